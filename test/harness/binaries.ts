@@ -1,0 +1,46 @@
+// Where the harness finds the control-plane binaries that test/harness/build.sh caches.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function readVersions(): Record<string, string> {
+  const versions: Record<string, string> = {};
+  for (const line of readFileSync(join(here, 'versions.env'), 'utf8').split('\n')) {
+    const match = /^([A-Z_]+)=(\S+)/.exec(line.trim());
+    if (match) versions[match[1]!] = match[2]!;
+  }
+  return versions;
+}
+
+const versions = readVersions();
+export const kubernetesVersion = versions.KUBERNETES_VERSION!;
+export const etcdVersion = versions.ETCD_VERSION!;
+export const kwokVersion = versions.KWOK_VERSION!;
+
+const cacheDir = process.env.CODER_K8S_CACHE ?? join(homedir(), '.cache', 'coder-k8s');
+
+function binary(component: string, version: string, name: string): string {
+  const path = join(cacheDir, component, version, name);
+  if (!existsSync(path)) {
+    throw new Error(`${name} ${version} is not built (${path} is missing); run \`npm run harness:build\``);
+  }
+  return path;
+}
+
+export const binaries = {
+  etcd: () => binary('etcd', etcdVersion, 'etcd'),
+  kubeApiserver: () => binary('kubernetes', kubernetesVersion, 'kube-apiserver'),
+  kubeControllerManager: () => binary('kubernetes', kubernetesVersion, 'kube-controller-manager'),
+  kubeScheduler: () => binary('kubernetes', kubernetesVersion, 'kube-scheduler'),
+  kwok: () => binary('kwok', kwokVersion, 'kwok'),
+  kwokStages: () => {
+    const dir = join(cacheDir, 'kwok', kwokVersion, 'stages');
+    binary('kwok', kwokVersion, 'stages');
+    return ['node-initialize', 'node-heartbeat-with-lease', 'pod-ready', 'pod-complete', 'pod-delete'].map(
+      (stage) => join(dir, `${stage}.yaml`),
+    );
+  },
+};

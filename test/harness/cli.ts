@@ -1,0 +1,33 @@
+// `npm run harness:up`: a control plane (with controllers and kwok) and PostgreSQL until Ctrl-C.
+import { parseArgs } from 'node:util';
+import { startControlPlane } from './control-plane.ts';
+import { startPostgres } from './postgres.ts';
+
+const { values } = parseArgs({
+  options: {
+    minimal: { type: 'boolean', default: false },
+    'no-postgres': { type: 'boolean', default: false },
+  },
+});
+
+const started = Date.now();
+const cp = await startControlPlane({ kwok: !values.minimal, keepDir: true });
+const postgres = values['no-postgres'] ? undefined : await startPostgres();
+console.log(`control plane ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`  server:            ${cp.server}`);
+console.log(`  admin kubeconfig:  ${cp.adminKubeconfigPath}`);
+console.log(`  audit log:         ${cp.auditLogFile}`);
+console.log(`  component logs:    ${cp.dir}/*.log`);
+if (postgres) console.log(`  postgres:          127.0.0.1:${postgres.port} (user postgres; URL printed by tests only)`);
+console.log(`\n  export KUBECONFIG=${cp.adminKubeconfigPath}\n\nCtrl-C stops everything.`);
+
+const shutdown = async () => {
+  await postgres?.stop();
+  await cp.stop();
+  process.exit(0);
+};
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
+setInterval(() => undefined, 1 << 30);
