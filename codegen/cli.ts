@@ -1,0 +1,48 @@
+// `npm run codegen`: make every generated file from schemas/. `-- --check` lists drift and exits 1;
+// `-- --dump-kubernetes` refreshes schemas/kubernetes/definitions.yaml from the test control plane.
+import { parseArgs } from 'node:util';
+import { crdPath, crdYaml } from './crd.ts';
+import { loadCommonSchemas, loadKinds, type ResolvedKind } from './load.ts';
+import { OutputSet } from './output.ts';
+import { repoRoot } from './paths.ts';
+import { commonTypesFile, kindTypesFile } from './types.ts';
+
+export async function generate(): Promise<OutputSet> {
+  const out = new OutputSet();
+  const common = loadCommonSchemas();
+  const kinds: ResolvedKind[] = loadKinds();
+  out.add('generated/types/common.ts', common.map((c) => `schemas/${c.file}`), await commonTypesFile(common));
+  for (const kind of kinds) {
+    const source = `schemas/${kind.file}`;
+    out.add(crdPath(kind), [source], crdYaml(kind, kind.resolved));
+    out.add(`generated/types/${kind.names.singular}.ts`, [source], await kindTypesFile(kind, kind.resolved));
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { check: { type: 'boolean' }, 'dump-kubernetes': { type: 'boolean' } } });
+  if (values['dump-kubernetes']) {
+    // Loaded only here: it starts a test control plane.
+    const { dumpKubernetesDefinitions } = await import('./kubernetes-dump.ts');
+    await dumpKubernetesDefinitions();
+    return;
+  }
+  const started = Date.now();
+  const out = await generate();
+  if (values.check) {
+    const drift = out.drift();
+    if (drift.length) {
+      console.error(`codegen --check: ${drift.length} generated file(s) do not match schemas/:\n  ${drift.join('\n  ')}\n` +
+        'Run `npm run codegen` and commit the schemas and the generated files together.');
+      process.exitCode = 1;
+      return;
+    }
+    console.log(`codegen --check: ${out.paths().length} generated files match schemas/ (${Date.now() - started} ms)`);
+    return;
+  }
+  out.writeTo(repoRoot);
+  console.log(`codegen: wrote ${out.paths().length} files in ${Date.now() - started} ms`);
+}
+
+await main();

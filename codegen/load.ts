@@ -1,0 +1,76 @@
+// Stage 1: load the kind files and shared pieces of schemas/, with their $refs resolved.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { schemasDir } from './paths.ts';
+import { resolveRefs } from './resolve.ts';
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+  format?: string;
+}
+
+export interface ConditionDeclaration {
+  description: string;
+  reasons: Record<string, string>;
+}
+
+export interface KindSource {
+  /** Path relative to schemas/, e.g. codercontrolplanes.yaml */
+  file: string;
+  group: string;
+  version: string;
+  kind: string;
+  scope: 'Namespaced' | 'Cluster';
+  names: { plural: string; singular: string; listKind: string; shortNames?: string[]; categories?: string[] };
+  printerColumns: PrinterColumn[];
+  conditions: Record<string, ConditionDeclaration>;
+  schema: JsonSchema;
+}
+
+/** A kind with its schema's $refs resolved (Kubernetes and common types marked, see resolve.ts). */
+export interface ResolvedKind extends KindSource {
+  resolved: JsonSchema;
+}
+
+export interface CommonSchema {
+  /** Path relative to schemas/, e.g. common/condition.yaml */
+  file: string;
+  schema: JsonSchema;
+}
+
+export function loadCommonSchemas(dir = schemasDir): CommonSchema[] {
+  return readdirSync(join(dir, 'common')).filter((f) => f.endsWith('.yaml')).sort().map((f) => {
+    const path = join(dir, 'common', f);
+    return { file: `common/${f}`, schema: resolveRefs(parse(readFileSync(path, 'utf8')) as JsonSchema, path) };
+  });
+}
+
+export function loadKinds(dir = schemasDir): ResolvedKind[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'README.yaml')
+    .sort()
+    .map((file) => {
+      const doc = parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
+      const missing = ['group', 'version', 'kind', 'scope', 'names', 'schema'].filter((k) => doc[k] === undefined);
+      if (missing.length) throw new Error(`schemas/${file}: missing ${missing.join(', ')}`);
+      return {
+        file,
+        group: doc.group as string,
+        version: doc.version as string,
+        kind: doc.kind as string,
+        scope: doc.scope as KindSource['scope'],
+        names: doc.names as KindSource['names'],
+        printerColumns: (doc.printerColumns ?? []) as PrinterColumn[],
+        conditions: (doc['x-coder-conditions'] ?? {}) as Record<string, ConditionDeclaration>,
+        schema: doc.schema as JsonSchema,
+        resolved: resolveRefs(doc.schema as JsonSchema, join(dir, file)),
+      };
+    });
+}
