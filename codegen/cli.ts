@@ -1,6 +1,8 @@
 // `npm run codegen`: make every generated file from schemas/. `-- --check` lists drift and exits 1;
 // `-- --dump-kubernetes` refreshes schemas/kubernetes/definitions.yaml from the test control plane.
 import { parseArgs } from 'node:util';
+import { clientFile, clientsIndexFile } from './clients.ts';
+import { coderApiTypesFile } from './coder-api.ts';
 import { crdPath, crdYaml } from './crd.ts';
 import { loadCommonSchemas, loadKinds, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
@@ -16,7 +18,10 @@ export async function generate(): Promise<OutputSet> {
     const source = `schemas/${kind.file}`;
     out.add(crdPath(kind), [source], crdYaml(kind, kind.resolved));
     out.add(`generated/types/${kind.names.singular}.ts`, [source], await kindTypesFile(kind, kind.resolved));
+    out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
   }
+  out.add('generated/clients/index.ts', kinds.map((k) => `schemas/${k.file}`), clientsIndexFile(kinds));
+  out.add('generated/coder-api.ts', ['schemas/coder-api/openapi.yaml'], await coderApiTypesFile());
   return out;
 }
 
