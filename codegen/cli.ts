@@ -4,9 +4,11 @@ import { parseArgs } from 'node:util';
 import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
 import { crdPath, crdYaml } from './crd.ts';
+import { apiReference } from './docs.ts';
 import { loadCommonSchemas, loadKinds, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
 import { repoRoot } from './paths.ts';
+import { clusterRoleYaml, readPermissions } from './rbac.ts';
 import { commonTypesFile, kindTypesFile } from './types.ts';
 
 export async function generate(): Promise<OutputSet> {
@@ -21,6 +23,9 @@ export async function generate(): Promise<OutputSet> {
     out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
   }
   out.add('generated/clients/index.ts', kinds.map((k) => `schemas/${k.file}`), clientsIndexFile(kinds));
+  out.add('docs/reference/api.md', kinds.map((k) => `schemas/${k.file}`), apiReference(kinds));
+  const permissions = readPermissions();
+  out.add('config/rbac/role.yaml', permissions.map((p) => p.file), clusterRoleYaml(permissions));
   out.add('generated/coder-api.ts', ['schemas/coder-api/openapi.yaml'], await coderApiTypesFile());
   return out;
 }

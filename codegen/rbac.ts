@@ -1,0 +1,86 @@
+// Stage: config/rbac/role.yaml, the operator's ClusterRole, from the `export const permissions` array
+// literals in src/**/permissions.ts (read with ts-morph; only literal values are allowed, so the role is
+// known without running any code). Rules for the same group and resource are merged.
+import { join, relative } from 'node:path';
+import { Node, Project, type Expression } from 'ts-morph';
+import { stringify } from 'yaml';
+import { repoRoot } from './paths.ts';
+
+export const clusterRoleName = 'coder-k8s-manager';
+
+export interface Rule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+}
+
+export interface DeclaredPermissions {
+  /** Relative to the repository root. */
+  file: string;
+  rules: Rule[];
+}
+
+function literal(expr: Expression, where: string): unknown {
+  if (Node.isStringLiteral(expr) || Node.isNoSubstitutionTemplateLiteral(expr)) return expr.getLiteralValue();
+  if (Node.isArrayLiteralExpression(expr)) return expr.getElements().map((e) => literal(e, where));
+  if (Node.isAsExpression(expr) || Node.isSatisfiesExpression(expr)) return literal(expr.getExpression(), where);
+  if (Node.isObjectLiteralExpression(expr)) {
+    return Object.fromEntries(expr.getProperties().map((p) => {
+      if (!Node.isPropertyAssignment(p)) throw new Error(`${where}: only plain properties are allowed in permissions`);
+      return [p.getName(), literal(p.getInitializerOrThrow(), where)];
+    }));
+  }
+  throw new Error(`${where}:${expr.getStartLineNumber()}: permissions must be literals, found \`${expr.getText()}\``);
+}
+
+export function readPermissions(sourceGlobs = [join(repoRoot, 'src/**/permissions.ts')]): DeclaredPermissions[] {
+  const project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
+  const files = project.addSourceFilesAtPaths(sourceGlobs);
+  return files
+    .map((file) => {
+      const where = relative(repoRoot, file.getFilePath());
+      const declaration = file.getVariableDeclaration('permissions');
+      if (!declaration?.isExported()) throw new Error(`${where}: must export const permissions`);
+      const rules = literal(declaration.getInitializerOrThrow(), where) as Rule[];
+      return { file: where, rules };
+    })
+    .sort((a, b) => a.file.localeCompare(b.file));
+}
+
+/** One rule per group, verb set and resourceNames, resources and verbs sorted. */
+export function mergeRules(rules: Rule[]): Rule[] {
+  const verbsByResource = new Map<string, Set<string>>();
+  for (const rule of rules) {
+    for (const group of rule.apiGroups) {
+      for (const resource of rule.resources) {
+        const key = JSON.stringify([group, resource, [...(rule.resourceNames ?? [])].sort()]);
+        const verbs = verbsByResource.get(key) ?? new Set<string>();
+        for (const verb of rule.verbs) verbs.add(verb);
+        verbsByResource.set(key, verbs);
+      }
+    }
+  }
+  const merged = new Map<string, Rule>();
+  for (const [key, verbSet] of verbsByResource) {
+    const [group, resource, names] = JSON.parse(key) as [string, string, string[]];
+    const verbs = [...verbSet].sort();
+    const ruleKey = JSON.stringify([group, verbs, names]);
+    const rule = merged.get(ruleKey) ?? { apiGroups: [group], resources: [], verbs, ...(names.length ? { resourceNames: names } : {}) };
+    rule.resources.push(resource);
+    merged.set(ruleKey, rule);
+  }
+  return [...merged.values()]
+    .map((r) => ({ ...r, resources: r.resources.sort() }))
+    .sort((a, b) => a.apiGroups[0]!.localeCompare(b.apiGroups[0]!) || a.resources[0]!.localeCompare(b.resources[0]!));
+}
+
+export function clusterRoleYaml(declared: DeclaredPermissions[]): string {
+  const role = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: clusterRoleName, labels: { 'app.kubernetes.io/name': 'coder-k8s' } },
+    rules: mergeRules(declared.flatMap((d) => d.rules)),
+  };
+  return stringify(role, { lineWidth: 0 });
+}

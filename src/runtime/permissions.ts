@@ -1,0 +1,7 @@
+// RBAC of the runtime itself: the leader-election Lease and the Events it records.
+import type { Permission } from '../controllers/shared/permission.ts';
+
+export const permissions: Permission[] = [
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'list', 'watch', 'update', 'patch'] },
+  { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'get', 'list', 'watch'] },
+];

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { mergeRules, readPermissions } from '../../../codegen/rbac.ts';
+
+describe('RBAC stage', () => {
+  it('merges rules per group and resource, unions verbs, and sorts', () => {
+    const merged = mergeRules([
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['secrets', 'services'], verbs: ['get', 'watch'] },
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['list', 'create'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['watch', 'get'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['tls'] },
+    ]);
+    assert.deepEqual(merged, [
+      { apiGroups: [''], resources: ['configmaps', 'secrets', 'services'], verbs: ['get', 'watch'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['tls'] },
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'get', 'list'] },
+    ]);
+  });
+
+  it('reads literal declarations and refuses computed ones, naming the file and line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perm-'));
+    writeFileSync(join(dir, 'ok.permissions.ts'),
+      "export const permissions = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] as const;\n");
+    const [declared] = readPermissions([join(dir, 'ok.permissions.ts')]);
+    assert.deepEqual(declared!.rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
+
+    writeFileSync(join(dir, 'bad.permissions.ts'),
+      "const verbs = ['get'];\nexport const permissions = [{ apiGroups: [''], resources: ['pods'], verbs }];\n");
+    assert.throws(() => readPermissions([join(dir, 'bad.permissions.ts')]), /only plain properties/);
+    writeFileSync(join(dir, 'bad2.permissions.ts'),
+      "const all = 'get';\nexport const permissions = [{ apiGroups: [''], resources: ['pods'], verbs: [all] }];\n");
+    assert.throws(() => readPermissions([join(dir, 'bad2.permissions.ts')]), /bad2\.permissions\.ts:2: permissions must be literals, found `all`/);
+  });
+});
