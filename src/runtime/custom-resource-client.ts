@@ -3,17 +3,9 @@
 import {
   CustomObjectsApi, PatchStrategy, Watch, setHeaderOptions, type KubeConfig, type V1DeleteOptions, type V1Status,
 } from '@kubernetes/client-node';
+import { collectionPath, type ResourceKind } from './resource.ts';
 
-export interface ResourceKind {
-  group: string;
-  version: string;
-  /** group/version */
-  apiVersion: string;
-  kind: string;
-  listKind: string;
-  plural: string;
-  namespaced: boolean;
-}
+export type { ResourceKind };
 
 interface KubeObject {
   apiVersion?: string;
@@ -121,10 +113,7 @@ export class CustomResourceClient<T extends KubeObject, L extends { items: T[]; 
 
   /** The collection path, for watches: /apis/<group>/<version>[/namespaces/<ns>]/<plural>. */
   path(namespace?: string): string {
-    const { group, version, plural } = this.resource;
-    return namespace === undefined
-      ? `/apis/${group}/${version}/${plural}`
-      : `/apis/${group}/${version}/namespaces/${encodeURIComponent(namespace)}/${plural}`;
+    return collectionPath(this.resource, namespace);
   }
 
   /** Starts a watch; abort the returned controller to stop it. `onDone` runs once when it ends. */

@@ -1,0 +1,44 @@
+// metav1.Condition semantics: one condition per type, observedGeneration on each, and a
+// lastTransitionTime that changes only when the status does.
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  observedGeneration?: number;
+  lastTransitionTime: string;
+}
+
+export type ConditionInput = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
+
+/** Seconds precision, like metav1.Time, so a read-back value compares equal. */
+export function nowTime(now = new Date()): string {
+  return new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** The conditions with `input` set; others keep their order and values. */
+export function setCondition(conditions: readonly Condition[] | undefined, input: ConditionInput, generation: number | undefined,
+  now = new Date()): Condition[] {
+  const list = [...(conditions ?? [])];
+  const index = list.findIndex((c) => c.type === input.type);
+  const previous = index >= 0 ? list[index] : undefined;
+  const next: Condition = {
+    type: input.type,
+    status: input.status,
+    reason: input.reason,
+    message: input.message,
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    lastTransitionTime: previous && previous.status === input.status ? previous.lastTransitionTime : nowTime(now),
+  };
+  if (index >= 0) list[index] = next;
+  else list.push(next);
+  return list;
+}
+
+export function removeCondition(conditions: readonly Condition[] | undefined, type: string): Condition[] {
+  return (conditions ?? []).filter((c) => c.type !== type);
+}
+
+export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+  return conditions?.find((c) => c.type === type);
+}

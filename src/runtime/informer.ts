@@ -1,0 +1,244 @@
+// An informer for one kind (in one namespace or all): a paginated list, then a watch with bookmarks;
+// relist on 410 Gone, restart with capped backoff on any other error or a silent stream. It keeps a
+// cache without managedFields, indexes over it, and tells whether it has synced and whether it is stale.
+import type { Logger } from 'pino';
+import { isGone, type KubeHttp } from './kube-http.ts';
+import { collectionPath, type ResourceKind } from './resource.ts';
+import { watchOnce, type WatchEvent } from './watch-stream.ts';
+
+export interface ObjectMeta {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
+  deletionTimestamp?: string | Date;
+  finalizers?: string[];
+  managedFields?: unknown;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
+export interface InformerHandlers<T> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T): void;
+}
+
+export type IndexFunc<T> = (obj: T) => string[];
+
+export interface InformerOptions {
+  namespace?: string;
+  labelSelector?: string;
+  pageSize?: number;
+  /** The watch is stale when it has not been connected for this long. */
+  staleAfterMs?: number;
+  logger?: Logger;
+  /** Initial and largest delay between failed attempts. */
+  backoffMs?: { initial: number; max: number };
+}
+
+export function objectKey(obj: KubeObject): string {
+  const { namespace, name } = obj.metadata ?? {};
+  return namespace ? `${namespace}/${name}` : `${name}`;
+}
+
+const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+});
+
+export class Informer<T extends KubeObject> {
+  private readonly store = new Map<string, T>();
+  private readonly handlers: InformerHandlers<T>[] = [];
+  private readonly indexers = new Map<string, { fn: IndexFunc<T>; values: Map<string, Set<string>> }>();
+  private readonly stopper = new AbortController();
+  private running?: Promise<void>;
+  private synced = false;
+  private syncWaiters: (() => void)[] = [];
+  private resourceVersion = '';
+  private connectedSince?: number;
+  private disconnectedSince = Date.now();
+  private readonly path: string;
+
+  constructor(private readonly http: KubeHttp, readonly resource: ResourceKind, private readonly options: InformerOptions = {}) {
+    this.path = collectionPath(resource, options.namespace);
+  }
+
+  addHandlers(handlers: InformerHandlers<T>): void {
+    this.handlers.push(handlers);
+  }
+
+  addIndex(name: string, fn: IndexFunc<T>): void {
+    if (this.indexers.has(name)) throw new Error(`index ${name} exists on ${this.resource.plural}`);
+    const values = new Map<string, Set<string>>();
+    this.indexers.set(name, { fn, values });
+    for (const [key, obj] of this.store) this.indexAdd(values, fn(obj), key);
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.store.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(namespace?: string): T[] {
+    const all = [...this.store.values()];
+    return namespace === undefined ? all : all.filter((o) => o.metadata?.namespace === namespace);
+  }
+
+  byIndex(name: string, value: string): T[] {
+    const index = this.indexers.get(name);
+    if (!index) throw new Error(`no index ${name} on ${this.resource.plural}`);
+    return [...(index.values.get(value) ?? [])].map((key) => this.store.get(key)).filter((o): o is T => o !== undefined);
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  waitForSync(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  /** True when no watch has been open for longer than staleAfterMs (the cache may be behind). */
+  isStale(now = Date.now()): boolean {
+    if (this.connectedSince !== undefined) return false;
+    return now - this.disconnectedSince > (this.options.staleAfterMs ?? 60_000);
+  }
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopper.abort();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    const { initial, max } = this.options.backoffMs ?? { initial: 1_000, max: 30_000 };
+    let delay = initial;
+    const signal = this.stopper.signal;
+    while (!signal.aborted) {
+      try {
+        if (!this.resourceVersion) await this.relist(signal);
+        const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
+        await watchOnce<T>(this.http, this.path, {
+          resourceVersion: this.resourceVersion, labelSelector: this.options.labelSelector, timeoutSeconds,
+          idleMs: (timeoutSeconds + 30) * 1_000, signal, onConnected: () => { this.connectedSince = Date.now(); },
+        }, (event) => this.apply(event));
+        delay = initial;
+      } catch (err) {
+        if (isGone(err)) {
+          this.options.logger?.info({ resource: this.resource.plural }, 'watch expired (410 Gone); relisting');
+          this.resourceVersion = '';
+          continue;
+        }
+        this.options.logger?.warn({ resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
+          'list or watch failed; retrying');
+        this.markDisconnected();
+        await sleep(delay * (0.8 + Math.random() * 0.4), signal);
+        delay = Math.min(delay * 2, max);
+        continue;
+      }
+      this.markDisconnected();
+    }
+    this.markDisconnected();
+  }
+
+  private markDisconnected(): void {
+    if (this.connectedSince !== undefined) this.disconnectedSince = Date.now();
+    this.connectedSince = undefined;
+  }
+
+  /** Lists every page, then replaces the cache, telling handlers what changed since the last list. */
+  private async relist(signal: AbortSignal): Promise<void> {
+    const items: T[] = [];
+    let continueToken: string | undefined;
+    let listVersion = '';
+    do {
+      const page = await this.http.json<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>(
+        'GET', this.path, {
+          signal,
+          query: { limit: this.options.pageSize ?? 500, continue: continueToken, labelSelector: this.options.labelSelector },
+        });
+      items.push(...page.items);
+      continueToken = page.metadata.continue || undefined;
+      listVersion ||= page.metadata.resourceVersion;
+    } while (continueToken);
+
+    const seen = new Set<string>();
+    for (const raw of items) {
+      // Items of a list carry no apiVersion/kind; give them the kind's, as watch events have.
+      const obj = { apiVersion: this.resource.apiVersion, kind: this.resource.kind, ...raw } as T;
+      seen.add(objectKey(obj));
+      this.upsert(obj);
+    }
+    for (const [key, obj] of [...this.store]) if (!seen.has(key)) this.remove(key, obj);
+    this.resourceVersion = listVersion;
+    if (!this.synced) {
+      this.synced = true;
+      for (const resolve of this.syncWaiters.splice(0)) resolve();
+    }
+  }
+
+  private apply(event: WatchEvent<T>): void {
+    const obj = event.object;
+    if (obj.metadata?.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
+    if (event.type === 'BOOKMARK') return;
+    if (event.type === 'DELETED') {
+      const key = objectKey(obj);
+      this.remove(key, this.store.get(key) ?? this.stripped(obj));
+    } else this.upsert(obj);
+  }
+
+  private stripped(obj: T): T {
+    if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+    return obj;
+  }
+
+  private upsert(raw: T): void {
+    const obj = this.stripped(raw);
+    const key = objectKey(obj);
+    const old = this.store.get(key);
+    if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) return;
+    this.store.set(key, obj);
+    for (const { fn, values } of this.indexers.values()) {
+      if (old) this.indexRemove(values, fn(old), key);
+      this.indexAdd(values, fn(obj), key);
+    }
+    for (const h of this.handlers) {
+      if (old) h.onUpdate?.(old, obj);
+      else h.onAdd?.(obj);
+    }
+  }
+
+  private remove(key: string, obj: T): void {
+    const existed = this.store.delete(key);
+    for (const { fn, values } of this.indexers.values()) this.indexRemove(values, fn(obj), key);
+    if (existed) for (const h of this.handlers) h.onDelete?.(obj);
+  }
+
+  private indexAdd(values: Map<string, Set<string>>, indexValues: string[], key: string): void {
+    for (const v of indexValues) {
+      const keys = values.get(v) ?? new Set<string>();
+      keys.add(key);
+      values.set(v, keys);
+    }
+  }
+
+  private indexRemove(values: Map<string, Set<string>>, indexValues: string[], key: string): void {
+    for (const v of indexValues) {
+      const keys = values.get(v);
+      keys?.delete(key);
+      if (keys?.size === 0) values.delete(v);
+    }
+  }
+}

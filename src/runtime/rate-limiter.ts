@@ -1,0 +1,78 @@
+// How long a key waits before it is retried: per-key exponential backoff (client-go's 5 ms doubling
+// to 1000 s) combined with a global token bucket (10 per second, burst 100), whichever is longer.
+export interface RateLimiter {
+  /** The delay before `key` may run again, counting this as one more failure. */
+  when(key: string): number;
+  /** Forget the failures of `key` (after a success). */
+  forget(key: string): void;
+  failures(key: string): number;
+}
+
+export class ExponentialBackoff implements RateLimiter {
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly baseMs = 5, private readonly maxMs = 1_000_000) {}
+
+  when(key: string): number {
+    const n = this.counts.get(key) ?? 0;
+    this.counts.set(key, n + 1);
+    return Math.min(this.baseMs * 2 ** n, this.maxMs);
+  }
+
+  forget(key: string): void {
+    this.counts.delete(key);
+  }
+
+  failures(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+}
+
+export class TokenBucket implements RateLimiter {
+  private tokens: number;
+  private last: number;
+
+  constructor(private readonly perSecond = 10, private readonly burst = 100, private readonly now = () => Date.now()) {
+    this.tokens = burst;
+    this.last = now();
+  }
+
+  /** Reserves the next token and returns how long until it is available. */
+  when(): number {
+    const now = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.last = now;
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / this.perSecond) * 1000);
+  }
+
+  forget(): void {}
+
+  failures(): number {
+    return 0;
+  }
+}
+
+export class MaxOf implements RateLimiter {
+  private readonly limiters: RateLimiter[];
+
+  constructor(...limiters: RateLimiter[]) {
+    this.limiters = limiters;
+  }
+
+  when(key: string): number {
+    return Math.max(...this.limiters.map((l) => l.when(key)));
+  }
+
+  forget(key: string): void {
+    for (const l of this.limiters) l.forget(key);
+  }
+
+  failures(key: string): number {
+    return Math.max(...this.limiters.map((l) => l.failures(key)));
+  }
+}
+
+export function defaultControllerRateLimiter(): RateLimiter {
+  return new MaxOf(new ExponentialBackoff(), new TokenBucket());
+}

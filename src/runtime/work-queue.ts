@@ -1,0 +1,117 @@
+// A keyed work queue: one entry per key however often it is added, never handed out twice at once
+// (a key added while it is being processed runs again after done()), delayed and rate-limited adds.
+import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.ts';
+
+export interface QueueMetrics {
+  depth(n: number): void;
+  added(): void;
+  retried(): void;
+  /** Seconds from add to get, and from get to done. */
+  queued(seconds: number): void;
+  worked(seconds: number): void;
+}
+
+export class WorkQueue {
+  private readonly queue: string[] = [];
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Map<string, number>();
+  private readonly addedAt = new Map<string, number>();
+  private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private readonly waiters: ((key: string | undefined) => void)[] = [];
+  private shuttingDown = false;
+
+  constructor(readonly rateLimiter: RateLimiter = defaultControllerRateLimiter(), private readonly metrics?: QueueMetrics) {}
+
+  add(key: string): void {
+    if (this.shuttingDown || this.dirty.has(key)) return;
+    this.metrics?.added();
+    this.dirty.add(key);
+    this.addedAt.set(key, performance.now());
+    if (this.processing.has(key)) return;
+    this.push(key);
+  }
+
+  /** Adds `key` after `delayMs`; of several pending delays for one key the earliest wins. */
+  addAfter(key: string, delayMs: number): void {
+    if (this.shuttingDown) return;
+    if (delayMs <= 0) return this.add(key);
+    const at = Date.now() + delayMs;
+    const pending = this.timers.get(key);
+    if (pending && pending.at <= at) return;
+    if (pending) clearTimeout(pending.timer);
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.add(key);
+    }, delayMs);
+    this.timers.set(key, { at, timer });
+  }
+
+  /** Adds `key` after its backoff: call when a reconcile of it failed. */
+  addRateLimited(key: string): void {
+    this.metrics?.retried();
+    this.addAfter(key, this.rateLimiter.when(key));
+  }
+
+  /** Clears the backoff of `key`: call when a reconcile of it succeeded. */
+  forget(key: string): void {
+    this.rateLimiter.forget(key);
+  }
+
+  failures(key: string): number {
+    return this.rateLimiter.failures(key);
+  }
+
+  /** The next key to process; undefined once the queue is shut down (queued keys are dropped). */
+  get(): Promise<string | undefined> {
+    if (this.shuttingDown) return Promise.resolve(undefined);
+    const key = this.queue.shift();
+    if (key !== undefined) return Promise.resolve(this.take(key));
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  done(key: string): void {
+    const started = this.processing.get(key);
+    if (started !== undefined) this.metrics?.worked((performance.now() - started) / 1000);
+    this.processing.delete(key);
+    if (this.dirty.has(key)) this.push(key);
+  }
+
+  /** Stops handing out keys: in-flight ones finish, queued and delayed ones are dropped. */
+  shutDown(): void {
+    this.shuttingDown = true;
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.queue.length = 0;
+    this.metrics?.depth(0);
+    for (const resolve of this.waiters.splice(0)) resolve(undefined);
+  }
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  get inFlight(): number {
+    return this.processing.size;
+  }
+
+  private push(key: string): void {
+    if (this.shuttingDown) return;
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      waiter(this.take(key));
+      return;
+    }
+    this.queue.push(key);
+    this.metrics?.depth(this.queue.length);
+  }
+
+  private take(key: string): string {
+    this.dirty.delete(key);
+    const added = this.addedAt.get(key);
+    this.addedAt.delete(key);
+    if (added !== undefined) this.metrics?.queued((performance.now() - added) / 1000);
+    this.processing.set(key, performance.now());
+    this.metrics?.depth(this.queue.length);
+    return key;
+  }
+}
