@@ -1,0 +1,198 @@
+// Records events.k8s.io/v1 Events for `kubectl describe`, folding repeats into one Event's series.
+import { randomBytes } from 'node:crypto';
+import {
+  EventsV1Api, PatchStrategy, V1MicroTime, setHeaderOptions, type EventsV1Event, type KubeConfig,
+} from '@kubernetes/client-node';
+import type { Logger } from './logger.ts';
+import { scrubSecrets } from './redaction.ts';
+
+export interface EventTarget {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  uid: string;
+  resourceVersion?: string;
+}
+
+export interface EventRecorderOptions {
+  /** reportingController, e.g. coder-k8s.coder.com/codercontrolplane */
+  controller: string;
+  /** reportingInstance, e.g. the pod name */
+  instance: string;
+  logger?: Logger;
+}
+
+export type EventType = 'Normal' | 'Warning';
+
+/** A repeat within this long of the last one counts in the same Event's series. */
+const seriesWindowMs = 10 * 60 * 1000;
+/** Bounds the memory of series; the oldest is forgotten first (a later repeat starts a new Event). */
+const maxSeries = 4096;
+/** Attempts per write, and the pause before each retry: bounded so a caller awaiting record() is not held long. */
+const retryDelaysMs = [200, 1000];
+// API validation limits of events.k8s.io/v1.
+const maxNoteBytes = 1024;
+const maxShortField = 128;
+const maxNameLength = 253;
+
+interface Series {
+  namespace: string;
+  name: string;
+  count: number;
+  lastObserved: number;
+}
+
+export class EventRecorder {
+  private readonly api: EventsV1Api;
+  private readonly series = new Map<string, Series>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(kubeConfig: KubeConfig, private readonly options: EventRecorderOptions) {
+    this.api = kubeConfig.makeApiClient(EventsV1Api);
+  }
+
+  /** Never rejects: an Event that cannot be written after a few attempts is logged and dropped. */
+  async record(target: EventTarget, type: EventType, reason: string, action: string, note: string): Promise<void> {
+    const event = {
+      type,
+      reason: truncateChars(reason, maxShortField),
+      action: truncateChars(action, maxShortField),
+      note: truncateUtf8(scrubSecrets(note), maxNoteBytes),
+    };
+    const key = JSON.stringify([target.uid, event.type, event.reason, event.action, event.note]);
+    // One write at a time per series, so concurrent repeats patch the Event the first one created.
+    const previous = this.inFlight.get(key) ?? Promise.resolve();
+    const current = previous.then(() => this.write(key, target, event));
+    this.inFlight.set(key, current);
+    await current;
+    if (this.inFlight.get(key) === current) this.inFlight.delete(key);
+  }
+
+  private async write(key: string, target: EventTarget, event: EventFields): Promise<void> {
+    const now = Date.now();
+    this.forgetExpired(now);
+    const known = this.series.get(key);
+    try {
+      if (known) {
+        const patched = await this.withRetries(() => this.patchSeries(known, now), true);
+        if (patched) {
+          this.remember(key, { ...known, count: known.count + 1, lastObserved: now });
+          return;
+        }
+        // The Event expired (TTL) or was deleted: start a new one.
+        this.series.delete(key);
+      }
+      const created = await this.withRetries(() => this.create(target, event, now), false);
+      this.remember(key, { ...created, count: 1, lastObserved: now });
+    } catch (err) {
+      this.options.logger?.warn({
+        err, regarding: { kind: target.kind, namespace: target.namespace, name: target.name },
+        reason: event.reason, action: event.action,
+      }, 'dropped an Event that could not be written');
+    }
+  }
+
+  private async create(target: EventTarget, event: EventFields, now: number): Promise<{ namespace: string; name: string }> {
+    // Events about cluster-scoped objects go to "default", as client-go does.
+    const namespace = target.namespace || 'default';
+    const name = eventName(target.name);
+    const body: EventsV1Event = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name, namespace },
+      eventTime: new V1MicroTime(now),
+      reportingController: this.options.controller,
+      reportingInstance: truncateChars(this.options.instance, maxShortField),
+      regarding: {
+        apiVersion: target.apiVersion, kind: target.kind, name: target.name, uid: target.uid,
+        ...(target.namespace ? { namespace: target.namespace } : {}),
+        ...(target.resourceVersion ? { resourceVersion: target.resourceVersion } : {}),
+      },
+      ...event,
+    };
+    await this.api.createNamespacedEvent({ namespace, body });
+    return { namespace, name };
+  }
+
+  /** False when the Event is gone (404). */
+  private async patchSeries(known: Series, now: number): Promise<boolean> {
+    const body = { series: { count: known.count + 1, lastObservedTime: new V1MicroTime(now) } };
+    try {
+      await this.api.patchNamespacedEvent({ namespace: known.namespace, name: known.name, body },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      return true;
+    } catch (err) {
+      if (statusOf(err) === 404) return false;
+      throw err;
+    }
+  }
+
+  private async withRetries<T>(write: () => Promise<T>, isPatch: boolean): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (err) {
+        const delay = retryDelaysMs[attempt];
+        if (delay === undefined || !isRetriable(err, isPatch)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private remember(key: string, entry: Series): void {
+    // Re-insert so the Map's order stays oldest-observed first.
+    this.series.delete(key);
+    this.series.set(key, entry);
+    if (this.series.size > maxSeries) {
+      const oldest = this.series.keys().next().value;
+      if (oldest !== undefined) this.series.delete(oldest);
+    }
+  }
+
+  private forgetExpired(now: number): void {
+    for (const [key, entry] of this.series) {
+      if (now - entry.lastObserved < seriesWindowMs) break;
+      this.series.delete(key);
+    }
+  }
+}
+
+interface EventFields {
+  type: EventType;
+  reason: string;
+  action: string;
+  note: string;
+}
+
+function statusOf(err: unknown): number | undefined {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** Network errors, 429 and 5xx are worth another try; a create's 409 means the random name collided. */
+function isRetriable(err: unknown, isPatch: boolean): boolean {
+  const status = statusOf(err);
+  if (status === undefined) return true;
+  return status === 429 || status >= 500 || (status === 409 && !isPatch);
+}
+
+/** `<target name>.<16 hex>`, within the 253 characters of an object name. */
+function eventName(targetName: string): string {
+  const suffix = randomBytes(8).toString('hex');
+  return `${targetName.slice(0, maxNameLength - suffix.length - 1).replace(/[.-]+$/, '')}.${suffix}`;
+}
+
+function truncateChars(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max);
+}
+
+/** At most `maxBytes` of UTF-8 without splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Back up over continuation bytes (10xxxxxx) to the start of the character that did not fit.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}

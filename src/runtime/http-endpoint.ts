@@ -1,0 +1,63 @@
+// A small HTTP server on a bind address written like controller-runtime's flags (":8080", "127.0.0.1:0", "0").
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface BindAddress {
+  /** Undefined means every interface. */
+  host: string | undefined;
+  port: number;
+}
+
+export interface HttpEndpoint {
+  port: number;
+  close(): Promise<void>;
+}
+
+export type HttpHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
+
+/** Parses "host:port", ":port" or "[v6]:port"; "0" and "" mean disabled (undefined). */
+export function parseBindAddress(address: string): BindAddress | undefined {
+  const trimmed = address.trim();
+  if (trimmed === '' || trimmed === '0') return undefined;
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(trimmed);
+  const port = Number(match?.[3]);
+  if (!match || port > 65_535) {
+    throw new Error(`invalid bind address "${address}": use host:port, :port, [ipv6]:port, or 0 to disable`);
+  }
+  const host = match[1] ?? match[2];
+  return { host: host === '' ? undefined : host, port };
+}
+
+/** Starts serving on `address`, or resolves undefined when the address disables the endpoint. */
+export async function serveHttp(address: string, handler: HttpHandler): Promise<HttpEndpoint | undefined> {
+  const bind = parseBindAddress(address);
+  if (!bind) return undefined;
+  const server = createServer((request, response) => {
+    Promise.resolve(handler(request, response)).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end('internal error\n');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(new Error(`cannot listen on "${address}": ${err.message}`)));
+    server.listen({ host: bind.host, port: bind.port }, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Keep-alive connections from scrapers would otherwise hold close() open.
+      server.closeAllConnections();
+    }),
+  };
+}
+
+/** The request path without its query string. */
+export function requestPath(request: IncomingMessage): string {
+  return (request.url ?? '/').split('?', 1)[0] ?? '/';
+}
+
+export function sendText(response: ServerResponse, status: number, body: string, contentType = 'text/plain; charset=utf-8'): void {
+  response.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  response.end(body);
+}
