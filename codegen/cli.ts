@@ -10,6 +10,7 @@ import { OutputSet } from './output.ts';
 import { repoRoot } from './paths.ts';
 import { clusterRoleYaml, readPermissions } from './rbac.ts';
 import { commonTypesFile, kindTypesFile } from './types.ts';
+import { validatorFile } from './validators.ts';
 
 export async function generate(): Promise<OutputSet> {
   const out = new OutputSet();
@@ -21,6 +22,7 @@ export async function generate(): Promise<OutputSet> {
     out.add(crdPath(kind), [source], crdYaml(kind, kind.resolved));
     out.add(`generated/types/${kind.names.singular}.ts`, [source], await kindTypesFile(kind, kind.resolved));
     out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
+    out.add(`generated/validators/${kind.names.singular}.ts`, [source], validatorFile(kind, kind.resolved));
   }
   out.add('generated/clients/index.ts', kinds.map((k) => `schemas/${k.file}`), clientsIndexFile(kinds));
   out.add('docs/reference/api.md', kinds.map((k) => `schemas/${k.file}`), apiReference(kinds));
