@@ -1,18 +1,34 @@
-// coder-k8s: the operator binary. The controller runtime and app modes arrive with the runtime issue.
+// coder-k8s: the operator binary. `coder-k8s validate ...` checks manifests offline; anything else runs
+// the operator in the mode --app names.
 import { readFileSync } from 'node:fs';
+import { parseOperatorArgs, usage, UsageError } from './app/options.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const usage = `Usage: coder-k8s [--version] [--help]
-
-The controller, the aggregated API server and the MCP server are not built yet in this version.`;
-
-const args = process.argv.slice(2);
-if (args.includes('--version')) {
-  console.log(`coder-k8s ${version}`);
-} else if (args.includes('--help') || args.includes('-h')) {
-  console.log(usage);
-} else {
-  console.error(`coder-k8s ${version}: running the operator is not built yet in this version.\n\n${usage}`);
-  process.exitCode = 1;
+async function main(args: string[]): Promise<number> {
+  if (args[0] === 'validate') {
+    const { runValidateCommand } = await import('./app/validate-command.ts');
+    return runValidateCommand(args.slice(1));
+  }
+  const parsed = parseOperatorArgs(args);
+  if (parsed === 'help') {
+    console.log(usage);
+    return 0;
+  }
+  if (parsed === 'version') {
+    console.log(`coder-k8s ${version}`);
+    return 0;
+  }
+  const { runOperator } = await import('./app/run-operator.ts');
+  return runOperator(parsed, version);
 }
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err: Error) => {
+    const known = err instanceof UsageError || err.constructor.name === 'StartupError';
+    console.error(`coder-k8s: ${known ? err.message : err.stack ?? err.message}`);
+    if (err instanceof UsageError) console.error(`\nRun coder-k8s --help for the flags.`);
+    process.exitCode = 1;
+  },
+);

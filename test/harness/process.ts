@@ -74,6 +74,11 @@ export class ManagedProcess {
     return this.exitCode !== undefined;
   }
 
+  /** The exit code once exited (-1 for a signal), else undefined. */
+  get exitStatus(): number | null | undefined {
+    return this.exitCode;
+  }
+
   /** The last lines of the component's log, for error messages. */
   async tail(lines = 25): Promise<string> {
     const text = await readFile(this.logFile, 'utf8').catch(() => '');

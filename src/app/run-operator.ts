@@ -1,0 +1,98 @@
+// `coder-k8s --app=controller`: check the CRDs, start probes and metrics, run the controllers (as
+// leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
+import { KubeConfig } from '@kubernetes/client-node';
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { allResources } from '../../generated/clients/index.ts';
+import { setupCoderControlPlaneController } from '../controllers/codercontrolplane/controller.ts';
+import { KubeHttp } from '../runtime/kube-http.ts';
+import { createLogger, type Logger } from '../runtime/logger.ts';
+import { Manager } from '../runtime/manager.ts';
+import { countHttpClientRequests, createMetrics, startMetricsServer } from '../runtime/metrics.ts';
+import { startProbeServer } from '../runtime/probes.ts';
+import type { OperatorOptions } from './options.ts';
+import { missingCrds, missingCrdsMessage } from './required-crds.ts';
+
+const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** Raised for a problem the user must fix; main prints it and exits 1. */
+export class StartupError extends Error {}
+
+function loadKubeConfig(path: string | undefined): KubeConfig {
+  const kc = new KubeConfig();
+  if (path) kc.loadFromFile(path);
+  else kc.loadFromDefault();
+  if (!kc.getCurrentCluster()) throw new StartupError('no Kubernetes cluster configured: pass --kubeconfig, set KUBECONFIG, or run in a pod');
+  return kc;
+}
+
+function leaseNamespace(options: OperatorOptions): string {
+  const namespace = options.leaderElectionNamespace ?? process.env.POD_NAMESPACE
+    ?? (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined);
+  if (!namespace) {
+    throw new StartupError('leader election needs a namespace for its Lease: set POD_NAMESPACE, ' +
+      'pass --leader-election-namespace, or run in a pod (or pass --leader-elect=false for a single replica)');
+  }
+  return namespace;
+}
+
+export async function runOperator(options: OperatorOptions, version: string): Promise<number> {
+  if (options.app !== 'controller') {
+    const missing = options.app === 'mcp-http' ? 'the MCP HTTP server' : 'the aggregated API server';
+    throw new StartupError(`--app=${options.app}: ${missing} is not built yet in this version; run with --app=controller`);
+  }
+  const logger: Logger = createLogger({ level: options.logLevel });
+  const kubeConfig = loadKubeConfig(options.kubeconfig);
+  const http = new KubeHttp(kubeConfig);
+  const apiHost = new URL(http.server).host;
+  const metrics = createMetrics();
+  const stopCounting = countHttpClientRequests(metrics, (host) => host === apiHost);
+
+  const missing = await missingCrds(http, allResources);
+  if (missing.length) throw new StartupError(missingCrdsMessage(missing));
+
+  const identity = `${hostname()}_${randomUUID()}`;
+  let exiting = false;
+  const manager = new Manager({
+    kubeConfig,
+    logger,
+    metrics,
+    namespaces: options.watchNamespaces,
+    concurrency: options.maxConcurrentReconciles,
+    leaderElection: options.leaderElect ? { namespace: leaseNamespace(options), identity } : false,
+    shutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
+    onLeadershipLost: () => {
+      // Another replica may already reconcile: stop at once, and restart with clean caches.
+      logger.fatal('leadership lost; exiting');
+      process.exit(1);
+    },
+  });
+  setupCoderControlPlaneController(manager);
+
+  const probes = await startProbeServer(options.healthProbeBindAddress, {
+    healthz: () => ({ ok: true }),
+    readyz: () => manager.readiness(),
+  });
+  const metricsServer = await startMetricsServer(options.metricsBindAddress, metrics.registry);
+  logger.info({ version, app: options.app, identity, namespaces: options.watchNamespaces, leaderElect: options.leaderElect,
+    probes: probes?.port, metrics: metricsServer?.port }, 'starting coder-k8s');
+
+  const stopped = new Promise<number>((resolve) => {
+    const stop = async (signal: NodeJS.Signals) => {
+      if (exiting) return;
+      exiting = true;
+      logger.info({ signal }, 'shutting down: finishing running reconciles');
+      await manager.shutdown();
+      await probes?.close();
+      await metricsServer?.close();
+      stopCounting();
+      logger.info('stopped');
+      resolve(0);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await manager.start();
+  return stopped;
+}

@@ -1,0 +1,114 @@
+// Runs caches and controllers: caches start at once on every replica (readiness waits for them);
+// controllers start when the caches have synced and, with leader election, when this replica leads.
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { MultiNamespaceCache, type Cache } from './cache.ts';
+import type { Controller } from './controller.ts';
+import { ControllerBuilder } from './controller-builder.ts';
+import { Informer, type KubeObject } from './informer.ts';
+import { KubeHttp } from './kube-http.ts';
+import { LeaderElector } from './leader-election.ts';
+import type { OperatorMetrics } from './metrics.ts';
+import type { ResourceKind } from './resource.ts';
+
+export interface ManagerOptions {
+  kubeConfig: KubeConfig;
+  logger: Logger;
+  metrics: OperatorMetrics;
+  /** Namespaces to watch; all when empty. */
+  namespaces: string[];
+  concurrency: number;
+  leaderElection: false | { namespace: string; identity: string };
+  /** How long shutdown waits for in-flight reconciles. */
+  shutdownTimeoutMs: number;
+  /** Called when leadership is lost: the process must exit. */
+  onLeadershipLost: () => void;
+}
+
+export class Manager {
+  readonly http: KubeHttp;
+  private readonly caches = new Map<string, Cache<KubeObject>>();
+  private readonly controllers: Controller[] = [];
+  private elector?: LeaderElector;
+  private controllersStarted = false;
+  private stopping = false;
+
+  constructor(private readonly options: ManagerOptions) {
+    this.http = new KubeHttp(options.kubeConfig);
+  }
+
+  /** The shared cache of a kind (created on first use, started by start()). */
+  cache<T extends KubeObject>(resource: ResourceKind): Cache<T> {
+    const id = `${resource.apiVersion}/${resource.plural}`;
+    let cache = this.caches.get(id);
+    if (!cache) {
+      const logger = this.options.logger;
+      const namespaces = resource.namespaced ? this.options.namespaces : [];
+      cache = namespaces.length <= 1
+        ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger })
+        : new MultiNamespaceCache(new Map(namespaces.map((ns) => [ns, new Informer<KubeObject>(this.http, resource, { namespace: ns, logger })])));
+      this.caches.set(id, cache);
+    }
+    return cache as unknown as Cache<T>;
+  }
+
+  controller(name: string): ControllerBuilder {
+    const { concurrency, logger, metrics } = this.options;
+    return new ControllerBuilder(name, (r) => this.cache(r), { concurrency, logger, metrics }, (c) => this.controllers.push(c));
+  }
+
+  /** Starts the caches, and the controllers once synced (and leading). Returns when the controllers run or leadership is being sought. */
+  async start(): Promise<void> {
+    for (const cache of this.caches.values()) cache.start();
+    await Promise.all([...this.caches.values()].map((c) => c.waitForSync()));
+    this.options.logger.info({ caches: this.caches.size }, 'caches synced');
+    const election = this.options.leaderElection;
+    if (!election) {
+      this.startControllers();
+      return;
+    }
+    const metrics = this.options.metrics;
+    this.elector = new LeaderElector(this.http, {
+      ...election,
+      logger: this.options.logger,
+      onLeading: (leading) => {
+        metrics.leaderElectionMasterStatus.set({ name: 'coder-k8s-controller.coder.com' }, leading ? 1 : 0);
+        if (leading) this.startControllers();
+      },
+    });
+    metrics.leaderElectionMasterStatus.set({ name: 'coder-k8s-controller.coder.com' }, 0);
+    void this.elector.run().then(() => {
+      if (this.controllersStarted && !this.stopping) this.options.onLeadershipLost();
+    });
+  }
+
+  private startControllers(): void {
+    if (this.controllersStarted) return;
+    this.controllersStarted = true;
+    for (const c of this.controllers) c.start();
+    this.options.logger.info({ controllers: this.controllers.map((c) => c.name) }, 'controllers started');
+  }
+
+  get isLeader(): boolean {
+    return this.options.leaderElection === false ? this.controllersStarted : (this.elector?.isLeader ?? false);
+  }
+
+  /** Readiness: every cache synced and none stale. */
+  readiness(): { ok: true } | { ok: false; reasons: string[] } {
+    const reasons: string[] = [];
+    for (const [id, cache] of this.caches) {
+      if (!cache.hasSynced()) reasons.push(`cache ${id} has not synced`);
+      else if (cache.isStale()) reasons.push(`cache ${id} is stale: its watch has been down too long`);
+    }
+    return reasons.length ? { ok: false, reasons } : { ok: true };
+  }
+
+  /** Stops taking work, waits for in-flight reconciles (bounded), gives up the lease, stops the caches. */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    const drained = await Promise.all(this.controllers.map((c) => c.stop(this.options.shutdownTimeoutMs)));
+    if (drained.includes(false)) this.options.logger.warn('some reconciles did not finish before the shutdown timeout');
+    await this.elector?.stop();
+    await Promise.all([...this.caches.values()].map((c) => c.stop()));
+  }
+}

@@ -1,0 +1,45 @@
+// The operator as its own process against a harness control plane, under the generated RBAC only.
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ControlPlane } from './control-plane.ts';
+import { kubectlOk } from './kubectl.ts';
+import { freePort } from './ports.ts';
+import { answers200 } from './probe.ts';
+import { ManagedProcess, waitUntilReady } from './process.ts';
+
+export const operatorNamespace = 'coder-system';
+export const operatorServiceAccount = 'coder-k8s';
+
+/** Applies the CRDs and config/rbac/ as the seed's install step does; returns the operator's kubeconfig. */
+export async function installOperatorRbac(cp: ControlPlane, crds = ['config/crd/bases/']): Promise<string> {
+  await kubectlOk(cp.adminKubeconfigPath, ['create', 'namespace', operatorNamespace]).catch(() => undefined);
+  await kubectlOk(cp.adminKubeconfigPath, ['apply', ...crds.flatMap((c) => ['-f', c]), '-f', 'config/rbac/']);
+  return cp.operatorKubeconfig(operatorNamespace, operatorServiceAccount);
+}
+
+export interface RunningOperator {
+  process: ManagedProcess;
+  metricsUrl: string;
+  probesUrl: string;
+  logFile: string;
+}
+
+let counter = 0;
+
+/** Starts `coder-k8s --app=controller` with free ports; waits for /readyz unless `waitReady` is false. */
+export async function startOperator(cp: ControlPlane, kubeconfig: string,
+  { args = [], waitReady = true, env = {} }: { args?: string[]; waitReady?: boolean; env?: Record<string, string> } = {}): Promise<RunningOperator> {
+  const [metricsPort, probesPort] = [await freePort(), await freePort()];
+  const logFile = join(mkdtempSync(join(cp.dir, 'operator-')), `operator-${++counter}.log`);
+  const proc = new ManagedProcess({
+    name: `coder-k8s operator ${counter}`,
+    command: process.execPath,
+    args: ['bin/coder-k8s.js', '--app=controller', `--kubeconfig=${kubeconfig}`,
+      `--metrics-bind-address=127.0.0.1:${metricsPort}`, `--health-probe-bind-address=127.0.0.1:${probesPort}`, ...args],
+    env: { ...process.env, POD_NAMESPACE: operatorNamespace, ...env },
+    logFile,
+  });
+  const probesUrl = `http://127.0.0.1:${probesPort}`;
+  if (waitReady) await waitUntilReady(proc, `${probesUrl}/readyz`, () => answers200(`${probesUrl}/readyz`), 60_000);
+  return { process: proc, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, probesUrl, logFile };
+}
