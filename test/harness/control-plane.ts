@@ -26,6 +26,8 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   /** https://127.0.0.1:<port> */
   readonly server: string;
+  /** http://127.0.0.1:<port> of etcd, for tests that act on storage (e.g. compaction). */
+  readonly etcdUrl: string;
   readonly dir: string;
   readonly caPem: string;
   readonly auditLogFile: string;
@@ -93,6 +95,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
 
     return {
       server,
+      etcdUrl: etcd.url,
       dir,
       caPem: pki.caPem,
       auditLogFile,

@@ -2,6 +2,7 @@
 // API server restarts under an open watch.
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
+import { pino } from 'pino';
 import { after, before, describe, it } from 'node:test';
 import { Informer } from '../../src/runtime/informer.ts';
 import { KubeHttp } from '../../src/runtime/kube-http.ts';
@@ -74,5 +75,29 @@ describe('informer on a real API server', () => {
     assert.ok(events.includes('update pre-1'), 'update seen');
     assert.ok(events.includes('delete pre-2'), 'delete seen');
     await eventually('the informer to be fresh again', async () => !informer.isStale());
+  });
+
+  it('relists after 410 Gone when the version it watches from was compacted away', async () => {
+    const logLines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => { logLines.push(line); } });
+    const watched = new Informer<V1ConfigMap>(new KubeHttp(cp.adminConfig()), builtinResources.configMap,
+      { namespace, labelSelector: 'test=informer', logger, backoffMs: { initial: 200, max: 1_000 } });
+    watched.start();
+    await watched.waitForSync();
+    try {
+      // Move the store's revision on with writes the informer does not watch, then compact it all away.
+      for (let i = 0; i < 5; i++) await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `other-${i}` } } });
+      const status = await (await fetch(`${cp.etcdUrl}/v3/maintenance/status`, { method: 'POST', body: '{}' })).json() as { header: { revision: string } };
+      const compacted = await fetch(`${cp.etcdUrl}/v3/kv/compaction`, { method: 'POST', body: JSON.stringify({ revision: status.header.revision, physical: true }) });
+      assert.equal(compacted.status, 200);
+      await cp.restartApiServer();
+      await core.createNamespacedConfigMap({ namespace, body: configMap('after-compaction') });
+      await eventually('a relist after 410 Gone', async () => logLines.some((l) => l.includes('410 Gone')), { timeoutMs: 60_000 });
+      await eventually('the relisted cache to match the API server', async () =>
+        JSON.stringify(watched.list(namespace).map((c) => `${c.metadata!.name}=${c.data?.value}`).sort()) === JSON.stringify(await truth()),
+      { timeoutMs: 30_000 });
+    } finally {
+      await watched.stop();
+    }
   });
 });
