@@ -11,7 +11,7 @@ const { values } = parseArgs({
 });
 
 const started = Date.now();
-const cp = await startControlPlane({ kwok: !values.minimal, keepDir: true });
+const cp = await startControlPlane({ kwok: !values.minimal });
 const postgres = values['no-postgres'] ? undefined : await startPostgres();
 console.log(`control plane ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`  server:            ${cp.server}`);
