@@ -53,8 +53,10 @@ function walk(value: unknown, old: Counterpart, schema: StructuralNode, segments
     const unchanged = w.ratchet && old !== undefined && deepEqual(value, old.value);
     for (const rule of schema.rules) {
       if (rule.transition && !old) continue;
+      // Ratcheting: a rule that does not read oldSelf is forgiven on a value the update left unchanged.
+      if (unchanged && !rule.transition) continue;
       const error = evaluate(rule, schema, segments, value, old);
-      if (error && !unchanged) w.errors.push(error);
+      if (error) w.errors.push(error);
     }
   }
   if (Array.isArray(value)) {

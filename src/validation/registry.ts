@@ -27,7 +27,9 @@ export function validatorFor(apiVersion: string, kind: string): KindValidator | 
 }
 
 /** Validates an object of any registered kind; undefined when its apiVersion and kind are not ours. */
-export function validateObject(obj: { apiVersion?: unknown; kind?: unknown }, old?: unknown): ValidationError[] | undefined {
-  const v = validatorFor(String(obj.apiVersion), String(obj.kind));
+export function validateObject(obj: unknown, old?: unknown): ValidationError[] | undefined {
+  if (obj === null || typeof obj !== 'object') return undefined;
+  const { apiVersion, kind } = obj as { apiVersion?: unknown; kind?: unknown };
+  const v = validatorFor(String(apiVersion), String(kind));
   return v && runValidation(v, obj, old);
 }

@@ -56,6 +56,14 @@ function prepare(raw: JsonObject, schema: StructuralNode): Prepared {
   return { object, unknown, generatedName };
 }
 
+/** `obj` with the defaults the API server applies when it decodes it (unknown fields and status kept). */
+export function withDefaults(v: KindValidator, obj: JsonObject): JsonObject {
+  const copy = structuredClone(obj);
+  pruneNulls(copy, v.structure);
+  applyDefaults(copy, v.structure);
+  return copy;
+}
+
 /**
  * The problems the API server reports for `obj`, created, or updated from `old` when given (then
  * transition rules run and, as in the API server, errors in unchanged values are forgiven).

@@ -1,0 +1,62 @@
+// Manifests checked offline: documents numbered from 1, other API groups skipped, unknown coder.com kinds
+// and broken documents reported; and every kind of schemas/ has a validator.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadKinds } from '../../../codegen/load.ts';
+import { checkManifests } from '../../../src/validation/manifests.ts';
+import { kindValidators } from '../../../src/validation/registry.ts';
+
+const good = `apiVersion: coder.com/v1alpha1
+kind: CoderControlPlane
+metadata: {name: coder, namespace: coder}
+spec: {replicas: 1}`;
+
+describe('checkManifests', () => {
+  it('checks our kinds, skips others, and numbers documents from 1', () => {
+    const text = `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n${good}\n---\n${good.replace('replicas: 1', 'replicas: -1')}\n`;
+    const report = checkManifests(text);
+    assert.equal(report.checked, 2);
+    assert.equal(report.skipped, 1);
+    assert.deepEqual(report.problems, [{
+      doc: 3, object: 'CoderControlPlane/coder', path: 'spec.replicas',
+      message: 'Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+    }]);
+  });
+
+  it('names an unknown kind of coder.com and the kinds it knows', () => {
+    const report = checkManifests('apiVersion: coder.com/v1alpha1\nkind: CoderWidget\nmetadata: {name: w}\n');
+    assert.equal(report.problems.length, 1);
+    assert.match(report.problems[0]!.message, /^unknown kind CoderWidget in coder\.com\/v1alpha1; this version of coder-k8s knows .*CoderControlPlane/);
+    assert.equal(report.problems[0]!.object, 'CoderWidget/w');
+  });
+
+  it('reports an unknown version of coder.com as an unknown kind', () => {
+    const report = checkManifests(good.replace('v1alpha1', 'v1'));
+    assert.match(report.problems[0]!.message, /^unknown kind CoderControlPlane in coder\.com\/v1;/);
+  });
+
+  it('checks the items of a List, and ignores empty documents', () => {
+    const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderProvisioner', metadata: { name: 'p' }, spec: {} }] };
+    const report = checkManifests(`---\n---\n${JSON.stringify(list)}\n---\n`);
+    assert.deepEqual(report.problems, [{ doc: 2, object: 'CoderProvisioner/p', path: 'spec.controlPlaneRef', message: 'Required value' }]);
+  });
+
+  it('reads yes and no as booleans, like kubectl', () => {
+    assert.deepEqual(checkManifests(good.replace('spec: {replicas: 1}', 'spec: {envUseClusterAccessURL: yes}')).problems, []);
+  });
+
+  it('reports a document that is not YAML or not an object', () => {
+    const report = checkManifests(`${good}\n---\nkey: [unclosed\n---\n- a list\n`);
+    assert.deepEqual(report.problems.map((p) => [p.doc, p.object, p.message.split(':')[0]]), [
+      [2, '<document>', 'is not valid YAML'],
+      [3, '<document>', 'is not an object (a mapping with apiVersion, kind and metadata)'],
+    ]);
+  });
+});
+
+describe('the validator registry', () => {
+  it('has a validator for every kind in schemas/', () => {
+    const expected = loadKinds().map((k) => `${k.group}/${k.version} ${k.kind}`).sort();
+    assert.deepEqual(kindValidators.map((v) => `${v.apiVersion} ${v.kind}`).sort(), expected);
+  });
+});
