@@ -3,6 +3,7 @@
 // counterpart; failures carry the rule's message at the API server's field path.
 import { isCelError } from '@bufbuild/cel';
 import { compileRule } from './cel-env.ts';
+import { celGoErrorMessage } from './cel-errors.ts';
 import { toCelValue } from './cel-value.ts';
 import { childCounterpart, deepEqual, listItemCounterpart, type Counterpart } from './correlation.ts';
 import { duplicate, forbidden, invalid, omitValue, required, type ValidationError } from './error.ts';
@@ -28,13 +29,13 @@ function messageOf(rule: Rule): string {
 function evaluate(rule: Rule, schema: StructuralNode, segments: Segment[], self: unknown, old: Counterpart): ValidationError | undefined {
   const bindings = { self: toCelValue(self, schema), ...(old ? { oldSelf: toCelValue(old.value, schema) } : {}) };
   const result = compileRule(rule.rule)(bindings);
-  const value = self !== null && typeof self === 'object' ? omitValue : self;
   if (isCelError(result)) {
+    // The API server names the schema type, not the value, when a rule fails to evaluate.
     const about = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
-    return invalid(fieldPath(segments), value, `${result.message} evaluating rule: ${about}`);
+    return invalid(fieldPath(segments), schema.type ?? '', `${celGoErrorMessage(result.message)} evaluating rule: ${about}`);
   }
   if (result === true) return undefined;
-  if (result !== false) return invalid(fieldPath(segments), value, `rule did not evaluate to a bool: ${rule.rule.trim()}`);
+  if (result !== false) return invalid(fieldPath(segments), schema.type ?? '', `rule did not evaluate to a bool: ${rule.rule.trim()}`);
   if (!rule.fieldPath) return errorFor(rule, fieldPath(segments), self, messageOf(rule));
   // Codegen checked that the fieldPath names a field of the schema.
   const target = parseRuleFieldPath(rule.fieldPath, schema) ?? [];

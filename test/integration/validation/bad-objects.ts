@@ -48,7 +48,17 @@ export const badObjects: Row[] = [
   { name: 'invalid label key and value', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', labels: { '-bad': 'x', ok: '-bad-' } } } },
   { name: 'label value that is a number', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', labels: { a: 5 } } } },
   { name: 'no name', obj: { ...aControlPlane(), metadata: { namespace: 'coder' } } },
+  {
+    name: 'deep Kubernetes types: node selector operator not in its enum, spread constraint without whenUnsatisfiable',
+    obj: aControlPlane({
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'Bogus' }] }] } } },
+      topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'k' }],
+    }),
+  },
+  { name: 'finalizer with a space', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', finalizers: ['bad finalizer'] } } },
+  { name: 'unknown field inside an ownerReference', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '1', foo: 2 }] } } },
   // CoderAIGatewayKey
+  { name: 'null destination and an object as deletionPolicy', obj: aGatewayKey({ destinations: [{ name: 'a' }, null], deletionPolicy: { a: 1 } }) },
   { name: 'gateway key without destinations', obj: without(aGatewayKey(), 'destinations') },
   { name: 'gateway key with 9 destinations', obj: aGatewayKey({ destinations: times(9, (i) => ({ name: `d${i}` })) }) },
   { name: 'gateway key with no destination', obj: aGatewayKey({ destinations: [] }) },
@@ -57,6 +67,7 @@ export const badObjects: Row[] = [
   { name: 'keyName of 57 characters', obj: aGatewayKey({ keyName: 'k'.repeat(57) }) },
   { name: 'deletionPolicy not in its enum', obj: aGatewayKey({ deletionPolicy: 'Keep' }) },
   { name: 'empty controlPlaneRef name', obj: aGatewayKey({ controlPlaneRef: { name: '' } }) },
+  { name: 'rotateAfter beyond the range of a duration (rule evaluation error)', obj: aGatewayKey({ rotation: { rotateAfter: '2562048h' } }) },
   { name: 'gateway key without spec', obj: { apiVersion: 'coder.com/v1alpha1', kind: 'CoderAIGatewayKey', metadata: { name: 'gw', namespace: 'coder' } } as unknown as Obj },
   // CoderAIProvider
   { name: 'provider type not in its enum', obj: aProvider({ type: 'gpt' }) },
@@ -69,6 +80,7 @@ export const badObjects: Row[] = [
   { name: 'enabled as a string', obj: aProvider({ enabled: 'true' }) },
   // CoderMCPServer
   { name: 'MCP server without displayName and url', obj: without(without(anMcpServer(), 'displayName'), 'url') },
+  { name: 'empty displayName, url and tool names, numbers as tools', obj: anMcpServer({ displayName: '', url: '', tools: { allow: [''], deny: [1, 1] } }) },
   { name: 'transport not in its enum', obj: anMcpServer({ transport: 'websocket' }) },
   { name: 'tool allowed twice (set)', obj: anMcpServer({ tools: { allow: ['a', 'b', 'a', 'a'] } }) },
   { name: 'tool rule without action', obj: anMcpServer({ tools: { rules: [{ tool: 't' }] } }) },
@@ -87,6 +99,7 @@ export const badObjects: Row[] = [
   { name: 'timeoutSeconds above 7200', obj: aTemplateTest({ timeoutSeconds: 8000 }) },
   { name: 'parameter given twice', obj: aTemplateTest({ parameters: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }) },
   { name: 'version name with a space', obj: aTemplateTest({ version: { name: 'v 1' } }) },
+  { name: 'non-ASCII template, control character in version, fractional timeout below the minimum', obj: aTemplateTest({ template: 'é.docker', version: { name: 'v\u0001' }, timeoutSeconds: 59.5 }) },
   // CoderWorkspaceProxy (no CEL rules)
   { name: 'bootstrap without coderURL', obj: aWorkspaceProxy({ bootstrap: { credentialsSecretRef: { name: 's' } } }) },
   { name: 'negative service port', obj: aWorkspaceProxy({ service: { port: -1 } }) },

@@ -114,6 +114,13 @@ describe('schema errors', () => {
     assert.deepEqual(lines({ ...aControlPlane(), status: { bogus: 1 } }), ['status.bogus: unknown field "status.bogus"']);
   });
 
+  it('reports a rule that fails to evaluate with the schema type and cel-go\'s words', () => {
+    assert.deepEqual(lines(aGatewayKey({ rotation: { rotateAfter: '2562048h' } })), [
+      'spec.rotation.rotateAfter: Invalid value: "string": type conversion error from \'string\' to \'google.protobuf.Duration\' '
+        + 'evaluating rule: rotateAfter must be a duration such as 720h or 90m, at least 1h',
+    ]);
+  });
+
   it('reports an object that is not a JSON object', () => {
     assert.equal(validateObject('x'), undefined);
   });
