@@ -227,16 +227,14 @@ export function validatorFile(kind: KindSource, resolved: JsonSchema): string {
   const name = `${lowerFirst(kind.kind)}Validator`;
   return [
     '// @ts-nocheck: what follows up to the structural tree is ajv standalone JavaScript.',
-    `/* eslint-disable */`,
-    "import { createRequire } from 'node:module';",
+    ...(code.includes('require(') ? ["import { createRequire } from 'node:module';"] : []),
     "import type { ValidationError } from '../../src/validation/error.ts';",
     "import { kubeFormats } from '../../src/validation/formats.ts';",
     "import { re2RegExp } from '../../src/validation/re2.ts';",
     "import type { StructuralNode } from '../../src/validation/structural.ts';",
     "import { runValidation, type KindValidator } from '../../src/validation/validate.ts';",
     '',
-    'const require = createRequire(import.meta.url);',
-    '',
+    ...(code.includes('require(') ? ['// ajv standalone ESM still loads its runtime helpers with require().', 'const require = createRequire(import.meta.url);', ''] : []),
     code.trim(),
     '',
     '// The structural tree: shape, defaults, list types and CEL rules.',

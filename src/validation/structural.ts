@@ -32,9 +32,3 @@ export type JsonObject = Record<string, unknown>;
 export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
-
-/** The schema of a property or map value of an object node, if the schema declares one. */
-export function childSchema(node: StructuralNode | undefined, key: string): StructuralNode | undefined {
-  if (!node) return undefined;
-  return node.properties?.[key] ?? node.additionalProperties;
-}
