@@ -3,11 +3,9 @@
 // accepted by both with the same defaults, and transition rules agree on real updates.
 import type { KubeConfig } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { allResources } from '../../generated/clients/index.ts';
 import { collectionPath } from '../../src/runtime/resource.ts';
@@ -15,12 +13,12 @@ import type { ValidationError } from '../../src/validation/error.ts';
 import { validatorFor } from '../../src/validation/registry.ts';
 import { runValidation, withDefaults } from '../../src/validation/validate.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { kubectlOk } from '../harness/kubectl.ts';
 import { eventually } from '../harness/wait.ts';
 import { ruleCases } from '../unit/validation/rule-cases.ts';
 import { badObjects, goodObjects, updates, type Row } from './validation/bad-objects.ts';
 import { request, serverVerdict, type Finding } from './validation/server-verdict.ts';
 
-const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..', '..');
 type Obj = Record<string, unknown>;
 
@@ -80,10 +78,10 @@ describe('generated validators and the API server', () => {
   before(async () => {
     cp = await startControlPlane();
     kc = cp.adminConfig();
-    const kubectl = (...args: string[]) => run('kubectl', ['--kubeconfig', cp.adminKubeconfigPath, ...args]);
-    await kubectl('apply', '--server-side', '-f', join(repo, 'config', 'crd', 'bases'));
-    await kubectl('wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s');
-    await kubectl('create', 'namespace', 'coder');
+    const kubeconfig = cp.adminKubeconfigPath;
+    await kubectlOk(kubeconfig, ['apply', '-f', join(repo, 'config', 'crd', 'bases')]);
+    await kubectlOk(kubeconfig, ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
+    await kubectlOk(kubeconfig, ['create', 'namespace', 'coder']);
   });
   after(() => cp?.stop());
 
