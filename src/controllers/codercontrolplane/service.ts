@@ -1,0 +1,37 @@
+// The desired Service in front of the Coder pods.
+import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
+import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import { coderHttpPort, coderHttpsPort, controlPlaneLabels, definedEntries, ownedMetadata, servicePort, tlsEnabled } from './names.ts';
+
+/**
+ * The Service to apply. Annotations are exactly spec.service.annotations. Fields the server assigns
+ * (clusterIP, nodePorts) are left out, so they stay as they are.
+ */
+export function buildService(cp: CoderControlPlane): V1Service {
+  const metadata = ownedMetadata(cp);
+  const annotations = definedEntries(cp.spec?.service?.annotations);
+  if (annotations) metadata.annotations = annotations;
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata,
+    spec: {
+      type: cp.spec?.service?.type || 'ClusterIP',
+      selector: controlPlaneLabels(cp),
+      ports: servicePorts(cp),
+    },
+  };
+}
+
+/**
+ * Without TLS, `http` on the service port. With TLS, `https` 443 -> 8443 as well; when the service
+ * port is 443 itself, HTTPS comes first and HTTP moves to 80. The protocol is set because it is part
+ * of the list's merge key.
+ */
+export function servicePorts(cp: CoderControlPlane): V1ServicePort[] {
+  const port = servicePort(cp);
+  const http = (p: number): V1ServicePort => ({ name: 'http', port: p, targetPort: coderHttpPort, protocol: 'TCP' });
+  const https: V1ServicePort = { name: 'https', port: 443, targetPort: coderHttpsPort, protocol: 'TCP' };
+  if (!tlsEnabled(cp)) return [http(port)];
+  return port === 443 ? [https, http(80)] : [http(port), https];
+}

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  backendPort, controllerOwnerReference, controlPlaneLabels, defaultAccessURL, fitName, fnv32a, isControlledBy, operatorApiURL,
+  secretVolumeName, serviceAccountName, statusURL, workspaceRoleBindingName, workspaceRoleName, workspaceScopeHash,
+} from '../../../src/controllers/codercontrolplane/names.ts';
+import { aControlPlane } from './fixtures.ts';
+
+describe('names: labels and owner reference', () => {
+  it('labels every child with the three standard labels', () => {
+    assert.deepEqual(controlPlaneLabels(aControlPlane('coder').build()), {
+      'app.kubernetes.io/name': 'coder-control-plane',
+      'app.kubernetes.io/instance': 'coder',
+      'app.kubernetes.io/managed-by': 'coder-k8s',
+    });
+  });
+
+  it('makes a blocking controller reference to the control plane', () => {
+    assert.deepEqual(controllerOwnerReference(aControlPlane('coder').withUid('u-1').build()), {
+      apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true,
+    });
+  });
+
+  it('treats an object as controlled only when the controller reference matches the uid too', () => {
+    const cp = aControlPlane('coder').withUid('u-1').build();
+    const ref = controllerOwnerReference(cp);
+    assert.equal(isControlledBy({ ownerReferences: [ref] }, cp), true);
+    assert.equal(isControlledBy({ ownerReferences: [{ ...ref, uid: 'u-0' }] }, cp), false);
+    assert.equal(isControlledBy({ ownerReferences: [{ ...ref, controller: false }] }, cp), false);
+    assert.equal(isControlledBy({}, cp), false);
+  });
+});
+
+describe('names: fnv32a', () => {
+  const rows: [string, string][] = [['', '811c9dc5'], ['a', 'e40c292c'], ['foobar', 'bf9cf968']];
+  for (const [text, hash] of rows) {
+    it(`hashes ${JSON.stringify(text)} to ${hash}`, () => assert.equal(fnv32a(text), hash));
+  }
+
+  it('always gives 8 lower-case hex digits', () => {
+    for (const text of ['x', 'coder\0coder', 'ünïcødé']) assert.match(fnv32a(text), /^[0-9a-f]{8}$/);
+  });
+});
+
+describe('names: service account and workspace RBAC names', () => {
+  it('uses spec.serviceAccount.name, or the control plane name when unset or blank', () => {
+    assert.equal(serviceAccountName(aControlPlane('coder').build()), 'coder');
+    assert.equal(serviceAccountName(aControlPlane('coder').withServiceAccount({ name: ' coder-sa ' }).build()), 'coder-sa');
+    assert.equal(serviceAccountName(aControlPlane('coder').withServiceAccount({ name: '   ' }).build()), 'coder');
+  });
+
+  it('hashes the control plane namespace and name into the RBAC names', () => {
+    const cp = aControlPlane('coder').inNamespace('team-a').build();
+    const hash = fnv32a('team-a\0coder');
+    assert.equal(workspaceScopeHash(cp), hash);
+    assert.equal(workspaceRoleName(cp), `coder-${hash}-workspace-perms`);
+    assert.equal(workspaceRoleBindingName(cp), `coder-${hash}`);
+    assert.notEqual(workspaceRoleName(aControlPlane('coder').inNamespace('team-b').build()), workspaceRoleName(cp));
+  });
+
+  it('cuts a long ServiceAccount name so that the names fit in 253 characters', () => {
+    const cp = aControlPlane('coder').inNamespace('coder').withServiceAccount({ name: 'a'.repeat(250) }).build();
+    const hash = workspaceScopeHash(cp);
+    assert.equal(workspaceRoleName(cp), `${'a'.repeat(228)}-${hash}-workspace-perms`);
+    assert.equal(workspaceRoleName(cp).length, 253);
+    assert.equal(workspaceRoleBindingName(cp), `${'a'.repeat(244)}-${hash}`);
+    assert.equal(workspaceRoleBindingName(cp).length, 253);
+  });
+
+  it('trims - and . from the cut prefix, and falls back to "workspace" when nothing is left', () => {
+    assert.equal(fitName(`${'a'.repeat(6)}.-bbbb`, '-suffix', 'workspace', 15), 'aaaaaa-suffix');
+    assert.equal(fitName('-.-.-.-.-.', '-suffix', 'workspace', 12), 'workspace-suffix');
+    assert.equal(fitName('short', '-suffix', 'workspace', 253), 'short-suffix');
+  });
+});
+
+describe('names: secret volume names', () => {
+  const hash = (prefix: string, name: string) => fnv32a(`${prefix}\0${name}`);
+  const rows: [string, string, string][] = [
+    ['a clean name is used as is', 'coder-tls', 'tls-coder-tls'],
+    ['an upper-case name is lower-cased', 'Coder', 'tls-coder'],
+    ['a dot is replaced and the original hashed', 'coder.example.com', `tls-coder-example-com-${hash('tls', 'coder.example.com')}`],
+    ['a run of other characters becomes one dash', 'a_.b', `tls-a-b-${hash('tls', 'a_.b')}`],
+    ['dashes are trimmed from the ends', '.cert.', `tls-cert-${hash('tls', '.cert.')}`],
+  ];
+  for (const [what, name, expected] of rows) it(`${what}: ${name} -> ${expected}`, () => assert.equal(secretVolumeName('tls', name), expected));
+
+  it('keeps two names that sanitize alike apart', () => {
+    assert.notEqual(secretVolumeName('ca-cert', 'foo.bar'), secretVolumeName('ca-cert', 'foo_bar'));
+    assert.notEqual(secretVolumeName('ca-cert', 'foo.bar'), secretVolumeName('ca-cert', 'foo-bar'));
+  });
+
+  it('cuts a long name to 63 characters with the hash at the end', () => {
+    const name = 'x'.repeat(70);
+    const volume = secretVolumeName('ca-cert', name);
+    assert.equal(volume, `ca-cert-${'x'.repeat(63 - 'ca-cert'.length - 10)}-${hash('ca-cert', name)}`);
+    assert.equal(volume.length, 63);
+    assert.match(volume, /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+  });
+
+  it('keeps the plain form up to exactly 63 characters', () => {
+    const name = 'y'.repeat(59);
+    assert.equal(secretVolumeName('tls', name), `tls-${name}`);
+  });
+});
+
+describe('names: ports and URLs', () => {
+  const rows: { what: string; port?: number; tls: boolean; backend: number; status: string; operator: string; access: string }[] = [
+    { what: 'defaults', tls: false, backend: 80, status: 'http://coder.coder.svc.cluster.local:80', operator: 'http://coder.coder.svc.cluster.local:80', access: 'http://coder.coder.svc.cluster.local' },
+    { what: 'port 0 means 80', port: 0, tls: false, backend: 80, status: 'http://coder.coder.svc.cluster.local:80', operator: 'http://coder.coder.svc.cluster.local:80', access: 'http://coder.coder.svc.cluster.local' },
+    { what: 'port 8080', port: 8080, tls: false, backend: 8080, status: 'http://coder.coder.svc.cluster.local:8080', operator: 'http://coder.coder.svc.cluster.local:8080', access: 'http://coder.coder.svc.cluster.local:8080' },
+    { what: 'port 443 without TLS', port: 443, tls: false, backend: 443, status: 'http://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:443', access: 'http://coder.coder.svc.cluster.local:443' },
+    { what: 'TLS on port 80', port: 80, tls: true, backend: 80, status: 'https://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:80', access: 'https://coder.coder.svc.cluster.local' },
+    { what: 'TLS on port 443', port: 443, tls: true, backend: 80, status: 'https://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:80', access: 'https://coder.coder.svc.cluster.local' },
+    { what: 'TLS on port 8080', port: 8080, tls: true, backend: 8080, status: 'https://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:8080', access: 'https://coder.coder.svc.cluster.local' },
+  ];
+  for (const row of rows) {
+    it(`${row.what}: backend ${row.backend}, status ${row.status}, operator ${row.operator}`, () => {
+      let builder = aControlPlane('coder').inNamespace('coder');
+      if (row.port !== undefined) builder = builder.withServicePort(row.port);
+      if (row.tls) builder = builder.withTls('coder-tls');
+      const cp = builder.build();
+      assert.equal(backendPort(cp), row.backend);
+      assert.equal(statusURL(cp), row.status);
+      assert.equal(operatorApiURL(cp), row.operator);
+      assert.equal(defaultAccessURL(cp), row.access);
+    });
+  }
+
+  it('calls Coder over plain HTTP on :80 with TLS on port 80 and on port 443, while status.url is https', () => {
+    for (const port of [80, 443]) {
+      const cp = aControlPlane('coder').inNamespace('coder').withTls('coder-tls').withServicePort(port).build();
+      assert.ok(operatorApiURL(cp).startsWith('http://'));
+      assert.ok(operatorApiURL(cp).endsWith(':80'));
+      assert.ok(statusURL(cp).startsWith('https://'));
+    }
+  });
+});
