@@ -1,0 +1,48 @@
+// The operator's named API key rows in api_keys: check a token against its row, or replace the row.
+import { generateToken, hashSecret, splitToken } from './api-key.ts';
+import type { Queryable } from './connection.ts';
+
+export interface TokenOwner {
+  userId: string;
+  tokenName: string;
+}
+
+/** True if `token` is this user's live key of this name: same id, same secret hash, not expired at `now`. */
+export async function isLiveToken(db: Queryable, owner: TokenOwner, token: string, now: Date): Promise<boolean> {
+  const parts = splitToken(token);
+  if (parts === undefined) return false;
+  const found = await db.query(
+    `SELECT 1 FROM api_keys
+      WHERE id = $1 AND user_id = $2 AND login_type = 'token' AND token_name = $3
+        AND hashed_secret = $4 AND expires_at > $5`,
+    [parts.id, owner.userId, owner.tokenName, hashSecret(parts.secret), now],
+  );
+  return found.rows.length === 1;
+}
+
+/** Deletes every key of this name of this user and inserts a fresh one; returns the new token. */
+export async function replaceToken(db: Queryable, owner: TokenOwner, lifetimeSeconds: number, now: Date): Promise<string> {
+  await db.query(`DELETE FROM api_keys WHERE user_id = $1 AND login_type = 'token' AND token_name = $2`,
+    [owner.userId, owner.tokenName]);
+  const key = generateToken();
+  const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
+  await db.query(
+    `INSERT INTO api_keys (id, hashed_secret, user_id, last_used, expires_at, created_at, updated_at,
+                           login_type, lifetime_seconds, ip_address, token_name, scopes, allow_list)
+     VALUES ($1, $2, $3, $4, $5, $4, $4, 'token', $6, '0.0.0.0', $7,
+             ARRAY['coder:all']::api_key_scope[], ARRAY['*:*']::text[])`,
+    [key.id, hashSecret(key.secret), owner.userId, now, expiresAt, lifetimeSeconds, owner.tokenName],
+  );
+  return key.token;
+}
+
+/** Deletes the keys of this name held by the user `username` (matched case-insensitively, not deleted). */
+export async function deleteTokens(db: Queryable, username: string, tokenName: string): Promise<number> {
+  const deleted = await db.query(
+    `DELETE FROM api_keys
+      WHERE login_type = 'token' AND token_name = $1
+        AND user_id IN (SELECT id FROM users WHERE deleted = false AND lower(username) = lower($2))`,
+    [tokenName, username],
+  );
+  return deleted.rowCount ?? 0;
+}

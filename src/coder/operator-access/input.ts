@@ -1,0 +1,49 @@
+// Checks on the caller's input, made before any connection is opened.
+import { defaultTimeouts, type DatabaseTimeouts } from './connection.ts';
+import { OperatorAccessError } from './errors.ts';
+
+function invalid(message: string): OperatorAccessError {
+  return new OperatorAccessError('Invalid', message);
+}
+
+/** The trimmed URL, if it is a postgres:// or postgresql:// URL; the URL itself is never quoted back. */
+export function requirePostgresURL(postgresURL: string | undefined): string {
+  const url = (postgresURL ?? '').trim();
+  if (url === '') throw invalid('the database URL is empty: set it in the database Secret');
+  let scheme: string;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    throw invalid('the database URL cannot be parsed: check that it is a postgres:// URL with a percent-encoded user name and password');
+  }
+  if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
+    throw invalid('the database URL does not start with postgres:// or postgresql://');
+  }
+  return url;
+}
+
+export function requireTokenName(tokenName: string | undefined): string {
+  if ((tokenName ?? '').trim() === '') throw invalid('the token name is empty');
+  return tokenName!;
+}
+
+export function requireLifetime(lifetimeSeconds: number): number {
+  if (!Number.isSafeInteger(lifetimeSeconds) || lifetimeSeconds <= 0) {
+    throw invalid('the token lifetime must be a whole number of seconds greater than 0');
+  }
+  return lifetimeSeconds;
+}
+
+export function requireDate(now: Date | undefined): Date {
+  const date = now ?? new Date();
+  if (Number.isNaN(date.getTime())) throw invalid('the current time is not a valid date');
+  return date;
+}
+
+export function resolveTimeouts(timeouts: Partial<DatabaseTimeouts> | undefined): DatabaseTimeouts {
+  const resolved = { ...defaultTimeouts, ...timeouts };
+  for (const [name, ms] of Object.entries(resolved)) {
+    if (!Number.isFinite(ms) || ms <= 0) throw invalid(`the ${name} timeout must be greater than 0`);
+  }
+  return resolved;
+}
