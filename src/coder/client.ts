@@ -1,0 +1,209 @@
+// The one HTTP client the operator uses to talk to Coder: typed by generated/coder-api.ts, with a
+// timeout on every call, retries with backoff for 429/5xx/network failures, and redirects followed
+// only within the Coder URL's origin.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  AnyRequestOptions, HttpMethod, Operation, OptionsArg, PathsWith, Schemas, SuccessBody,
+} from './api-types.ts';
+import { parseCoderError, removeSecrets } from './error-body.ts';
+import { isRetryable } from './error-predicates.ts';
+import {
+  CoderApiError, CoderNetworkError, CoderTimeoutError, CrossOriginRedirectError, TooManyRedirectsError,
+  crossOriginRedirectMessage,
+} from './errors.ts';
+import { fetchWithinOrigin } from './redirects.ts';
+import { expandPath, parseBaseURL, requestURL, type BaseURL } from './request-url.ts';
+import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry.ts';
+
+export interface CoderClientLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface CoderClientOptions {
+  /** The Coder URL, for example http://coder.coder.svc.cluster.local:80. */
+  baseURL: string;
+  /** The session token, sent as Coder-Session-Token and only ever to baseURL's origin. */
+  token: string;
+  /** The most one call may take, retries and their waits included. Default 30000. */
+  timeoutMs?: number;
+  /** Repeats after a first failed attempt (429, 5xx, network). Default 2, so 3 attempts. */
+  retries?: number;
+  logger?: CoderClientLogger;
+  /** Backoff tuning; the defaults suit a controller (250 ms doubling, at most 10 s per wait). */
+  backoff?: { baseDelayMs?: number; maxDelayMs?: number };
+  /** Same-origin redirects followed at most. Default 10. */
+  maxRedirects?: number;
+}
+
+const silentLogger: CoderClientLogger = { warn() {} };
+
+export class CoderClient {
+  readonly timeoutMs: number;
+  private readonly base: BaseURL;
+  private readonly token: string;
+  private readonly policy: RetryPolicy;
+  private readonly maxRedirects: number;
+  private readonly logger: CoderClientLogger;
+
+  constructor(options: CoderClientOptions) {
+    this.base = parseBaseURL(options.baseURL);
+    if (options.token === '') throw new Error('the Coder session token is empty');
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.policy = {
+      attempts: 1 + Math.max(0, options.retries ?? defaultRetryPolicy.attempts - 1),
+      baseDelayMs: options.backoff?.baseDelayMs ?? defaultRetryPolicy.baseDelayMs,
+      maxDelayMs: options.backoff?.maxDelayMs ?? defaultRetryPolicy.maxDelayMs,
+    };
+    this.maxRedirects = options.maxRedirects ?? 10;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** The origin calls go to (scheme://host:port), without credentials: safe to log and compare. */
+  get origin(): URL {
+    return new URL(this.base.origin);
+  }
+
+  getBuildInfo(): Promise<Schemas['BuildInfoResponse']> {
+    return this.request('GET', '/api/v2/buildinfo');
+  }
+
+  getCurrentUser(): Promise<Schemas['User']> {
+    return this.request('GET', '/api/v2/users/me');
+  }
+
+  /** Uploads a license JWT as given (the caller trims it). A repeat fails: see isDuplicateLicense. */
+  uploadLicense(jwt: string): Promise<Schemas['License']> {
+    return this.request('POST', '/api/v2/licenses', { body: { license: jwt } });
+  }
+
+  listLicenses(): Promise<Schemas['License'][]> {
+    return this.request('GET', '/api/v2/licenses');
+  }
+
+  async deleteLicense(id: number): Promise<void> {
+    await this.request('DELETE', '/api/v2/licenses/{id}', { params: { id } });
+  }
+
+  /** The entitlements; an answer without a features object is an error, as in the Go operator. */
+  async getEntitlements(): Promise<Schemas['Entitlements']> {
+    const entitlements = await this.request('GET', '/api/v2/entitlements');
+    const features: unknown = entitlements?.features;
+    if (features === null || typeof features !== 'object' || Array.isArray(features)) {
+      throw new Error('Coder API GET /api/v2/entitlements answered without a features object');
+    }
+    return entitlements;
+  }
+
+  /**
+   * Any operation of the document, typed by its method and path template:
+   * `client.request('DELETE', '/api/v2/organizations/{organization}/provisionerkeys/{provisionerKeyName}',
+   * { params: { organization, provisionerKeyName } })`.
+   */
+  request<M extends HttpMethod, P extends PathsWith<M>>(
+    method: M,
+    path: P,
+    ...[options]: OptionsArg<Operation<M, P>>
+  ): Promise<SuccessBody<Operation<M, P>>> {
+    return this.send(method, path, (options ?? {}) as AnyRequestOptions) as Promise<SuccessBody<Operation<M, P>>>;
+  }
+
+  private async send(method: HttpMethod, template: string, options: AnyRequestOptions): Promise<unknown> {
+    const path = expandPath(template, options.params);
+    const url = requestURL(this.base, path, options.query);
+    const started = Date.now();
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+    const attempts = options.retries === undefined ? this.policy.attempts : 1 + Math.max(0, options.retries);
+    const timedOut = () => new CoderTimeoutError(method, path, this.timeoutMs);
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(method, path, url, options, signal);
+      } catch (err) {
+        if (deadline.aborted) throw timedOut();
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (attempt >= attempts || !isRetryable(err)) throw err;
+        const retryAfterMs = err instanceof CoderApiError ? err.retryAfterMs : undefined;
+        const delayMs = retryDelay(attempt, retryAfterMs, this.policy);
+        // A wait that outlasts the call's time budget would only end in a timeout: fail now, with the cause.
+        if (Date.now() - started + delayMs >= this.timeoutMs) throw err;
+        this.logger.warn(
+          { method, path, attempt, attempts, delayMs, status: (err as { status?: number }).status, error: (err as Error).message },
+          'retrying Coder API call',
+        );
+        try {
+          await sleep(delayMs, undefined, { signal });
+        } catch {
+          if (deadline.aborted) throw timedOut();
+          throw options.signal?.reason ?? err;
+        }
+      }
+    }
+  }
+
+  /** One attempt: send (following same-origin redirects), read the body, and parse or throw. */
+  private async attempt(
+    method: HttpMethod,
+    path: string,
+    url: URL,
+    options: AnyRequestOptions,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'coder-k8s' };
+    let body: string | Uint8Array | undefined;
+    if (options.body instanceof Uint8Array) {
+      body = options.body;
+      headers['Content-Type'] = options.contentType ?? 'application/octet-stream';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['Content-Type'] = 'application/json';
+    }
+    Object.assign(headers, options.headers);
+    headers['Coder-Session-Token'] = this.token;
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchWithinOrigin(url, {
+        method,
+        headers,
+        body,
+        signal,
+        maxRedirects: this.maxRedirects,
+        label: { method, path },
+        onRefused: (err) => this.logger.warn(
+          { method, path, from: err.from, to: err.to, status: err.status },
+          crossOriginRedirectMessage,
+        ),
+      });
+      text = await response.text();
+    } catch (err) {
+      if (err instanceof CrossOriginRedirectError || err instanceof TooManyRedirectsError || signal.aborted) throw err;
+      if (err instanceof TypeError) throw new CoderNetworkError(method, path, err);
+      throw err;
+    }
+
+    if (!response.ok) {
+      throw parseCoderError({
+        method,
+        path,
+        status: response.status,
+        statusText: response.statusText,
+        body: text,
+        buildVersion: response.headers.get('x-coder-build-version'),
+        retryAfter: response.headers.get('retry-after'),
+        secrets: [this.token],
+      });
+    }
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new Error(
+        `Coder API ${method} ${path} answered ${response.status} with a body that is not JSON: ` +
+          removeSecrets(text.slice(0, 100), [this.token]),
+      );
+    }
+  }
+}

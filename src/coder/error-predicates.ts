@@ -1,0 +1,61 @@
+// Questions a caller asks of a failed Coder call, so controllers never compare status codes by hand.
+import { CoderApiError, CoderNetworkError } from './errors.ts';
+
+export function isCoderApiError(err: unknown): err is CoderApiError {
+  return err instanceof CoderApiError;
+}
+
+export function isNotFound(err: unknown): boolean {
+  return isCoderApiError(err) && err.status === 404;
+}
+
+export function isUnauthorized(err: unknown): boolean {
+  return isCoderApiError(err) && err.status === 401;
+}
+
+export function isForbidden(err: unknown): boolean {
+  return isCoderApiError(err) && err.status === 403;
+}
+
+/** 401 or 403: the token is wrong or lacks the permission; repeating the call will not help. */
+export function isUnauthorizedOrForbidden(err: unknown): boolean {
+  return isUnauthorized(err) || isForbidden(err);
+}
+
+export function isRateLimited(err: unknown): boolean {
+  return isCoderApiError(err) && err.status === 429;
+}
+
+function messageAndDetail(err: CoderApiError): string {
+  return `${err.coderMessage ?? ''} ${err.detail ?? ''}`.toLowerCase();
+}
+
+/** Coder reports a unique-key clash (PostgreSQL's "duplicate key value ...") or "... already exists". */
+export function isAlreadyExists(err: unknown): boolean {
+  if (!isCoderApiError(err)) return false;
+  const text = messageAndDetail(err);
+  return text.includes('duplicate key') || text.includes('already exists');
+}
+
+/**
+ * Whether a license upload failed because Coder already holds that license. Coder answers a repeated
+ * JWT with 500 "Unable to add license to database" and the unique violation on licenses_jwt_key as
+ * detail. Message and detail are searched together, lower-cased, for `licenses_jwt_key`,
+ * `duplicate key` or `already exists` (reference controlplane §8.2).
+ */
+export function isDuplicateLicense(err: unknown): boolean {
+  if (!isCoderApiError(err)) return false;
+  return messageAndDetail(err).includes('licenses_jwt_key') || isAlreadyExists(err);
+}
+
+/**
+ * Whether the same request may succeed if sent again: network failures, 429, and 5xx other than 501
+ * (Not Implemented never changes) and other than a duplicate-key answer (Coder reports those as 500,
+ * and repeating the insert hits the same row).
+ */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof CoderNetworkError) return true;
+  if (!isCoderApiError(err)) return false;
+  if (err.status === 429) return true;
+  return err.status >= 500 && err.status !== 501 && !isAlreadyExists(err);
+}

@@ -1,0 +1,101 @@
+// The errors a Coder API call ends with. None of their messages carries the session token.
+
+/** The exact text logged and thrown when a redirect would take the token to another origin. */
+export const crossOriginRedirectMessage = 'refusing redirect to a different origin than the coder URL';
+
+export interface ValidationError {
+  field: string;
+  detail: string;
+}
+
+export interface CoderApiErrorInit {
+  method: string;
+  /** The request path, without the query. */
+  path: string;
+  status: number;
+  statusText?: string;
+  coderMessage?: string;
+  detail?: string;
+  validations?: ValidationError[];
+  /** X-Coder-Build-Version of the answer: present when Coder itself answered, not a proxy in front of it. */
+  buildVersion?: string;
+  /** Retry-After of the answer, in milliseconds. */
+  retryAfterMs?: number;
+}
+
+/** Coder answered with an HTTP error status; its {message, detail, validations} body is kept apart. */
+export class CoderApiError extends Error {
+  override name = 'CoderApiError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly coderMessage?: string;
+  readonly detail?: string;
+  readonly validations?: ValidationError[];
+  readonly buildVersion?: string;
+  readonly retryAfterMs?: number;
+
+  constructor(init: CoderApiErrorInit) {
+    super(describe(init));
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    if (init.coderMessage !== undefined) this.coderMessage = init.coderMessage;
+    if (init.detail !== undefined) this.detail = init.detail;
+    if (init.validations !== undefined) this.validations = init.validations;
+    if (init.buildVersion !== undefined) this.buildVersion = init.buildVersion;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+function describe(init: CoderApiErrorInit): string {
+  const status = init.statusText ? `${init.status} ${init.statusText}` : String(init.status);
+  let text = `Coder API ${init.method} ${init.path} answered ${status}`;
+  if (init.coderMessage) text += `: ${init.coderMessage}`;
+  if (init.detail) text += ` (${init.detail})`;
+  if (init.validations?.length) {
+    text += ` [${init.validations.map((v) => `${v.field}: ${v.detail}`).join('; ')}]`;
+  }
+  return text;
+}
+
+/** The call did not finish within the client's timeout (retries included). */
+export class CoderTimeoutError extends Error {
+  override name = 'CoderTimeoutError';
+  constructor(readonly method: string, readonly path: string, readonly timeoutMs: number) {
+    super(`Coder API ${method} ${path} did not finish within ${timeoutMs} ms`);
+  }
+}
+
+/** No HTTP answer: the connection failed or broke (DNS, refused, reset). */
+export class CoderNetworkError extends Error {
+  override name = 'CoderNetworkError';
+  constructor(readonly method: string, readonly path: string, cause: unknown) {
+    super(`Coder API ${method} ${path} failed: ${networkReason(cause)}`, { cause });
+  }
+}
+
+function networkReason(cause: unknown): string {
+  // fetch wraps the socket error: TypeError('fetch failed') with cause {code: 'ECONNREFUSED', ...}.
+  const inner = (cause as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  if (inner?.code) return inner.code;
+  if (inner?.message) return inner.message;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** A redirect pointed at another scheme, host or port; it was not followed and nothing was sent there. */
+export class CrossOriginRedirectError extends Error {
+  override name = 'CrossOriginRedirectError';
+  /** `from` and `to` are origins (scheme://host:port) without credentials, path or query. */
+  constructor(readonly from: string, readonly to: string, readonly status: number) {
+    super(crossOriginRedirectMessage);
+  }
+}
+
+/** The redirect chain was longer than the client follows. */
+export class TooManyRedirectsError extends Error {
+  override name = 'TooManyRedirectsError';
+  constructor(readonly method: string, readonly path: string, readonly limit: number) {
+    super(`Coder API ${method} ${path} redirected more than ${limit} times`);
+  }
+}

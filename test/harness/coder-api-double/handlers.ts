@@ -1,0 +1,79 @@
+// The operations the API double really implements, by operationId. Every other operation of the
+// document answers 501 (see coder-api-double.ts) until the issue that needs it implements it here.
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/coder-api.ts';
+import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
+
+export interface HandlerContext {
+  state: CoderApiDoubleState;
+  /** Path, query and header parameters, already checked and typed against the document. */
+  params: Record<string, unknown>;
+  /** The JSON body, already checked against the document. */
+  body: unknown;
+  /** The user whose token came with the request (secured operations always have one). */
+  user?: components['schemas']['User'];
+}
+
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: HandlerContext) => Answer;
+
+export const routeNotFound: Answer = { status: 404, body: { message: 'Route not found.' } };
+
+export const handlers: Readonly<Record<string, Handler>> = {
+  getBuildInfo: ({ state }) => ({ status: 200, body: state.buildInfo }),
+
+  getCurrentUser: ({ user }) => ({ status: 200, body: user }),
+
+  uploadLicense: ({ state, body }) => {
+    if (!state.enterprise) return routeNotFound;
+    const jwt = (body as { license: string }).license;
+    const claims = decodeJwtClaims(jwt);
+    if (!claims) {
+      return { status: 400, body: { message: 'Invalid license', detail: 'token contains an invalid number of segments' } };
+    }
+    // Coder inserts the JWT under a unique index and answers the violation as a 500.
+    if (state.licenses.some((stored) => stored.jwt === jwt)) {
+      return {
+        status: 500,
+        body: {
+          message: 'Unable to add license to database',
+          detail: 'pq: duplicate key value violates unique constraint "licenses_jwt_key"',
+        },
+      };
+    }
+    const uuid = typeof claims.jti === 'string' && /^[0-9a-f-]{36}$/i.test(claims.jti) ? claims.jti : randomUUID();
+    const license = { id: state.nextLicenseId++, uuid, uploaded_at: new Date().toISOString(), claims };
+    state.licenses.push({ jwt, license });
+    refreshEntitlements(state);
+    return { status: 201, body: license };
+  },
+
+  listLicenses: ({ state }) => {
+    if (!state.enterprise) return routeNotFound;
+    return { status: 200, body: state.licenses.map((stored) => stored.license) };
+  },
+
+  deleteLicense: ({ state, params }) => {
+    if (!state.enterprise) return routeNotFound;
+    const index = state.licenses.findIndex((stored) => stored.license.id === params.id);
+    if (index < 0) return { status: 404, body: { message: 'Unknown license ID' } };
+    state.licenses.splice(index, 1);
+    refreshEntitlements(state);
+    return { status: 200 };
+  },
+
+  getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
+};
+
+/** What Coder recomputes after a license change that the double models: has_license and trial. */
+function refreshEntitlements(state: CoderApiDoubleState): void {
+  const newest = state.licenses.at(-1);
+  state.entitlements.has_license = newest !== undefined;
+  state.entitlements.trial = newest?.license.claims.trial === true;
+  state.entitlements.refreshed_at = new Date().toISOString();
+}

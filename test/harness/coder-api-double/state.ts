@@ -1,0 +1,106 @@
+// The in-memory Coder behind the API double: build info, users and their tokens, licenses and
+// entitlements, seeded with what a fresh Enterprise deployment and its operator user look like.
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/coder-api.ts';
+
+type Schemas = components['schemas'];
+
+export interface StoredLicense {
+  /** The JWT as uploaded; Coder never returns it, and neither does the double. */
+  jwt: string;
+  license: Schemas['License'];
+}
+
+export interface CoderApiDoubleState {
+  buildInfo: Schemas['BuildInfoResponse'];
+  users: Schemas['User'][];
+  /** Session tokens and the id of the user each one belongs to. */
+  tokens: Map<string, string>;
+  licenses: StoredLicense[];
+  nextLicenseId: number;
+  entitlements: Schemas['Entitlements'];
+  /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
+  enterprise: boolean;
+}
+
+export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
+
+export function initialState(tokens: readonly string[]): CoderApiDoubleState {
+  const now = new Date().toISOString();
+  return {
+    buildInfo: {
+      external_url: 'https://github.com/coder/coder/commit/0000000',
+      version: 'v2.30.0',
+      dashboard_url: 'http://coder.example.com',
+      telemetry: false,
+      workspace_proxy: false,
+      agent_api_version: '2.0',
+      provisioner_api_version: '1.4',
+      upgrade_message: '',
+      deployment_id: '2f4c0c7e-9a1d-4d0e-8e53-7c8f7b1e9a10',
+    },
+    users: [{
+      id: operatorUserId,
+      username: 'coder-k8s-operator',
+      name: 'coder-k8s operator',
+      email: 'coder-k8s-operator@coder-k8s.invalid',
+      created_at: now,
+      updated_at: now,
+      last_seen_at: now,
+      status: 'active',
+      login_type: 'none',
+      organization_ids: [],
+      roles: [{ name: 'owner', display_name: 'Owner' }],
+    }],
+    tokens: new Map(tokens.map((token) => [token, operatorUserId])),
+    licenses: [],
+    nextLicenseId: 1,
+    entitlements: {
+      features: {
+        external_provisioner_daemons: { entitlement: 'not_entitled', enabled: false },
+        workspace_proxy: { entitlement: 'not_entitled', enabled: false },
+        multiple_organizations: { entitlement: 'not_entitled', enabled: false },
+        custom_roles: { entitlement: 'not_entitled', enabled: false },
+      },
+      warnings: [],
+      errors: [],
+      has_license: false,
+      trial: false,
+      require_telemetry: false,
+      refreshed_at: now,
+    },
+    enterprise: true,
+  };
+}
+
+/**
+ * An unsigned license JWT with the given claims, for uploads to the double (which decodes the claims
+ * but, unlike Coder, cannot check a signature).
+ */
+export function fakeLicenseJwt(claims: Record<string, unknown> = {}): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const body = {
+    jti: randomUUID(),
+    license_expires: Math.floor(Date.now() / 1000) + 365 * 24 * 3600,
+    exp: Math.floor(Date.now() / 1000) + 365 * 24 * 3600,
+    trial: false,
+    all_features: true,
+    features: {},
+    ...claims,
+  };
+  return `${encode({ alg: 'EdDSA', typ: 'JWT', kid: '2022-08-12' })}.${encode(body)}.${Buffer.from('unsigned').toString('base64url')}`;
+}
+
+/** The claims of a JWT, without checking its signature; undefined when it is not a JWT. */
+export function decodeJwtClaims(jwt: string): Record<string, unknown> | undefined {
+  const parts = jwt.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
+    return claims !== null && typeof claims === 'object' && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,137 @@
+// Checks one request against its operation in the document, and one answer of the double against the
+// response the document declares, turning ajv errors into Coder's {field, detail} validations.
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { CoderApiDocument, Operation, Parameter, Schema } from './document.ts';
+
+export interface FieldError {
+  field: string;
+  detail: string;
+}
+
+export interface RequestParts {
+  pathParams: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  contentType: string;
+  rawBody: Buffer;
+}
+
+/** An answer in Coder's error shape, or undefined when the request matches its operation. */
+export type Rejection = { status: number; body: { message: string; detail?: string; validations?: FieldError[] } };
+
+export interface ValidRequest {
+  params: Record<string, unknown>;
+  /** The parsed JSON body, the raw bytes of a binary body, or undefined. */
+  body: unknown;
+}
+
+export function validateRequest(doc: CoderApiDocument, op: Operation, parts: RequestParts): ValidRequest | Rejection {
+  const params: Record<string, unknown> = {};
+  const errors: FieldError[] = [];
+  for (const parameter of op.parameters) {
+    const raw = rawParameter(parameter, parts);
+    if (raw === undefined) {
+      if (parameter.required) errors.push({ field: parameter.name, detail: requiredDetail });
+      continue;
+    }
+    const value = coerce(raw, parameter.schema);
+    const validate = doc.validator(`${op.operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
+    if (!validate(value)) {
+      errors.push(...toFieldErrors(validate.errors ?? [], parameter.name));
+      continue;
+    }
+    params[parameter.name] = value;
+  }
+  if (errors.length > 0) {
+    return { status: 400, body: { message: 'Request parameters have invalid values.', validations: errors } };
+  }
+
+  const spec = op.requestBody;
+  if (!spec) return { params, body: undefined };
+  if (parts.rawBody.length === 0 && !spec.required) return { params, body: undefined };
+  if ('application/json' in spec.mediaTypes) {
+    let body: unknown;
+    try {
+      body = JSON.parse(parts.rawBody.toString('utf8'));
+    } catch (err) {
+      return { status: 400, body: { message: 'Request body must be valid JSON.', detail: (err as Error).message } };
+    }
+    const schema = spec.mediaTypes['application/json'];
+    if (schema) {
+      const validate = doc.validator(`${op.operationId}:body`, schema);
+      if (!validate(body)) {
+        return { status: 400, body: { message: 'Validation failed.', validations: toFieldErrors(validate.errors ?? []) } };
+      }
+    }
+    return { params, body };
+  }
+  const mediaType = parts.contentType.split(';')[0]!.trim().toLowerCase();
+  if (!(mediaType in spec.mediaTypes)) {
+    return {
+      status: 400,
+      body: { message: `Unsupported Content-Type "${mediaType}".`, detail: `Use one of: ${Object.keys(spec.mediaTypes).join(', ')}.` },
+    };
+  }
+  return { params, body: parts.rawBody };
+}
+
+export function isRejection(value: ValidRequest | Rejection): value is Rejection {
+  return 'status' in value;
+}
+
+/**
+ * What is wrong with an answer of the double for this operation, or undefined when it matches the
+ * document: a status the operation does not declare (and no default), a body where the document has
+ * none, or a body that fails the response schema.
+ */
+export function checkResponse(doc: CoderApiDocument, op: Operation, status: number, body: unknown): string | undefined {
+  const key = String(status) in op.responses ? String(status) : `${String(status)[0]}XX` in op.responses
+    ? `${String(status)[0]}XX` : 'default';
+  const spec = op.responses[key];
+  const where = `${op.operationId} (${op.method} ${op.pathTemplate}) answered ${status}`;
+  if (!spec) return `${where}, a status the document does not declare`;
+  if (!spec.schema) return body === undefined ? undefined : `${where} with a body, but the document declares none`;
+  if (body === undefined) return `${where} without a body, but the document declares one`;
+  const validate = doc.validator(`${op.operationId}:response:${key}`, spec.schema);
+  if (validate(body)) return undefined;
+  const errors = toFieldErrors(validate.errors ?? []).map((e) => `${e.field || '(body)'}: ${e.detail}`);
+  return `${where} with a body that does not match the document: ${errors.join('; ')}`;
+}
+
+const requiredDetail = 'Validation failed for tag "required" with value: ""';
+
+function rawParameter(parameter: Parameter, parts: RequestParts): string | undefined {
+  switch (parameter.in) {
+    case 'path':
+      return parts.pathParams[parameter.name];
+    case 'query':
+      return parts.query.has(parameter.name) ? parts.query.getAll(parameter.name).at(-1) : undefined;
+    case 'header':
+      return parts.headers[parameter.name.toLowerCase()];
+    default:
+      return undefined;
+  }
+}
+
+/** Query, path and header values are text; the schema says whether a number or boolean is meant. */
+function coerce(raw: string, schema: Schema): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+function toFieldErrors(errors: ErrorObject[], prefix = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const error of errors) {
+    const path = [prefix, ...error.instancePath.split('/').slice(1)].filter((s) => s !== '');
+    if (error.keyword === 'required') {
+      out.push({ field: [...path, String(error.params.missingProperty)].join('.'), detail: requiredDetail });
+    } else if (error.keyword === 'additionalProperties') {
+      out.push({ field: [...path, String(error.params.additionalProperty)].join('.'), detail: 'unknown field' });
+    } else {
+      out.push({ field: path.join('.'), detail: error.message ?? error.keyword });
+    }
+  }
+  return out;
+}

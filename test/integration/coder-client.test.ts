@@ -1,0 +1,318 @@
+// The Coder client against the Coder API double: typed calls, errors, retries, timeouts and the
+// same-origin redirect rule, with the double checking every request against openapi.yaml.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { CoderClient, type CoderClientOptions } from '../../src/coder/client.ts';
+import { isDuplicateLicense, isNotFound, isUnauthorized } from '../../src/coder/error-predicates.ts';
+import {
+  CoderApiError, CoderNetworkError, CoderTimeoutError, CrossOriginRedirectError, TooManyRedirectsError,
+  crossOriginRedirectMessage,
+} from '../../src/coder/errors.ts';
+import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
+
+const token = 'AbCdEfGhIj-0123456789abcdefghijkl';
+
+describe('CoderClient against the Coder API double', () => {
+  let double: CoderApiDouble;
+  let warnings: Array<{ obj: object; msg: string }>;
+
+  before(async () => {
+    double = await startCoderApiDouble({ tokens: [token] });
+  });
+  afterEach(() => double.reset());
+  after(async () => double.stop());
+
+  function client(overrides: Partial<CoderClientOptions> = {}): CoderClient {
+    warnings = [];
+    return new CoderClient({
+      baseURL: double.url,
+      token,
+      backoff: { baseDelayMs: 20, maxDelayMs: 2000 },
+      logger: { warn: (obj, msg) => warnings.push({ obj, msg }) },
+      ...overrides,
+    });
+  }
+
+  /** The error a call fails with, so a test can look at it closely. */
+  async function failure(call: Promise<unknown>): Promise<Error> {
+    try {
+      await call;
+    } catch (err) {
+      assert.ok(err instanceof Error, `threw a non-Error: ${String(err)}`);
+      assert.ok(!err.message.includes(token), `the error message carries the token: ${err.message}`);
+      return err;
+    }
+    assert.fail('the call succeeded, but it should have failed');
+  }
+
+  it('uploads a license, lists it, and sends the token, JSON and Accept on each call', async () => {
+    const coder = client();
+    const jwt = fakeLicenseJwt({ trial: true, features: { user_limit: 50 } });
+    const uploaded = await coder.uploadLicense(jwt);
+    assert.equal(uploaded.id, 1);
+    assert.equal(uploaded.claims.trial, true);
+
+    const listed = await coder.listLicenses();
+    assert.deepEqual(listed.map((l) => l.uuid), [uploaded.uuid]);
+    const entitlements = await coder.getEntitlements();
+    assert.equal(entitlements.has_license, true);
+    assert.equal(entitlements.trial, true);
+
+    const [upload, list] = double.requests;
+    assert.equal(upload?.method, 'POST');
+    assert.equal(upload?.path, '/api/v2/licenses');
+    assert.deepEqual(upload?.body, { license: jwt });
+    assert.match(upload?.headers['content-type'] ?? '', /^application\/json/);
+    for (const request of double.requests) {
+      assert.equal(request.token, token);
+      assert.equal(request.headers.accept, 'application/json');
+    }
+    assert.equal(list?.method, 'GET');
+  });
+
+  it("answers a second upload of the same license with Coder's duplicate error, without retrying it", async () => {
+    const coder = client();
+    const jwt = fakeLicenseJwt();
+    await coder.uploadLicense(jwt);
+    const err = await failure(coder.uploadLicense(jwt));
+    assert.ok(err instanceof CoderApiError);
+    assert.equal(err.status, 500);
+    assert.ok(isDuplicateLicense(err));
+    assert.equal(double.requests.length, 2, 'a duplicate is final: one request per upload');
+  });
+
+  it('deletes a license by id, and says 404 for one that is gone', async () => {
+    const coder = client();
+    const { id } = await coder.uploadLicense(fakeLicenseJwt());
+    await coder.deleteLicense(id);
+    assert.deepEqual(await coder.listLicenses(), []);
+    assert.equal((await coder.getEntitlements()).has_license, false);
+    assert.ok(isNotFound(await failure(coder.deleteLicense(id))));
+  });
+
+  it('reads build info and the user of the token', async () => {
+    const coder = client();
+    assert.equal((await coder.getBuildInfo()).version, 'v2.30.0');
+    const me = await coder.getCurrentUser();
+    assert.equal(me.username, 'coder-k8s-operator');
+  });
+
+  it('fails with 401 on a wrong token, and on no token at all', async () => {
+    const err = await failure(client({ token: 'WrongWrong-0123456789abcdefghijkl' }).listLicenses());
+    assert.ok(err instanceof CoderApiError && isUnauthorized(err), err.message);
+    assert.equal(double.requests.length, 1, 'a 401 is not retried');
+
+    const response = await fetch(`${double.url}/api/v2/licenses`);
+    assert.equal(response.status, 401);
+    assert.equal(typeof ((await response.json()) as { message?: unknown }).message, 'string');
+  });
+
+  it('retries a 429 after its Retry-After and then succeeds', async () => {
+    double.failNext(1, 429, { retryAfterSeconds: 1 });
+    const coder = client();
+    const started = Date.now();
+    const licenses = await coder.listLicenses();
+    const elapsed = Date.now() - started;
+    assert.deepEqual(licenses, []);
+    assert.equal(double.requests.length, 2, 'one refused attempt, one that succeeded');
+    assert.ok(elapsed >= 950, `waited ${elapsed} ms, less than Retry-After`);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0]?.msg, 'retrying Coder API call');
+  });
+
+  it('gives up after three attempts when the server keeps answering 503', async () => {
+    double.failNext(10, 503);
+    const err = await failure(client().getEntitlements());
+    assert.ok(err instanceof CoderApiError);
+    assert.equal(err.status, 503);
+    assert.equal(double.requests.length, 3);
+  });
+
+  it('does not retry a 400', async () => {
+    double.failNext(5, 400);
+    await failure(client().listLicenses());
+    assert.equal(double.requests.length, 1);
+  });
+
+  it('retries a refused connection and then reports it as a network error', async () => {
+    const gone = await startCoderApiDouble();
+    await gone.stop();
+    const err = await failure(client({ baseURL: gone.url }).getBuildInfo());
+    assert.ok(err instanceof CoderNetworkError, `${err.name}: ${err.message}`);
+    assert.equal(err.message, 'Coder API GET /api/v2/buildinfo failed: ECONNREFUSED');
+    assert.equal(warnings.length, 2, 'two retries after the first attempt');
+  });
+
+  it('stops a slow answer at the timeout', async () => {
+    double.delay(3000);
+    const started = Date.now();
+    const err = await failure(client({ timeoutMs: 300 }).getBuildInfo());
+    const elapsed = Date.now() - started;
+    assert.ok(err instanceof CoderTimeoutError, `${err.name}: ${err.message}`);
+    assert.equal(err.message, 'Coder API GET /api/v2/buildinfo did not finish within 300 ms');
+    assert.ok(elapsed < 1500, `took ${elapsed} ms`);
+    assert.equal(double.requests.length, 1, 'a timeout ends the call, it is not retried');
+  });
+
+  it('follows a 307 on the same origin, repeating the method, body and token', async () => {
+    double.redirect('/api/v2/licenses', { to: '/api/v2/licenses', status: 307, times: 1 });
+    const jwt = fakeLicenseJwt();
+    const uploaded = await client().uploadLicense(jwt);
+    assert.equal(uploaded.id, 1);
+    assert.deepEqual(double.requests.map((r) => [r.method, r.path, r.token]), [
+      ['POST', '/api/v2/licenses', token],
+      ['POST', '/api/v2/licenses', token],
+    ]);
+    assert.deepEqual(double.requests[1]?.body, { license: jwt });
+  });
+
+  it('follows a 308 that moves a path prefix on the same host and port', async () => {
+    double.redirect('/old/', { to: '/', status: 308 });
+    const licenses = await client({ baseURL: `${double.url}/old` }).listLicenses();
+    assert.deepEqual(licenses, []);
+    assert.deepEqual(double.requests.map((r) => r.path), ['/old/api/v2/licenses', '/api/v2/licenses']);
+  });
+
+  it('stops after ten redirects', async () => {
+    double.redirect('/api/v2/buildinfo', { to: '/api/v2/buildinfo', status: 302 });
+    const err = await failure(client().getBuildInfo());
+    assert.ok(err instanceof TooManyRedirectsError);
+    assert.equal(double.requests.length, 11);
+  });
+
+  describe('a redirect to another origin', () => {
+    let other: CoderApiDouble;
+    before(async () => {
+      other = await startCoderApiDouble({ tokens: [token] });
+    });
+    after(async () => other.stop());
+
+    for (const status of [301, 302, 307, 308] as const) {
+      it(`fails the call on ${status} and sends nothing to the other origin`, async () => {
+        other.reset();
+        double.redirect('/api/v2/licenses', { to: `${other.url}/api/v2/licenses`, status });
+        const err = await failure(client().uploadLicense(fakeLicenseJwt()));
+        assert.ok(err instanceof CrossOriginRedirectError);
+        assert.equal(err.message, 'refusing redirect to a different origin than the coder URL');
+        assert.equal(err.from, double.url);
+        assert.equal(err.to, other.url);
+        assert.deepEqual(other.requests, [], 'the other origin received a request');
+        assert.equal(double.requests.length, 1, 'a refused redirect is not retried');
+        assert.deepEqual(warnings.map((w) => w.msg), [crossOriginRedirectMessage]);
+        assert.deepEqual(warnings[0]?.obj, {
+          method: 'POST', path: '/api/v2/licenses', from: double.url, to: other.url, status,
+        });
+      });
+    }
+
+    it('refuses another port on the same host, and another scheme', async () => {
+      double.redirect('/api/v2/buildinfo', { to: double.url.replace('http://', 'https://') });
+      const err = await failure(client().getBuildInfo());
+      assert.equal(err.message, crossOriginRedirectMessage);
+      double.reset();
+      double.redirect('/api/v2/users/me', { to: `${other.url}/api/v2/users/me` });
+      assert.equal((await failure(client().getCurrentUser())).message, crossOriginRedirectMessage);
+      assert.deepEqual(other.requests, []);
+    });
+  });
+});
+
+describe('the Coder API double keeps to openapi.yaml', () => {
+  let double: CoderApiDouble;
+  before(async () => {
+    double = await startCoderApiDouble({ tokens: [token] });
+  });
+  afterEach(() => double.reset());
+  after(async () => double.stop());
+
+  async function call(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+    const response = await fetch(`${double.url}${path}`, {
+      method,
+      headers: { 'Coder-Session-Token': token, 'Content-Type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as Record<string, unknown> | undefined,
+      buildVersion: response.headers.get('x-coder-build-version') };
+  }
+
+  it('rejects an upload without license with 400 and a validation for the field', async () => {
+    const reply = await call('POST', '/api/v2/licenses', '{}');
+    assert.equal(reply.status, 400);
+    assert.equal(reply.body?.message, 'Validation failed.');
+    assert.deepEqual(reply.body?.validations, [
+      { field: 'license', detail: 'Validation failed for tag "required" with value: ""' },
+    ]);
+    assert.deepEqual(double.state.licenses, []);
+
+    const viaClient = new CoderClient({ baseURL: double.url, token });
+    const err = await viaClient.request('POST', '/api/v2/licenses', { body: {} as { license: string } })
+      .then(() => assert.fail('accepted'), (e: unknown) => e);
+    assert.ok(err instanceof CoderApiError);
+    assert.equal(err.status, 400);
+    assert.equal(err.validations?.[0]?.field, 'license');
+  });
+
+  it('rejects unknown fields, wrong types and bodies that are not JSON', async () => {
+    const unknown = await call('POST', '/api/v2/licenses', JSON.stringify({ license: 'a.b.c', licence: 'x' }));
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(unknown.body?.validations, [{ field: 'licence', detail: 'unknown field' }]);
+    const wrongType = await call('POST', '/api/v2/licenses', JSON.stringify({ license: 42 }));
+    assert.deepEqual(wrongType.body?.validations, [{ field: 'license', detail: 'must be string' }]);
+    const notJson = await call('POST', '/api/v2/licenses', 'license=x');
+    assert.equal(notJson.status, 400);
+    assert.equal(notJson.body?.message, 'Request body must be valid JSON.');
+  });
+
+  it('rejects parameters out of schema', async () => {
+    const reply = await call('DELETE', '/api/v2/licenses/abc');
+    assert.equal(reply.status, 400);
+    assert.equal((reply.body?.validations as Array<{ field: string }>)[0]?.field, 'id');
+    const query = await call('GET', '/api/v2/users?limit=-1');
+    assert.equal(query.status, 400);
+    assert.equal((query.body?.validations as Array<{ field: string }>)[0]?.field, 'limit');
+  });
+
+  it('answers 404 in Coder style for a path or method the document lacks', async () => {
+    for (const [method, path] of [['GET', '/api/v2/workspaceagents/me'], ['PUT', '/api/v2/licenses']] as const) {
+      const reply = await call(method, path);
+      assert.equal(reply.status, 404, `${method} ${path}`);
+      assert.deepEqual(reply.body, { message: 'Route not found.' });
+      assert.equal(reply.buildVersion, 'v2.30.0');
+    }
+  });
+
+  it('checks the token before the body, and needs none for build info', async () => {
+    const reply = await call('POST', '/api/v2/licenses', '{}', { 'Coder-Session-Token': 'nope' });
+    assert.equal(reply.status, 401);
+    const info = await fetch(`${double.url}/api/v2/buildinfo`);
+    assert.equal(info.status, 200);
+  });
+
+  it('answers 501 for an operation of the document that it does not implement yet', async () => {
+    const reply = await call('GET', '/api/v2/organizations');
+    assert.equal(reply.status, 501);
+    assert.match(String(reply.body?.message), /does not implement listOrganizations/);
+  });
+
+  it('accepts tokens added later, for the user they name', async () => {
+    double.addToken('LaterLater-0123456789abcdefghijkl');
+    const reply = await call('GET', '/api/v2/users/me', undefined, { 'Coder-Session-Token': 'LaterLater-0123456789abcdefghijkl' });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body?.username, 'coder-k8s-operator');
+  });
+
+  it('answers 404 for the licenses API when seeded as an AGPL build', async () => {
+    double.state.enterprise = false;
+    const err = await new CoderClient({ baseURL: double.url, token }).listLicenses().catch((e: unknown) => e);
+    assert.ok(isNotFound(err));
+  });
+
+  it('reports its own answer when it breaks the document', async () => {
+    double.state.buildInfo = { telemetry: 'yes' } as never;
+    const reply = await call('GET', '/api/v2/buildinfo');
+    assert.equal(reply.status, 500);
+    assert.equal(double.violations.length, 1);
+    assert.match(double.violations[0]!, /getBuildInfo \(GET \/api\/v2\/buildinfo\) answered 200 with a body that does not match/);
+  });
+});
