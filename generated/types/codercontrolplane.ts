@@ -503,4 +503,26 @@ export const CoderControlPlaneConditions = {
       TokenSecretNotOwned: 'TokenSecretNotOwned',
     },
   },
+  /** Whether the exposure that spec.expose asks for is in place. Reported while spec.expose is set, and removed when it is removed. */
+  Exposed: {
+    type: 'Exposed',
+    reasons: {
+      /** True. The Ingress named like the control plane is applied. */
+      IngressApplied: 'IngressApplied',
+      /** True. The Gateway API HTTPRoute named like the control plane is applied. */
+      HTTPRouteApplied: 'HTTPRouteApplied',
+      /** False. spec.expose.gateway is set but the API server does not serve HTTPRoute (gateway.networking.k8s.io/v1); install the Gateway API CRDs. The controller retries every 2 minutes. */
+      GatewayAPINotInstalled: 'GatewayAPINotInstalled',
+    },
+  },
+  /** Whether the spec can be turned into Kubernetes objects. When it cannot, the message names the field and what is wrong, and the controller changes nothing until the spec is fixed. */
+  SpecValid: {
+    type: 'SpecValid',
+    reasons: {
+      /** True. Every child object could be built from the spec. */
+      Valid: 'Valid',
+      /** False. A field holds a value the controller cannot use (for example an empty workspace namespace or an empty TLS Secret name); the message names it. */
+      InvalidSpec: 'InvalidSpec',
+    },
+  },
 } as const;

@@ -6,6 +6,8 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { allResources } from '../../generated/clients/index.ts';
 import { setupCoderControlPlaneController } from '../controllers/codercontrolplane/controller.ts';
+import { ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
+import { EventRecorder } from '../runtime/events.ts';
 import { KubeHttp } from '../runtime/kube-http.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager } from '../runtime/manager.ts';
@@ -68,7 +70,12 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       process.exit(1);
     },
   });
-  setupCoderControlPlaneController(manager);
+  setupCoderControlPlaneController(manager, {
+    logger,
+    events: new EventRecorder(kubeConfig, { controller: 'coder-k8s.coder.com', instance: identity, logger }),
+    operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken },
+    coderURLOverride: process.env.CODER_K8S_CODER_URL_OVERRIDE || undefined,
+  });
 
   const probes = await startProbeServer(options.healthProbeBindAddress, {
     healthz: () => ({ ok: true }),

@@ -20,6 +20,16 @@ export class KubeApiError extends Error {
   }
 }
 
+/** An error body: a Status object, or (e.g. "404 page not found" from discovery) plain text. */
+export function parseStatus(text: string): Status {
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Status;
+  } catch {
+    return { message: text.trim().slice(0, 200) };
+  }
+}
+
 export function errorCode(err: unknown): number | undefined {
   const code = (err as { code?: unknown } | undefined)?.code;
   return typeof code === 'number' ? code : undefined;
@@ -93,9 +103,8 @@ export class KubeHttp {
     const chunks: Buffer[] = [];
     for await (const chunk of res) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? JSON.parse(text) as unknown : undefined;
     const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) throw new KubeApiError(code, (body ?? {}) as Status, method, path);
-    return body as T;
+    if (code < 200 || code >= 300) throw new KubeApiError(code, parseStatus(text), method, path);
+    return (text ? JSON.parse(text) : undefined) as T;
   }
 }

@@ -1,6 +1,6 @@
 // One watch request: streams events until the server ends it (timeoutSeconds), the stream goes
 // silent past its idle deadline, the caller aborts, or the server reports an error (410 Gone included).
-import { KubeApiError, type KubeHttp, type Status } from './kube-http.ts';
+import { KubeApiError, parseStatus, type KubeHttp, type Status } from './kube-http.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
@@ -51,7 +51,7 @@ export async function watchOnce<T>(http: KubeHttp, path: string, options: WatchO
       const chunks: Buffer[] = [];
       for await (const c of res) chunks.push(c as Buffer);
       const text = Buffer.concat(chunks).toString('utf8');
-      throw new KubeApiError(res.statusCode ?? 0, (text ? JSON.parse(text) : {}) as Status, 'WATCH', path);
+      throw new KubeApiError(res.statusCode ?? 0, parseStatus(text), 'WATCH', path);
     }
     options.onConnected?.();
     let buffered = '';

@@ -1,23 +1,108 @@
-// CoderControlPlane controller wiring. For now it proves the runtime end to end: it records the
-// generation it has seen in status.observedGeneration. The control-plane issue replaces the reconcile.
+// CoderControlPlane controller wiring: the caches it reads, what it owns, and the index that maps a
+// Secret to every control plane that names it (database, license, envFrom, legacy extraEnv), so a
+// Secret change reconciles them at once instead of by polling.
+import type { V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import { CoderClient } from '../../coder/client.ts';
+import { Applier } from '../../runtime/apply.ts';
 import type { Controller } from '../../runtime/controller.ts';
+import { requestKey } from '../../runtime/controller.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import { isNotFound } from '../../runtime/kube-http.ts';
+import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { writeStatusIfChanged } from '../../runtime/object-writes.ts';
+import { builtinResources } from '../../runtime/resource.ts';
+import { pgConnectionUrlEnv } from './coder-env.ts';
+import type { ControlPlaneContext, OperatorAccessBackend } from './context.ts';
+import { operatorApiURL } from './names.ts';
+import { reconcileControlPlane } from './reconcile.ts';
+import { controlPlaneLabel, controlPlaneNamespaceLabel } from './workspace-rbac.ts';
 
 export const controllerName = 'codercontrolplane';
+const secretRefIndex = 'secret-refs';
 
-export function setupCoderControlPlaneController(manager: Manager): Controller {
+export interface ControlPlaneControllerOptions {
+  events: EventRecorder;
+  operatorAccess: OperatorAccessBackend;
+  logger: Logger;
+  /** Tests: send every Coder API call here instead of the control plane's Service. */
+  coderURLOverride?: string;
+}
+
+/** namespace/name of every Secret a control plane reads. */
+export function referencedSecrets(cp: CoderControlPlane): string[] {
+  const ns = cp.metadata.namespace;
+  const names = new Set<string>();
+  if (cp.spec?.database?.connectionSecretRef.name) names.add(cp.spec.database.connectionSecretRef.name);
+  if (cp.spec?.licenseSecretRef?.name) names.add(cp.spec.licenseSecretRef.name);
+  for (const source of cp.spec?.envFrom ?? []) if (source.secretRef?.name) names.add(source.secretRef.name.trim());
+  for (const env of cp.spec?.extraEnv ?? []) {
+    const ref = env.valueFrom?.secretKeyRef;
+    if (env.name === pgConnectionUrlEnv && ref?.name) names.add(ref.name.trim());
+  }
+  return [...names].map((name) => `${ns}/${name}`);
+}
+
+function httpRouteDiscovery(manager: Manager): () => Promise<boolean> {
+  let cached: { at: number; served: boolean } | undefined;
+  return async () => {
+    if (cached && Date.now() - cached.at < 60_000) return cached.served;
+    let served = false;
+    try {
+      const list = await manager.http.json<{ resources: { name: string }[] }>('GET', '/apis/gateway.networking.k8s.io/v1');
+      served = list.resources.some((r) => r.name === 'httproutes');
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    cached = { at: Date.now(), served };
+    return served;
+  };
+}
+
+export function setupCoderControlPlaneController(manager: Manager, options: ControlPlaneControllerOptions): Controller {
   const controlPlanes = manager.cache<CoderControlPlane>(coderControlPlaneResource);
+  controlPlanes.addIndex(secretRefIndex, referencedSecrets);
+  const ctx: ControlPlaneContext = {
+    http: manager.http,
+    applier: new Applier(manager.http),
+    events: options.events,
+    caches: {
+      controlPlanes,
+      secrets: manager.cache(builtinResources.secret),
+      deployments: manager.cache(builtinResources.deployment),
+      services: manager.cache(builtinResources.service),
+      serviceAccounts: manager.cache(builtinResources.serviceAccount),
+      roles: manager.cache(builtinResources.role),
+      roleBindings: manager.cache(builtinResources.roleBinding),
+      ingresses: manager.cache(builtinResources.ingress),
+    },
+    httpRouteServed: httpRouteDiscovery(manager),
+    coderClient: (cp, token) => new CoderClient({
+      baseURL: options.coderURLOverride ?? operatorApiURL(cp),
+      token,
+      logger: options.logger.child({ controller: controllerName, namespace: cp.metadata.namespace, name: cp.metadata.name }),
+    }),
+    operatorAccess: options.operatorAccess,
+    now: () => new Date(),
+  };
+  const workspaceRbacOwner = (obj: V1Role | V1RoleBinding) => {
+    const labels = obj.metadata?.labels ?? {};
+    const name = labels[controlPlaneLabel];
+    const ns = labels[controlPlaneNamespaceLabel];
+    return name && ns ? [requestKey(ns, name)] : [];
+  };
   return manager.controller(controllerName)
     .for(coderControlPlaneResource)
-    .build(async ({ namespace, name }) => {
-      const cp = controlPlanes.get(namespace, name);
-      if (!cp || cp.metadata.deletionTimestamp) return;
-      await writeStatusIfChanged(manager.http, coderControlPlaneResource, cp, {
-        ...cp.status,
-        observedGeneration: cp.metadata.generation,
-      });
-    });
+    .owns(builtinResources.deployment)
+    .owns(builtinResources.service)
+    .owns(builtinResources.serviceAccount)
+    .owns(builtinResources.ingress)
+    .owns(builtinResources.secret)
+    .watches<V1Role>(builtinResources.role, workspaceRbacOwner)
+    .watches<V1RoleBinding>(builtinResources.roleBinding, workspaceRbacOwner)
+    .watches<V1Secret>(builtinResources.secret, (secret) => controlPlanes
+      .byIndex(secretRefIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)
+      .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)))
+    .build((request, rc) => reconcileControlPlane(ctx, request, rc));
 }

@@ -146,16 +146,6 @@ export function controllerOwnerReference(cp: CoderControlPlane): V1OwnerReferenc
   return { apiVersion: controlPlaneApiVersion, kind: controlPlaneKind, name: nameOf(cp), uid, controller: true, blockOwnerDeletion: true };
 }
 
-/** Whether the object's controller owner reference is this control plane (apiVersion, kind, name and uid). */
-export function isControlledBy(meta: V1ObjectMeta | undefined, cp: CoderControlPlane): boolean {
-  const controller = meta?.ownerReferences?.find((ref) => ref.controller === true);
-  return controller !== undefined
-    && controller.apiVersion === controlPlaneApiVersion
-    && controller.kind === controlPlaneKind
-    && controller.name === cp.metadata.name
-    && controller.uid !== undefined && controller.uid === cp.metadata.uid;
-}
-
 /** The metadata every namespaced child in the control plane's namespace starts from. */
 export function ownedMetadata(cp: CoderControlPlane, name = nameOf(cp)): V1ObjectMeta {
   return { name, namespace: namespaceOf(cp), labels: controlPlaneLabels(cp), ownerReferences: [controllerOwnerReference(cp)] };

@@ -1,8 +1,9 @@
 // The desired workspace Roles and RoleBindings, and which existing ones count as this control plane's.
 import type { V1ObjectMeta, V1PolicyRule, V1Role, V1RoleBinding } from '@kubernetes/client-node';
+import { isControllerOwnedBy } from '../shared/ownership.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import {
-  controlPlaneLabels, controllerOwnerReference, isControlledBy, nameOf, namespaceOf, serviceAccountName,
+  controlPlaneLabels, controllerOwnerReference, nameOf, namespaceOf, serviceAccountName,
   workspaceRoleBindingName, workspaceRoleName,
 } from './names.ts';
 import { SpecError } from './spec-error.ts';
@@ -117,7 +118,7 @@ export function workspaceRbacKeepSet(desired: readonly WorkspaceRbac[]): Set<str
 export function isManagedWorkspaceRbac(cp: CoderControlPlane, obj: V1Role | V1RoleBinding, keepSet: ReadonlySet<string>): boolean {
   if (keepSet.has(workspaceRbacKey(obj))) return false;
   const meta = obj.metadata;
-  if (isControlledBy(meta, cp)) return true;
+  if (isControllerOwnedBy(obj, cp)) return true;
   const identity = workspaceRbacIdentityLabels(cp);
   const hasIdentityLabels = Object.entries(identity).every(([key, value]) => meta?.labels?.[key] === value);
   if (!hasIdentityLabels) return false;

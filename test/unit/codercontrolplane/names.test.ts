@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  backendPort, controllerOwnerReference, controlPlaneLabels, defaultAccessURL, fitName, fnv32a, isControlledBy, operatorApiURL,
+  backendPort, controllerOwnerReference, controlPlaneLabels, defaultAccessURL, fitName, fnv32a, operatorApiURL,
   secretVolumeName, serviceAccountName, statusURL, workspaceRoleBindingName, workspaceRoleName, workspaceScopeHash,
 } from '../../../src/controllers/codercontrolplane/names.ts';
 import { aControlPlane } from './fixtures.ts';
@@ -19,15 +19,6 @@ describe('names: labels and owner reference', () => {
     assert.deepEqual(controllerOwnerReference(aControlPlane('coder').withUid('u-1').build()), {
       apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true,
     });
-  });
-
-  it('treats an object as controlled only when the controller reference matches the uid too', () => {
-    const cp = aControlPlane('coder').withUid('u-1').build();
-    const ref = controllerOwnerReference(cp);
-    assert.equal(isControlledBy({ ownerReferences: [ref] }, cp), true);
-    assert.equal(isControlledBy({ ownerReferences: [{ ...ref, uid: 'u-0' }] }, cp), false);
-    assert.equal(isControlledBy({ ownerReferences: [{ ...ref, controller: false }] }, cp), false);
-    assert.equal(isControlledBy({}, cp), false);
   });
 });
 

@@ -1,0 +1,62 @@
+// spec.licenseSecretRef → the license uploaded to Coder, and the LicenseApplied condition
+// (reference §8.2, in its order of evaluation).
+import { createHash } from 'node:crypto';
+import { CoderControlPlaneConditions, type CoderControlPlane, type CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
+import type { CoderClient } from '../../coder/client.ts';
+import { isDuplicateLicense, isUnauthorizedOrForbidden, isNotFound } from '../../coder/error-predicates.ts';
+import type { ConditionInput } from '../../runtime/conditions.ts';
+import { nowTime } from '../../runtime/conditions.ts';
+import { eventTarget, type ControlPlaneContext } from './context.ts';
+
+const { type, reasons } = CoderControlPlaneConditions.LicenseApplied;
+export const licenseRetryMs = 30_000;
+const defaultLicenseKey = 'license';
+
+export interface LicenseOutcome {
+  condition: ConditionInput;
+  status?: Pick<CoderControlPlaneStatus, 'licenseLastApplied' | 'licenseLastAppliedHash'>;
+  requeueAfterMs?: number;
+}
+
+const outcome = (status: ConditionInput['status'], reason: string, message: string, requeue = false): LicenseOutcome =>
+  ({ condition: { type, status, reason, message }, ...(requeue ? { requeueAfterMs: licenseRetryMs } : {}) });
+
+export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderControlPlane, ready: boolean,
+  client: CoderClient | undefined): Promise<LicenseOutcome> {
+  const ref = cp.spec?.licenseSecretRef;
+  if (!ref) return outcome('Unknown', reasons.Pending, 'License Secret reference is not configured.');
+  if (!ready) return outcome('False', reasons.Pending, 'Waiting for control plane readiness before applying license.');
+  if (!client) return outcome('False', reasons.Pending, 'Waiting for operator access credentials before applying license.');
+  const secret = ctx.caches.secrets.get(cp.metadata.namespace, ref.name);
+  const encoded = secret?.data?.[ref.key || defaultLicenseKey];
+  if (!encoded) return outcome('False', reasons.SecretMissing, 'License Secret is missing or incomplete; retrying upload.', true);
+  const jwt = Buffer.from(encoded, 'base64').toString('utf8').trim();
+  if (!jwt) return outcome('False', reasons.SecretMissing, 'License Secret value is empty after trimming whitespace.', true);
+  const hash = createHash('sha256').update(jwt).digest('hex');
+  const applied = (message: string): LicenseOutcome => ({
+    ...outcome('True', reasons.Applied, message),
+    status: { licenseLastApplied: nowTime(ctx.now()), licenseLastAppliedHash: hash },
+  });
+
+  if (cp.status?.licenseLastApplied && cp.status.licenseLastAppliedHash === hash) {
+    try {
+      const licenses = await client.listLicenses();
+      if (licenses.length > 0) return outcome('True', reasons.Applied, 'Configured license is already applied.');
+    } catch (err) {
+      if (isNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
+      if (isUnauthorizedOrForbidden(err)) return outcome('False', reasons.Forbidden, 'Operator token is not authorized to query configured licenses.', true);
+      return outcome('False', reasons.Error, 'Failed to query existing licenses; retrying.', true);
+    }
+  }
+  try {
+    await client.uploadLicense(jwt);
+  } catch (err) {
+    if (isDuplicateLicense(err)) return applied('Configured license already exists in coderd.');
+    if (isNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
+    if (isUnauthorizedOrForbidden(err)) return outcome('False', reasons.Forbidden, 'Operator token is not authorized to upload the configured license.', true);
+    return outcome('False', reasons.Error, 'Failed to upload configured license; retrying.', true);
+  }
+  await ctx.events.record(eventTarget(cp), 'Normal', 'LicenseApplied', 'ApplyLicense',
+    `Uploaded the license from Secret "${ref.name}" to Coder.`);
+  return applied('Configured license uploaded successfully.');
+}

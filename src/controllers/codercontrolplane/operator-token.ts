@@ -1,0 +1,73 @@
+// The operator token Secret (seed §Operator token Secret): created with the control plane as its
+// controller owner; read and updated only while the control plane is that owner (same UID); any other
+// Secret of that name is left alone, not read, not adopted.
+import type { V1Secret } from '@kubernetes/client-node';
+import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import type { ConditionInput } from '../../runtime/conditions.ts';
+import { isControllerOwnedBy } from '../shared/ownership.ts';
+import { controllerOwnerReference, controlPlaneLabels, fnv32a } from './names.ts';
+
+const { type, reasons } = CoderControlPlaneConditions.OperatorTokenSecretOwned;
+export const tokenOwnershipConditionType = type;
+export const tokenKey = 'token';
+export const credentialLabel = 'coder.com/credential';
+export const credentialDestinationsAnnotation = 'coder.com/credential-destinations';
+/** How often a control plane whose token Secret is foreign looks again. */
+export const notOwnedRecheckMs = 30_000;
+
+export function tokenSecretName(cp: CoderControlPlane): string {
+  const configured = cp.spec?.operatorAccess?.generatedTokenSecretName?.trim();
+  if (configured) return configured;
+  const name = cp.metadata.name!;
+  const plain = `${name}-operator-token`;
+  return plain.length <= 63 ? plain : `${name.slice(0, 39)}-${fnv32a(name)}-operator-token`;
+}
+
+export type TokenSecretOwnership = 'absent' | 'owned' | 'foreign';
+
+export function tokenSecretOwnership(cp: CoderControlPlane, secret: V1Secret | undefined): TokenSecretOwnership {
+  if (!secret) return 'absent';
+  return isControllerOwnedBy(secret, cp) ? 'owned' : 'foreign';
+}
+
+export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecretOwnership): ConditionInput {
+  const name = tokenSecretName(cp);
+  const namespace = cp.metadata.namespace;
+  if (ownership !== 'foreign') {
+    return {
+      type, status: 'True', reason: reasons.TokenSecretOwned,
+      message: ownership === 'owned'
+        ? `Secret "${namespace}/${name}" is controlled by this control plane.`
+        : `Secret "${namespace}/${name}" does not exist yet; the controller creates it.`,
+    };
+  }
+  return {
+    type, status: 'False', reason: reasons.TokenSecretNotOwned,
+    message: `Secret "${namespace}/${name}" exists and this control plane is not its controller owner, so the operator ` +
+      'does not read, change or adopt it. Delete it if it is a leftover operator token Secret, or set ' +
+      'spec.operatorAccess.generatedTokenSecretName to a name that does not exist yet.',
+  };
+}
+
+/** The token held by a Secret this control plane owns; undefined when missing or empty. */
+export function readToken(secret: V1Secret): string | undefined {
+  const encoded = secret.data?.[tokenKey];
+  const token = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8').trim();
+  return token || undefined;
+}
+
+export function buildTokenSecret(cp: CoderControlPlane, token: string): V1Secret {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: tokenSecretName(cp),
+      namespace: cp.metadata.namespace,
+      labels: { ...controlPlaneLabels(cp), [credentialLabel]: 'true' },
+      annotations: { [credentialDestinationsAnnotation]: `codercontrolplane/${cp.metadata.name}` },
+      ownerReferences: [controllerOwnerReference(cp)],
+    },
+    type: 'Opaque',
+    data: { [tokenKey]: Buffer.from(token).toString('base64') },
+  };
+}

@@ -1,0 +1,70 @@
+// Server-side apply of the objects the operator owns (field manager coder-k8s), sending nothing when the
+// object already holds what we want, so a quiet cluster sees no writes.
+//
+// "Already holds" is decided without a request: (1) the object is unchanged since our own last apply
+// of the same intent (remembered per UID), or (2) it carries the hash of our intent and every desired
+// field is present with our value. (2) catches drift by others; (1) keeps values the server normalizes
+// (e.g. quantities) from causing a write on every reconcile.
+import { createHash } from 'node:crypto';
+import { jsonSubset } from './equality.ts';
+import type { KubeObject } from './informer.ts';
+import { isNotFound, type KubeHttp } from './kube-http.ts';
+import { objectPath, type ResourceKind } from './resource.ts';
+
+export const fieldManager = 'coder-k8s';
+export const appliedHashAnnotation = 'coder.com/applied-hash';
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function intentHash(desired: KubeObject): string {
+  return createHash('sha256').update(stableStringify(desired)).digest('hex').slice(0, 32);
+}
+
+export class Applier {
+  private readonly applied = new Map<string, { hash: string; resourceVersion: string }>();
+
+  constructor(private readonly http: KubeHttp) {}
+
+  /** Applies `desired` unless `live` (from the cache) already holds it; returns the object as it now is. */
+  async apply<T extends KubeObject>(resource: ResourceKind, desired: T, live: T | undefined): Promise<{ object: T; wrote: boolean }> {
+    const hash = intentHash(desired);
+    if (live && this.holds(desired, live, hash)) return { object: live, wrote: false };
+    const body = {
+      ...desired,
+      metadata: { ...desired.metadata, annotations: { ...desired.metadata?.annotations, [appliedHashAnnotation]: hash } },
+    };
+    const { namespace, name } = desired.metadata ?? {};
+    const object = await this.http.json<T>('PATCH', objectPath(resource, namespace, name!), {
+      contentType: 'application/apply-patch+yaml',
+      query: { fieldManager, force: true, fieldValidation: 'Strict' },
+      body,
+    });
+    const uid = object.metadata?.uid;
+    if (uid) this.applied.set(uid, { hash, resourceVersion: object.metadata!.resourceVersion! });
+    return { object, wrote: true };
+  }
+
+  private holds(desired: KubeObject, live: KubeObject, hash: string): boolean {
+    const uid = live.metadata?.uid;
+    const remembered = uid ? this.applied.get(uid) : undefined;
+    if (remembered && remembered.hash === hash && remembered.resourceVersion === live.metadata?.resourceVersion) return true;
+    return live.metadata?.annotations?.[appliedHashAnnotation] === hash && jsonSubset(desired, live);
+  }
+
+  /** Deletes an object if it exists; returns whether a request was sent. */
+  async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<boolean> {
+    try {
+      await this.http.json('DELETE', objectPath(resource, namespace, name), { body: { propagationPolicy: 'Background' } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,250 @@
+// CoderControlPlane end to end: the operator as its own process under its generated RBAC, a real
+// control plane with controllers and kwok, a real PostgreSQL with Coder's tables, and the Coder API double.
+import { AppsV1Api, CoreV1Api, EventsV1Api, RbacAuthorizationV1Api, type V1Secret } from '@kubernetes/client-node';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../generated/clients/index.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { apiStatus } from '../harness/api-status.ts';
+import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
+import { createCoderDatabase } from '../harness/coder-database.ts';
+import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { kubectl, kubectlOk } from '../harness/kubectl.ts';
+import { installOperatorRbac, startOperator, type RunningOperator } from '../harness/operator.ts';
+import { startPostgres, type Postgres } from '../harness/postgres.ts';
+import { eventually } from '../harness/wait.ts';
+
+const seedJsonpath = (type: string) => `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
+
+describe('CoderControlPlane controller', () => {
+  let cp: ControlPlane;
+  let postgres: Postgres;
+  let coder: CoderApiDouble;
+  let operator: RunningOperator;
+  let client: CoderControlPlaneClient;
+  let core: CoreV1Api;
+  let admin: string;
+  const secretsToFind: string[] = [];
+
+  before(async () => {
+    [cp, postgres, coder] = await Promise.all([startControlPlane({ kwok: true }), startPostgres(), startCoderApiDouble()]);
+    admin = cp.adminKubeconfigPath;
+    core = cp.adminConfig().makeApiClient(CoreV1Api);
+    client = coderControlPlaneClient(cp.adminConfig());
+    const kubeconfig = await installOperatorRbac(cp);
+    operator = await startOperator(cp, kubeconfig, { env: { CODER_K8S_CODER_URL_OVERRIDE: coder.url } });
+    secretsToFind.push(postgres.password);
+  });
+  after(async () => {
+    await operator?.process.stop();
+    await Promise.all([cp?.stop(), postgres?.stop(), coder?.stop()]);
+  });
+
+  const namespace = async (name: string) => { await kubectlOk(admin, ['create', 'namespace', name]); return name; };
+  const dbSecret = (ns: string, value: string, name = 'coder-db-app', key = 'uri'): V1Secret =>
+    ({ metadata: { name, namespace: ns }, stringData: { [key]: value } });
+  const conditionLine = async (ns: string, name: string, type: string) =>
+    (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', name, '-o', seedJsonpath(type)])).trim();
+  const aControlPlane = (ns: string, name: string, spec: CoderControlPlane['spec']): CoderControlPlane =>
+    ({ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name, namespace: ns }, spec });
+
+  it('runs the seed walkthrough: the sample becomes a Deployment and Service, and Ready', async () => {
+    await namespace('coder');
+    await kubectlOk(admin, ['apply', '-f', 'config/samples/coder_v1alpha1_codercontrolplane.yaml']);
+    const listed = await kubectlOk(admin, ['get', 'codercontrolplanes', '-A']);
+    assert.match(listed, /^coder\s+coder\s/m);
+    const apps = cp.adminConfig().makeApiClient(AppsV1Api);
+    const deployment = await eventually('Deployment coder/coder', () => apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' }));
+    const container = deployment.spec!.template.spec!.containers[0]!;
+    assert.equal(container.name, 'coder');
+    assert.deepEqual(container.env!.slice(0, 3).map((e) => e.name), ['KUBE_POD_IP', 'CODER_DERP_SERVER_RELAY_URL', 'CODER_ACCESS_URL']);
+    assert.ok(deployment.metadata!.ownerReferences!.some((r) => r.kind === 'CoderControlPlane' && r.controller));
+    const service = await core.readNamespacedService({ namespace: 'coder', name: 'coder' });
+    assert.deepEqual(service.spec!.ports!.map((p) => [p.name, p.port, p.targetPort]), [['http', 80, 8080]]);
+    await eventually('phase Ready with a ready pod (kwok)', async () => {
+      const obj = await client.get('coder', 'coder');
+      return obj.status?.phase === 'Ready' && obj.status.readyReplicas === 1 && obj.status.url === 'http://coder.coder.svc.cluster.local:80';
+    }, { timeoutMs: 90_000 });
+  });
+
+  it('reports every row of the seed DatabaseSecretResolved table, read with the seed jsonpath', async () => {
+    const ns = await namespace('db-table');
+    const url = postgres.url('coder');
+    const rows: [string, V1Secret | undefined, string][] = [
+      ['resolved', dbSecret(ns, url, 'resolved'), 'True Resolved: Secret "resolved" key "uri" contains a PostgreSQL connection URL. This does not check that the database is reachable.'],
+      ['missing', undefined, 'False SecretNotFound: Secret "missing" was not found in namespace "db-table".'],
+      ['nokey', dbSecret(ns, url, 'nokey', 'other'), 'False KeyNotFound: Secret "nokey" does not contain key "uri".'],
+      ['blank', dbSecret(ns, '   ', 'blank'), 'False EmptyValue: Secret "blank" key "uri" is empty.'],
+      ['upper', dbSecret(ns, url.replace('postgresql://', 'Postgres://'), 'upper'), 'False InvalidURL: Secret "upper" key "uri" is not a valid postgres:// or postgresql:// URL.'],
+    ];
+    for (const [name, secret] of rows) {
+      if (secret) await core.createNamespacedSecret({ namespace: ns, body: secret });
+      await client.create(aControlPlane(ns, name, { operatorAccess: { disabled: true }, database: { connectionSecretRef: { name, key: 'uri' } } }));
+    }
+    for (const [name, , expected] of rows) {
+      await eventually(`${name}: ${expected}`, async () => (await conditionLine(ns, name, 'DatabaseSecretResolved')) === expected);
+    }
+    const deployment = await cp.adminConfig().makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: ns, name: 'resolved' });
+    const env = deployment.spec!.template.spec!.containers[0]!.env!.find((e) => e.name === 'CODER_PG_CONNECTION_URL')!;
+    assert.deepEqual(JSON.parse(JSON.stringify(env)), { name: 'CODER_PG_CONNECTION_URL', valueFrom: { secretKeyRef: { name: 'resolved', key: 'uri' } } });
+  });
+
+  it('the API server rejects spec.extraEnv CODER_PG_CONNECTION_URL together with spec.database', async () => {
+    const manifest = JSON.stringify(aControlPlane('coder', 'conflict', {
+      database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
+      extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://x@y/z' }],
+    }));
+    const result = await kubectl(admin, ['apply', '-f', '-'], manifest);
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /spec\.extraEnv must not set CODER_PG_CONNECTION_URL when spec\.database\.connectionSecretRef is set/);
+  });
+
+  it('waits for a Secret created after the control plane, bootstraps operator access, and follows a rotated URL', async () => {
+    const ns = await namespace('db-late');
+    const first = await createCoderDatabase(postgres);
+    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await eventually('SecretNotFound', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'));
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, first) });
+    await eventually('Resolved after the Secret appears, without an operator restart', async () =>
+      (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('True Resolved'));
+    const ready = await eventually('operator access ready', async () => {
+      const obj = await client.get(ns, 'coder');
+      return obj.status?.operatorAccessReady ? obj : undefined;
+    }, { timeoutMs: 60_000 });
+    assert.deepEqual(ready.status!.operatorTokenSecretRef, { name: 'coder-operator-token', key: 'token' });
+    const tokenSecret = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+    const token = Buffer.from(tokenSecret.data!.token!, 'base64').toString();
+    assert.match(token, /^[0-9A-Za-z]{10}-[0-9A-Za-z]{22}$/);
+    assert.ok(tokenSecret.metadata!.ownerReferences!.some((r) => r.uid === ready.metadata.uid && r.controller));
+    assert.equal(tokenSecret.metadata!.labels!['coder.com/credential'], 'true');
+    const rows = await query(first, "SELECT u.username, k.token_name FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.login_type = 'token'");
+    assert.deepEqual(rows.map((r) => r.username), ['coder-k8s-operator']);
+
+    // A second reconcile reuses the token: force one with a harmless spec change.
+    await client.mergePatch(ns, 'coder', { spec: { replicas: 1 } });
+    await new Promise((r) => setTimeout(r, 3_000));
+    const again = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+    assert.equal(again.metadata!.resourceVersion, tokenSecret.metadata!.resourceVersion, 'token Secret unchanged');
+
+    // Rotation: the Secret now names another database; the next reconcile bootstraps there.
+    const second = await createCoderDatabase(postgres);
+    await core.replaceNamespacedSecret({ namespace: ns, name: 'coder-db-app', body: dbSecret(ns, second) });
+    await eventually('the operator user in the new database', async () =>
+      (await query(second, "SELECT 1 FROM users WHERE username = 'coder-k8s-operator'")).length === 1, { timeoutMs: 60_000 });
+    secretsToFind.push(token);
+  });
+
+  it('never touches a foreign token Secret, says so, and takes over once it is deleted', async () => {
+    const ns = await namespace('foreign-token');
+    const url = await createCoderDatabase(postgres);
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    const foreign = await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-operator-token' }, stringData: { token: 'someone-elses' } } });
+    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await eventually('TokenSecretNotOwned', async () =>
+      (await conditionLine(ns, 'coder', 'OperatorTokenSecretOwned')).startsWith('False TokenSecretNotOwned: Secret "foreign-token/coder-operator-token"'));
+    const obj = await client.get(ns, 'coder');
+    assert.equal(obj.status?.operatorAccessReady, false);
+    assert.equal(obj.status?.operatorTokenSecretRef, undefined);
+    const untouched = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+    assert.equal(untouched.metadata!.resourceVersion, foreign.metadata!.resourceVersion);
+    assert.deepEqual(untouched.data, foreign.data);
+    assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 0, 'no token created in Coder');
+
+    // The seed's upgrade check names exactly this Secret.
+    const check = await runSeedUpgradeCheck(admin);
+    assert.match(check, /^not owned: foreign-token\/coder-operator-token$/m);
+    assert.doesNotMatch(check, /db-late/);
+
+    await core.deleteNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+    const deletedAt = Date.now();
+    await eventually('a new owned Secret and token', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true,
+      { timeoutMs: 45_000 });
+    assert.ok(Date.now() - deletedAt <= 35_000, `within the 30 s recheck, took ${Date.now() - deletedAt} ms`);
+  });
+
+  it('uploads the license with the operator token and refuses a cross-origin redirect', async () => {
+    const ns = await namespace('licensed');
+    const url = await createCoderDatabase(postgres);
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-license' }, stringData: { license: fakeLicenseJwt() } } });
+    await client.create(aControlPlane(ns, 'coder', {
+      database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } }, licenseSecretRef: { name: 'coder-license' },
+    }));
+    await eventually('the operator token to exist', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, { timeoutMs: 90_000 });
+    const token = Buffer.from((await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!, 'base64').toString();
+    coder.addToken(token);
+    await eventually('LicenseApplied', async () => (await conditionLine(ns, 'coder', 'LicenseApplied')).startsWith('True Applied'), { timeoutMs: 60_000 });
+    const uploads = coder.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/licenses');
+    assert.ok(uploads.length >= 1 && uploads.every((r) => r.token === token));
+    secretsToFind.push(token);
+
+    // A new license whose upload Coder redirects to another origin: the call fails and that origin hears nothing.
+    const elsewhere = await startCoderApiDouble();
+    try {
+      coder.redirect('/api/v2/licenses', { to: `${elsewhere.url}/api/v2/licenses`, status: 307 });
+      await core.replaceNamespacedSecret({ namespace: ns, name: 'coder-license', body: { metadata: { name: 'coder-license' }, stringData: { license: fakeLicenseJwt({ rotated: true }) } } });
+      await eventually('LicenseApplied False Error after the refused redirect', async () =>
+        (await conditionLine(ns, 'coder', 'LicenseApplied')).startsWith('False Error'), { timeoutMs: 60_000 });
+      assert.deepEqual(elsewhere.requests, [], 'the other origin received no request, and so no token');
+      assert.match(readFileSync(operator.logFile, 'utf8'), /refusing redirect to a different origin than the coder URL/);
+    } finally {
+      coder.reset();
+      coder.addToken(token);
+      await elsewhere.stop();
+    }
+  });
+
+  it('removes workspace RBAC in other namespaces and its finalizer on deletion', async () => {
+    const ns = await namespace('rbac-owner');
+    const other = await namespace('rbac-workspaces');
+    await client.create(aControlPlane(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { workspaceNamespaces: [other] } }));
+    const rbac = cp.adminConfig().makeApiClient(RbacAuthorizationV1Api);
+    await eventually('a workspace Role in the other namespace', async () => (await rbac.listNamespacedRole({ namespace: other })).items.length === 1);
+    await client.delete(ns, 'coder');
+    await eventually('the cross-namespace Role and RoleBinding to be gone', async () =>
+      (await rbac.listNamespacedRole({ namespace: other })).items.length + (await rbac.listNamespacedRoleBinding({ namespace: other })).items.length === 0);
+    await eventually('the control plane to be gone', async () => client.get(ns, 'coder').then(() => false, (err) => apiStatus(err).code === 404));
+    await eventually('the Deployment to be garbage-collected', async () =>
+      (await cp.adminConfig().makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: ns })).items.length === 0, { timeoutMs: 60_000 });
+  });
+
+  it('never writes the database URL, its password or a token to its log, status or Events', async () => {
+    const log = readFileSync(operator.logFile, 'utf8');
+    const statuses = JSON.stringify((await client.list()).items.map((o) => o.status));
+    const events = JSON.stringify((await cp.adminConfig().makeApiClient(EventsV1Api).listEventForAllNamespaces()).items);
+    const deployments = JSON.stringify((await cp.adminConfig().makeApiClient(AppsV1Api).listDeploymentForAllNamespaces()).items);
+    for (const secret of [...secretsToFind, postgres.url('coder')]) {
+      for (const [where, text] of [['log', log], ['status', statuses], ['events', events], ['deployments', deployments]] as const) {
+        assert.ok(!text.includes(secret), `${where} contains a secret value`);
+      }
+    }
+    assert.ok(events.includes('OperatorTokenCreated'), 'token creation was recorded as an Event');
+  });
+});
+
+async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    return (await db.query(sql)).rows;
+  } finally {
+    await db.end();
+  }
+}
+
+/** The seed's upgrade check, run as written (bash, kubectl, jq). */
+async function runSeedUpgradeCheck(kubeconfig: string): Promise<string> {
+  const script = `kubectl get codercontrolplanes -A -o json | jq -r '.items[] | select(.spec.operatorAccess.disabled != true) |
+  "\\(.metadata.namespace) \\(.status.operatorTokenSecretRef.name // .spec.operatorAccess.generatedTokenSecretName // (.metadata.name + "-operator-token")) \\(.metadata.uid)"' |
+while read -r ns secret uid; do
+  owner=$(kubectl -n "$ns" get secret "$secret" -o jsonpath='{.metadata.ownerReferences[?(@.controller==true)].uid}' 2>/dev/null) || continue
+  [ "$owner" = "$uid" ] || echo "not owned: $ns/$secret"
+done`;
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve, reject) => {
+    execFile('bash', ['-c', script], { env: { ...process.env, KUBECONFIG: kubeconfig } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout));
+  });
+}
