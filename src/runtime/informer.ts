@@ -2,6 +2,7 @@
 // relist on 410 Gone, restart with capped backoff on any other error or a silent stream. It keeps a
 // cache without managedFields, indexes over it, and tells whether it has synced and whether it is stale.
 import type { Logger } from 'pino';
+import { abortableSleep } from './abortable-sleep.ts';
 import { isGone, type KubeHttp } from './kube-http.ts';
 import { collectionPath, type ResourceKind } from './resource.ts';
 import { watchOnce, type WatchEvent } from './watch-stream.ts';
@@ -49,11 +50,6 @@ export function objectKey(obj: KubeObject): string {
   const { namespace, name } = obj.metadata ?? {};
   return namespace ? `${namespace}/${name}` : `${name}`;
 }
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-});
 
 export class Informer<T extends KubeObject> {
   private readonly store = new Map<string, T>();
@@ -144,7 +140,7 @@ export class Informer<T extends KubeObject> {
         this.options.logger?.warn({ resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
           'list or watch failed; retrying');
         this.markDisconnected();
-        await sleep(delay * (0.8 + Math.random() * 0.4), signal);
+        await abortableSleep(delay * (0.8 + Math.random() * 0.4), signal);
         delay = Math.min(delay * 2, max);
         continue;
       }

@@ -1,6 +1,7 @@
 // Leader election on a coordination.k8s.io Lease (15 s lease, 10 s renew deadline, 2 s retry, as
 // client-go). Only the leader reconciles; losing the lease is fatal so the process restarts clean.
 import type { Logger } from 'pino';
+import { abortableSleep } from './abortable-sleep.ts';
 import { isConflict, isNotFound, type KubeHttp } from './kube-http.ts';
 import { collectionPath, objectPath, builtinResources } from './resource.ts';
 
@@ -111,10 +112,7 @@ export class LeaderElector {
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.stopper.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-    });
+    return abortableSleep(ms, this.stopper.signal);
   }
 
   private async get(): Promise<Lease | undefined> {

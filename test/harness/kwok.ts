@@ -23,8 +23,8 @@ export async function startKwok(dir: string, kubeconfig: string, core: CoreV1Api
       labels: { 'kubernetes.io/hostname': fakeNodeName, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
     },
     status: {
-      allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
-      capacity: { cpu: '32', memory: '256Gi', pods: '110' },
+      allocatable: { cpu: '1000', memory: '4Ti', pods: '5000' },
+      capacity: { cpu: '1000', memory: '4Ti', pods: '5000' },
     },
   };
   await core.createNode({ body: node });
