@@ -2,7 +2,7 @@
 // object already holds what we want, so a quiet cluster sees no writes.
 //
 // "Already holds" is decided without a request: (1) the object is unchanged since our own last apply
-// of the same intent (remembered per UID), or (2) it carries the hash of our intent and every desired
+// of the same intent (remembered per object, for as long as it keeps its UID), or (2) it carries the hash of our intent and every desired
 // field is present with our value. (2) catches drift by others; (1) keeps values the server normalizes
 // (e.g. quantities) from causing a write on every reconcile.
 import { createHash } from 'node:crypto';
@@ -27,15 +27,20 @@ export function intentHash(desired: KubeObject): string {
   return createHash('sha256').update(stableStringify(desired)).digest('hex').slice(0, 32);
 }
 
+function memoKey(resource: ResourceKind, obj: KubeObject): string {
+  return `${resource.apiVersion}/${resource.plural}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}`;
+}
+
 export class Applier {
-  private readonly applied = new Map<string, { hash: string; resourceVersion: string }>();
+  /** By resource and name, so the memory is bounded by the objects that exist. */
+  private readonly applied = new Map<string, { uid: string; hash: string; resourceVersion: string }>();
 
   constructor(private readonly http: KubeHttp) {}
 
   /** Applies `desired` unless `live` (from the cache) already holds it; returns the object as it now is. */
   async apply<T extends KubeObject>(resource: ResourceKind, desired: T, live: T | undefined): Promise<{ object: T; wrote: boolean }> {
     const hash = intentHash(desired);
-    if (live && this.holds(desired, live, hash)) return { object: live, wrote: false };
+    if (live && this.holds(resource, desired, live, hash)) return { object: live, wrote: false };
     const body = {
       ...desired,
       metadata: { ...desired.metadata, annotations: { ...desired.metadata?.annotations, [appliedHashAnnotation]: hash } },
@@ -47,19 +52,20 @@ export class Applier {
       body,
     });
     const uid = object.metadata?.uid;
-    if (uid) this.applied.set(uid, { hash, resourceVersion: object.metadata!.resourceVersion! });
+    if (uid) this.applied.set(memoKey(resource, desired), { uid, hash, resourceVersion: object.metadata!.resourceVersion! });
     return { object, wrote: true };
   }
 
-  private holds(desired: KubeObject, live: KubeObject, hash: string): boolean {
-    const uid = live.metadata?.uid;
-    const remembered = uid ? this.applied.get(uid) : undefined;
-    if (remembered && remembered.hash === hash && remembered.resourceVersion === live.metadata?.resourceVersion) return true;
+  private holds(resource: ResourceKind, desired: KubeObject, live: KubeObject, hash: string): boolean {
+    const remembered = this.applied.get(memoKey(resource, desired));
+    if (remembered && remembered.uid === live.metadata?.uid && remembered.hash === hash
+      && remembered.resourceVersion === live.metadata?.resourceVersion) return true;
     return live.metadata?.annotations?.[appliedHashAnnotation] === hash && jsonSubset(desired, live);
   }
 
   /** Deletes an object if it exists; returns whether a request was sent. */
   async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<boolean> {
+    this.applied.delete(memoKey(resource, { metadata: { namespace, name } }));
     try {
       await this.http.json('DELETE', objectPath(resource, namespace, name), { body: { propagationPolicy: 'Background' } });
     } catch (err) {

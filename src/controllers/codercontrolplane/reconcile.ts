@@ -1,8 +1,11 @@
 // The ordered steps of one CoderControlPlane reconcile.
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
+import { validateCoderControlPlane } from '../../../generated/validators/codercontrolplane.ts';
 import { CoderControlPlaneConditions as C, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { findCondition } from '../../runtime/conditions.ts';
+import { scrubSecrets } from '../../runtime/logger.ts';
+import type { ValidationError } from '../../validation/error.ts';
 import { addFinalizer, removeFinalizer, writeStatusIfChanged } from '../../runtime/object-writes.ts';
 import { applyChildren, deleteUnwantedWorkspaceRbac } from './children.ts';
 import { eventTarget, type ControlPlaneContext } from './context.ts';
@@ -27,6 +30,9 @@ export async function reconcileControlPlane(ctx: ControlPlaneContext, { namespac
   const cp = ctx.caches.controlPlanes.get(namespace, name);
   if (!cp) return;
   if (cp.metadata.deletionTimestamp) return finalize(ctx, cp);
+  // An object stored under an older or unvalidated CRD may not match this version's schema: say so, act on nothing.
+  const schemaErrors = validateCoderControlPlane(cp);
+  if (schemaErrors.length) return reportInvalidSpec(ctx, cp, schemaErrorsMessage(schemaErrors));
   // The write brings a newer version through the watch, which reconciles again.
   if (await addFinalizer(ctx.http, coderControlPlaneResource, cp, finalizer)) return;
   const now = ctx.now();
@@ -43,10 +49,7 @@ export async function reconcileControlPlane(ctx: ControlPlaneContext, { namespac
     children = await applyChildren(ctx, cp);
   } catch (err) {
     if (!(err instanceof SpecError)) throw err;
-    await ctx.events.record(eventTarget(cp), 'Warning', C.SpecValid.reasons.InvalidSpec, 'ApplyChildren', err.message);
-    const conditions = nextConditions(cp, { [C.SpecValid.type]: { type: C.SpecValid.type, status: 'False', reason: C.SpecValid.reasons.InvalidSpec, message: err.message } }, now);
-    await writeStatusIfChanged(ctx.http, coderControlPlaneResource, cp, { ...cp.status, conditions: conditions as never });
-    return;
+    return reportInvalidSpec(ctx, cp, err.message);
   }
   const ready = readyReplicas(children.deployment) > 0;
 
@@ -76,6 +79,19 @@ export async function reconcileControlPlane(ctx: ControlPlaneContext, { namespac
   const rbacElsewhere = cp.spec?.rbac?.workspacePerms !== false && workspaceNamespaces(cp).some((ns) => ns !== namespace);
   return soonest(children.requeueAfterMs, access.requeueAfterMs, license.requeueAfterMs, entitlements.requeueAfterMs,
     rbacElsewhere ? rbacDriftMs : undefined);
+}
+
+function schemaErrorsMessage(errors: ValidationError[]): string {
+  const listed = errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
+  return scrubSecrets(`The object does not match the CoderControlPlane schema of this operator: ${listed}${more}.`);
+}
+
+/** SpecValid False with a message naming the field; nothing else changes until the spec is fixed. */
+async function reportInvalidSpec(ctx: ControlPlaneContext, cp: CoderControlPlane, message: string): Promise<void> {
+  await ctx.events.record(eventTarget(cp), 'Warning', C.SpecValid.reasons.InvalidSpec, 'ValidateSpec', message);
+  const conditions = nextConditions(cp, { [C.SpecValid.type]: { type: C.SpecValid.type, status: 'False', reason: C.SpecValid.reasons.InvalidSpec, message } }, ctx.now());
+  await writeStatusIfChanged(ctx.http, coderControlPlaneResource, cp, { ...cp.status, conditions: conditions as never });
 }
 
 /** Deletion: remove workspace RBAC in every namespace (owned children go by garbage collection), then the finalizer. */
