@@ -210,6 +210,57 @@ describe('CoderControlPlane controller', () => {
       (await cp.adminConfig().makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: ns })).items.length === 0, { timeoutMs: 60_000 });
   });
 
+  it('turns off operator access on request: the token is revoked in Coder and its Secret deleted', async () => {
+    const ns = await namespace('access-off');
+    const url = await createCoderDatabase(postgres);
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await eventually('operator access ready', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, { timeoutMs: 60_000 });
+    assert.equal((await query(url, "SELECT 1 FROM api_keys WHERE login_type = 'token'")).length, 1);
+    await client.mergePatch(ns, 'coder', { spec: { operatorAccess: { disabled: true } } });
+    await eventually('the token revoked and the Secret gone', async () => {
+      const rows = await query(url, "SELECT 1 FROM api_keys WHERE login_type = 'token'");
+      const secret = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' }).then(() => true, () => false);
+      const obj = await client.get(ns, 'coder');
+      return rows.length === 0 && !secret && obj.status?.operatorAccessReady === false && obj.status.operatorTokenSecretRef === undefined
+        && !obj.status.conditions?.some((c) => c.type === 'OperatorTokenSecretOwned');
+    }, { timeoutMs: 60_000 });
+  });
+
+  it('reports ConflictingConfiguration and leaves the Deployment alone when an object got past admission', async () => {
+    const ns = await namespace('db-conflict');
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, postgres.url('coder')) });
+    await client.create(aControlPlane(ns, 'coder', { operatorAccess: { disabled: true }, database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    const apps = cp.adminConfig().makeApiClient(AppsV1Api);
+    const deployment = await eventually('the Deployment', () => apps.readNamespacedDeployment({ namespace: ns, name: 'coder' }));
+    await eventually('Resolved', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('True Resolved'));
+    const rules = '/spec/versions/0/schema/openAPIV3Schema/properties/spec';
+    await kubectlOk(admin, ['patch', 'crd', 'codercontrolplanes.coder.com', '--type=json', `-p=${JSON.stringify([
+      { op: 'remove', path: `${rules}/x-kubernetes-validations` },
+      { op: 'remove', path: `${rules}/properties/database/x-kubernetes-validations` },
+    ])}`]);
+    try {
+      await eventually('the relaxed CRD to admit the conflict', () => client.mergePatch(ns, 'coder', {
+        spec: { extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://other@db.example/coder' }], replicas: 2 },
+      }));
+      await eventually('ConflictingConfiguration', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')) ===
+        'False ConflictingConfiguration: spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set');
+      const after = await apps.readNamespacedDeployment({ namespace: ns, name: 'coder' });
+      assert.equal(after.metadata!.generation, deployment.metadata!.generation, 'the Deployment spec was not changed');
+      assert.equal(after.spec!.replicas, 1);
+
+      // This version's schema still applies at run time: an empty Secret name is refused in a condition.
+      await client.create(aControlPlane(ns, 'empty-name', { database: { connectionSecretRef: { name: '', key: 'uri' } } }));
+      await eventually('SpecValid InvalidSpec naming the field', async () => (await conditionLine(ns, 'empty-name', 'SpecValid'))
+        .startsWith('False InvalidSpec: The object does not match the CoderControlPlane schema of this operator: spec.database.connectionSecretRef.name: Invalid value'));
+      assert.equal(await apps.readNamespacedDeployment({ namespace: ns, name: 'empty-name' }).then(() => true, () => false), false);
+    } finally {
+      await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/coder.com_codercontrolplanes.yaml']);
+      // The API server answers 429 while it re-initializes the storage of a changed CRD.
+      await eventually('the restored CRD to serve again', () => client.list(ns));
+    }
+  });
+
   it('never writes the database URL, its password or a token to its log, status or Events', async () => {
     const log = readFileSync(operator.logFile, 'utf8');
     const statuses = JSON.stringify((await client.list()).items.map((o) => o.status));

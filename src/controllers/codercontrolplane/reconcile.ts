@@ -30,19 +30,20 @@ export async function reconcileControlPlane(ctx: ControlPlaneContext, { namespac
   const cp = ctx.caches.controlPlanes.get(namespace, name);
   if (!cp) return;
   if (cp.metadata.deletionTimestamp) return finalize(ctx, cp);
-  // An object stored under an older or unvalidated CRD may not match this version's schema: say so, act on nothing.
-  const schemaErrors = validateCoderControlPlane(cp);
-  if (schemaErrors.length) return reportInvalidSpec(ctx, cp, schemaErrorsMessage(schemaErrors));
   // The write brings a newer version through the watch, which reconciles again.
   if (await addFinalizer(ctx.http, coderControlPlaneResource, cp, finalizer)) return;
   const now = ctx.now();
 
   if (hasConflictingDatabaseConfig(cp)) {
-    // Nothing is applied; only the condition changes (the rest of the status keeps describing what runs).
+    // The seed's ConflictingConfiguration (checked before the schema, which forbids it too): nothing is
+    // applied; only the condition changes (the rest of the status keeps describing what runs).
     const conditions = nextConditions(cp, { [C.DatabaseSecretResolved.type]: conflictingConfigurationCondition() }, now);
     await writeStatusIfChanged(ctx.http, coderControlPlaneResource, cp, { ...cp.status, conditions: conditions as never });
     return;
   }
+  // An object stored under an older or unvalidated CRD may not match this version's schema: say so, act on nothing.
+  const schemaErrors = validateCoderControlPlane(cp);
+  if (schemaErrors.length) return reportInvalidSpec(ctx, cp, schemaErrorsMessage(schemaErrors));
 
   let children;
   try {
