@@ -1,7 +1,8 @@
 // coder-k8s: the operator binary. `coder-k8s validate ...` checks manifests offline; anything else runs
 // the operator in the mode --app names.
 import { readFileSync } from 'node:fs';
-import { parseOperatorArgs, usage, UsageError } from './app/options.ts';
+import { StartupError, UsageError } from './app/errors.ts';
+import { parseOperatorArgs, usage } from './app/options.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -26,7 +27,7 @@ async function main(args: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err: Error) => {
-    const known = err instanceof UsageError || err.constructor.name === 'StartupError';
+    const known = err instanceof UsageError || err instanceof StartupError;
     console.error(`coder-k8s: ${known ? err.message : err.stack ?? err.message}`);
     if (err instanceof UsageError) console.error(`\nRun coder-k8s --help for the flags.`);
     process.exitCode = 1;

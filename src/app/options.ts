@@ -1,5 +1,8 @@
 // The command line of `coder-k8s` (the operator), parsed and checked; errors name the flag and the fix.
 import { parseArgs } from 'node:util';
+import { UsageError } from './errors.ts';
+
+export { UsageError };
 
 export const appModes = ['all', 'controller', 'aggregated-apiserver', 'mcp-http'] as const;
 export type AppMode = (typeof appModes)[number];
@@ -36,8 +39,6 @@ Flags:
   --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles (default 30)
   --version                         print the version
   --help                            print this help`;
-
-export class UsageError extends Error {}
 
 function parseBool(flag: string, value: string): boolean {
   if (value === 'true') return true;

@@ -13,13 +13,11 @@ import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager } from '../runtime/manager.ts';
 import { countHttpClientRequests, createMetrics, startMetricsServer } from '../runtime/metrics.ts';
 import { startProbeServer } from '../runtime/probes.ts';
+import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-
-/** Raised for a problem the user must fix; main prints it and exits 1. */
-export class StartupError extends Error {}
 
 function loadKubeConfig(path: string | undefined): KubeConfig {
   const kc = new KubeConfig();
