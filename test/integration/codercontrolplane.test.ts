@@ -2,6 +2,7 @@
 // control plane with controllers and kwok, a real PostgreSQL with Coder's tables, and the Coder API double.
 import { AppsV1Api, CoreV1Api, EventsV1Api, RbacAuthorizationV1Api, type V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -69,6 +70,31 @@ describe('CoderControlPlane controller', () => {
     }, { timeoutMs: 90_000 });
   });
 
+  it('keeps the seed rollout restart annotation across reconciles', async () => {
+    await kubectlOk(admin, ['-n', 'coder', 'rollout', 'restart', 'deployment/coder']);
+    const apps = cp.adminConfig().makeApiClient(AppsV1Api);
+    const restartedAt = (await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' }))
+      .spec!.template.metadata!.annotations!['kubectl.kubernetes.io/restartedAt'];
+    assert.ok(restartedAt);
+    await client.mergePatch('coder', 'coder', { spec: { extraArgs: ['--verbose'] } });
+    await eventually('the new argument applied', async () =>
+      (await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' })).spec!.template.spec!.containers[0]!.args!.includes('--verbose'));
+    const after = await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' });
+    assert.equal(after.spec!.template.metadata!.annotations!['kubectl.kubernetes.io/restartedAt'], restartedAt);
+    await kubectlOk(admin, ['-n', 'coder', 'rollout', 'status', 'deployment/coder', '--timeout=90s']);
+  });
+
+  it('exposes through an Ingress, and says so when the Gateway API is not installed', async () => {
+    const ns = await namespace('exposed');
+    await client.create(aControlPlane(ns, 'ingress', { operatorAccess: { disabled: true }, expose: { ingress: { host: 'coder.example.com' } } }));
+    await client.create(aControlPlane(ns, 'gateway', { operatorAccess: { disabled: true }, expose: { gateway: { host: 'coder.example.com', parentRefs: [{ name: 'gw' }] } } }));
+    await eventually('Exposed True IngressApplied', async () => (await conditionLine(ns, 'ingress', 'Exposed')).startsWith('True IngressApplied'));
+    const rules = await kubectlOk(admin, ['-n', ns, 'get', 'ingress', 'ingress', '-o', 'jsonpath={.spec.rules[0].host} {.spec.rules[0].http.paths[0].backend.service.name}']);
+    assert.equal(rules, 'coder.example.com ingress');
+    await eventually('Exposed False GatewayAPINotInstalled', async () =>
+      (await conditionLine(ns, 'gateway', 'Exposed')).startsWith('False GatewayAPINotInstalled: spec.expose.gateway is set'));
+  });
+
   it('reports every row of the seed DatabaseSecretResolved table, read with the seed jsonpath', async () => {
     const ns = await namespace('db-table');
     const url = postgres.url('coder');
@@ -134,6 +160,10 @@ describe('CoderControlPlane controller', () => {
     await eventually('the operator user in the new database', async () =>
       (await query(second, "SELECT 1 FROM users WHERE username = 'coder-k8s-operator'")).length === 1, { timeoutMs: 60_000 });
     secretsToFind.push(token);
+
+    await core.deleteNamespacedSecret({ namespace: ns, name: 'coder-db-app' });
+    await eventually('SecretNotFound again once the Secret is deleted', async () =>
+      (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'));
   });
 
   it('never touches a foreign token Secret, says so, and takes over once it is deleted', async () => {
@@ -176,6 +206,13 @@ describe('CoderControlPlane controller', () => {
     const token = Buffer.from((await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!, 'base64').toString();
     coder.addToken(token);
     await eventually('LicenseApplied', async () => (await conditionLine(ns, 'coder', 'LicenseApplied')).startsWith('True Applied'), { timeoutMs: 60_000 });
+    const jwt = Buffer.from((await core.readNamespacedSecret({ namespace: ns, name: 'coder-license' })).data!.license!, 'base64').toString();
+    const licensed = await eventually('the license hash and the entitlements snapshot in status', async () => {
+      const obj = await client.get(ns, 'coder');
+      return obj.status?.licenseTier !== 'unknown' && obj.status?.entitlementsLastChecked ? obj : undefined;
+    }, { timeoutMs: 60_000 });
+    assert.equal(licensed.status!.licenseLastAppliedHash, createHash('sha256').update(jwt.trim()).digest('hex'));
+    assert.ok(['enterprise', 'trial', 'premium'].includes(licensed.status!.licenseTier!), licensed.status!.licenseTier);
     const uploads = coder.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/licenses');
     assert.ok(uploads.length >= 1 && uploads.every((r) => r.token === token));
     secretsToFind.push(token);
@@ -257,13 +294,13 @@ describe('CoderControlPlane controller', () => {
     } finally {
       await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/coder.com_codercontrolplanes.yaml']);
       // The API server answers 429 while it re-initializes the storage of a changed CRD.
-      await eventually('the restored CRD to serve again', () => client.list(ns));
+      await eventually('the restored CRD to serve again', async () => (await client.list(ns)) && client.list());
     }
   });
 
   it('never writes the database URL, its password or a token to its log, status or Events', async () => {
     const log = readFileSync(operator.logFile, 'utf8');
-    const statuses = JSON.stringify((await client.list()).items.map((o) => o.status));
+    const statuses = JSON.stringify((await eventually('the control planes', () => client.list())).items.map((o) => o.status));
     const events = JSON.stringify((await cp.adminConfig().makeApiClient(EventsV1Api).listEventForAllNamespaces()).items);
     const deployments = JSON.stringify((await cp.adminConfig().makeApiClient(AppsV1Api).listDeploymentForAllNamespaces()).items);
     for (const secret of [...secretsToFind, postgres.url('coder')]) {
