@@ -54,7 +54,7 @@ export function loadCommonSchemas(dir = schemasDir): CommonSchema[] {
 
 export function loadKinds(dir = schemasDir): ResolvedKind[] {
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml') && f !== 'README.yaml')
+    .filter((f) => f.endsWith('.yaml'))
     .sort()
     .map((file) => {
       const doc = parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;

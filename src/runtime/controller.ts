@@ -55,10 +55,6 @@ export class Controller {
     });
   }
 
-  enqueue(namespace: string | undefined, name: string): void {
-    this.queue.add(requestKey(namespace, name));
-  }
-
   /** Starts the workers; call once the caches have synced (and, with leader election, once leading). */
   start(): void {
     if (this.workers.length) return;

@@ -89,10 +89,6 @@ export class Manager {
     this.options.logger.info({ controllers: this.controllers.map((c) => c.name) }, 'controllers started');
   }
 
-  get isLeader(): boolean {
-    return this.options.leaderElection === false ? this.controllersStarted : (this.elector?.isLeader ?? false);
-  }
-
   /** Readiness: every cache synced and none stale. */
   readiness(): { ok: true } | { ok: false; reasons: string[] } {
     const reasons: string[] = [];
