@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The coder-k8s command: registers the TypeScript loader, then runs src/main.ts.
-import { register } from 'tsx/esm/api';
+// The coder-k8s command: checks the Node.js floor, then runs src/main.ts (Node strips the types itself).
+import './require-node.js';
 
-register();
 await import('../src/main.ts');

@@ -62,16 +62,28 @@ function describe(init: CoderApiErrorInit): string {
 /** The call did not finish within the client's timeout (retries included). */
 export class CoderTimeoutError extends Error {
   override name = 'CoderTimeoutError';
-  constructor(readonly method: string, readonly path: string, readonly timeoutMs: number) {
+  readonly method: string;
+  readonly path: string;
+  readonly timeoutMs: number;
+
+  constructor(method: string, path: string, timeoutMs: number) {
     super(`Coder API ${method} ${path} did not finish within ${timeoutMs} ms`);
+    this.method = method;
+    this.path = path;
+    this.timeoutMs = timeoutMs;
   }
 }
 
 /** No HTTP answer: the connection failed or broke (DNS, refused, reset). */
 export class CoderNetworkError extends Error {
   override name = 'CoderNetworkError';
-  constructor(readonly method: string, readonly path: string, cause: unknown) {
+  readonly method: string;
+  readonly path: string;
+
+  constructor(method: string, path: string, cause: unknown) {
     super(`Coder API ${method} ${path} failed: ${networkReason(cause)}`, { cause });
+    this.method = method;
+    this.path = path;
   }
 }
 
@@ -86,16 +98,30 @@ function networkReason(cause: unknown): string {
 /** A redirect pointed at another scheme, host or port; it was not followed and nothing was sent there. */
 export class CrossOriginRedirectError extends Error {
   override name = 'CrossOriginRedirectError';
+  readonly from: string;
+  readonly to: string;
+  readonly status: number;
+
   /** `from` and `to` are origins (scheme://host:port) without credentials, path or query. */
-  constructor(readonly from: string, readonly to: string, readonly status: number) {
+  constructor(from: string, to: string, status: number) {
     super(crossOriginRedirectMessage);
+    this.from = from;
+    this.to = to;
+    this.status = status;
   }
 }
 
 /** The redirect chain was longer than the client follows. */
 export class TooManyRedirectsError extends Error {
   override name = 'TooManyRedirectsError';
-  constructor(readonly method: string, readonly path: string, readonly limit: number) {
+  readonly method: string;
+  readonly path: string;
+  readonly limit: number;
+
+  constructor(method: string, path: string, limit: number) {
     super(`Coder API ${method} ${path} redirected more than ${limit} times`);
+    this.method = method;
+    this.path = path;
+    this.limit = limit;
   }
 }

@@ -34,8 +34,11 @@ function memoKey(resource: ResourceKind, obj: KubeObject): string {
 export class Applier {
   /** By resource and name, so the memory is bounded by the objects that exist. */
   private readonly applied = new Map<string, { uid: string; hash: string; resourceVersion: string }>();
+  private readonly http: KubeHttp;
 
-  constructor(private readonly http: KubeHttp) {}
+  constructor(http: KubeHttp) {
+    this.http = http;
+  }
 
   /** Applies `desired` unless `live` (from the cache) already holds it; returns the object as it now is. */
   async apply<T extends KubeObject>(resource: ResourceKind, desired: T, live: T | undefined): Promise<{ object: T; wrote: boolean }> {

@@ -16,7 +16,11 @@ export interface Cache<T extends KubeObject> {
 
 /** Several namespaces' informers of one kind as one cache. */
 export class MultiNamespaceCache<T extends KubeObject> implements Cache<T> {
-  constructor(private readonly informers: Map<string, Informer<T>>) {}
+  private readonly informers: Map<string, Informer<T>>;
+
+  constructor(informers: Map<string, Informer<T>>) {
+    this.informers = informers;
+  }
 
   private of(namespace: string | undefined): Informer<T>[] {
     if (namespace === undefined) return [...this.informers.values()];

@@ -10,9 +10,18 @@ type CacheFor = <T extends KubeObject>(resource: ResourceKind) => Cache<T>;
 export class ControllerBuilder {
   private primary?: ResourceKind;
   private readonly wiring: ((controller: Controller) => void)[] = [];
+  private readonly name: string;
+  private readonly cacheFor: CacheFor;
+  private readonly options: ControllerOptions;
+  private readonly register: (c: Controller) => void;
 
-  constructor(private readonly name: string, private readonly cacheFor: CacheFor,
-    private readonly options: ControllerOptions, private readonly register: (c: Controller) => void) {}
+  constructor(name: string, cacheFor: CacheFor,
+    options: ControllerOptions, register: (c: Controller) => void) {
+    this.name = name;
+    this.cacheFor = cacheFor;
+    this.options = options;
+    this.register = register;
+  }
 
   for(resource: ResourceKind): this {
     this.primary = resource;

@@ -42,8 +42,14 @@ export function parseKey(key: string): Request {
 export class Controller {
   readonly queue: WorkQueue;
   private workers: Promise<void>[] = [];
+  readonly name: string;
+  private readonly reconciler: Reconciler;
+  private readonly options: ControllerOptions;
 
-  constructor(readonly name: string, private readonly reconciler: Reconciler, private readonly options: ControllerOptions) {
+  constructor(name: string, reconciler: Reconciler, options: ControllerOptions) {
+    this.name = name;
+    this.reconciler = reconciler;
+    this.options = options;
     const m = options.metrics;
     const labels = { name };
     this.queue = new WorkQueue(options.rateLimiter, m && {

@@ -34,8 +34,10 @@ const fieldValidation = 'Strict';
 export class CustomResourceClient<T extends KubeObject, L extends { items: T[]; metadata?: { continue?: string; resourceVersion?: string } }> {
   private readonly api: CustomObjectsApi;
   private readonly watcher: Watch;
+  readonly resource: ResourceKind;
 
-  constructor(kubeConfig: KubeConfig, readonly resource: ResourceKind) {
+  constructor(kubeConfig: KubeConfig, resource: ResourceKind) {
+    this.resource = resource;
     this.api = kubeConfig.makeApiClient(CustomObjectsApi);
     this.watcher = new Watch(kubeConfig);
   }

@@ -47,8 +47,10 @@ export class EventRecorder {
   private readonly api: EventsV1Api;
   private readonly series = new Map<string, Series>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly options: EventRecorderOptions;
 
-  constructor(kubeConfig: KubeConfig, private readonly options: EventRecorderOptions) {
+  constructor(kubeConfig: KubeConfig, options: EventRecorderOptions) {
+    this.options = options;
     this.api = kubeConfig.makeApiClient(EventsV1Api);
   }
 

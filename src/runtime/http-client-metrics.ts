@@ -32,8 +32,8 @@ export function countHttpClientRequests(
       const host = hostOfClientRequest(request);
       if (!isKubernetesHost(host)) return;
       pending.set(request, { host, method: request.method.toUpperCase() });
-      // Older Node 20 releases lack the http.client.request.error channel; a request that closes without
-      // a response failed either way. Unlike 'error' or 'response', a 'close' listener changes no behaviour.
+      // A request that closes without a response failed, whether or not the error channel saw it (the
+      // first count wins). Unlike 'error' or 'response', a 'close' listener changes no behaviour.
       request.once('close', () => count(request, errorCode));
     },
     // Published when the response headers arrive, not when the body ends, so long watches count at once.

@@ -63,8 +63,14 @@ export class Informer<T extends KubeObject> {
   private connectedSince?: number;
   private disconnectedSince = Date.now();
   private readonly path: string;
+  private readonly http: KubeHttp;
+  readonly resource: ResourceKind;
+  private readonly options: InformerOptions;
 
-  constructor(private readonly http: KubeHttp, readonly resource: ResourceKind, private readonly options: InformerOptions = {}) {
+  constructor(http: KubeHttp, resource: ResourceKind, options: InformerOptions = {}) {
+    this.http = http;
+    this.resource = resource;
+    this.options = options;
     this.path = collectionPath(resource, options.namespace);
   }
 

@@ -14,8 +14,13 @@ export interface Status {
 
 /** An error answer of the API server; `code` is the HTTP status, as on @kubernetes/client-node errors. */
 export class KubeApiError extends Error {
-  constructor(readonly code: number, readonly status: Status, method: string, path: string) {
+  readonly code: number;
+  readonly status: Status;
+
+  constructor(code: number, status: Status, method: string, path: string) {
     super(`${method} ${path}: ${code} ${status.reason ?? ''}${status.message ? `: ${status.message}` : ''}`.trim());
+    this.code = code;
+    this.status = status;
     this.name = 'KubeApiError';
   }
 }
@@ -52,8 +57,10 @@ export class KubeHttp {
   readonly server: string;
   private options: Promise<RequestOptions>;
   private readonly secure: boolean;
+  private readonly kubeConfig: KubeConfig;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig) {
+    this.kubeConfig = kubeConfig;
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = cluster.server.replace(/\/$/, '');

@@ -10,8 +10,13 @@ export interface RateLimiter {
 
 export class ExponentialBackoff implements RateLimiter {
   private readonly counts = new Map<string, number>();
+  private readonly baseMs: number;
+  private readonly maxMs: number;
 
-  constructor(private readonly baseMs = 5, private readonly maxMs = 1_000_000) {}
+  constructor(baseMs = 5, maxMs = 1_000_000) {
+    this.baseMs = baseMs;
+    this.maxMs = maxMs;
+  }
 
   when(key: string): number {
     const n = this.counts.get(key) ?? 0;
@@ -31,8 +36,14 @@ export class ExponentialBackoff implements RateLimiter {
 export class TokenBucket implements RateLimiter {
   private tokens: number;
   private last: number;
+  private readonly perSecond: number;
+  private readonly burst: number;
+  private readonly now: () => number;
 
-  constructor(private readonly perSecond = 10, private readonly burst = 100, private readonly now = () => Date.now()) {
+  constructor(perSecond = 10, burst = 100, now = () => Date.now()) {
+    this.perSecond = perSecond;
+    this.burst = burst;
+    this.now = now;
     this.tokens = burst;
     this.last = now();
   }

@@ -10,7 +10,7 @@ const repo = resolve('.');
 
 function codegen(root: string, ...args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', 'codegen/cli.ts', ...args], { cwd: root },
+    execFile(process.execPath, ['codegen/cli.ts', ...args], { cwd: root },
       (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }));
   });
 }

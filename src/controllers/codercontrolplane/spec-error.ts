@@ -8,8 +8,10 @@
  */
 export class SpecError extends Error {
   override readonly name = 'SpecError';
+  readonly field: string;
 
-  constructor(readonly field: string, problem: string) {
+  constructor(field: string, problem: string) {
     super(`${field}: ${problem}`);
+    this.field = field;
   }
 }

@@ -52,8 +52,10 @@ export class CoderApiDocument {
   readonly ajv: Ajv2020;
   private readonly routes: Route[];
   private readonly validators = new Map<string, ValidateFunction>();
+  readonly raw: Schema;
 
-  constructor(readonly raw: Schema) {
+  constructor(raw: Schema) {
+    this.raw = raw;
     this.ajv = createAjv(raw);
     this.routes = buildRoutes(raw, (ref) => this.resolve(ref));
   }

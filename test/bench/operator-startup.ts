@@ -1,0 +1,59 @@
+// `npm run bench:startup`: how long `coder-k8s --version` takes, how long a controller takes from spawn to
+// /readyz against a real API server (under its generated role), and its resident memory once idle.
+// Figures, not a test. NODE=<path> BIN=<path> measure another Node.js or checkout (RUNS=5 by default).
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { startControlPlane } from '../harness/control-plane.ts';
+import { installOperatorRbac, startOperator } from '../harness/operator.ts';
+
+const runs = Number(process.env.RUNS ?? 5);
+const node = process.env.NODE ?? process.execPath;
+const bin = process.env.BIN ?? 'bin/coder-k8s.js';
+const idleMs = 10_000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function report(label: string, values: number[], unit: string, digits: number): void {
+  const fmt = (v: number) => `${v.toFixed(digits)} ${unit}`;
+  console.log(`${label.padEnd(40)} median ${fmt(median(values))}  min ${fmt(Math.min(...values))}  max ${fmt(Math.max(...values))}  (n=${values.length})`);
+}
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
+}
+
+const { stdout: nodeVersion } = await promisify(execFile)(node, ['--version']);
+console.log(`node ${nodeVersion.trim()} (${node}), ${bin}`);
+
+const versionTimes: number[] = [];
+for (let i = 0; i < runs * 2; i++) {
+  const t0 = performance.now();
+  await promisify(execFile)(node, [bin, '--version']);
+  versionTimes.push(performance.now() - t0);
+}
+report('coder-k8s --version', versionTimes, 'ms', 0);
+
+const cp = await startControlPlane();
+try {
+  const kubeconfig = await installOperatorRbac(cp);
+  const readyTimes: number[] = [];
+  const idleRss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const op = await startOperator(cp, kubeconfig, { launch: { command: node, args: [bin] }, args: ['--leader-elect=false'] });
+    readyTimes.push((performance.now() - t0) / 1000);
+    await new Promise((r) => setTimeout(r, idleMs));
+    idleRss.push(await rssMiB(op.process.pid!));
+    await op.process.stop();
+  }
+  report('controller: spawn to /readyz', readyTimes, 's', 2);
+  report(`controller: RSS after ${idleMs / 1000} s idle`, idleRss, 'MiB', 0);
+} finally {
+  await cp.stop();
+}
