@@ -44,8 +44,11 @@ export interface ControlPlane {
   userKubeconfig(user: string, groups?: string[]): Promise<string>;
   /** Completed requests from the audit log. */
   auditEvents(filter?: AuditFilter): Promise<AuditEvent[]>;
-  /** Stops kube-apiserver and starts it again on the same port and etcd data (watches break). */
-  restartApiServer(): Promise<void>;
+  /**
+   * Stops kube-apiserver (its process exits, so its watches break) and starts it again on the same port
+   * and etcd data, after `whileDown` resolves: the server stays away as long as a test needs it to.
+   */
+  restartApiServer(options?: { whileDown?: () => Promise<unknown> }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -118,8 +121,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
           pki.caPem, user, { cert: await pki.clientCert(user, groups) });
       },
       auditEvents: (filter) => readAuditLog(auditLogFile, filter),
-      async restartApiServer() {
+      async restartApiServer({ whileDown } = {}) {
         await apiserver.stop();
+        await whileDown?.();
         const index = processes.indexOf(apiserver);
         apiserver = await startApiServer(apiServerOptions);
         processes[index] = apiserver;
