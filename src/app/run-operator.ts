@@ -76,7 +76,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   });
 
   const probes = await startProbeServer(options.healthProbeBindAddress, {
-    healthz: () => ({ ok: true }),
+    healthz: () => manager.liveness(),
     readyz: () => manager.readiness(),
   });
   const metricsServer = await startMetricsServer(options.metricsBindAddress, metrics.registry);

@@ -41,22 +41,28 @@ function microTime(date = new Date()): string {
 
 export class LeaderElector {
   private leading = false;
+  private renewedAt = 0;
   private observed?: { holder: string; renewTime?: string; at: number };
   private readonly stopper = new AbortController();
   private readonly name: string;
   private readonly leaseMs: number;
   private readonly renewDeadlineMs: number;
   private readonly retryMs: number;
+  private readonly http: KubeHttp;
+  private readonly options: LeaderElectionOptions;
 
-  constructor(private readonly http: KubeHttp, private readonly options: LeaderElectionOptions) {
+  constructor(http: KubeHttp, options: LeaderElectionOptions) {
+    this.http = http;
+    this.options = options;
     this.name = options.name ?? leaderElectionID;
     this.leaseMs = options.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
     this.retryMs = options.retryPeriodMs ?? 2_000;
   }
 
-  get isLeader(): boolean {
-    return this.leading;
+  /** While leading: when the lease was last acquired or renewed, and how long it lasts (for liveness). */
+  get leadership(): { renewedAt: number; leaseMs: number } | undefined {
+    return this.leading ? { renewedAt: this.renewedAt, leaseMs: this.leaseMs } : undefined;
   }
 
   /** Campaigns until leader, then renews; resolves when leadership is lost or stop() was called. */
@@ -140,6 +146,7 @@ export class LeaderElector {
           timeoutMs: this.retryMs * 2,
           body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: this.options.namespace }, spec },
         });
+        this.renewedAt = Date.now();
         return true;
       }
       const holder = lease.spec.holderIdentity ?? '';
@@ -158,6 +165,7 @@ export class LeaderElector {
       await this.http.json('PUT', objectPath(builtinResources.lease, this.options.namespace, this.name), {
         timeoutMs: this.retryMs * 2, body: { ...lease, spec },
       });
+      this.renewedAt = Date.now();
       return true;
     } catch (err) {
       if (!isConflict(err)) log.warn({ err: (err as Error).message }, 'leader lease request failed');

@@ -8,7 +8,9 @@ import { ControllerBuilder } from './controller-builder.ts';
 import { Informer, type KubeObject } from './informer.ts';
 import { KubeHttp } from './kube-http.ts';
 import { LeaderElector } from './leader-election.ts';
+import { liveness, reconcileStuckAfterMs } from './liveness.ts';
 import type { OperatorMetrics } from './metrics.ts';
+import type { ProbeResult } from './probes.ts';
 import type { ResourceKind } from './resource.ts';
 
 export interface ManagerOptions {
@@ -32,8 +34,10 @@ export class Manager {
   private elector?: LeaderElector;
   private controllersStarted = false;
   private stopping = false;
+  private readonly options: ManagerOptions;
 
-  constructor(private readonly options: ManagerOptions) {
+  constructor(options: ManagerOptions) {
+    this.options = options;
     this.http = new KubeHttp(options.kubeConfig);
   }
 
@@ -89,8 +93,18 @@ export class Manager {
     this.options.logger.info({ controllers: this.controllers.map((c) => c.name) }, 'controllers started');
   }
 
+  /** Liveness: as leader, the lease renewed within its duration; no reconcile hung. */
+  liveness(): ProbeResult {
+    return liveness({
+      leader: this.elector?.leadership,
+      reconciles: this.controllers.filter((c) => c.queue.inFlight > 0)
+        .map((c) => ({ controller: c.name, runningMs: c.queue.longestInFlightMs() })),
+      stuckAfterMs: reconcileStuckAfterMs,
+    });
+  }
+
   /** Readiness: every cache synced and none stale. */
-  readiness(): { ok: true } | { ok: false; reasons: string[] } {
+  readiness(): ProbeResult {
     const reasons: string[] = [];
     for (const [id, cache] of this.caches) {
       if (!cache.hasSynced()) reasons.push(`cache ${id} has not synced`);

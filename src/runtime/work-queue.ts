@@ -19,8 +19,13 @@ export class WorkQueue {
   private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private shuttingDown = false;
+  readonly rateLimiter: RateLimiter;
+  private readonly metrics?: QueueMetrics;
 
-  constructor(readonly rateLimiter: RateLimiter = defaultControllerRateLimiter(), private readonly metrics?: QueueMetrics) {}
+  constructor(rateLimiter: RateLimiter = defaultControllerRateLimiter(), metrics?: QueueMetrics) {
+    this.rateLimiter = rateLimiter;
+    this.metrics = metrics;
+  }
 
   add(key: string): void {
     if (this.shuttingDown || this.dirty.has(key)) return;
@@ -92,6 +97,13 @@ export class WorkQueue {
 
   get inFlight(): number {
     return this.processing.size;
+  }
+
+  /** How long the oldest key handed out and not yet done has been processing; 0 when none is. */
+  longestInFlightMs(now = performance.now()): number {
+    let oldest = now;
+    for (const started of this.processing.values()) oldest = Math.min(oldest, started);
+    return now - oldest;
   }
 
   private push(key: string): void {

@@ -7,6 +7,22 @@ const noLimit = { when: () => 0, forget: () => undefined, failures: () => 0 };
 const nextTick = () => new Promise((r) => setImmediate(r));
 
 describe('WorkQueue', () => {
+  it('measures how long the oldest key in flight has been processing, and 0 when none is', async () => {
+    const q = new WorkQueue(noLimit);
+    assert.equal(q.longestInFlightMs(), 0);
+    q.add('a');
+    q.add('b');
+    await q.get();
+    const afterFirst = performance.now();
+    await new Promise((r) => setTimeout(r, 20));
+    await q.get();
+    const now = performance.now();
+    assert.ok(q.longestInFlightMs(now) >= now - afterFirst, 'a, taken first, sets the figure');
+    q.done('a');
+    q.done('b');
+    assert.equal(q.longestInFlightMs(), 0);
+  });
+
   it('keeps one entry per key however often it is added', async () => {
     const q = new WorkQueue(noLimit);
     for (let i = 0; i < 5; i++) q.add('ns/a');
