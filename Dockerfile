@@ -1,11 +1,27 @@
-# The coder-k8s operator image: Node.js 20, production dependencies, TypeScript run through tsx.
-FROM node:20-bookworm-slim
+# The coder-k8s operator image: Node.js 24 runs the TypeScript sources itself (type stripping), so the
+# image holds production dependencies, package.json, bin/, src/ and generated/, and nothing else.
+# test/e2e/image-layout.test.ts starts this layout read-only as uid 65532; keep it in step with this file.
+ARG NODE_IMAGE=node:24.22.3-trixie-slim
+
+FROM ${NODE_IMAGE} AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM ${NODE_IMAGE}
+# tini is PID 1: it forwards SIGTERM to Node (which then drains and gives up the lease) and reaps zombies;
+# -s makes it a subreaper too when it is not PID 1 (a pod with shareProcessNamespace).
+# npm and corepack are not needed to run the operator; removing them leaves less to patch.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/* /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY package.json ./
 COPY bin ./bin
 COPY src ./src
 COPY generated ./generated
-COPY tsconfig.json ./
 USER 65532:65532
-ENTRYPOINT ["node", "bin/coder-k8s.js"]
+ENTRYPOINT ["/usr/bin/tini", "-s", "--", "node", "bin/coder-k8s.js"]

@@ -1,6 +1,6 @@
 // `npm run bench:startup`: how long `coder-k8s --version` takes, how long a controller takes from spawn to
 // /readyz against a real API server (under its generated role), and its resident memory once idle.
-// Figures, not a test. NODE=<path> BIN=<path> measure another Node.js or checkout (RUNS=5 by default).
+// Figures, not a test. BENCH_NODE=<path> BENCH_BIN=<path> measure another Node.js or checkout (RUNS=5 by default).
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -8,8 +8,8 @@ import { startControlPlane } from '../harness/control-plane.ts';
 import { installOperatorRbac, startOperator } from '../harness/operator.ts';
 
 const runs = Number(process.env.RUNS ?? 5);
-const node = process.env.NODE ?? process.execPath;
-const bin = process.env.BIN ?? 'bin/coder-k8s.js';
+const node = process.env.BENCH_NODE ?? process.execPath;
+const bin = process.env.BENCH_BIN ?? 'bin/coder-k8s.js';
 const idleMs = 10_000;
 
 function median(values: number[]): number {

@@ -24,19 +24,34 @@ export interface RunningOperator {
   logFile: string;
 }
 
+/** How the operator is started: by default `node bin/coder-k8s.js` from the checkout, as this user. */
+export interface OperatorLaunch {
+  command: string;
+  args: string[];
+  cwd?: string;
+  uid?: number;
+  gid?: number;
+  /** The whole environment (POD_NAMESPACE is added); the harness's own when unset. */
+  env?: NodeJS.ProcessEnv;
+}
+
 let counter = 0;
 
 /** Starts `coder-k8s --app=controller` with free ports; waits for /readyz unless `waitReady` is false. */
 export async function startOperator(cp: ControlPlane, kubeconfig: string,
-  { args = [], waitReady = true, env = {} }: { args?: string[]; waitReady?: boolean; env?: Record<string, string> } = {}): Promise<RunningOperator> {
+  { args = [], waitReady = true, env = {}, launch = { command: process.execPath, args: ['bin/coder-k8s.js'] } }:
+  { args?: string[]; waitReady?: boolean; env?: Record<string, string>; launch?: OperatorLaunch } = {}): Promise<RunningOperator> {
   const [metricsPort, probesPort] = [await freePort(), await freePort()];
   const logFile = join(mkdtempSync(join(cp.dir, 'operator-')), `operator-${++counter}.log`);
   const proc = new ManagedProcess({
     name: `coder-k8s operator ${counter}`,
-    command: process.execPath,
-    args: ['bin/coder-k8s.js', '--app=controller', `--kubeconfig=${kubeconfig}`,
+    command: launch.command,
+    args: [...launch.args, '--app=controller', `--kubeconfig=${kubeconfig}`,
       `--metrics-bind-address=127.0.0.1:${metricsPort}`, `--health-probe-bind-address=127.0.0.1:${probesPort}`, ...args],
-    env: { ...process.env, POD_NAMESPACE: operatorNamespace, ...env },
+    env: { ...(launch.env ?? process.env), POD_NAMESPACE: operatorNamespace, ...env },
+    cwd: launch.cwd,
+    uid: launch.uid,
+    gid: launch.gid,
     logFile,
   });
   const probesUrl = `http://127.0.0.1:${probesPort}`;

@@ -1,0 +1,81 @@
+// The image as deployed, without Docker: the files the Dockerfile puts in /app, read-only, started by its
+// ENTRYPOINT as its USER, with HOME and TMPDIR unwritable (deploy/deployment.yaml sets
+// readOnlyRootFilesystem and mounts nothing writable), against a real control plane under the generated role.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { buildImageLayout, type ImageLayout } from '../harness/image-layout.ts';
+import { installOperatorRbac, startOperator, type OperatorLaunch } from '../harness/operator.ts';
+
+const repo = process.cwd();
+const runsAsRoot = process.getuid?.() === 0;
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRoot && 'needs root to start the image as its USER' }, () => {
+  let layout: ImageLayout;
+  let launch: OperatorLaunch;
+  let cp: ControlPlane | undefined;
+
+  const runImage = (args: string[]): Promise<Run> => new Promise((resolve) => {
+    execFile(launch.command, [...launch.args, ...args], { cwd: launch.cwd, uid: launch.uid, gid: launch.gid, env: launch.env, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
+  });
+
+  before(async () => {
+    layout = await buildImageLayout(repo);
+    // HOME and TMPDIR exist but nobody but root may write there, as on a read-only root file system.
+    const unwritable = join(layout.root, 'unwritable');
+    await mkdir(unwritable, { mode: 0o555 });
+    const [command = '', ...args] = layout.entrypoint;
+    launch = {
+      command, args, cwd: layout.appDir, uid: layout.uid, gid: layout.gid,
+      env: { ...layout.env, PATH: `${layout.nodeBinDir}:/usr/local/bin:/usr/bin:/bin`, HOME: unwritable, TMPDIR: unwritable },
+    };
+  });
+  after(async () => {
+    await cp?.stop();
+    if (layout) await rm(layout.root, { recursive: true, force: true });
+  });
+
+  it('runs as the non-root uid 65532 under an init that forwards signals', () => {
+    assert.deepEqual([layout.uid, layout.gid], [65532, 65532]);
+    assert.equal(layout.entrypoint[0], '/usr/bin/tini', 'tini is PID 1');
+    assert.ok(layout.baseImageSteps.some((step) => /apt-get install .*\btini\b/.test(step)), 'the final stage installs tini');
+  });
+
+  it('holds production dependencies and the runtime sources only', async () => {
+    assert.deepEqual((await readdir(layout.appDir)).sort(), ['bin', 'generated', 'node_modules', 'package.json', 'src']);
+    const modules = await readdir(join(layout.appDir, 'node_modules'));
+    for (const devOnly of ['typescript', 'ts-morph', 'openapi-typescript', 'json-schema-to-typescript']) {
+      assert.ok(!modules.includes(devOnly), `${devOnly} is not in the image`);
+    }
+    assert.ok(modules.includes('pino') && modules.includes('@kubernetes'), 'runtime dependencies are');
+  });
+
+  it('prints its version and help with nothing writable', async () => {
+    const { version } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { version: string };
+    const shown = await runImage(['--version']);
+    assert.deepEqual(shown, { code: 0, stdout: `coder-k8s ${version}\n`, stderr: '' });
+    const help = await runImage(['--help']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /--app/);
+    assert.equal(help.stderr, '');
+  });
+
+  it('starts a controller that becomes ready under its generated role, and stops cleanly on SIGTERM', async () => {
+    cp = await startControlPlane();
+    const kubeconfig = join(layout.root, 'unwritable', 'operator.kubeconfig');
+    // The layout is read-only to the operator, not to root: put its credentials where uid 65532 can read them.
+    await writeFile(kubeconfig, await readFile(await installOperatorRbac(cp), 'utf8'), { mode: 0o444 });
+    const op = await startOperator(cp, kubeconfig, { launch });
+    await op.process.stop(15_000);
+    assert.equal(op.process.exitStatus, 0, 'tini passed SIGTERM on and the operator drained and exited 0');
+    const log = await readFile(op.logFile, 'utf8');
+    assert.match(log, /"msg":"controllers started"/);
+    assert.doesNotMatch(log, /EACCES|EROFS/, 'nothing tried to write');
+  });
+});
