@@ -21,3 +21,22 @@ export async function kubectlOk(kubeconfig: string, args: string[], input?: stri
   if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${result.code}):\n${result.stderr}${result.stdout}`);
   return result.stdout;
 }
+
+/**
+ * Waits until every named CRD (every CRD when none is named) is Established. Not `kubectl wait`:
+ * kubectl 1.32 fails at once ("status.conditions accessor error") when it looks before the API server
+ * has written a new CRD's first conditions, which can happen right after an apply.
+ */
+export async function waitForCrdsEstablished(kubeconfig: string, names: string[] = [], timeoutMs = 60_000): Promise<void> {
+  const jsonpath = 'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Established")].status}{"\\n"}{end}';
+  const deadline = Date.now() + timeoutMs;
+  let pending: string[] = [];
+  while (Date.now() < deadline) {
+    const states = new Map((await kubectlOk(kubeconfig, ['get', 'crd', '-o', jsonpath])).trim().split('\n').filter(Boolean)
+      .map((line) => line.split('=') as [string, string]));
+    pending = (names.length ? names : [...states.keys()]).filter((name) => states.get(name) !== 'True');
+    if (states.size > 0 && pending.length === 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`CRDs not Established within ${timeoutMs} ms: ${pending.join(', ') || 'none listed'}`);
+}

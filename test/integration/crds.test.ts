@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { kubectlOk } from '../harness/kubectl.ts';
+import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 
 const crdFiles = readdirSync('config/crd/bases').filter((f) => f.endsWith('.yaml'));
 
@@ -19,7 +19,7 @@ describe('generated CRDs on a real API server', () => {
   after(() => cp?.stop());
 
   it('accepts every CRD as structural with names accepted and established', async () => {
-    await kubectlOk(kubeconfig, ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
+    await waitForCrdsEstablished(kubeconfig);
     const crds = JSON.parse(await kubectlOk(kubeconfig, ['get', 'crd', '-o', 'json'])) as {
       items: { metadata: { name: string }; status: { conditions: { type: string; status: string; message: string }[] } }[];
     };

@@ -6,7 +6,7 @@ import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../gen
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { kubectlOk } from '../harness/kubectl.ts';
+import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import { eventually } from '../harness/wait.ts';
 
 const namespace = 'client-test';
@@ -22,7 +22,7 @@ describe('typed custom resource client', () => {
   before(async () => {
     cp = await startControlPlane();
     await kubectlOk(cp.adminKubeconfigPath, ['apply', '-f', 'config/crd/bases/coder.com_codercontrolplanes.yaml']);
-    await kubectlOk(cp.adminKubeconfigPath, ['wait', '--for=condition=Established', '--timeout=60s', 'crd/codercontrolplanes.coder.com']);
+    await waitForCrdsEstablished(cp.adminKubeconfigPath, ['codercontrolplanes.coder.com']);
     await cp.adminConfig().makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
     client = coderControlPlaneClient(cp.adminConfig());
   });
