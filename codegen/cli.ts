@@ -10,7 +10,7 @@ import { OutputSet } from './output.ts';
 import { repoRoot } from './paths.ts';
 import { clusterRoleYaml, readPermissions } from './rbac.ts';
 import { commonTypesFile, kindTypesFile } from './types.ts';
-import { validatorFile } from './validators.ts';
+import { validatorFile, validatorsIndexFile } from './validators.ts';
 
 export async function generate(): Promise<OutputSet> {
   const out = new OutputSet();
@@ -25,6 +25,7 @@ export async function generate(): Promise<OutputSet> {
     out.add(`generated/validators/${kind.names.singular}.ts`, [source], validatorFile(kind, kind.resolved));
   }
   out.add('generated/clients/index.ts', kinds.map((k) => `schemas/${k.file}`), clientsIndexFile(kinds));
+  out.add('generated/validators/index.ts', kinds.map((k) => `schemas/${k.file}`), validatorsIndexFile(kinds));
   out.add('docs/reference/api.md', kinds.map((k) => `schemas/${k.file}`), apiReference(kinds));
   const permissions = readPermissions();
   out.add('config/rbac/role.yaml', permissions.map((p) => p.file), clusterRoleYaml(permissions));

@@ -1,6 +1,7 @@
 // Stage: apiextensions.k8s.io/v1 CustomResourceDefinition for a kind, refs inlined, codegen markers removed.
 import { stringify } from 'yaml';
-import type { JsonSchema, KindSource } from './load.ts';
+import type { JsonSchema } from './json-schema.ts';
+import type { KindSource } from './load.ts';
 import { commonTypeKey, kubernetesTypeKey } from './resolve.ts';
 
 export function crdName(kind: KindSource): string {

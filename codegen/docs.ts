@@ -1,6 +1,7 @@
 // Stage: docs/reference/api.md, the API reference, from the schemas' descriptions, defaults, rules and
 // declared conditions.
-import type { JsonSchema, ResolvedKind } from './load.ts';
+import type { JsonSchema } from './json-schema.ts';
+import type { ResolvedKind } from './load.ts';
 import { kubernetesTypeKey } from './resolve.ts';
 
 interface FieldRow {

@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { kubernetesVersion } from '../test/harness/binaries.ts';
 import { startControlPlane } from '../test/harness/control-plane.ts';
-import type { JsonSchema } from './load.ts';
+import type { JsonSchema } from './json-schema.ts';
 import { kubernetesDefinitionsFile, schemasDir } from './paths.ts';
 
 const componentPrefix = '#/components/schemas/';

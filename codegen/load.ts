@@ -2,10 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { JsonSchema } from './json-schema.ts';
 import { schemasDir } from './paths.ts';
 import { resolveRefs } from './resolve.ts';
-
-export type JsonSchema = { [key: string]: unknown };
 
 export interface PrinterColumn {
   name: string;

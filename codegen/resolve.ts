@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve as resolvePath } from 'node:path';
 import { parse } from 'yaml';
-import type { JsonSchema } from './load.ts';
+import type { JsonSchema } from './json-schema.ts';
 import { schemasDir } from './paths.ts';
 
 export const kubernetesTypeKey = 'x-coder-kubernetes-type';

@@ -2,7 +2,8 @@
 // condition type and reason constants. Kubernetes types become @kubernetes/client-node models.
 import { compile } from 'json-schema-to-typescript';
 import { basename } from 'node:path';
-import type { CommonSchema, JsonSchema, KindSource } from './load.ts';
+import type { JsonSchema } from './json-schema.ts';
+import type { CommonSchema, KindSource } from './load.ts';
 import { commonTypeKey, kubernetesTypeKey } from './resolve.ts';
 
 /** io.k8s.api.core.v1.EnvVar → V1EnvVar; io.k8s.api.rbac.v1.PolicyRule → V1PolicyRule. */

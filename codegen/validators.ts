@@ -1,6 +1,7 @@
-// Stage: a validator per kind, from the CRD schema exactly as the API server receives it. ajv standalone
-// code checks the OpenAPI keywords; a structural tree (shape, defaults, list types, CEL rules) drives the
-// hand-written runtime in src/validation/ (unknown fields, defaulting, list keys, CEL, API-server wording).
+// Stage: a validator per kind, from the CRD schema exactly as the API server receives it, and an index of
+// them. ajv standalone code checks the OpenAPI keywords; a structural tree (shape, defaults, list types,
+// CEL rules) drives the hand-written runtime in src/validation/ (unknown fields, defaulting, list keys,
+// CEL, API-server wording).
 import { parse } from '@bufbuild/cel';
 import { Ajv, _ } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
@@ -10,7 +11,8 @@ import { re2RegExp } from '../src/validation/re2.ts';
 import { parseRuleFieldPath } from '../src/validation/rule-field-path.ts';
 import type { Rule, StructuralNode } from '../src/validation/structural.ts';
 import { buildCrd } from './crd.ts';
-import type { JsonSchema, KindSource } from './load.ts';
+import type { JsonSchema } from './json-schema.ts';
+import type { KindSource } from './load.ts';
 
 /** Keywords the validators implement; any other keyword in a schema stops codegen. */
 const valueKeywords = new Set([
@@ -216,6 +218,10 @@ function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
+function validatorConstName(kind: KindSource): string {
+  return `${lowerFirst(kind.kind)}Validator`;
+}
+
 export function validatorFile(kind: KindSource, resolved: JsonSchema): string {
   const schema = crdOpenApiSchema(kind, resolved);
   const where = `schemas/${kind.file}`;
@@ -224,7 +230,7 @@ export function validatorFile(kind: KindSource, resolved: JsonSchema): string {
   const structure = structuralNode(schema, where);
   const { tree, shared } = shareSubtrees(structure, (n) => ({ $shared: n }), (i) => `shared${i}`);
   const hasRules = JSON.stringify(structure).includes('"rules":');
-  const name = `${lowerFirst(kind.kind)}Validator`;
+  const name = validatorConstName(kind);
   return [
     '// @ts-nocheck: what follows up to the structural tree is ajv standalone JavaScript.',
     ...(code.includes('require(') ? ["import { createRequire } from 'node:module';"] : []),
@@ -254,6 +260,20 @@ export function validatorFile(kind: KindSource, resolved: JsonSchema): string {
     `export function validate${kind.kind}(obj: unknown, old?: unknown): ValidationError[] {`,
     `  return runValidation(${name}, obj, old);`,
     '}',
+    '',
+  ].join('\n');
+}
+
+/** generated/validators/index.ts: every kind's validator, for callers that pick one by apiVersion and kind. */
+export function validatorsIndexFile(kinds: KindSource[]): string {
+  return [
+    "import type { KindValidator } from '../../src/validation/validate.ts';",
+    ...kinds.map((kind) => `import { ${validatorConstName(kind)} } from './${kind.names.singular}.ts';`),
+    '',
+    '/** Every kind\'s validator, in the file order of schemas/. */',
+    'export const kindValidators: readonly KindValidator[] = [',
+    ...kinds.map((kind) => `  ${validatorConstName(kind)},`),
+    '];',
     '',
   ].join('\n');
 }

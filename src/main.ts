@@ -8,7 +8,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 async function main(args: string[]): Promise<number> {
   if (args[0] === 'validate') {
-    const { runValidateCommand } = await import('./app/validate-command.ts');
+    const { runValidateCommand } = await import('./app/validate/command.ts');
     return runValidateCommand(args.slice(1));
   }
   const parsed = parseOperatorArgs(args);

@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { allResources } from '../../generated/clients/index.ts';
+import { kindValidators } from '../../generated/validators/index.ts';
 import { collectionPath } from '../../src/runtime/resource.ts';
 import type { ValidationError } from '../../src/validation/error.ts';
-import { validatorFor } from '../../src/validation/registry.ts';
 import { runValidation, withDefaults } from '../../src/validation/validate.ts';
+import { validatorFor } from '../../src/validation/validator-lookup.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { kubectlOk } from '../harness/kubectl.ts';
+import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import { eventually } from '../harness/wait.ts';
 import { ruleCases } from '../unit/validation/rule-cases.ts';
 import { badObjects, goodObjects, updates, type Row } from './validation/bad-objects.ts';
@@ -31,7 +32,7 @@ function collection(obj: Obj): string {
 }
 
 function validate(obj: Obj, old?: Obj): ValidationError[] {
-  const validator = validatorFor(String(obj.apiVersion), String(obj.kind));
+  const validator = validatorFor(kindValidators, String(obj.apiVersion), String(obj.kind));
   assert.ok(validator, `a validator for ${String(obj.kind)}`);
   return runValidation(validator, obj, old);
 }
@@ -80,7 +81,7 @@ describe('generated validators and the API server', () => {
     kc = cp.adminConfig();
     const kubeconfig = cp.adminKubeconfigPath;
     await kubectlOk(kubeconfig, ['apply', '-f', join(repo, 'config', 'crd', 'bases')]);
-    await kubectlOk(kubeconfig, ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
+    await waitForCrdsEstablished(kubeconfig);
     await kubectlOk(kubeconfig, ['create', 'namespace', 'coder']);
   });
   after(() => cp?.stop());
@@ -115,7 +116,7 @@ describe('generated validators and the API server', () => {
       const verdict = await serverVerdict(kc, collection(row.obj), row.obj);
       comparison.record(row.name, verdict.findings.map(show), validate(row.obj).map(show));
       if (verdict.accepted) {
-        const mine = withDefaults(validatorFor(String(row.obj.apiVersion), String(row.obj.kind))!, row.obj);
+        const mine = withDefaults(validatorFor(kindValidators, String(row.obj.apiVersion), String(row.obj.kind))!, row.obj);
         try {
           assert.deepEqual(mine.spec, verdict.accepted.spec);
         } catch {

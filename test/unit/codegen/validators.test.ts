@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadKinds } from '../../../codegen/load.ts';
-import { ajvSchema, structuralNode, structuralRule, validatorFile } from '../../../codegen/validators.ts';
+import { ajvSchema, structuralNode, structuralRule, validatorFile, validatorsIndexFile } from '../../../codegen/validators.ts';
 
 describe('validators stage', () => {
   it('marks rules that read oldSelf as transition rules', () => {
@@ -46,5 +46,13 @@ describe('validators stage', () => {
     assert.match(text, /^const shared0: StructuralNode = /m);
     assert.match(text, /\$ref":"#\/\$defs\/d0"/);
     assert.equal(validatorFile(kind, kind.resolved), text, 'the same schema gives the same file');
+  });
+
+  it('indexes the validator of every kind in schemas/, in file order', () => {
+    const kinds = loadKinds();
+    const text = validatorsIndexFile(kinds);
+    const listed = text.slice(text.indexOf('export const kindValidators')).match(/^ {2}\w+Validator,$/gm);
+    assert.deepEqual(listed, kinds.map((k) => `  ${k.kind.charAt(0).toLowerCase()}${k.kind.slice(1)}Validator,`));
+    for (const k of kinds) assert.match(text, new RegExp(`from '\\./${k.names.singular}\\.ts';`));
   });
 });

@@ -2,10 +2,11 @@
 // own message at the API server's field path. A rule without a row here fails the coverage test.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { kindValidators } from '../../../generated/validators/index.ts';
 import { goValue } from '../../../src/validation/go-format.ts';
-import { kindValidators, validatorFor } from '../../../src/validation/registry.ts';
 import type { Rule, StructuralNode } from '../../../src/validation/structural.ts';
 import { runValidation } from '../../../src/validation/validate.ts';
+import { validatorFor } from '../../../src/validation/validator-lookup.ts';
 import { ruleCases as cases, type Example } from './rule-cases.ts';
 
 /** Every rule of a schema, once per place it applies (a shared subtree counts at each use). */
@@ -19,12 +20,12 @@ function rulesOf(node: StructuralNode | undefined, out: Rule[] = []): Rule[] {
 }
 
 function findRule(kind: string, prefix: string): Rule {
-  const rules = rulesOf(validatorFor('coder.com/v1alpha1', kind)!.structure).filter((r) => r.message?.startsWith(prefix));
+  const rules = rulesOf(validatorFor(kindValidators, 'coder.com/v1alpha1', kind)!.structure).filter((r) => r.message?.startsWith(prefix));
   assert.equal(rules.length, 1, `exactly one ${kind} rule has a message starting "${prefix}"`);
   return rules[0]!;
 }
 
-const validate = (e: Example) => runValidation(validatorFor('coder.com/v1alpha1', e.obj.kind as string)!, e.obj, e.old);
+const validate = (e: Example) => runValidation(validatorFor(kindValidators, 'coder.com/v1alpha1', e.obj.kind as string)!, e.obj, e.old);
 
 describe('CEL rules of the schemas', () => {
   it('has a row with accepted and rejected objects for every rule of every kind', () => {

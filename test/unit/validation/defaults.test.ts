@@ -1,10 +1,11 @@
 // Structural defaulting before validation, as the API server decodes a request.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { kindValidators } from '../../../generated/validators/index.ts';
 import { applyDefaults, pruneNulls } from '../../../src/validation/defaults.ts';
-import { validatorFor } from '../../../src/validation/registry.ts';
 import type { StructuralNode } from '../../../src/validation/structural.ts';
 import { runValidation, withDefaults } from '../../../src/validation/validate.ts';
+import { validatorFor } from '../../../src/validation/validator-lookup.ts';
 import { aControlPlane, aGatewayKey } from './fixtures.ts';
 
 const schema: StructuralNode = {
@@ -48,14 +49,14 @@ describe('defaults', () => {
   it('applies defaults before the CEL rules see the object', () => {
     // gracePeriod defaults to 10m, which its rule accepts; the key name defaults to metadata.name.
     const key = aGatewayKey({ rotation: {} });
-    const v = validatorFor('coder.com/v1alpha1', 'CoderAIGatewayKey')!;
+    const v = validatorFor(kindValidators, 'coder.com/v1alpha1', 'CoderAIGatewayKey')!;
     assert.deepEqual(runValidation(v, key), []);
     assert.equal((withDefaults(v, key).spec as { rotation: { gracePeriod: string } }).rotation.gracePeriod, '10m');
   });
 
   it('gives a control plane the defaults of its schema without changing the object passed in', () => {
     const cp = aControlPlane();
-    const v = validatorFor('coder.com/v1alpha1', 'CoderControlPlane')!;
+    const v = validatorFor(kindValidators, 'coder.com/v1alpha1', 'CoderControlPlane')!;
     const spec = withDefaults(v, cp).spec as Record<string, unknown>;
     assert.equal(spec.replicas, 1);
     assert.deepEqual(spec.service, { type: 'ClusterIP', port: 80 });

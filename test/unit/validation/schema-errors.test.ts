@@ -2,12 +2,13 @@
 // unknown fields, metadata, and the error that stands for rules not run.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateObject } from '../../../src/validation/registry.ts';
+import { kindValidators } from '../../../generated/validators/index.ts';
+import { validateObject } from '../../../src/validation/validator-lookup.ts';
 import { aControlPlane, aGatewayKey, aProvider, aProvisioner, aTemplateTest, type Obj } from './fixtures.ts';
 
 const notChecked = '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; '
   + 'correct the existing errors to complete validation';
-const lines = (obj: Obj) => (validateObject(obj) ?? []).map((e) => `${e.path}: ${e.message}`);
+const lines = (obj: Obj) => (validateObject(kindValidators, obj) ?? []).map((e) => `${e.path}: ${e.message}`);
 
 describe('schema errors', () => {
   it('names the wrong type, then stops the CEL rules', () => {
@@ -93,7 +94,7 @@ describe('schema errors', () => {
       'spec.extraEnv[0].bogus: unknown field "spec.extraEnv[0].bogus"',
       'spec.zzz: unknown field "spec.zzz"',
     ]);
-    assert.deepEqual(validateObject(aControlPlane({ replicas: { a: 1 } }))?.map((e) => e.type), ['field not declared in schema']);
+    assert.deepEqual(validateObject(kindValidators, aControlPlane({ replicas: { a: 1 } }))?.map((e) => e.type), ['field not declared in schema']);
   });
 
   it('checks metadata: name, labels, and values that do not decode', () => {
@@ -122,6 +123,6 @@ describe('schema errors', () => {
   });
 
   it('reports an object that is not a JSON object', () => {
-    assert.equal(validateObject('x'), undefined);
+    assert.equal(validateObject(kindValidators, 'x'), undefined);
   });
 });

@@ -1,10 +1,11 @@
 // Manifests checked offline: every document of a multi-document YAML (or JSON) file, and every item of
 // a v1 List, validated with the generated validator of its kind. Objects of other API groups are skipped.
 import { parseAllDocuments } from 'yaml';
-import type { ValidationError } from './error.ts';
-import { kindValidators, validatorFor } from './registry.ts';
-import { runValidation } from './validate.ts';
-import { isObject } from './structural.ts';
+import { kindValidators } from '../../../generated/validators/index.ts';
+import type { ValidationError } from '../../validation/error.ts';
+import { isObject } from '../../validation/structural.ts';
+import { runValidation } from '../../validation/validate.ts';
+import { validatorFor } from '../../validation/validator-lookup.ts';
 
 /** The API group whose kinds the validators know; an unknown kind of it is an error, not a skip. */
 export const ourGroup = 'coder.com';
@@ -49,7 +50,7 @@ function checkObject(value: unknown, doc: number, report: ManifestReport): void 
     return;
   }
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  const validator = validatorFor(apiVersion, String(value.kind));
+  const validator = validatorFor(kindValidators, apiVersion, String(value.kind));
   if (!validator) {
     if (group === ourGroup) {
       report.problems.push({

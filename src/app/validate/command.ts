@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkManifests, type ManifestProblem } from '../validation/manifests.ts';
+import { checkManifests, type ManifestProblem } from './manifests.ts';
 
 const usage = `Usage: coder-k8s validate -f FILE [-f FILE...]
 
