@@ -1,25 +1,13 @@
 // Before starting: is the CRD of every reconciled kind served? Asks discovery, which every
 // authenticated user may read, so the operator needs no permission on CRDs.
-import { isNotFound, type KubeHttp } from '../runtime/kube-http.ts';
 import type { ResourceKind } from '../runtime/resource.ts';
-
-interface APIResourceList {
-  resources: { name: string }[];
-}
+import type { Writer } from '../runtime/writer.ts';
 
 /** The CRD names (plural.group) that the API server does not serve. */
-export async function missingCrds(http: KubeHttp, resources: readonly ResourceKind[]): Promise<string[]> {
-  const served = new Map<string, Set<string>>();
-  for (const apiVersion of new Set(resources.map((r) => r.apiVersion))) {
-    try {
-      const list = await http.json<APIResourceList>('GET', `/apis/${apiVersion}`);
-      served.set(apiVersion, new Set(list.resources.map((r) => r.name)));
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      served.set(apiVersion, new Set());
-    }
-  }
-  return resources.filter((r) => !served.get(r.apiVersion)?.has(r.plural)).map((r) => `${r.plural}.${r.group}`);
+export async function missingCrds(writer: Writer, resources: readonly ResourceKind[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const r of resources) if (!(await writer.served(r))) missing.push(`${r.plural}.${r.group}`);
+  return missing;
 }
 
 export function missingCrdsMessage(missing: string[]): string {

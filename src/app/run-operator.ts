@@ -5,13 +5,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { allResources } from '../../generated/clients/index.ts';
-import { setupCoderControlPlaneController } from '../controllers/codercontrolplane/controller.ts';
+import { controllerSetups } from '../controllers/index.ts';
+import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
 import { ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
-import { KubeHttp } from '../runtime/kube-http.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager } from '../runtime/manager.ts';
-import { countHttpClientRequests, createMetrics, startMetricsServer } from '../runtime/metrics.ts';
+import { countHttpClientRequests } from '../runtime/http-client-metrics.ts';
+import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
 import { startProbeServer } from '../runtime/probes.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
@@ -44,13 +45,9 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   }
   const logger: Logger = createLogger({ level: options.logLevel });
   const kubeConfig = loadKubeConfig(options.kubeconfig);
-  const http = new KubeHttp(kubeConfig);
-  const apiHost = new URL(http.server).host;
   const metrics = createMetrics();
+  const apiHost = new URL(kubeConfig.getCurrentCluster()!.server).host;
   const stopCounting = countHttpClientRequests(metrics, (host) => host === apiHost);
-
-  const missing = await missingCrds(http, allResources);
-  if (missing.length) throw new StartupError(missingCrdsMessage(missing));
 
   const identity = `${hostname()}_${randomUUID()}`;
   let exiting = false;
@@ -68,12 +65,17 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       process.exit(1);
     },
   });
-  setupCoderControlPlaneController(manager, {
+  const missing = await missingCrds(manager.writer, allResources);
+  if (missing.length) throw new StartupError(missingCrdsMessage(missing));
+  const deps: ControllerDeps = {
+    writer: manager.writer,
+    events: new EventRecorder(manager.http, { controller: 'coder-k8s.coder.com', instance: identity, logger }),
     logger,
-    events: new EventRecorder(kubeConfig, { controller: 'coder-k8s.coder.com', instance: identity, logger }),
+    now: () => new Date(),
+    coderClient: coderClientFactory(logger, process.env.CODER_K8S_CODER_URL_OVERRIDE || undefined),
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken },
-    coderURLOverride: process.env.CODER_K8S_CODER_URL_OVERRIDE || undefined,
-  });
+  };
+  for (const setup of controllerSetups) setup(manager, deps);
 
   const probes = await startProbeServer(options.healthProbeBindAddress, {
     healthz: () => manager.liveness(),

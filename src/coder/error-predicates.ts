@@ -5,7 +5,7 @@ export function isCoderApiError(err: unknown): err is CoderApiError {
   return err instanceof CoderApiError;
 }
 
-export function isNotFound(err: unknown): boolean {
+export function isCoderNotFound(err: unknown): boolean {
   return isCoderApiError(err) && err.status === 404;
 }
 

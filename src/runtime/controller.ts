@@ -1,10 +1,12 @@
 // A controller: workers that take keys from its queue and reconcile them, at most one reconcile per key
-// at a time. A reconcile returns {requeueAfterMs} or nothing, or throws (the key is retried with backoff).
+// at a time. A reconcile returns {requeueAfterMs} or nothing, or throws: the key is retried with backoff,
+// unless the error is a TerminalError (logged and counted, not retried until the object changes).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { errorCode } from './kube-http.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import { TerminalError } from './terminal-error.ts';
 import { WorkQueue } from './work-queue.ts';
 
 export interface Request {
@@ -101,6 +103,7 @@ export class Controller {
         this.queue.addAfter(key, outcome.requeueAfterMs);
       }
     } catch (err) {
+      const terminal = err instanceof TerminalError;
       if (errorCode(err) === 409) {
         // The object changed since the cache was read; the newer version is on its way.
         result = 'requeue';
@@ -108,9 +111,11 @@ export class Controller {
       } else {
         result = 'error';
         metrics?.reconcileErrors.inc({ controller: this.name });
-        logger.error({ err: (err as Error).message, retries: this.queue.failures(key) }, 'reconcile failed; retrying with backoff');
+        if (terminal) logger.error({ err: (err as Error).message }, 'reconcile failed; retrying cannot help, waiting for a change');
+        else logger.error({ err: (err as Error).message, retries: this.queue.failures(key) }, 'reconcile failed; retrying with backoff');
       }
-      this.queue.addRateLimited(key);
+      if (terminal) this.queue.forget(key);
+      else this.queue.addRateLimited(key);
     } finally {
       this.queue.done(key);
       metrics?.reconcileTotal.inc({ controller: this.name, result });

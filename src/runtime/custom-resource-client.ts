@@ -3,15 +3,10 @@
 import {
   CustomObjectsApi, PatchStrategy, Watch, setHeaderOptions, type KubeConfig, type V1DeleteOptions, type V1Status,
 } from '@kubernetes/client-node';
+import type { KubeObject } from './informer.ts';
 import { collectionPath, type ResourceKind } from './resource.ts';
 
 export type { ResourceKind };
-
-interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
-}
 
 export interface ListOptions {
   labelSelector?: string;

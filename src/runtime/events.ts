@@ -1,9 +1,10 @@
 // Records events.k8s.io/v1 Events for `kubectl describe`, folding repeats into one Event's series.
 import { randomBytes } from 'node:crypto';
-import {
-  EventsV1Api, PatchStrategy, V1MicroTime, setHeaderOptions, type EventsV1Event, type KubeConfig,
-} from '@kubernetes/client-node';
+import type { EventsV1Event } from '@kubernetes/client-node';
+import { errorCode, type KubeHttp } from './kube-http.ts';
 import type { Logger } from './logger.ts';
+import { microTime } from './micro-time.ts';
+import { builtinResources, collectionPath, objectPath } from './resource.ts';
 import { scrubSecrets } from './redaction.ts';
 
 export interface EventTarget {
@@ -44,14 +45,14 @@ interface Series {
 }
 
 export class EventRecorder {
-  private readonly api: EventsV1Api;
+  private readonly http: KubeHttp;
   private readonly series = new Map<string, Series>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly options: EventRecorderOptions;
 
-  constructor(kubeConfig: KubeConfig, options: EventRecorderOptions) {
+  constructor(http: KubeHttp, options: EventRecorderOptions) {
+    this.http = http;
     this.options = options;
-    this.api = kubeConfig.makeApiClient(EventsV1Api);
   }
 
   /** Never rejects: an Event that cannot be written after a few attempts is logged and dropped. */
@@ -99,11 +100,11 @@ export class EventRecorder {
     // Events about cluster-scoped objects go to "default", as client-go does.
     const namespace = target.namespace || 'default';
     const name = eventName(target.name);
-    const body: EventsV1Event = {
+    const body: Omit<EventsV1Event, 'eventTime'> & { eventTime: string } = {
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
       metadata: { name, namespace },
-      eventTime: new V1MicroTime(now),
+      eventTime: microTime(new Date(now)),
       reportingController: this.options.controller,
       reportingInstance: truncateChars(this.options.instance, maxShortField),
       regarding: {
@@ -113,19 +114,19 @@ export class EventRecorder {
       },
       ...event,
     };
-    await this.api.createNamespacedEvent({ namespace, body });
+    await this.http.json('POST', collectionPath(builtinResources.event, namespace), { body });
     return { namespace, name };
   }
 
   /** False when the Event is gone (404). */
   private async patchSeries(known: Series, now: number): Promise<boolean> {
-    const body = { series: { count: known.count + 1, lastObservedTime: new V1MicroTime(now) } };
+    const body = { series: { count: known.count + 1, lastObservedTime: microTime(new Date(now)) } };
     try {
-      await this.api.patchNamespacedEvent({ namespace: known.namespace, name: known.name, body },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      await this.http.json('PATCH', objectPath(builtinResources.event, known.namespace, known.name),
+        { contentType: 'application/merge-patch+json', body });
       return true;
     } catch (err) {
-      if (statusOf(err) === 404) return false;
+      if (errorCode(err) === 404) return false;
       throw err;
     }
   }
@@ -167,14 +168,9 @@ interface EventFields {
   note: string;
 }
 
-function statusOf(err: unknown): number | undefined {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'number' ? code : undefined;
-}
-
 /** Network errors, 429 and 5xx are worth another try; a create's 409 means the random name collided. */
 function isRetriable(err: unknown, isPatch: boolean): boolean {
-  const status = statusOf(err);
+  const status = errorCode(err);
   if (status === undefined) return true;
   return status === 429 || status >= 500 || (status === 409 && !isPatch);
 }

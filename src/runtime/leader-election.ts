@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { abortableSleep } from './abortable-sleep.ts';
 import { isConflict, isNotFound, type KubeHttp } from './kube-http.ts';
+import { microTime } from './micro-time.ts';
 import { collectionPath, objectPath, builtinResources } from './resource.ts';
 
 export const leaderElectionID = 'coder-k8s-controller.coder.com';
@@ -32,11 +33,6 @@ export interface LeaderElectionOptions {
   logger: Logger;
   /** Called with true when this process becomes leader and false when it stops being leader. */
   onLeading: (leading: boolean) => void;
-}
-
-/** metav1.MicroTime: RFC 3339 with exactly six fractional digits. */
-function microTime(date = new Date()): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 export class LeaderElector {

@@ -12,6 +12,7 @@ import { liveness, reconcileStuckAfterMs } from './liveness.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { ProbeResult } from './probes.ts';
 import type { ResourceKind } from './resource.ts';
+import { Writer } from './writer.ts';
 
 export interface ManagerOptions {
   kubeConfig: KubeConfig;
@@ -29,6 +30,8 @@ export interface ManagerOptions {
 
 export class Manager {
   readonly http: KubeHttp;
+  /** The writer every controller shares (one Applier memory, one discovery cache). */
+  readonly writer: Writer;
   private readonly caches = new Map<string, Cache<KubeObject>>();
   private readonly controllers: Controller[] = [];
   private elector?: LeaderElector;
@@ -39,6 +42,7 @@ export class Manager {
   constructor(options: ManagerOptions) {
     this.options = options;
     this.http = new KubeHttp(options.kubeConfig);
+    this.writer = new Writer(this.http);
   }
 
   /** The shared cache of a kind (created on first use, started by start()). */

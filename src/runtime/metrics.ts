@@ -2,8 +2,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { requestPath, sendText, serveHttp, type HttpEndpoint } from './http-endpoint.ts';
 
-export { countHttpClientRequests } from './http-client-metrics.ts';
-
 export interface OperatorMetrics {
   registry: Registry;
   /** result: success | error | requeue | requeue_after */

@@ -1,5 +1,5 @@
 // RBAC of the runtime itself: the leader-election Lease and the Events it records.
-import type { Permission } from '../controllers/shared/permission.ts';
+import type { Permission } from './rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'list', 'watch', 'update', 'patch'] },

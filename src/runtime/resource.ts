@@ -39,4 +39,5 @@ export const builtinResources = {
   ingress: builtin('networking.k8s.io', 'v1', 'Ingress', 'ingresses'),
   httpRoute: builtin('gateway.networking.k8s.io', 'v1', 'HTTPRoute', 'httproutes'),
   lease: builtin('coordination.k8s.io', 'v1', 'Lease', 'leases'),
+  event: builtin('events.k8s.io', 'v1', 'Event', 'events'),
 } as const;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { CoderClient, type CoderClientOptions } from '../../src/coder/client.ts';
-import { isDuplicateLicense, isNotFound, isUnauthorized } from '../../src/coder/error-predicates.ts';
+import { isDuplicateLicense, isCoderNotFound, isUnauthorized } from '../../src/coder/error-predicates.ts';
 import {
   CoderApiError, CoderNetworkError, CoderTimeoutError, CrossOriginRedirectError, TooManyRedirectsError,
   crossOriginRedirectMessage,
@@ -87,7 +87,7 @@ describe('CoderClient against the Coder API double', () => {
     await coder.deleteLicense(id);
     assert.deepEqual(await coder.listLicenses(), []);
     assert.equal((await coder.getEntitlements()).has_license, false);
-    assert.ok(isNotFound(await failure(coder.deleteLicense(id))));
+    assert.ok(isCoderNotFound(await failure(coder.deleteLicense(id))));
   });
 
   it('reads build info and the user of the token', async () => {
@@ -305,7 +305,7 @@ describe('the Coder API double keeps to openapi.yaml', () => {
   it('answers 404 for the licenses API when seeded as an AGPL build', async () => {
     double.state.enterprise = false;
     const err = await new CoderClient({ baseURL: double.url, token }).listLicenses().catch((e: unknown) => e);
-    assert.ok(isNotFound(err));
+    assert.ok(isCoderNotFound(err));
   });
 
   it('reports its own answer when it breaks the document', async () => {

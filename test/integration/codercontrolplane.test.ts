@@ -11,10 +11,11 @@ import type { CoderControlPlane } from '../../generated/types/codercontrolplane.
 import { apiStatus } from '../harness/api-status.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
-import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import type { ControlPlane } from '../harness/control-plane.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
-import { installOperatorRbac, startOperator, type RunningOperator } from '../harness/operator.ts';
-import { startPostgres, type Postgres } from '../harness/postgres.ts';
+import type { RunningOperator } from '../harness/operator.ts';
+import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
+import type { Postgres } from '../harness/postgres.ts';
 import { eventually } from '../harness/wait.ts';
 
 const seedJsonpath = (type: string) => `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
@@ -29,19 +30,16 @@ describe('CoderControlPlane controller', () => {
   let admin: string;
   const secretsToFind: string[] = [];
 
+  let env: OperatorEnvironment | undefined;
+
   before(async () => {
-    [cp, postgres, coder] = await Promise.all([startControlPlane({ kwok: true }), startPostgres(), startCoderApiDouble()]);
-    admin = cp.adminKubeconfigPath;
+    env = await operatorEnvironment();
+    ({ cp, postgres, coder, operator, admin } = env);
     core = cp.adminConfig().makeApiClient(CoreV1Api);
     client = coderControlPlaneClient(cp.adminConfig());
-    const kubeconfig = await installOperatorRbac(cp);
-    operator = await startOperator(cp, kubeconfig, { env: { CODER_K8S_CODER_URL_OVERRIDE: coder.url } });
     secretsToFind.push(postgres.password);
   });
-  after(async () => {
-    await operator?.process.stop();
-    await Promise.all([cp?.stop(), postgres?.stop(), coder?.stop()]);
-  });
+  after(() => env?.stop());
 
   const namespace = async (name: string) => { await kubectlOk(admin, ['create', 'namespace', name]); return name; };
   const dbSecret = (ns: string, value: string, name = 'coder-db-app', key = 'uri'): V1Secret =>

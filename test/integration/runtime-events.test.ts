@@ -3,6 +3,7 @@ import { CoreV1Api, EventsV1Api, KubeConfig, type EventsV1Event, type V1ConfigMa
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { KubeHttp } from '../../src/runtime/kube-http.ts';
 import { EventRecorder, type EventTarget } from '../../src/runtime/events.ts';
 import { createLogger } from '../../src/runtime/logger.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
@@ -33,7 +34,7 @@ describe('EventRecorder on a real API server', () => {
     await kubectlOk(cp.adminKubeconfigPath, ['create', 'namespace', 'coder-system']);
     await kubectlOk(cp.adminKubeconfigPath, ['apply', '-f', 'config/crd/bases/', '-f', 'config/rbac/']);
     const operator = kubeConfigFrom(await cp.operatorKubeconfig('coder-system', 'coder-k8s'));
-    recorder = new EventRecorder(operator, { controller, instance: 'coder-k8s-0', logger });
+    recorder = new EventRecorder(new KubeHttp(operator), { controller, instance: 'coder-k8s-0', logger });
     core = cp.adminConfig().makeApiClient(CoreV1Api);
     events = cp.adminConfig().makeApiClient(EventsV1Api);
     await core.createNamespace({ body: { metadata: { name: namespace } } });
@@ -119,7 +120,7 @@ describe('EventRecorder on a real API server', () => {
   it('never throws when it may not write Events: it logs and drops', async () => {
     const target = await aTarget('forbidden');
     const nobody = kubeConfigFrom(await cp.operatorKubeconfig(namespace, 'nobody'));
-    const denied = new EventRecorder(nobody, { controller, instance: 'coder-k8s-0', logger });
+    const denied = new EventRecorder(new KubeHttp(nobody), { controller, instance: 'coder-k8s-0', logger });
     logged.length = 0;
     await denied.record(target, 'Warning', 'Failed', 'Reconcile', 'token AbCdEfGhIj-AbCdEfGhIjKlMnOpQrStUv rejected');
     assert.deepEqual(await eventsAbout(target), []);

@@ -4,7 +4,8 @@ import { CoreV1Api, Watch } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { countHttpClientRequests, createMetrics, startMetricsServer } from '../../src/runtime/metrics.ts';
+import { countHttpClientRequests } from '../../src/runtime/http-client-metrics.ts';
+import { createMetrics, startMetricsServer } from '../../src/runtime/metrics.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { sampleValue } from '../harness/prometheus.ts';
 

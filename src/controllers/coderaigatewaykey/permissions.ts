@@ -1,5 +1,5 @@
 // RBAC of the CoderAIGatewayKey: the key object, its control plane, and the destination Secrets it writes the key to.
-import type { Permission } from '../shared/permission.ts';
+import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['coderaigatewaykeys'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },

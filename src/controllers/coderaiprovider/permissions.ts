@@ -1,5 +1,5 @@
 // RBAC of the CoderAIProvider: the provider object, its control plane and its credential Secrets (read only).
-import type { Permission } from '../shared/permission.ts';
+import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['coderaiproviders'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },

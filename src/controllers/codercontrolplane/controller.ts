@@ -4,31 +4,16 @@
 import type { V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { CoderClient } from '../../coder/client.ts';
-import { Applier } from '../../runtime/apply.ts';
-import type { Controller } from '../../runtime/controller.ts';
 import { requestKey } from '../../runtime/controller.ts';
-import type { EventRecorder } from '../../runtime/events.ts';
-import { isNotFound } from '../../runtime/kube-http.ts';
-import type { Logger } from '../../runtime/logger.ts';
-import type { Manager } from '../../runtime/manager.ts';
 import { builtinResources } from '../../runtime/resource.ts';
-import { pgConnectionUrlEnv } from './coder-env.ts';
-import type { ControlPlaneContext, OperatorAccessBackend } from './context.ts';
-import { operatorApiURL } from './names.ts';
+import type { ControllerSetup } from '../shared/deps.ts';
+import { pgConnectionUrlEnv } from './desired/env.ts';
+import type { ControlPlaneContext } from './context.ts';
 import { reconcileControlPlane } from './reconcile.ts';
-import { controlPlaneLabel, controlPlaneNamespaceLabel } from './workspace-rbac.ts';
+import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
 
 export const controllerName = 'codercontrolplane';
 const secretRefIndex = 'secret-refs';
-
-export interface ControlPlaneControllerOptions {
-  events: EventRecorder;
-  operatorAccess: OperatorAccessBackend;
-  logger: Logger;
-  /** Tests: send every Coder API call here instead of the control plane's Service. */
-  coderURLOverride?: string;
-}
 
 /** namespace/name of every Secret a control plane reads. */
 export function referencedSecrets(cp: CoderControlPlane): string[] {
@@ -44,29 +29,11 @@ export function referencedSecrets(cp: CoderControlPlane): string[] {
   return [...names].map((name) => `${ns}/${name}`);
 }
 
-function httpRouteDiscovery(manager: Manager): () => Promise<boolean> {
-  let cached: { at: number; served: boolean } | undefined;
-  return async () => {
-    if (cached && Date.now() - cached.at < 60_000) return cached.served;
-    let served = false;
-    try {
-      const list = await manager.http.json<{ resources: { name: string }[] }>('GET', '/apis/gateway.networking.k8s.io/v1');
-      served = list.resources.some((r) => r.name === 'httproutes');
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
-    cached = { at: Date.now(), served };
-    return served;
-  };
-}
-
-export function setupCoderControlPlaneController(manager: Manager, options: ControlPlaneControllerOptions): Controller {
+export const setup: ControllerSetup = (manager, deps) => {
   const controlPlanes = manager.cache<CoderControlPlane>(coderControlPlaneResource);
   controlPlanes.addIndex(secretRefIndex, referencedSecrets);
   const ctx: ControlPlaneContext = {
-    http: manager.http,
-    applier: new Applier(manager.http),
-    events: options.events,
+    ...deps,
     caches: {
       controlPlanes,
       secrets: manager.cache(builtinResources.secret),
@@ -77,14 +44,6 @@ export function setupCoderControlPlaneController(manager: Manager, options: Cont
       roleBindings: manager.cache(builtinResources.roleBinding),
       ingresses: manager.cache(builtinResources.ingress),
     },
-    httpRouteServed: httpRouteDiscovery(manager),
-    coderClient: (cp, token) => new CoderClient({
-      baseURL: options.coderURLOverride ?? operatorApiURL(cp),
-      token,
-      logger: options.logger.child({ controller: controllerName, namespace: cp.metadata.namespace, name: cp.metadata.name }),
-    }),
-    operatorAccess: options.operatorAccess,
-    now: () => new Date(),
   };
   const workspaceRbacOwner = (obj: V1Role | V1RoleBinding) => {
     const labels = obj.metadata?.labels ?? {};
@@ -105,4 +64,4 @@ export function setupCoderControlPlaneController(manager: Manager, options: Cont
       .byIndex(secretRefIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)
       .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)))
     .build((request, rc) => reconcileControlPlane(ctx, request, rc));
-}
+};

@@ -4,7 +4,8 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
-import { databaseExtraEnvConflictMessage, pgConnectionUrlEnv } from './coder-env.ts';
+import { secretValue } from '../shared/secret-value.ts';
+import { databaseExtraEnvConflictMessage, pgConnectionUrlEnv } from './desired/env.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.DatabaseSecretResolved;
 export const databaseConditionType = type;
@@ -48,11 +49,10 @@ export function resolveDatabaseSecret(cp: CoderControlPlane, secret: V1Secret | 
     return { condition: condition(reasons.SecretNotFound, `Secret "${ref.name}" was not found in namespace "${namespace}".`) };
   }
   const key = ref.key ?? '';
-  const encoded = secret.data?.[key];
-  if (encoded === undefined) {
+  const value = secretValue(secret, key);
+  if (value === undefined) {
     return { condition: condition(reasons.KeyNotFound, `Secret "${ref.name}" does not contain key "${key}".`) };
   }
-  const value = Buffer.from(encoded, 'base64').toString('utf8');
   if (value.trim() === '') {
     return { condition: condition(reasons.EmptyValue, `Secret "${ref.name}" key "${key}" is empty.`) };
   }

@@ -3,23 +3,23 @@
 import { createHash } from 'node:crypto';
 import { CoderControlPlaneConditions, type CoderControlPlane, type CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../../coder/client.ts';
-import { isDuplicateLicense, isUnauthorizedOrForbidden, isNotFound } from '../../coder/error-predicates.ts';
+import { isDuplicateLicense, isUnauthorizedOrForbidden, isCoderNotFound } from '../../coder/error-predicates.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { nowTime } from '../../runtime/conditions.ts';
-import { eventTarget, type ControlPlaneContext } from './context.ts';
+import { secretValue } from '../shared/secret-value.ts';
+import type { StepOutcome } from '../shared/step-outcome.ts';
+import { eventTarget } from '../shared/event-target.ts';
+import type { ControlPlaneContext } from './context.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.LicenseApplied;
 export const licenseRetryMs = 30_000;
 const defaultLicenseKey = 'license';
 
-export interface LicenseOutcome {
-  condition: ConditionInput;
-  status?: Pick<CoderControlPlaneStatus, 'licenseLastApplied' | 'licenseLastAppliedHash'>;
-  requeueAfterMs?: number;
-}
+/** Sets LicenseApplied, and licenseLastApplied and its hash once a license is uploaded. */
+export type LicenseOutcome = StepOutcome<CoderControlPlaneStatus>;
 
 const outcome = (status: ConditionInput['status'], reason: string, message: string, requeue = false): LicenseOutcome =>
-  ({ condition: { type, status, reason, message }, ...(requeue ? { requeueAfterMs: licenseRetryMs } : {}) });
+  ({ conditions: { [type]: { type, status, reason, message } }, ...(requeue ? { requeueAfterMs: licenseRetryMs } : {}) });
 
 export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderControlPlane, ready: boolean,
   client: CoderClient | undefined): Promise<LicenseOutcome> {
@@ -28,9 +28,9 @@ export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderContro
   if (!ready) return outcome('False', reasons.Pending, 'Waiting for control plane readiness before applying license.');
   if (!client) return outcome('False', reasons.Pending, 'Waiting for operator access credentials before applying license.');
   const secret = ctx.caches.secrets.get(cp.metadata.namespace, ref.name);
-  const encoded = secret?.data?.[ref.key || defaultLicenseKey];
-  if (!encoded) return outcome('False', reasons.SecretMissing, 'License Secret is missing or incomplete; retrying upload.', true);
-  const jwt = Buffer.from(encoded, 'base64').toString('utf8').trim();
+  const value = secretValue(secret, ref.key || defaultLicenseKey);
+  if (!value) return outcome('False', reasons.SecretMissing, 'License Secret is missing or incomplete; retrying upload.', true);
+  const jwt = value.trim();
   if (!jwt) return outcome('False', reasons.SecretMissing, 'License Secret value is empty after trimming whitespace.', true);
   const hash = createHash('sha256').update(jwt).digest('hex');
   const applied = (message: string): LicenseOutcome => ({
@@ -43,7 +43,7 @@ export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderContro
       const licenses = await client.listLicenses();
       if (licenses.length > 0) return outcome('True', reasons.Applied, 'Configured license is already applied.');
     } catch (err) {
-      if (isNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
+      if (isCoderNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
       if (isUnauthorizedOrForbidden(err)) return outcome('False', reasons.Forbidden, 'Operator token is not authorized to query configured licenses.', true);
       return outcome('False', reasons.Error, 'Failed to query existing licenses; retrying.', true);
     }
@@ -52,7 +52,7 @@ export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderContro
     await client.uploadLicense(jwt);
   } catch (err) {
     if (isDuplicateLicense(err)) return applied('Configured license already exists in coderd.');
-    if (isNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
+    if (isCoderNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
     if (isUnauthorizedOrForbidden(err)) return outcome('False', reasons.Forbidden, 'Operator token is not authorized to upload the configured license.', true);
     return outcome('False', reasons.Error, 'Failed to upload configured license; retrying.', true);
   }

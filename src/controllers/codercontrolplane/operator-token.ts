@@ -4,24 +4,18 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
+import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
+import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
+import { credentialMarks } from '../shared/credential-secret.ts';
+import { controllerOwnerReference } from '../shared/object-names.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
-import { controllerOwnerReference, controlPlaneLabels, fnv32a } from './names.ts';
+import { secretValue } from '../shared/secret-value.ts';
+import { controlPlaneLabels } from './desired/names.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.OperatorTokenSecretOwned;
 export const tokenOwnershipConditionType = type;
-export const tokenKey = 'token';
-export const credentialLabel = 'coder.com/credential';
-export const credentialDestinationsAnnotation = 'coder.com/credential-destinations';
 /** How often a control plane whose token Secret is foreign looks again. */
 export const notOwnedRecheckMs = 30_000;
-
-export function tokenSecretName(cp: CoderControlPlane): string {
-  const configured = cp.spec?.operatorAccess?.generatedTokenSecretName?.trim();
-  if (configured) return configured;
-  const name = cp.metadata.name!;
-  const plain = `${name}-operator-token`;
-  return plain.length <= 63 ? plain : `${name.slice(0, 39)}-${fnv32a(name)}-operator-token`;
-}
 
 export type TokenSecretOwnership = 'absent' | 'owned' | 'foreign';
 
@@ -31,7 +25,7 @@ export function tokenSecretOwnership(cp: CoderControlPlane, secret: V1Secret | u
 }
 
 export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecretOwnership): ConditionInput {
-  const name = tokenSecretName(cp);
+  const name = operatorTokenSecretName(cp);
   const namespace = cp.metadata.namespace;
   if (ownership !== 'foreign') {
     return {
@@ -51,23 +45,22 @@ export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecret
 
 /** The token held by a Secret this control plane owns; undefined when missing or empty. */
 export function readToken(secret: V1Secret): string | undefined {
-  const encoded = secret.data?.[tokenKey];
-  const token = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8').trim();
-  return token || undefined;
+  return secretValue(secret, operatorTokenKey)?.trim() || undefined;
 }
 
 export function buildTokenSecret(cp: CoderControlPlane, token: string): V1Secret {
+  const marks = credentialMarks({ kind: coderControlPlaneResource.kind, metadata: cp.metadata });
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
-      name: tokenSecretName(cp),
+      name: operatorTokenSecretName(cp),
       namespace: cp.metadata.namespace,
-      labels: { ...controlPlaneLabels(cp), [credentialLabel]: 'true' },
-      annotations: { [credentialDestinationsAnnotation]: `codercontrolplane/${cp.metadata.name}` },
-      ownerReferences: [controllerOwnerReference(cp)],
+      labels: { ...controlPlaneLabels(cp), ...marks.labels },
+      annotations: marks.annotations,
+      ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)],
     },
     type: 'Opaque',
-    data: { [tokenKey]: Buffer.from(token).toString('base64') },
+    data: { [operatorTokenKey]: Buffer.from(token).toString('base64') },
   };
 }

@@ -1,6 +1,6 @@
 // RBAC of the CoderControlPlane: its children (ServiceAccount, workspace RBAC, Deployment, Service, Ingress or
 // HTTPRoute), the database, license and operator token Secrets, and the envFrom sources it reads.
-import type { Permission } from '../shared/permission.ts';
+import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },

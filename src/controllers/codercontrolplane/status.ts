@@ -1,35 +1,23 @@
-// The next status of a control plane from the outcomes of one reconcile (pure); written only if it differs.
+// The next status of a control plane from the merged outcomes of one reconcile (pure); written only if it differs.
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
-import { removeCondition, setCondition, type Condition, type ConditionInput } from '../../runtime/conditions.ts';
-import { statusURL } from './names.ts';
+import { statusURL } from '../shared/control-plane-endpoints.ts';
+import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
 
 export function readyReplicas(deployment: V1Deployment | undefined): number {
   return deployment?.status?.readyReplicas ?? 0;
 }
 
-/** Sets each given condition and removes each type mapped to undefined. */
-export function nextConditions(cp: CoderControlPlane, changes: Record<string, ConditionInput | undefined>, now: Date): Condition[] {
-  let conditions = (cp.status?.conditions ?? []) as Condition[];
-  for (const [type, condition] of Object.entries(changes)) {
-    conditions = condition ? setCondition(conditions, condition, cp.metadata.generation, now) : removeCondition(conditions, type);
-  }
-  return conditions;
-}
-
-export function computeStatus(cp: CoderControlPlane, parts: {
-  deployment: V1Deployment;
-  conditions: Condition[];
-  fields: Partial<CoderControlPlaneStatus>;
-}): CoderControlPlaneStatus {
-  const ready = readyReplicas(parts.deployment);
+export function computeStatus(cp: CoderControlPlane, deployment: V1Deployment, outcome: StepOutcome<CoderControlPlaneStatus>,
+  now: Date): CoderControlPlaneStatus {
+  const ready = readyReplicas(deployment);
   return {
     ...cp.status,
     observedGeneration: cp.metadata.generation,
     readyReplicas: ready,
     url: statusURL(cp),
     phase: ready > 0 ? 'Ready' : 'Pending',
-    ...parts.fields,
-    conditions: parts.conditions as CoderControlPlaneStatus['conditions'],
+    ...outcome.status,
+    conditions: nextConditions(cp, outcome.conditions ?? {}, now) as CoderControlPlaneStatus['conditions'],
   };
 }

@@ -1,5 +1,5 @@
 // RBAC of the CoderMCPServer: the MCP server object, its control plane and its credential Secrets (read only).
-import type { Permission } from '../shared/permission.ts';
+import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['codermcpservers'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },

@@ -1,6 +1,6 @@
 // RBAC of the CoderProvisioner: its Deployment, ServiceAccount, Role/RoleBinding and provisioner key Secret, and the
 // control plane it belongs to.
-import type { Permission } from '../shared/permission.ts';
+import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['coderprovisioners'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },

@@ -1,6 +1,6 @@
 // RBAC of the CoderTemplateTest: the test objects themselves (deleted after their TTL), the control plane and its
 // operator token Secret.
-import type { Permission } from '../shared/permission.ts';
+import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['codertemplatetests'], verbs: ['get', 'list', 'watch', 'update', 'patch', 'delete'] },

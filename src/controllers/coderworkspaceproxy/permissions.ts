@@ -1,5 +1,5 @@
 // RBAC of the CoderWorkspaceProxy: its Deployment, Service and proxy token Secret.
-import type { Permission } from '../shared/permission.ts';
+import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['coderworkspaceproxies'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCoderError } from '../../../src/coder/error-body.ts';
 import {
-  isDuplicateLicense, isForbidden, isNotFound, isRetryable, isUnauthorized, isUnauthorizedOrForbidden,
+  isDuplicateLicense, isForbidden, isCoderNotFound, isRetryable, isUnauthorized, isUnauthorizedOrForbidden,
 } from '../../../src/coder/error-predicates.ts';
 import { CoderApiError, CoderNetworkError, CrossOriginRedirectError } from '../../../src/coder/errors.ts';
 
@@ -84,7 +84,7 @@ describe('status predicates', () => {
   for (const [status, expected] of cases) {
     it(`classifies ${status}`, () => {
       const err = answer(status, { message: 'x' });
-      assert.equal(isNotFound(err), expected.notFound);
+      assert.equal(isCoderNotFound(err), expected.notFound);
       assert.equal(isUnauthorized(err), expected.unauthorized);
       assert.equal(isForbidden(err), expected.forbidden);
       assert.equal(isUnauthorizedOrForbidden(err), expected.unauthorized || expected.forbidden);
@@ -92,7 +92,7 @@ describe('status predicates', () => {
   }
 
   it('answers false for errors that are not Coder answers', () => {
-    assert.equal(isNotFound(new Error('404')), false);
+    assert.equal(isCoderNotFound(new Error('404')), false);
     assert.equal(isUnauthorized({ status: 401 }), false);
   });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { countHttpClientRequests, createMetrics, startMetricsServer } from '../../../src/runtime/metrics.ts';
+import { countHttpClientRequests } from '../../../src/runtime/http-client-metrics.ts';
+import { createMetrics, startMetricsServer } from '../../../src/runtime/metrics.ts';
 import { parseSamples, sampleValue } from '../../harness/prometheus.ts';
 
 describe('createMetrics', () => {

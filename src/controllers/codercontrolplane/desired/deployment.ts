@@ -1,16 +1,13 @@
 // The desired Coder Deployment: one `coder` container with its env, certificates, probes and scheduling.
 import type { V1Container, V1ContainerPort, V1Deployment, V1PodSpec, V1Probe } from '@kubernetes/client-node';
-import type { CoderControlPlane, CoderControlPlaneSpecLivenessProbe } from '../../../generated/types/codercontrolplane.ts';
-import { certVolumes, type FromField } from './cert-volumes.ts';
-import { buildCoderEnv } from './coder-env.ts';
-import { coderHttpPort, coderHttpsPort, controlPlaneLabels, defaultImage, ownedMetadata, serviceAccountName, tlsEnabled } from './names.ts';
-import { SpecError } from './spec-error.ts';
-
-export { SpecError };
+import type { CoderControlPlane, CoderControlPlaneSpecLivenessProbe } from '../../../../generated/types/codercontrolplane.ts';
+import { tlsEnabled } from '../../shared/control-plane-endpoints.ts';
+import { fromField, ifNonEmpty, podScheduling, restartedAtAnnotation, unique } from '../../shared/pod-spec.ts';
+import { buildCoderEnv } from './env.ts';
+import { coderHttpPort, coderHttpsPort, controlPlaneLabels, defaultImage, ownedMetadata, serviceAccountName } from './names.ts';
+import { certVolumes } from './volumes.ts';
 
 export const coderContainerName = 'coder';
-/** Set by `kubectl rollout restart`; the only template annotation the operator keeps. */
-export const restartedAtAnnotation = 'kubectl.kubernetes.io/restartedAt';
 
 export interface DeploymentInputs {
   /** True when an existing envFrom source defines CODER_ACCESS_URL (the caller reads the sources). */
@@ -45,12 +42,7 @@ export function buildDeployment(cp: CoderControlPlane, inputs: DeploymentInputs)
   };
   const podSpec: V1PodSpec = {
     serviceAccountName: serviceAccountName(cp),
-    ...ifNonEmpty('imagePullSecrets', spec.imagePullSecrets),
-    ...ifNonEmpty('nodeSelector', spec.nodeSelector as Record<string, string> | undefined),
-    ...ifNonEmpty('tolerations', spec.tolerations),
-    ...ifNonEmpty('topologySpreadConstraints', spec.topologySpreadConstraints),
-    ...ifNonEmpty('affinity', spec.affinity),
-    ...ifNonEmpty('securityContext', spec.podSecurityContext),
+    ...podScheduling(spec),
     containers: [container],
     ...ifNonEmpty('volumes', volumes),
   };
@@ -89,30 +81,4 @@ export function healthProbe(probe: CoderControlPlaneSpecLivenessProbe | undefine
     successThreshold: probe?.successThreshold ?? 1,
     failureThreshold: probe?.failureThreshold ?? 3,
   };
-}
-
-function fromField<T>(list: string) {
-  return (item: T, i: number): FromField<T> => ({ field: `${list}[${i}]`, item });
-}
-
-/**
- * The items, after checking that no two share a key: the pod would be rejected, and a server-side
- * apply refuses two list entries with one merge key (volume name, mount path).
- */
-function unique<T>(entries: FromField<T>[], keyOf: (item: T) => string, what: string): T[] {
-  const seen = new Map<string, string>();
-  for (const { field, item } of entries) {
-    const key = keyOf(item);
-    const other = seen.get(key);
-    if (other !== undefined) throw new SpecError(field, `${what} "${key}" is already used by ${other}; choose another`);
-    seen.set(key, field);
-  }
-  return entries.map((e) => e.item);
-}
-
-/** `{ [key]: value }` when value is a non-empty array or object, else nothing: SSA should not own empty fields. */
-function ifNonEmpty<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  if (value === undefined || value === null) return {};
-  if (Array.isArray(value) ? value.length === 0 : typeof value === 'object' && Object.keys(value).length === 0) return {};
-  return { [key]: value } as { [P in K]?: V };
 }

@@ -1,18 +1,14 @@
 // The pod volumes and container mounts for built-in TLS (spec.tls) and extra CA certificates (spec.certs).
 import type { V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { secretVolumeName } from './names.ts';
-import { SpecError } from './spec-error.ts';
+import type { FromField } from '../../shared/pod-spec.ts';
+import { SpecError } from '../../shared/spec-check.ts';
 
 export const tlsCertDirectory = '/etc/ssl/certs/coder';
 export const caCertDirectory = '/etc/ssl/certs';
 
 /** A volume or mount together with the spec field it comes from, for error messages. */
-export interface FromField<T> {
-  field: string;
-  item: T;
-}
-
 export interface CertVolumes {
   volumes: FromField<V1Volume>[];
   volumeMounts: FromField<V1VolumeMount>[];

@@ -1,4 +1,4 @@
-// The shape of an RBAC rule a controller declares next to its code; codegen collects every
+// The shape of an RBAC rule that the runtime and each controller declare next to their code; codegen collects every
 // `export const permissions` from src/**/permissions.ts into config/rbac/role.yaml.
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 

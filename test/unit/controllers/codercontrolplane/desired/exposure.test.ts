@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildHTTPRoute, buildIngress } from '../../../src/controllers/codercontrolplane/expose.ts';
-import { SpecError } from '../../../src/controllers/codercontrolplane/spec-error.ts';
-import { aControlPlane } from './fixtures.ts';
+import { buildHTTPRoute, buildIngress } from '../../../../../src/controllers/codercontrolplane/desired/exposure.ts';
+import { SpecError } from '../../../../../src/controllers/shared/spec-check.ts';
+import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 
 const labels = { 'app.kubernetes.io/name': 'coder-control-plane', 'app.kubernetes.io/instance': 'coder', 'app.kubernetes.io/managed-by': 'coder-k8s' };
 const ownerReferences = [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true }];

@@ -1,9 +1,10 @@
 // The environment of the Coder container, in the reference's order.
 import type { V1EnvVar } from '@kubernetes/client-node';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { tlsFileList } from './cert-volumes.ts';
-import { coderHttpsPort, defaultAccessURL, tlsEnabled } from './names.ts';
-import { SpecError } from './spec-error.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import { tlsFileList } from './volumes.ts';
+import { coderHttpsPort, defaultAccessURL } from './names.ts';
+import { SpecError } from '../../shared/spec-check.ts';
+import { tlsEnabled } from '../../shared/control-plane-endpoints.ts';
 
 export const accessUrlEnv = 'CODER_ACCESS_URL';
 export const pgConnectionUrlEnv = 'CODER_PG_CONNECTION_URL';

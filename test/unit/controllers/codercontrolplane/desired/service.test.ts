@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildService } from '../../../src/controllers/codercontrolplane/service.ts';
-import { aControlPlane } from './fixtures.ts';
+import { buildService } from '../../../../../src/controllers/codercontrolplane/desired/service.ts';
+import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 
 const labels = { 'app.kubernetes.io/name': 'coder-control-plane', 'app.kubernetes.io/instance': 'coder', 'app.kubernetes.io/managed-by': 'coder-k8s' };
 const http = (port: number) => ({ name: 'http', port, targetPort: 8080, protocol: 'TCP' });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  backendPort, controllerOwnerReference, controlPlaneLabels, defaultAccessURL, fitName, fnv32a, operatorApiURL,
-  secretVolumeName, serviceAccountName, statusURL, workspaceRoleBindingName, workspaceRoleName, workspaceScopeHash,
-} from '../../../src/controllers/codercontrolplane/names.ts';
-import { aControlPlane } from './fixtures.ts';
+import { controlPlaneLabels, defaultAccessURL, secretVolumeName, serviceAccountName } from '../../../../../src/controllers/codercontrolplane/desired/names.ts';
+import { workspaceRoleBindingName, workspaceRoleName, workspaceScopeHash } from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
+import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
+import { backendPort, operatorApiURL, statusURL } from '../../../../../src/controllers/shared/control-plane-endpoints.ts';
+import { coderControlPlaneResource } from '../../../../../generated/clients/codercontrolplane.ts';
+import { controllerOwnerReference, fitName, fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
 
 describe('names: labels and owner reference', () => {
   it('labels every child with the three standard labels', () => {
@@ -16,7 +17,7 @@ describe('names: labels and owner reference', () => {
   });
 
   it('makes a blocking controller reference to the control plane', () => {
-    assert.deepEqual(controllerOwnerReference(aControlPlane('coder').withUid('u-1').build()), {
+    assert.deepEqual(controllerOwnerReference(coderControlPlaneResource, aControlPlane('coder').withUid('u-1').build()), {
       apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true,
     });
   });

@@ -1,12 +1,12 @@
-// The desired workspace Roles and RoleBindings, and which existing ones count as this control plane's.
+// The desired workspace Roles and RoleBindings, their names and labels, and which existing ones count as
+// this control plane's.
 import type { V1ObjectMeta, V1PolicyRule, V1Role, V1RoleBinding } from '@kubernetes/client-node';
-import { isControllerOwnedBy } from '../shared/ownership.ts';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import {
-  controlPlaneLabels, controllerOwnerReference, nameOf, namespaceOf, serviceAccountName,
-  workspaceRoleBindingName, workspaceRoleName,
-} from './names.ts';
-import { SpecError } from './spec-error.ts';
+import { isControllerOwnedBy } from '../../shared/ownership.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import { controlPlaneLabels, nameOf, namespaceOf, serviceAccountName } from './names.ts';
+import { SpecError } from '../../shared/spec-check.ts';
+import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
+import { controllerOwnerReference, fitName, fnv32a } from '../../shared/object-names.ts';
 
 export const controlPlaneLabel = 'coder.com/control-plane';
 export const controlPlaneNamespaceLabel = 'coder.com/control-plane-namespace';
@@ -14,6 +14,24 @@ export const workspaceRbacOwnerUidAnnotation = 'coder.com/workspace-rbac-owner-u
 
 const rbacGroup = 'rbac.authorization.k8s.io';
 const workspaceVerbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+
+/**
+ * The hash that makes workspace RBAC names unique per control plane: a shared workspace namespace
+ * may hold the Roles of several control planes that use the same ServiceAccount name.
+ */
+export function workspaceScopeHash(cp: CoderControlPlane): string {
+  return fnv32a(`${namespaceOf(cp)}\0${nameOf(cp)}`);
+}
+
+/** `<sa>-<hash>-workspace-perms`; the same in every target namespace. */
+export function workspaceRoleName(cp: CoderControlPlane): string {
+  return fitName(serviceAccountName(cp), `-${workspaceScopeHash(cp)}-workspace-perms`, 'workspace');
+}
+
+/** `<sa>-<hash>`; the same in every target namespace. */
+export function workspaceRoleBindingName(cp: CoderControlPlane): string {
+  return fitName(serviceAccountName(cp), `-${workspaceScopeHash(cp)}`, 'workspace');
+}
 
 export interface WorkspaceRbac {
   namespace: string;
@@ -73,7 +91,7 @@ export function buildWorkspaceRbac(cp: CoderControlPlane): WorkspaceRbac[] {
     namespace,
     labels: { ...labels },
     annotations: { ...annotations },
-    ...(namespace === cpNamespace ? { ownerReferences: [controllerOwnerReference(cp)] } : {}),
+    ...(namespace === cpNamespace ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)] } : {}),
   });
   return workspaceNamespaces(cp).map((namespace) => ({
     namespace,

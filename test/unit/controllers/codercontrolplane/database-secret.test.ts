@@ -1,8 +1,8 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { hasConflictingDatabaseConfig, isPostgresURL, resolveDatabaseSecret } from '../../../src/controllers/codercontrolplane/database-secret.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import { hasConflictingDatabaseConfig, isPostgresURL, resolveDatabaseSecret } from '../../../../src/controllers/codercontrolplane/database-secret.ts';
 
 const password = 's3cr3t-Pa55';
 const host = 'db.internal.example';

@@ -1,12 +1,13 @@
 import type { V1Role, V1RoleBinding } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fnv32a } from '../../../src/controllers/codercontrolplane/names.ts';
-import { SpecError } from '../../../src/controllers/codercontrolplane/spec-error.ts';
+
+import { SpecError } from '../../../../../src/controllers/shared/spec-check.ts';
 import {
   buildWorkspaceRbac, isManagedWorkspaceRbac, workspaceRbacKeepSet, workspaceRbacKey, workspaceRbacLabelSelector,
-} from '../../../src/controllers/codercontrolplane/workspace-rbac.ts';
-import { aControlPlane } from './fixtures.ts';
+} from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
+import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
+import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
 
 const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const hash = fnv32a('coder\0coder');

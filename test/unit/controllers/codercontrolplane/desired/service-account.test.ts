@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildServiceAccount } from '../../../src/controllers/codercontrolplane/service-account.ts';
-import { aControlPlane } from './fixtures.ts';
+import { buildServiceAccount } from '../../../../../src/controllers/codercontrolplane/desired/service-account.ts';
+import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 
 describe('buildServiceAccount', () => {
   it('is named like the control plane, with the standard labels and an owner reference', () => {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isControllerOwnedBy } from '../../../src/controllers/shared/ownership.ts';
-import { controllerOwnerReference } from '../../../src/controllers/codercontrolplane/names.ts';
-import { aControlPlane } from '../codercontrolplane/fixtures.ts';
+import { isControllerOwnedBy } from '../../../../src/controllers/shared/ownership.ts';
+import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
+import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
+import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
 
 describe('isControllerOwnedBy', () => {
   const cp = aControlPlane('coder').withUid('u-1').build();
-  const ref = controllerOwnerReference(cp);
+  const ref = controllerOwnerReference(coderControlPlaneResource, cp);
   const owned = (refs: typeof ref[]) => ({ metadata: { ownerReferences: refs } });
 
   it('needs the controller reference to name the owner by group, kind, name and uid', () => {

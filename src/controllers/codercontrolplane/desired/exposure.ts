@@ -1,8 +1,10 @@
 // The desired Ingress or Gateway API HTTPRoute that lets users outside the cluster reach Coder.
 import type { V1HTTPIngressRuleValue, V1Ingress, V1IngressTLS, V1ObjectMeta } from '@kubernetes/client-node';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { backendPort, definedEntries, nameOf, ownedMetadata } from './names.ts';
-import { SpecError } from './spec-error.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import { nameOf, ownedMetadata } from './names.ts';
+import { SpecError } from '../../shared/spec-check.ts';
+import { backendPort } from '../../shared/control-plane-endpoints.ts';
+import { definedEntries } from '../../shared/object-names.ts';
 
 /** The parts of a gateway.networking.k8s.io/v1 HTTPRoute the operator writes. */
 export interface HTTPRoute {

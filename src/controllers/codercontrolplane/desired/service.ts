@@ -1,7 +1,9 @@
 // The desired Service in front of the Coder pods.
 import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { coderHttpPort, coderHttpsPort, controlPlaneLabels, definedEntries, ownedMetadata, servicePort, tlsEnabled } from './names.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import { coderHttpPort, coderHttpsPort, controlPlaneLabels, ownedMetadata } from './names.ts';
+import { definedEntries } from '../../shared/object-names.ts';
+import { servicePort, tlsEnabled } from '../../shared/control-plane-endpoints.ts';
 
 /**
  * The Service to apply. Annotations are exactly spec.service.annotations. Fields the server assigns

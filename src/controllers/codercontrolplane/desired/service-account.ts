@@ -1,7 +1,8 @@
 // The desired ServiceAccount that the Coder pods run as.
 import type { V1ServiceAccount } from '@kubernetes/client-node';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { controlPlaneLabels, definedEntries, ownedMetadata, serviceAccountName } from './names.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import { controlPlaneLabels, ownedMetadata, serviceAccountName } from './names.ts';
+import { definedEntries } from '../../shared/object-names.ts';
 
 /**
  * The ServiceAccount to apply, or undefined when spec.serviceAccount.disableCreate is true (the pods

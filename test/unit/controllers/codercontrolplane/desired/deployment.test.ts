@@ -1,9 +1,11 @@
 import type { V1Deployment, V1EnvVar } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildDeployment, SpecError, type DeploymentInputs } from '../../../src/controllers/codercontrolplane/deployment.ts';
-import { fnv32a } from '../../../src/controllers/codercontrolplane/names.ts';
-import { aControlPlane, coderContainer, envNames, envValue, envVar, type ControlPlaneBuilder } from './fixtures.ts';
+import { buildDeployment, type DeploymentInputs } from '../../../../../src/controllers/codercontrolplane/desired/deployment.ts';
+import { SpecError } from '../../../../../src/controllers/shared/spec-check.ts';
+
+import { aControlPlane, coderContainer, envNames, envValue, envVar, type ControlPlaneBuilder } from '../../../../fixtures/codercontrolplane.ts';
+import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
 
 const noEnvFrom: DeploymentInputs = { accessUrlFromEnvFrom: false };
 const build = (builder: ControlPlaneBuilder, inputs = noEnvFrom) => buildDeployment(builder.build(), inputs);

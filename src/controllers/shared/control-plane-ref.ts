@@ -1,0 +1,44 @@
+// The control plane seen from another kind: spec.controlPlaneRef → the CoderControlPlane in the same
+// namespace (from the cache) → the operator token in the Secret that control plane controls → a Coder
+// client on its in-cluster Service URL (same-origin rule). Pure apart from building the client.
+import type { V1Secret } from '@kubernetes/client-node';
+import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import type { CoderClient } from '../../coder/client.ts';
+import type { Cache } from '../../runtime/cache.ts';
+import { operatorTokenKey, operatorTokenSecretName } from './control-plane-endpoints.ts';
+import type { ControllerDeps } from './deps.ts';
+import { isControllerOwnedBy } from './ownership.ts';
+import { secretValue } from './secret-value.ts';
+
+/** How often a kind whose control plane is not usable looks again (the schemas' "retried every 30 s"). */
+export const controlPlaneRetryMs = 30_000;
+
+export type ControlPlaneAccess =
+  | { usable: true; controlPlane: CoderControlPlane; client: CoderClient }
+  | { usable: false; reason: 'ControlPlaneUnavailable' | 'OperatorAccessNotReady'; message: string };
+
+export interface ControlPlaneCaches {
+  controlPlanes: Cache<CoderControlPlane>;
+  secrets: Cache<V1Secret>;
+}
+
+/** The control plane `ref` names in `namespace`, and a Coder client with its operator token, or why not. */
+export function resolveControlPlane(deps: Pick<ControllerDeps, 'coderClient'>, caches: ControlPlaneCaches, namespace: string,
+  ref: { name: string }): ControlPlaneAccess {
+  const cp = caches.controlPlanes.get(namespace, ref.name);
+  const named = `CoderControlPlane "${namespace}/${ref.name}"`;
+  if (!cp) return { usable: false, reason: 'ControlPlaneUnavailable', message: `${named} (spec.controlPlaneRef) does not exist.` };
+  if (cp.metadata.deletionTimestamp) return { usable: false, reason: 'ControlPlaneUnavailable', message: `${named} is being deleted.` };
+  if (!cp.status?.url) return { usable: false, reason: 'ControlPlaneUnavailable', message: `${named} has no status.url yet.` };
+  const notReady = (why: string) => ({ usable: false as const, reason: 'OperatorAccessNotReady' as const, message: `${named} has no operator access: ${why}.` });
+  if (cp.status.operatorAccessReady !== true || !cp.status.operatorTokenSecretRef) {
+    return notReady('status.operatorAccessReady is not true (see its OperatorTokenSecretOwned condition)');
+  }
+  const secretName = operatorTokenSecretName(cp);
+  const secret = caches.secrets.get(namespace, secretName);
+  // Only a Secret the control plane controls is read (seed: the operator token Secret is never adopted).
+  if (!secret || !isControllerOwnedBy(secret, cp)) return notReady(`its token Secret "${secretName}" is missing or not controlled by it`);
+  const token = secretValue(secret, operatorTokenKey)?.trim();
+  if (!token) return notReady(`its token Secret "${secretName}" has no value at key "${operatorTokenKey}"`);
+  return { usable: true, controlPlane: cp, client: deps.coderClient(cp, token) };
+}

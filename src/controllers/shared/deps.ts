@@ -1,0 +1,37 @@
+// What every controller is built from, made once by the binary and handed to each controller's setup().
+import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import { CoderClient } from '../../coder/client.ts';
+import type { Controller } from '../../runtime/controller.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import type { Writer } from '../../runtime/writer.ts';
+import { operatorApiURL } from './control-plane-endpoints.ts';
+
+/** The coder-k8s-operator user and its token in Coder's database (src/coder/operator-access). */
+export interface OperatorAccessBackend {
+  ensure(input: { postgresURL: string; existingToken?: string; tokenName: string; lifetimeSeconds: number }): Promise<{ token: string; rotated: boolean }>;
+  revoke(input: { postgresURL: string; tokenName: string }): Promise<{ deleted: number }>;
+}
+
+export interface ControllerDeps {
+  writer: Writer;
+  events: EventRecorder;
+  logger: Logger;
+  now(): Date;
+  /** A Coder client for a control plane's in-cluster Service (same-origin rule), with the operator token. */
+  coderClient(cp: CoderControlPlane, token: string): CoderClient;
+  operatorAccess: OperatorAccessBackend;
+}
+
+/** Each controllers/<kind>/controller.ts exports one: registers the controller and its watches. */
+export type ControllerSetup = (manager: Manager, deps: ControllerDeps) => Controller;
+
+/** Coder clients on the control plane's Service URL, or on `urlOverride` for every control plane (tests). */
+export function coderClientFactory(logger: Logger, urlOverride?: string): ControllerDeps['coderClient'] {
+  return (cp, token) => new CoderClient({
+    baseURL: urlOverride ?? operatorApiURL(cp),
+    token,
+    logger: logger.child({ coderControlPlane: `${cp.metadata.namespace}/${cp.metadata.name}` }),
+  });
+}

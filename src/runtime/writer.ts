@@ -1,0 +1,107 @@
+// The one way controllers reach the API server beyond their caches: live reads, creates, merge patches
+// that carry the resourceVersion they were computed from (a stale cache yields 409, not a lost update),
+// server-side apply of owned children, deletes, status and finalizer writes, and whether a resource is
+// served. One HTTP stack (KubeHttp), one error type (KubeApiError), paths built here and nowhere else.
+import { Applier } from './apply.ts';
+import type { KubeObject } from './informer.ts';
+import { isNotFound, type KubeHttp } from './kube-http.ts';
+import { mergePatchDiff } from './merge-patch.ts';
+import { collectionPath, objectPath, type ResourceKind } from './resource.ts';
+
+const mergePatch = 'application/merge-patch+json';
+/** How long an answer of discovery is reused: a CRD installed later is seen within this. */
+const discoveryTtlMs = 60_000;
+
+function identity(obj: KubeObject): { namespace?: string; name: string; resourceVersion?: string } {
+  const name = obj.metadata?.name;
+  if (!name) throw new Error('object has no metadata.name');
+  return { namespace: obj.metadata?.namespace, name, resourceVersion: obj.metadata?.resourceVersion };
+}
+
+export class Writer {
+  private readonly http: KubeHttp;
+  private readonly applier: Applier;
+  private readonly discovery = new Map<string, { at: number; plurals: Set<string> }>();
+
+  constructor(http: KubeHttp) {
+    this.http = http;
+    this.applier = new Applier(http);
+  }
+
+  /** The object as the API server has it now; undefined when it does not exist. */
+  async get<T extends KubeObject>(resource: ResourceKind, namespace: string | undefined, name: string): Promise<T | undefined> {
+    try {
+      return await this.http.json<T>('GET', objectPath(resource, namespace, name));
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Creates `obj`; an object of that name existing already is a 409, never adopted. */
+  create<T extends KubeObject>(resource: ResourceKind, obj: T): Promise<T> {
+    return this.http.json<T>('POST', collectionPath(resource, obj.metadata?.namespace), { body: obj });
+  }
+
+  /** Merge-patches `obj` (as read) with `patch`, on the condition that it has not changed since. */
+  mergePatch<T extends KubeObject>(resource: ResourceKind, obj: KubeObject, patch: Record<string, unknown> & { metadata?: object }): Promise<T> {
+    const { namespace, name, resourceVersion } = identity(obj);
+    return this.http.json<T>('PATCH', objectPath(resource, namespace, name), {
+      contentType: mergePatch,
+      body: { ...patch, metadata: { ...patch.metadata, resourceVersion } },
+    });
+  }
+
+  /** Server-side apply of an owned child, sent only when `live` (from the cache) does not hold it already. */
+  apply<T extends KubeObject>(resource: ResourceKind, desired: T, live: T | undefined): Promise<{ object: T; wrote: boolean }> {
+    return this.applier.apply(resource, desired, live);
+  }
+
+  /** Deletes an object if it exists (children go in the background). */
+  async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
+    await this.applier.delete(resource, namespace, name);
+  }
+
+  /** Patches the status subresource to `next`; returns false (and sends nothing) when nothing changed. */
+  async writeStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<boolean> {
+    const diff = mergePatchDiff(obj.status ?? {}, next ?? {});
+    if (diff === undefined) return false;
+    const { namespace, name, resourceVersion } = identity(obj);
+    await this.http.json('PATCH', `${objectPath(resource, namespace, name)}/status`, {
+      contentType: mergePatch,
+      body: { metadata: { resourceVersion }, status: diff },
+    });
+    return true;
+  }
+
+  /** Adds `finalizer` unless present; returns whether it wrote. */
+  async addFinalizer(resource: ResourceKind, obj: KubeObject, finalizer: string): Promise<boolean> {
+    const current = obj.metadata?.finalizers ?? [];
+    if (current.includes(finalizer)) return false;
+    await this.mergePatch(resource, obj, { metadata: { finalizers: [...current, finalizer] } });
+    return true;
+  }
+
+  /** Removes `finalizer` if present; returns whether it wrote. */
+  async removeFinalizer(resource: ResourceKind, obj: KubeObject, finalizer: string): Promise<boolean> {
+    const current = obj.metadata?.finalizers ?? [];
+    if (!current.includes(finalizer)) return false;
+    await this.mergePatch(resource, obj, { metadata: { finalizers: current.filter((f) => f !== finalizer) } });
+    return true;
+  }
+
+  /** Whether the API server serves `resource` (discovery, which any authenticated user may read). */
+  async served(resource: ResourceKind): Promise<boolean> {
+    const cached = this.discovery.get(resource.apiVersion);
+    if (cached && Date.now() - cached.at < discoveryTtlMs) return cached.plurals.has(resource.plural);
+    const path = resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.apiVersion}`;
+    let plurals = new Set<string>();
+    try {
+      plurals = new Set((await this.http.json<{ resources: { name: string }[] }>('GET', path)).resources.map((r) => r.name));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    this.discovery.set(resource.apiVersion, { at: Date.now(), plurals });
+    return plurals.has(resource.plural);
+  }
+}

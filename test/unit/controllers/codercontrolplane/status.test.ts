@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { computeStatus } from '../../../../src/controllers/codercontrolplane/status.ts';
+import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
+
+const now = new Date('2026-12-01T10:00:00Z');
+const deployment = (readyReplicas?: number) => ({ status: { readyReplicas } });
+const exposed = { type: 'Exposed', status: 'True' as const, reason: 'IngressApplied', message: 'Ingress "coder" is applied.' };
+
+describe('computeStatus', () => {
+  it('is Ready with the ready replicas, the Service URL and the observed generation once a replica is ready', () => {
+    const cp = aControlPlane('coder').inNamespace('coder').build();
+    cp.metadata.generation = 3;
+    const status = computeStatus(cp, deployment(2), { conditions: { Exposed: exposed }, status: { operatorAccessReady: true } }, now);
+    assert.equal(status.phase, 'Ready');
+    assert.equal(status.readyReplicas, 2);
+    assert.equal(status.observedGeneration, 3);
+    assert.equal(status.url, 'http://coder.coder.svc.cluster.local:80');
+    assert.equal(status.operatorAccessReady, true);
+    assert.deepEqual(status.conditions, [{ ...exposed, observedGeneration: 3, lastTransitionTime: '2026-12-01T10:00:00Z' }]);
+  });
+
+  it('is Pending without a ready replica, and removes a condition a step maps to undefined', () => {
+    const cp = aControlPlane('coder').inNamespace('coder').withStatus({
+      conditions: [{ ...exposed, observedGeneration: 1, lastTransitionTime: '2026-11-30T10:00:00Z' }],
+    }).build();
+    const status = computeStatus(cp, deployment(undefined), { conditions: { Exposed: undefined } }, now);
+    assert.equal(status.phase, 'Pending');
+    assert.equal(status.readyReplicas, 0);
+    assert.deepEqual(status.conditions, []);
+  });
+
+  it('keeps lastTransitionTime while a condition keeps its status', () => {
+    const cp = aControlPlane('coder').inNamespace('coder').withStatus({
+      conditions: [{ ...exposed, observedGeneration: 1, lastTransitionTime: '2026-11-30T10:00:00Z' }],
+    }).build();
+    const status = computeStatus(cp, deployment(1), { conditions: { Exposed: { ...exposed, message: 'again' } } }, now);
+    assert.equal(status.conditions?.[0]?.lastTransitionTime, '2026-11-30T10:00:00Z');
+    assert.equal(status.conditions?.[0]?.message, 'again');
+  });
+});

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { V1Secret } from '@kubernetes/client-node';
+import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import type { CoderClient } from '../../../../src/coder/client.ts';
+import { resolveControlPlane } from '../../../../src/controllers/shared/control-plane-ref.ts';
+import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
+import { cacheOf } from '../../../fixtures/cache.ts';
+import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
+
+const ready = { url: 'http://coder.coder.svc.cluster.local:80', operatorAccessReady: true, operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' } };
+const readyControlPlane = () => aControlPlane('coder').inNamespace('coder').withStatus(ready);
+
+function tokenSecret(owner: CoderControlPlane | undefined, token = 'operator-token-value'): V1Secret {
+  return {
+    metadata: { name: 'coder-operator-token', namespace: 'coder', ...(owner ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, owner)] } : {}) },
+    data: { token: Buffer.from(token).toString('base64') },
+  };
+}
+
+const clients: { cp: string; token: string }[] = [];
+const deps = { coderClient: (cp: CoderControlPlane, token: string) => { clients.push({ cp: cp.metadata.name!, token }); return {} as CoderClient; } };
+
+function resolve(controlPlanes: CoderControlPlane[], secrets: V1Secret[]) {
+  return resolveControlPlane(deps, { controlPlanes: cacheOf(...controlPlanes), secrets: cacheOf(...secrets) }, 'coder', { name: 'coder' });
+}
+
+describe('resolveControlPlane', () => {
+  it('gives a Coder client with the token from the Secret the control plane controls', () => {
+    const cp = readyControlPlane().build();
+    clients.length = 0;
+    const access = resolve([cp], [tokenSecret(cp, ' operator-token-value\n')]);
+    assert.equal(access.usable, true);
+    assert.deepEqual(clients, [{ cp: 'coder', token: 'operator-token-value' }]);
+  });
+
+  const unusable: { name: string; controlPlanes: () => CoderControlPlane[]; secrets: (cp?: CoderControlPlane) => V1Secret[]; reason: string; says: RegExp }[] = [
+    { name: 'a control plane that does not exist', controlPlanes: () => [], secrets: () => [], reason: 'ControlPlaneUnavailable', says: /"coder\/coder" \(spec.controlPlaneRef\) does not exist/ },
+    { name: 'a control plane being deleted', controlPlanes: () => [readyControlPlane().deleting().build()], secrets: (cp) => [tokenSecret(cp)], reason: 'ControlPlaneUnavailable', says: /is being deleted/ },
+    { name: 'a control plane without status.url', controlPlanes: () => [aControlPlane('coder').inNamespace('coder').build()], secrets: () => [], reason: 'ControlPlaneUnavailable', says: /no status.url/ },
+    {
+      name: 'a control plane without operator access',
+      controlPlanes: () => [aControlPlane('coder').inNamespace('coder').withStatus({ ...ready, operatorAccessReady: false }).build()],
+      secrets: (cp) => [tokenSecret(cp)], reason: 'OperatorAccessNotReady', says: /operatorAccessReady is not true/,
+    },
+    { name: 'a token Secret the control plane does not control', controlPlanes: () => [readyControlPlane().build()], secrets: () => [tokenSecret(undefined)], reason: 'OperatorAccessNotReady', says: /not controlled by it/ },
+    { name: 'an empty token', controlPlanes: () => [readyControlPlane().build()], secrets: (cp) => [tokenSecret(cp, '  ')], reason: 'OperatorAccessNotReady', says: /no value at key "token"/ },
+  ];
+  for (const row of unusable) {
+    it(`reports ${row.reason} for ${row.name}, and builds no client`, () => {
+      clients.length = 0;
+      const controlPlanes = row.controlPlanes();
+      const access = resolve(controlPlanes, row.secrets(controlPlanes[0]));
+      assert.equal(access.usable, false);
+      if (access.usable) return;
+      assert.equal(access.reason, row.reason);
+      assert.match(access.message, row.says);
+      assert.doesNotMatch(access.message, /operator-token-value/);
+      assert.deepEqual(clients, []);
+    });
+  }
+});
