@@ -3,7 +3,10 @@
 import { readFileSync } from 'node:fs';
 
 const floor = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
-const [wantMajor, wantMinor = 0] = floor.replace(/^>=\s*/, '').split('.').map(Number);
+const [wantMajor, wantMinor = 0] = floor
+  .replace(/^>=\s*/, '')
+  .split('.')
+  .map(Number);
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
   process.stderr.write(

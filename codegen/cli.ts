@@ -16,7 +16,11 @@ export async function generate(): Promise<OutputSet> {
   const out = new OutputSet();
   const common = loadCommonSchemas();
   const kinds: ResolvedKind[] = loadKinds();
-  out.add('generated/types/common.ts', common.map((c) => `schemas/${c.file}`), await commonTypesFile(common));
+  out.add(
+    'generated/types/common.ts',
+    common.map((c) => `schemas/${c.file}`),
+    await commonTypesFile(common),
+  );
   for (const kind of kinds) {
     const source = `schemas/${kind.file}`;
     out.add(crdPath(kind), [source], crdYaml(kind, kind.resolved));
@@ -24,11 +28,27 @@ export async function generate(): Promise<OutputSet> {
     out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
     out.add(`generated/validators/${kind.names.singular}.ts`, [source], validatorFile(kind, kind.resolved));
   }
-  out.add('generated/clients/index.ts', kinds.map((k) => `schemas/${k.file}`), clientsIndexFile(kinds));
-  out.add('generated/validators/index.ts', kinds.map((k) => `schemas/${k.file}`), validatorsIndexFile(kinds));
-  out.add('docs/reference/api.md', kinds.map((k) => `schemas/${k.file}`), apiReference(kinds));
+  out.add(
+    'generated/clients/index.ts',
+    kinds.map((k) => `schemas/${k.file}`),
+    clientsIndexFile(kinds),
+  );
+  out.add(
+    'generated/validators/index.ts',
+    kinds.map((k) => `schemas/${k.file}`),
+    validatorsIndexFile(kinds),
+  );
+  out.add(
+    'docs/reference/api.md',
+    kinds.map((k) => `schemas/${k.file}`),
+    apiReference(kinds),
+  );
   const permissions = readPermissions();
-  out.add('config/rbac/role.yaml', permissions.map((p) => p.file), clusterRoleYaml(permissions));
+  out.add(
+    'config/rbac/role.yaml',
+    permissions.map((p) => p.file),
+    clusterRoleYaml(permissions),
+  );
   out.add('generated/coder-api.ts', ['schemas/coder-api/openapi.yaml'], await coderApiTypesFile());
   return out;
 }
@@ -46,8 +66,10 @@ async function main(): Promise<void> {
   if (values.check) {
     const drift = out.drift();
     if (drift.length) {
-      console.error(`codegen --check: ${drift.length} generated file(s) do not match schemas/:\n  ${drift.join('\n  ')}\n` +
-        'Run `npm run codegen` and commit the schemas and the generated files together.');
+      console.error(
+        `codegen --check: ${drift.length} generated file(s) do not match schemas/:\n  ${drift.join('\n  ')}\n` +
+          'Run `npm run codegen` and commit the schemas and the generated files together.',
+      );
       process.exitCode = 1;
       return;
     }

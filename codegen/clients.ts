@@ -39,19 +39,21 @@ export function clientFile(kind: KindSource): string {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: [`Group, version and names of ${kind.kind}.`],
-      declarations: [{
-        name: resourceConstName(kind),
-        type: 'ResourceKind',
-        initializer: objectLiteral({
-          group: kind.group,
-          version: kind.version,
-          apiVersion: `${kind.group}/${kind.version}`,
-          kind: kind.kind,
-          listKind: kind.names.listKind,
-          plural: kind.names.plural,
-          namespaced: kind.scope === 'Namespaced',
-        }),
-      }],
+      declarations: [
+        {
+          name: resourceConstName(kind),
+          type: 'ResourceKind',
+          initializer: objectLiteral({
+            group: kind.group,
+            version: kind.version,
+            apiVersion: `${kind.group}/${kind.version}`,
+            kind: kind.kind,
+            listKind: kind.names.listKind,
+            plural: kind.names.plural,
+            namespaced: kind.scope === 'Namespaced',
+          }),
+        },
+      ],
     });
     file.addTypeAlias({
       isExported: true,
@@ -61,7 +63,9 @@ export function clientFile(kind: KindSource): string {
     file.addFunction({
       isExported: true,
       name: `${lowerFirst(kind.kind)}Client`,
-      docs: [`A client for ${kind.names.plural}.${kind.group}: get, list, watch, create, replace, merge and apply patches, status, delete.`],
+      docs: [
+        `A client for ${kind.names.plural}.${kind.group}: get, list, watch, create, replace, merge and apply patches, status, delete.`,
+      ],
       parameters: [{ name: 'kubeConfig', type: 'KubeConfig' }],
       returnType: `${kind.kind}Client`,
       statements: `return new CustomResourceClient<${kind.kind}, ${kind.names.listKind}>(kubeConfig, ${resourceConstName(kind)});`,
@@ -74,9 +78,12 @@ export function clientsIndexFile(kinds: KindSource[]): string {
     for (const kind of kinds) {
       file.addExportDeclaration({ moduleSpecifier: `./${kind.names.singular}.ts` });
     }
-    file.addImportDeclarations(kinds.map((kind) => ({
-      moduleSpecifier: `./${kind.names.singular}.ts`, namedImports: [resourceConstName(kind)],
-    })));
+    file.addImportDeclarations(
+      kinds.map((kind) => ({
+        moduleSpecifier: `./${kind.names.singular}.ts`,
+        namedImports: [resourceConstName(kind)],
+      })),
+    );
     file.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,

@@ -28,8 +28,9 @@ export function crdSchema(schema: JsonSchema): JsonSchema {
       if (key === kubernetesTypeKey || key === commonTypeKey) continue;
       if (key === 'description' && insideKubernetesType) continue;
       if (key === 'properties') {
-        out.properties = Object.fromEntries(Object.entries(value as JsonSchema)
-          .map(([k, v]) => [k, walk(v, insideKubernetesType || isKubernetesRoot)]));
+        out.properties = Object.fromEntries(
+          Object.entries(value as JsonSchema).map(([k, v]) => [k, walk(v, insideKubernetesType || isKubernetesRoot)]),
+        );
       } else if (key === 'default' || key === 'enum' || key === 'x-kubernetes-validations') {
         out[key] = value;
       } else {
@@ -72,14 +73,16 @@ export function buildCrd(kind: KindSource, resolved: JsonSchema): JsonSchema {
         ...(kind.names.categories?.length ? { categories: kind.names.categories } : {}),
       },
       scope: kind.scope,
-      versions: [{
-        name: kind.version,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        ...(kind.printerColumns.length ? { additionalPrinterColumns: kind.printerColumns } : {}),
-        schema: { openAPIV3Schema },
-      }],
+      versions: [
+        {
+          name: kind.version,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          ...(kind.printerColumns.length ? { additionalPrinterColumns: kind.printerColumns } : {}),
+          schema: { openAPIV3Schema },
+        },
+      ],
     },
   };
 }

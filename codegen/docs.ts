@@ -59,16 +59,22 @@ function fieldRows(schema: JsonSchema, prefix: string, rows: FieldRow[]): FieldR
 
 function kindSection(kind: ResolvedKind): string {
   const lines = [`## ${kind.kind}`, '', cell(String(kind.resolved.description ?? '')), ''];
-  lines.push('| | |', '| --- | --- |',
+  lines.push(
+    '| | |',
+    '| --- | --- |',
     `| apiVersion | \`${kind.group}/${kind.version}\` |`,
     `| resource | \`${kind.names.plural}\` (${kind.scope.toLowerCase()}) |`,
     `| short names | ${(kind.names.shortNames ?? []).map((s) => `\`${s}\``).join(', ') || '—'} |`,
-    `| categories | ${(kind.names.categories ?? []).map((s) => `\`${s}\``).join(', ') || '—'} |`, '');
+    `| categories | ${(kind.names.categories ?? []).map((s) => `\`${s}\``).join(', ') || '—'} |`,
+    '',
+  );
   const rootRules = notesOf(kind.resolved).filter((n) => n.startsWith('rule:'));
   if (rootRules.length) lines.push(...rootRules.map((r) => `- ${cell(r)}`), '');
   lines.push('### Fields', '', '| field | type | description | validation |', '| --- | --- | --- | --- |');
   for (const row of fieldRows(kind.resolved, '', [])) {
-    lines.push(`| \`${row.path.slice(1)}\`${row.required ? ' (required)' : ''} | ${cell(row.type)} | ${cell(row.description)} | ${cell(row.notes.join('; '))} |`);
+    lines.push(
+      `| \`${row.path.slice(1)}\`${row.required ? ' (required)' : ''} | ${cell(row.type)} | ${cell(row.description)} | ${cell(row.notes.join('; '))} |`,
+    );
   }
   const conditions = Object.entries(kind.conditions);
   if (conditions.length) {

@@ -15,11 +15,42 @@ const componentPrefix = '#/components/schemas/';
 
 /** Keywords of apiextensions.k8s.io/v1 JSONSchemaProps that definitions may keep. */
 const crdKeywords = new Set([
-  'description', 'type', 'format', 'title', 'default', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'enum', 'maxProperties',
-  'minProperties', 'required', 'items', 'allOf', 'oneOf', 'anyOf', 'not', 'properties', 'additionalProperties',
-  'nullable', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string',
-  'x-kubernetes-list-map-keys', 'x-kubernetes-list-type', 'x-kubernetes-map-type', 'x-kubernetes-validations', '$ref',
+  'description',
+  'type',
+  'format',
+  'title',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'enum',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'items',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
+  'properties',
+  'additionalProperties',
+  'nullable',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-list-type',
+  'x-kubernetes-map-type',
+  'x-kubernetes-validations',
+  '$ref',
 ]);
 
 const intOrString = { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
@@ -86,7 +117,11 @@ function collect(all: Record<string, JsonSchema>, roots: Set<string>): Record<st
     picked[name] = normalizeDefinition(name, schema);
     for (const match of JSON.stringify(picked[name]).matchAll(/"#\/definitions\/([\w.-]+)"/g)) queue.push(match[1]!);
   }
-  return Object.fromEntries(Object.keys(picked).sort().map((k) => [k, picked[k]!]));
+  return Object.fromEntries(
+    Object.keys(picked)
+      .sort()
+      .map((k) => [k, picked[k]!]),
+  );
 }
 
 async function fetchAllDefinitions(kc: KubeConfig, server: string): Promise<Record<string, JsonSchema>> {
@@ -119,7 +154,8 @@ export async function dumpKubernetesDefinitions(): Promise<void> {
   try {
     const all = await fetchAllDefinitions(cp.adminConfig(), cp.server);
     const definitions = collect(all, roots);
-    const header = `# Dumped from kube-apiserver ${kubernetesVersion} /openapi/v3 by \`npm run codegen -- --dump-kubernetes\`:\n` +
+    const header =
+      `# Dumped from kube-apiserver ${kubernetesVersion} /openapi/v3 by \`npm run codegen -- --dump-kubernetes\`:\n` +
       `# the definitions that schemas/ references, and what they reference, normalized for CRD schemas.\n`;
     writeFileSync(kubernetesDefinitionsFile, header + stringify({ kubernetesVersion, definitions }, { lineWidth: 0 }));
     console.log(`schemas/kubernetes/definitions.yaml: ${Object.keys(definitions).length} definitions from ${roots.size} roots`);

@@ -45,10 +45,13 @@ export interface CommonSchema {
 }
 
 export function loadCommonSchemas(dir = schemasDir): CommonSchema[] {
-  return readdirSync(join(dir, 'common')).filter((f) => f.endsWith('.yaml')).sort().map((f) => {
-    const path = join(dir, 'common', f);
-    return { file: `common/${f}`, schema: resolveRefs(parse(readFileSync(path, 'utf8')) as JsonSchema, path) };
-  });
+  return readdirSync(join(dir, 'common'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => {
+      const path = join(dir, 'common', f);
+      return { file: `common/${f}`, schema: resolveRefs(parse(readFileSync(path, 'utf8')) as JsonSchema, path) };
+    });
 }
 
 export function loadKinds(dir = schemasDir): ResolvedKind[] {

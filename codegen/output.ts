@@ -52,10 +52,7 @@ export class OutputSet {
     try {
       this.writeTo(fresh);
       const problems: string[] = [];
-      const onDisk = new Set([
-        ...ownedDirs.flatMap((dir) => listFiles(root, dir)),
-        ...ownedFiles.filter((f) => existsSync(join(root, f))),
-      ]);
+      const onDisk = new Set([...ownedDirs.flatMap((dir) => listFiles(root, dir)), ...ownedFiles.filter((f) => existsSync(join(root, f)))]);
       for (const path of this.paths()) {
         if (!onDisk.has(path)) problems.push(`${path}: missing (run npm run codegen)`);
         else if (readFileSync(join(root, path), 'utf8') !== readFileSync(join(fresh, path), 'utf8')) {

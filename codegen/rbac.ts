@@ -26,10 +26,12 @@ function literal(expr: Expression, where: string): unknown {
   if (Node.isArrayLiteralExpression(expr)) return expr.getElements().map((e) => literal(e, where));
   if (Node.isAsExpression(expr) || Node.isSatisfiesExpression(expr)) return literal(expr.getExpression(), where);
   if (Node.isObjectLiteralExpression(expr)) {
-    return Object.fromEntries(expr.getProperties().map((p) => {
-      if (!Node.isPropertyAssignment(p)) throw new Error(`${where}: only plain properties are allowed in permissions`);
-      return [p.getName(), literal(p.getInitializerOrThrow(), where)];
-    }));
+    return Object.fromEntries(
+      expr.getProperties().map((p) => {
+        if (!Node.isPropertyAssignment(p)) throw new Error(`${where}: only plain properties are allowed in permissions`);
+        return [p.getName(), literal(p.getInitializerOrThrow(), where)];
+      }),
+    );
   }
   throw new Error(`${where}:${expr.getStartLineNumber()}: permissions must be literals, found \`${expr.getText()}\``);
 }

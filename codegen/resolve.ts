@@ -51,7 +51,7 @@ export function resolveRefs(schema: JsonSchema, file: string, stack: string[] = 
         ? { [kubernetesTypeKey]: fragment.split('/').pop() }
         : { [commonTypeKey]: relative(schemasDir, targetFile) };
       const siblings = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== '$ref'));
-      return { ...resolved, ...marker, ...walk(siblings, fromFile, trail) as JsonSchema };
+      return { ...resolved, ...marker, ...(walk(siblings, fromFile, trail) as JsonSchema) };
     }
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, walk(v, fromFile, trail)]));
   };

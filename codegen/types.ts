@@ -18,7 +18,10 @@ export function clientNodeTypeName(openApiName: string): string {
 
 /** common/secret-key-selector.yaml → SecretKeySelector */
 export function commonTypeName(file: string): string {
-  return basename(file, '.yaml').split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return basename(file, '.yaml')
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 }
 
 export function pascal(s: string): string {
@@ -51,8 +54,9 @@ export function typeSchema(schema: JsonSchema, title: string, refs: TypeRefs, is
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-') || key === 'default' || key === 'format') continue;
     if (key === 'properties') {
-      out.properties = Object.fromEntries(Object.entries(value as JsonSchema)
-        .map(([k, v]) => [k, typeSchema(v as JsonSchema, `${title}${pascal(k)}`, refs, false)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as JsonSchema).map(([k, v]) => [k, typeSchema(v as JsonSchema, `${title}${pascal(k)}`, refs, false)]),
+      );
     } else if (key === 'items') {
       out.items = typeSchema(value as JsonSchema, `${title}Item`, refs, false);
     } else if (key === 'additionalProperties' && typeof value === 'object') {
@@ -97,8 +101,10 @@ function docComment(text: string): string {
 }
 
 function conditionConstants(kind: KindSource): string {
-  const lines = [docComment(`Condition types and reasons of ${kind.kind}, as declared in schemas/${kind.file}.`),
-    `export const ${kind.kind}Conditions = {`];
+  const lines = [
+    docComment(`Condition types and reasons of ${kind.kind}, as declared in schemas/${kind.file}.`),
+    `export const ${kind.kind}Conditions = {`,
+  ];
   for (const [type, decl] of Object.entries(kind.conditions)) {
     lines.push(`  ${docComment(decl.description)}`, `  ${type}: {`, `    type: '${type}',`, '    reasons: {');
     for (const [reason, meaning] of Object.entries(decl.reasons)) {

@@ -16,10 +16,30 @@ import type { KindSource } from './load.ts';
 
 /** Keywords the validators implement; any other keyword in a schema stops codegen. */
 const valueKeywords = new Set([
-  'type', 'format', 'enum', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems',
-  'required', 'properties', 'items', 'additionalProperties', 'anyOf', 'default', 'nullable', 'description',
-  'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-list-type',
-  'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations',
+  'type',
+  'format',
+  'enum',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'required',
+  'properties',
+  'items',
+  'additionalProperties',
+  'anyOf',
+  'default',
+  'nullable',
+  'description',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+  'x-kubernetes-validations',
 ]);
 
 /** A shared subtree is emitted once when it appears at least twice and is at least this long. */
@@ -76,7 +96,9 @@ export function structuralNode(schema: JsonSchema, where: string): StructuralNod
   if (schema.type !== undefined) node.type = schema.type as StructuralNode['type'];
   if (schema.format !== undefined) node.format = String(schema.format);
   if (schema.format === 'duration' || schema.format === 'byte') {
-    throw new Error(`${where}: format ${schema.format} is a CEL ${schema.format === 'byte' ? 'bytes' : 'duration'} value; src/validation/cel-value.ts binds it as a string`);
+    throw new Error(
+      `${where}: format ${schema.format} is a CEL ${schema.format === 'byte' ? 'bytes' : 'duration'} value; src/validation/cel-value.ts binds it as a string`,
+    );
   }
   if (schema['x-kubernetes-int-or-string']) node.intOrString = true;
   if (schema.nullable) node.nullable = true;
@@ -85,8 +107,9 @@ export function structuralNode(schema: JsonSchema, where: string): StructuralNod
   if (schema['x-kubernetes-list-type'] !== undefined) node.listType = schema['x-kubernetes-list-type'] as StructuralNode['listType'];
   if (schema['x-kubernetes-list-map-keys'] !== undefined) node.listMapKeys = schema['x-kubernetes-list-map-keys'] as string[];
   if (schema.properties) {
-    node.properties = Object.fromEntries(Object.entries(schema.properties as Record<string, JsonSchema>)
-      .map(([k, v]) => [k, structuralNode(v, `${where}.${k}`)]));
+    node.properties = Object.fromEntries(
+      Object.entries(schema.properties as Record<string, JsonSchema>).map(([k, v]) => [k, structuralNode(v, `${where}.${k}`)]),
+    );
   }
   if (schema.additionalProperties !== undefined && typeof schema.additionalProperties === 'object') {
     node.additionalProperties = structuralNode(schema.additionalProperties as JsonSchema, `${where}{*}`);
@@ -121,8 +144,9 @@ export function ajvSchema(schema: JsonSchema, where: string): JsonSchema {
     if (schema[k] !== undefined) out[k] = schema[k];
   }
   if (schema.properties) {
-    out.properties = Object.fromEntries(Object.entries(schema.properties as Record<string, JsonSchema>)
-      .map(([k, v]) => [k, ajvSchema(v, `${where}.${k}`)]));
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties as Record<string, JsonSchema>).map(([k, v]) => [k, ajvSchema(v, `${where}.${k}`)]),
+    );
   }
   if (schema.additionalProperties !== undefined && typeof schema.additionalProperties === 'object') {
     out.additionalProperties = ajvSchema(schema.additionalProperties as JsonSchema, `${where}{*}`);
@@ -146,7 +170,11 @@ function roleOf(key: string): Role {
  * pieces) by a reference, innermost first; `name(i)` names the i-th. Returns the rewritten tree and the
  * shared subtrees in definition order (each refers only to earlier ones).
  */
-function shareSubtrees<T>(root: T, refer: (name: string) => unknown, name: (i: number) => string): { tree: T; shared: [string, unknown][] } {
+function shareSubtrees<T>(
+  root: T,
+  refer: (name: string) => unknown,
+  name: (i: number) => string,
+): { tree: T; shared: [string, unknown][] } {
   const counts = new Map<string, number>();
   const visit = (node: unknown, role: Role, each: (schema: object) => void): void => {
     if (node === null || typeof node !== 'object' || role === 'value') return;
@@ -166,7 +194,8 @@ function shareSubtrees<T>(root: T, refer: (name: string) => unknown, name: (i: n
   const rewrite = (node: unknown, role: Role, isRoot = false): unknown => {
     if (node === null || typeof node !== 'object' || role === 'value') return node;
     if (role === 'schemas') {
-      return Array.isArray(node) ? node.map((v) => rewrite(v, 'schema'))
+      return Array.isArray(node)
+        ? node.map((v) => rewrite(v, 'schema'))
         : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, rewrite(v, 'schema')]));
     }
     const key = JSON.stringify(node);
@@ -194,7 +223,9 @@ function literal(value: unknown, indent = ''): string {
   }
   const obj = value as Record<string, unknown>;
   if (typeof obj.$shared === 'string' && Object.keys(obj).length === 1) return obj.$shared;
-  const entries = Object.entries(obj).map(([k, v]) => `${inner}${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, inner)}`);
+  const entries = Object.entries(obj).map(
+    ([k, v]) => `${inner}${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, inner)}`,
+  );
   return entries.length ? `{\n${entries.join(',\n')},\n${indent}}` : '{}';
 }
 
@@ -225,10 +256,18 @@ function validatorConstName(kind: KindSource): string {
 export function validatorFile(kind: KindSource, resolved: JsonSchema): string {
   const schema = crdOpenApiSchema(kind, resolved);
   const where = `schemas/${kind.file}`;
-  const { tree: ajvTree, shared: ajvShared } = shareSubtrees(ajvSchema(schema, where), (n) => ({ $ref: `#/$defs/${n}` }), (i) => `d${i}`);
+  const { tree: ajvTree, shared: ajvShared } = shareSubtrees(
+    ajvSchema(schema, where),
+    (n) => ({ $ref: `#/$defs/${n}` }),
+    (i) => `d${i}`,
+  );
   const code = ajvStandalone({ ...(ajvTree as JsonSchema), $defs: Object.fromEntries(ajvShared) });
   const structure = structuralNode(schema, where);
-  const { tree, shared } = shareSubtrees(structure, (n) => ({ $shared: n }), (i) => `shared${i}`);
+  const { tree, shared } = shareSubtrees(
+    structure,
+    (n) => ({ $shared: n }),
+    (i) => `shared${i}`,
+  );
   const hasRules = JSON.stringify(structure).includes('"rules":');
   const name = validatorConstName(kind);
   return [
@@ -240,7 +279,9 @@ export function validatorFile(kind: KindSource, resolved: JsonSchema): string {
     "import type { StructuralNode } from '../../src/validation/structural.ts';",
     "import { runValidation, type KindValidator } from '../../src/validation/validate.ts';",
     '',
-    ...(code.includes('require(') ? ['// ajv standalone ESM still loads its runtime helpers with require().', 'const require = createRequire(import.meta.url);', ''] : []),
+    ...(code.includes('require(')
+      ? ['// ajv standalone ESM still loads its runtime helpers with require().', 'const require = createRequire(import.meta.url);', '']
+      : []),
     code.trim(),
     '',
     '// The structural tree: shape, defaults, list types and CEL rules.',
@@ -270,7 +311,7 @@ export function validatorsIndexFile(kinds: KindSource[]): string {
     "import type { KindValidator } from '../../src/validation/validate.ts';",
     ...kinds.map((kind) => `import { ${validatorConstName(kind)} } from './${kind.names.singular}.ts';`),
     '',
-    '/** Every kind\'s validator, in the file order of schemas/. */',
+    "/** Every kind's validator, in the file order of schemas/. */",
     'export const kindValidators: readonly KindValidator[] = [',
     ...kinds.map((kind) => `  ${validatorConstName(kind)},`),
     '];',

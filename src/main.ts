@@ -25,10 +25,12 @@ async function main(args: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err: Error) => {
     const known = err instanceof UsageError || err instanceof StartupError;
-    console.error(`coder-k8s: ${known ? err.message : err.stack ?? err.message}`);
+    console.error(`coder-k8s: ${known ? err.message : (err.stack ?? err.message)}`);
     if (err instanceof UsageError) console.error(`\nRun coder-k8s --help for the flags.`);
     process.exitCode = 1;
   },

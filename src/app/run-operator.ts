@@ -24,16 +24,21 @@ function loadKubeConfig(path: string | undefined): KubeConfig {
   const kc = new KubeConfig();
   if (path) kc.loadFromFile(path);
   else kc.loadFromDefault();
-  if (!kc.getCurrentCluster()) throw new StartupError('no Kubernetes cluster configured: pass --kubeconfig, set KUBECONFIG, or run in a pod');
+  if (!kc.getCurrentCluster())
+    throw new StartupError('no Kubernetes cluster configured: pass --kubeconfig, set KUBECONFIG, or run in a pod');
   return kc;
 }
 
 function leaseNamespace(options: OperatorOptions): string {
-  const namespace = options.leaderElectionNamespace ?? process.env.POD_NAMESPACE
-    ?? (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined);
+  const namespace =
+    options.leaderElectionNamespace ??
+    process.env.POD_NAMESPACE ??
+    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined);
   if (!namespace) {
-    throw new StartupError('leader election needs a namespace for its Lease: set POD_NAMESPACE, ' +
-      'pass --leader-election-namespace, or run in a pod (or pass --leader-elect=false for a single replica)');
+    throw new StartupError(
+      'leader election needs a namespace for its Lease: set POD_NAMESPACE, ' +
+        'pass --leader-election-namespace, or run in a pod (or pass --leader-elect=false for a single replica)',
+    );
   }
   return namespace;
 }
@@ -82,8 +87,18 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     readyz: () => manager.readiness(),
   });
   const metricsServer = await startMetricsServer(options.metricsBindAddress, metrics.registry);
-  logger.info({ version, app: options.app, identity, namespaces: options.watchNamespaces, leaderElect: options.leaderElect,
-    probes: probes?.port, metrics: metricsServer?.port }, 'starting coder-k8s');
+  logger.info(
+    {
+      version,
+      app: options.app,
+      identity,
+      namespaces: options.watchNamespaces,
+      leaderElect: options.leaderElect,
+      probes: probes?.port,
+      metrics: metricsServer?.port,
+    },
+    'starting coder-k8s',
+  );
 
   const stopped = new Promise<number>((resolve) => {
     const stop = async (signal: NodeJS.Signals) => {

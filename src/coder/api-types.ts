@@ -24,7 +24,9 @@ export type JsonBody<Op> = ContentOf<Op> extends { 'application/json': infer B }
 /** The media types of a non-JSON body (for example application/x-tar for file uploads). */
 export type RawBodyTypes<Op> = [ContentOf<Op>] extends [never]
   ? never
-  : ContentOf<Op> extends { 'application/json': unknown } ? never : keyof ContentOf<Op> & string;
+  : ContentOf<Op> extends { 'application/json': unknown }
+    ? never
+    : keyof ContentOf<Op> & string;
 
 type SuccessStatus = 200 | 201 | 202 | 204;
 type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;

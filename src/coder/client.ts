@@ -2,13 +2,15 @@
 // timeout on every call, retries with backoff for 429/5xx/network failures, and redirects followed
 // only within the Coder URL's origin.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  AnyRequestOptions, HttpMethod, Operation, OptionsArg, PathsWith, Schemas, SuccessBody,
-} from './api-types.ts';
+import type { AnyRequestOptions, HttpMethod, Operation, OptionsArg, PathsWith, Schemas, SuccessBody } from './api-types.ts';
 import { parseCoderError, removeSecrets } from './error-body.ts';
 import { isRetryable } from './error-predicates.ts';
 import {
-  CoderApiError, CoderNetworkError, CoderTimeoutError, CrossOriginRedirectError, TooManyRedirectsError,
+  CoderApiError,
+  CoderNetworkError,
+  CoderTimeoutError,
+  CrossOriginRedirectError,
+  TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from './errors.ts';
 import { fetchWithinOrigin } from './redirects.ts';
@@ -143,13 +145,7 @@ export class CoderClient {
   }
 
   /** One attempt: send (following same-origin redirects), read the body, and parse or throw. */
-  private async attempt(
-    method: HttpMethod,
-    path: string,
-    url: URL,
-    options: AnyRequestOptions,
-    signal: AbortSignal,
-  ): Promise<unknown> {
+  private async attempt(method: HttpMethod, path: string, url: URL, options: AnyRequestOptions, signal: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'coder-k8s' };
     let body: string | Uint8Array | undefined;
     if (options.body instanceof Uint8Array) {
@@ -172,10 +168,7 @@ export class CoderClient {
         signal,
         maxRedirects: this.maxRedirects,
         label: { method, path },
-        onRefused: (err) => this.logger.warn(
-          { method, path, from: err.from, to: err.to, status: err.status },
-          crossOriginRedirectMessage,
-        ),
+        onRefused: (err) => this.logger.warn({ method, path, from: err.from, to: err.to, status: err.status }, crossOriginRedirectMessage),
       });
       text = await response.text();
     } catch (err) {

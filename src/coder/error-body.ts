@@ -47,9 +47,7 @@ function parseJsonObject(body: string): Record<string, unknown> | undefined {
   if (body.trim() === '') return undefined;
   try {
     const value: unknown = JSON.parse(body);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

@@ -47,9 +47,7 @@ export async function fetchWithinOrigin(url: URL, request: OriginBoundRequest): 
     try {
       target = new URL(location, current);
     } catch {
-      throw new Error(
-        `Coder API ${request.label.method} ${request.label.path} answered ${response.status} with an unreadable Location`,
-      );
+      throw new Error(`Coder API ${request.label.method} ${request.label.path} answered ${response.status} with an unreadable Location`);
     }
     if (!sameOrigin(origin, target)) refuse(origin, target, response.status, request);
     if (followed >= request.maxRedirects) {

@@ -17,8 +17,11 @@ export const appliedHashAnnotation = 'coder.com/applied-hash';
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -61,8 +64,13 @@ export class Applier {
 
   private holds(resource: ResourceKind, desired: KubeObject, live: KubeObject, hash: string): boolean {
     const remembered = this.applied.get(memoKey(resource, desired));
-    if (remembered && remembered.uid === live.metadata?.uid && remembered.hash === hash
-      && remembered.resourceVersion === live.metadata?.resourceVersion) return true;
+    if (
+      remembered &&
+      remembered.uid === live.metadata?.uid &&
+      remembered.hash === hash &&
+      remembered.resourceVersion === live.metadata?.resourceVersion
+    )
+      return true;
     return live.metadata?.annotations?.[appliedHashAnnotation] === hash && jsonSubset(desired, live);
   }
 

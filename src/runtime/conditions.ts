@@ -17,8 +17,12 @@ export function nowTime(now = new Date()): string {
 }
 
 /** The conditions with `input` set; others keep their order and values. */
-export function setCondition(conditions: readonly Condition[] | undefined, input: ConditionInput, generation: number | undefined,
-  now = new Date()): Condition[] {
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  input: ConditionInput,
+  generation: number | undefined,
+  now = new Date(),
+): Condition[] {
   const list = [...(conditions ?? [])];
   const index = list.findIndex((c) => c.type === input.type);
   const previous = index >= 0 ? list[index] : undefined;

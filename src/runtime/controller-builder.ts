@@ -15,8 +15,7 @@ export class ControllerBuilder {
   private readonly options: ControllerOptions;
   private readonly register: (c: Controller) => void;
 
-  constructor(name: string, cacheFor: CacheFor,
-    options: ControllerOptions, register: (c: Controller) => void) {
+  constructor(name: string, cacheFor: CacheFor, options: ControllerOptions, register: (c: Controller) => void) {
     this.name = name;
     this.cacheFor = cacheFor;
     this.options = options;
@@ -25,19 +24,24 @@ export class ControllerBuilder {
 
   for(resource: ResourceKind): this {
     this.primary = resource;
-    this.wiring.push((controller) => this.cacheFor(resource).addHandlers(enqueueEach(controller, (obj) =>
-      [requestKey(obj.metadata?.namespace, obj.metadata?.name ?? '')])));
+    this.wiring.push((controller) =>
+      this.cacheFor(resource).addHandlers(
+        enqueueEach(controller, (obj) => [requestKey(obj.metadata?.namespace, obj.metadata?.name ?? '')]),
+      ),
+    );
     return this;
   }
 
   owns(resource: ResourceKind): this {
     this.wiring.push((controller) => {
       const owner = this.primary!;
-      this.cacheFor(resource).addHandlers(enqueueEach(controller, (obj) => {
-        const ref = obj.metadata?.ownerReferences?.find((r) => r.controller);
-        if (!ref || ref.kind !== owner.kind || ref.apiVersion.split('/')[0] !== owner.apiVersion.split('/')[0]) return [];
-        return [requestKey(obj.metadata?.namespace, ref.name)];
-      }));
+      this.cacheFor(resource).addHandlers(
+        enqueueEach(controller, (obj) => {
+          const ref = obj.metadata?.ownerReferences?.find((r) => r.controller);
+          if (!ref || ref.kind !== owner.kind || ref.apiVersion.split('/')[0] !== owner.apiVersion.split('/')[0]) return [];
+          return [requestKey(obj.metadata?.namespace, ref.name)];
+        }),
+      );
     });
     return this;
   }

@@ -54,13 +54,16 @@ export class Controller {
     this.options = options;
     const m = options.metrics;
     const labels = { name };
-    this.queue = new WorkQueue(options.rateLimiter, m && {
-      depth: (n) => m.workqueueDepth.set(labels, n),
-      added: () => m.workqueueAdds.inc(labels),
-      retried: () => m.workqueueRetries.inc(labels),
-      queued: (s) => m.workqueueQueueDuration.observe(labels, s),
-      worked: (s) => m.workqueueWorkDuration.observe(labels, s),
-    });
+    this.queue = new WorkQueue(
+      options.rateLimiter,
+      m && {
+        depth: (n) => m.workqueueDepth.set(labels, n),
+        added: () => m.workqueueAdds.inc(labels),
+        retried: () => m.workqueueRetries.inc(labels),
+        queued: (s) => m.workqueueQueueDuration.observe(labels, s),
+        worked: (s) => m.workqueueWorkDuration.observe(labels, s),
+      },
+    );
   }
 
   /** Starts the workers; call once the caches have synced (and, with leader election, once leading). */
@@ -73,7 +76,9 @@ export class Controller {
   async stop(timeoutMs: number): Promise<boolean> {
     this.queue.shutDown();
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
     const finished = Promise.all(this.workers).then(() => true as const);
     const result = await Promise.race([finished, deadline]);
     clearTimeout(timer);

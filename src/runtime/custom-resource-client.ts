@@ -1,7 +1,13 @@
 // A typed client for one custom resource kind on @kubernetes/client-node's CustomObjectsApi.
 // Generated per-kind clients (generated/clients/) are this class with the kind's types and names.
 import {
-  CustomObjectsApi, PatchStrategy, Watch, setHeaderOptions, type KubeConfig, type V1DeleteOptions, type V1Status,
+  CustomObjectsApi,
+  PatchStrategy,
+  Watch,
+  setHeaderOptions,
+  type KubeConfig,
+  type V1DeleteOptions,
+  type V1Status,
 } from '@kubernetes/client-node';
 import type { KubeObject } from './informer.ts';
 import { collectionPath, type ResourceKind } from './resource.ts';
@@ -26,7 +32,10 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 /** Field validation for writes: unknown or duplicate fields are errors, as with kubectl. */
 const fieldValidation = 'Strict';
 
-export class CustomResourceClient<T extends KubeObject, L extends { items: T[]; metadata?: { continue?: string; resourceVersion?: string } }> {
+export class CustomResourceClient<
+  T extends KubeObject,
+  L extends { items: T[]; metadata?: { continue?: string; resourceVersion?: string } },
+> {
   private readonly api: CustomObjectsApi;
   private readonly watcher: Watch;
   readonly resource: ResourceKind;
@@ -56,9 +65,10 @@ export class CustomResourceClient<T extends KubeObject, L extends { items: T[]; 
   async list(namespace?: string, options: ListOptions = {}): Promise<L> {
     const { group, version, plural } = this.resource;
     const params = { group, version, plural, ...options, _continue: options.continue };
-    const result = namespace === undefined
-      ? await this.api.listClusterCustomObject(params)
-      : await this.api.listNamespacedCustomObject({ ...params, namespace });
+    const result =
+      namespace === undefined
+        ? await this.api.listClusterCustomObject(params)
+        : await this.api.listNamespacedCustomObject({ ...params, namespace });
     return result as L;
   }
 
@@ -74,29 +84,47 @@ export class CustomResourceClient<T extends KubeObject, L extends { items: T[]; 
   }
 
   async mergePatch(namespace: string, name: string, patch: object): Promise<T> {
-    return (await this.api.patchNamespacedCustomObject({ ...this.base(namespace), name, body: patch, fieldValidation },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch))) as T;
+    return (await this.api.patchNamespacedCustomObject(
+      { ...this.base(namespace), name, body: patch, fieldValidation },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    )) as T;
   }
 
   /** Server-side apply of the fields in `obj`, owned by `fieldManager`. */
   async apply(obj: T, options: ApplyOptions): Promise<T> {
     const { namespace, name } = this.nameOf(obj);
-    return (await this.api.patchNamespacedCustomObject({
-      ...this.base(namespace), name, body: this.withTypeMeta(obj), fieldValidation, ...options,
-    }, setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply))) as T;
+    return (await this.api.patchNamespacedCustomObject(
+      {
+        ...this.base(namespace),
+        name,
+        body: this.withTypeMeta(obj),
+        fieldValidation,
+        ...options,
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    )) as T;
   }
 
   async mergePatchStatus(namespace: string, name: string, patch: object): Promise<T> {
-    return (await this.api.patchNamespacedCustomObjectStatus({ ...this.base(namespace), name, body: patch, fieldValidation },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch))) as T;
+    return (await this.api.patchNamespacedCustomObjectStatus(
+      { ...this.base(namespace), name, body: patch, fieldValidation },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    )) as T;
   }
 
   /** Server-side apply of the status fields in `obj`, owned by `fieldManager`. */
   async applyStatus(obj: T, options: ApplyOptions): Promise<T> {
     const { namespace, name } = this.nameOf(obj);
-    return (await this.api.patchNamespacedCustomObjectStatus({
-      ...this.base(namespace), name, body: this.withTypeMeta(obj), fieldValidation, ...options,
-    }, setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply))) as T;
+    return (await this.api.patchNamespacedCustomObjectStatus(
+      {
+        ...this.base(namespace),
+        name,
+        body: this.withTypeMeta(obj),
+        fieldValidation,
+        ...options,
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    )) as T;
   }
 
   async replaceStatus(obj: T): Promise<T> {
@@ -114,8 +142,12 @@ export class CustomResourceClient<T extends KubeObject, L extends { items: T[]; 
   }
 
   /** Starts a watch; abort the returned controller to stop it. `onDone` runs once when it ends. */
-  watch(namespace: string | undefined, query: Record<string, string | number | boolean>,
-    onEvent: (type: WatchEventType, obj: T) => void, onDone: (err?: unknown) => void): Promise<AbortController> {
+  watch(
+    namespace: string | undefined,
+    query: Record<string, string | number | boolean>,
+    onEvent: (type: WatchEventType, obj: T) => void,
+    onDone: (err?: unknown) => void,
+  ): Promise<AbortController> {
     return this.watcher.watch(this.path(namespace), query, (type, obj) => onEvent(type as WatchEventType, obj as T), onDone);
   }
 

@@ -89,10 +89,15 @@ export class EventRecorder {
       const created = await this.withRetries(() => this.create(target, event, now), false);
       this.remember(key, { ...created, count: 1, lastObserved: now });
     } catch (err) {
-      this.options.logger?.warn({
-        err, regarding: { kind: target.kind, namespace: target.namespace, name: target.name },
-        reason: event.reason, action: event.action,
-      }, 'dropped an Event that could not be written');
+      this.options.logger?.warn(
+        {
+          err,
+          regarding: { kind: target.kind, namespace: target.namespace, name: target.name },
+          reason: event.reason,
+          action: event.action,
+        },
+        'dropped an Event that could not be written',
+      );
     }
   }
 
@@ -108,7 +113,10 @@ export class EventRecorder {
       reportingController: this.options.controller,
       reportingInstance: truncateChars(this.options.instance, maxShortField),
       regarding: {
-        apiVersion: target.apiVersion, kind: target.kind, name: target.name, uid: target.uid,
+        apiVersion: target.apiVersion,
+        kind: target.kind,
+        name: target.name,
+        uid: target.uid,
         ...(target.namespace ? { namespace: target.namespace } : {}),
         ...(target.resourceVersion ? { resourceVersion: target.resourceVersion } : {}),
       },
@@ -122,8 +130,10 @@ export class EventRecorder {
   private async patchSeries(known: Series, now: number): Promise<boolean> {
     const body = { series: { count: known.count + 1, lastObservedTime: microTime(new Date(now)) } };
     try {
-      await this.http.json('PATCH', objectPath(builtinResources.event, known.namespace, known.name),
-        { contentType: 'application/merge-patch+json', body });
+      await this.http.json('PATCH', objectPath(builtinResources.event, known.namespace, known.name), {
+        contentType: 'application/merge-patch+json',
+        body,
+      });
       return true;
     } catch (err) {
       if (errorCode(err) === 404) return false;

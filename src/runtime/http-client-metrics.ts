@@ -7,16 +7,16 @@ import type { OperatorMetrics } from './metrics.ts';
 /** The code label of a request that got no response (refused, reset, timed out, aborted). */
 const errorCode = '<error>';
 
-interface UndiciRequest { origin?: unknown; method?: string }
+interface UndiciRequest {
+  origin?: unknown;
+  method?: string;
+}
 
 /**
  * Counts every request to a host for which `isKubernetesHost(host)` is true, `host` being a URL's `host`
  * ("127.0.0.1:6443"; the port is left out when it is the scheme's default). Returns the unsubscribe.
  */
-export function countHttpClientRequests(
-  metrics: OperatorMetrics,
-  isKubernetesHost: (host: string) => boolean,
-): () => void {
+export function countHttpClientRequests(metrics: OperatorMetrics, isKubernetesHost: (host: string) => boolean): () => void {
   // One count per request: the response, or else the first error or close.
   const pending = new WeakMap<object, { host: string; method: string }>();
   const count = (request: object, code: string) => {

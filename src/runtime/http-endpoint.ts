@@ -44,11 +44,12 @@ export async function serveHttp(address: string, handler: HttpHandler): Promise<
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Keep-alive connections from scrapers would otherwise hold close() open.
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections from scrapers would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -132,10 +132,21 @@ export class Informer<T extends KubeObject> {
       try {
         if (!this.resourceVersion) await this.relist(signal);
         const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
-        await watchOnce<T>(this.http, this.path, {
-          resourceVersion: this.resourceVersion, labelSelector: this.options.labelSelector, timeoutSeconds,
-          idleMs: (timeoutSeconds + 30) * 1_000, signal, onConnected: () => { this.connectedSince = Date.now(); },
-        }, (event) => this.apply(event));
+        await watchOnce<T>(
+          this.http,
+          this.path,
+          {
+            resourceVersion: this.resourceVersion,
+            labelSelector: this.options.labelSelector,
+            timeoutSeconds,
+            idleMs: (timeoutSeconds + 30) * 1_000,
+            signal,
+            onConnected: () => {
+              this.connectedSince = Date.now();
+            },
+          },
+          (event) => this.apply(event),
+        );
         delay = initial;
       } catch (err) {
         if (isGone(err)) {
@@ -143,8 +154,10 @@ export class Informer<T extends KubeObject> {
           this.resourceVersion = '';
           continue;
         }
-        this.options.logger?.warn({ resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
-          'list or watch failed; retrying');
+        this.options.logger?.warn(
+          { resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
+          'list or watch failed; retrying',
+        );
         this.markDisconnected();
         await abortableSleep(delay * (0.8 + Math.random() * 0.4), signal);
         delay = Math.min(delay * 2, max);
@@ -166,11 +179,10 @@ export class Informer<T extends KubeObject> {
     let continueToken: string | undefined;
     let listVersion = '';
     do {
-      const page = await this.http.json<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>(
-        'GET', this.path, {
-          signal,
-          query: { limit: this.options.pageSize ?? 500, continue: continueToken, labelSelector: this.options.labelSelector },
-        });
+      const page = await this.http.json<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>('GET', this.path, {
+        signal,
+        query: { limit: this.options.pageSize ?? 500, continue: continueToken, labelSelector: this.options.labelSelector },
+      });
       items.push(...page.items);
       continueToken = page.metadata.continue || undefined;
       listVersion ||= page.metadata.resourceVersion;

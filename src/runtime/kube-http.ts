@@ -71,8 +71,15 @@ export class KubeHttp {
   private async requestOptions(): Promise<RequestOptions> {
     const options: RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
-    const agentOptions = { keepAlive: true, maxSockets: 64, ca: options.ca, cert: options.cert, key: options.key,
-      rejectUnauthorized: options.rejectUnauthorized, servername: options.servername };
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: 64,
+      ca: options.ca,
+      cert: options.cert,
+      key: options.key,
+      rejectUnauthorized: options.rejectUnauthorized,
+      servername: options.servername,
+    };
     options.agent = this.secure ? new HttpsAgent(agentOptions) : new HttpAgent({ keepAlive: true, maxSockets: 64 });
     return options;
   }
@@ -97,7 +104,9 @@ export class KubeHttp {
     return new Promise((resolve, reject) => {
       const req = send(url, { ...base, method, headers, signal: params.signal }, resolve);
       if (params.timeoutMs) {
-        req.setTimeout(params.timeoutMs, () => req.destroy(new Error(`${method} ${url.pathname}: no answer within ${params.timeoutMs} ms`)));
+        req.setTimeout(params.timeoutMs, () =>
+          req.destroy(new Error(`${method} ${url.pathname}: no answer within ${params.timeoutMs} ms`)),
+        );
       }
       req.on('error', reject);
       req.end(payload);

@@ -119,7 +119,9 @@ export class LeaderElector {
 
   private async get(): Promise<Lease | undefined> {
     try {
-      return await this.http.json<Lease>('GET', objectPath(builtinResources.lease, this.options.namespace, this.name), { timeoutMs: this.retryMs * 2 });
+      return await this.http.json<Lease>('GET', objectPath(builtinResources.lease, this.options.namespace, this.name), {
+        timeoutMs: this.retryMs * 2,
+      });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -140,7 +142,12 @@ export class LeaderElector {
       if (!lease) {
         await this.http.json('POST', collectionPath(builtinResources.lease, this.options.namespace), {
           timeoutMs: this.retryMs * 2,
-          body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: this.options.namespace }, spec },
+          body: {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: this.name, namespace: this.options.namespace },
+            spec,
+          },
         });
         this.renewedAt = Date.now();
         return true;
@@ -159,7 +166,8 @@ export class LeaderElector {
         spec.leaseTransitions = (lease.spec.leaseTransitions ?? 0) + 1;
       }
       await this.http.json('PUT', objectPath(builtinResources.lease, this.options.namespace, this.name), {
-        timeoutMs: this.retryMs * 2, body: { ...lease, spec },
+        timeoutMs: this.retryMs * 2,
+        body: { ...lease, spec },
       });
       this.renewedAt = Date.now();
       return true;

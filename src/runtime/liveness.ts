@@ -23,7 +23,9 @@ export function liveness(inputs: LivenessInputs, now = Date.now()): ProbeResult 
   }
   for (const { controller, runningMs } of inputs.reconciles) {
     if (runningMs > inputs.stuckAfterMs) {
-      reasons.push(`controller ${controller}: a reconcile has been running for ${seconds(runningMs)} (limit ${seconds(inputs.stuckAfterMs)})`);
+      reasons.push(
+        `controller ${controller}: a reconcile has been running for ${seconds(runningMs)} (limit ${seconds(inputs.stuckAfterMs)})`,
+      );
     }
   }
   return reasons.length ? { ok: false, reasons } : { ok: true };

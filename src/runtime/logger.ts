@@ -22,9 +22,7 @@ export function createLogger(options: LoggerOptions): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     hooks: { streamWrite: scrubLine },
   };
-  return options.destination
-    ? pino(settings, options.destination as pino.DestinationStream)
-    : pino(settings);
+  return options.destination ? pino(settings, options.destination as pino.DestinationStream) : pino(settings);
 }
 
 /** The logger of one reconcile: every line carries which object and which attempt it is about. */
@@ -38,8 +36,15 @@ export function reconcileLogger(
 // pino's paths are exact-case and cost time per wildcard level, so they cover the usual spellings near
 // the top; scrubLine censors every sensitive key (sensitiveKeys) in any case at any depth.
 const redactedKeys = [
-  'token', 'password', 'authorization', 'Authorization', 'coder-session-token', 'Coder-Session-Token', 'data',
-  'stringData', 'connectionURL',
+  'token',
+  'password',
+  'authorization',
+  'Authorization',
+  'coder-session-token',
+  'Coder-Session-Token',
+  'data',
+  'stringData',
+  'connectionURL',
 ];
 const maxRedactDepth = 2;
 function redactPaths(): string[] {

@@ -52,9 +52,12 @@ export class Manager {
     if (!cache) {
       const logger = this.options.logger;
       const namespaces = resource.namespaced ? this.options.namespaces : [];
-      cache = namespaces.length <= 1
-        ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger })
-        : new MultiNamespaceCache(new Map(namespaces.map((ns) => [ns, new Informer<KubeObject>(this.http, resource, { namespace: ns, logger })])));
+      cache =
+        namespaces.length <= 1
+          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger })
+          : new MultiNamespaceCache(
+              new Map(namespaces.map((ns) => [ns, new Informer<KubeObject>(this.http, resource, { namespace: ns, logger })])),
+            );
       this.caches.set(id, cache);
     }
     return cache as unknown as Cache<T>;
@@ -62,7 +65,12 @@ export class Manager {
 
   controller(name: string): ControllerBuilder {
     const { concurrency, logger, metrics } = this.options;
-    return new ControllerBuilder(name, (r) => this.cache(r), { concurrency, logger, metrics }, (c) => this.controllers.push(c));
+    return new ControllerBuilder(
+      name,
+      (r) => this.cache(r),
+      { concurrency, logger, metrics },
+      (c) => this.controllers.push(c),
+    );
   }
 
   /** Starts the caches, and the controllers once synced (and leading). Returns when the controllers run or leadership is being sought. */
@@ -101,7 +109,8 @@ export class Manager {
   liveness(): ProbeResult {
     return liveness({
       leader: this.elector?.leadership,
-      reconciles: this.controllers.filter((c) => c.queue.inFlight > 0)
+      reconciles: this.controllers
+        .filter((c) => c.queue.inFlight > 0)
         .map((c) => ({ controller: c.name, runningMs: c.queue.longestInFlightMs() })),
       stuckAfterMs: reconcileStuckAfterMs,
     });

@@ -6,9 +6,24 @@ const hidden = 'REDACTED';
 
 /** Keys whose values are never printed, whatever they hold (compared case-insensitively). */
 export const sensitiveKeys: readonly string[] = [
-  'token', 'password', 'passwd', 'authorization', 'coder-session-token', 'data', 'stringData',
-  'connectionURL', 'connectionString', 'dsn', 'accessToken', 'sessionToken', 'bearerToken', 'apiKey',
-  'apiToken', 'privateKey', 'client-key-data', 'clientKeyData',
+  'token',
+  'password',
+  'passwd',
+  'authorization',
+  'coder-session-token',
+  'data',
+  'stringData',
+  'connectionURL',
+  'connectionString',
+  'dsn',
+  'accessToken',
+  'sessionToken',
+  'bearerToken',
+  'apiKey',
+  'apiToken',
+  'privateKey',
+  'client-key-data',
+  'clientKeyData',
 ];
 const sensitiveKeySet = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
 

@@ -24,8 +24,12 @@ export interface WatchOptions {
 export class WatchSilentError extends Error {}
 
 /** Resolves when the server closes the stream normally; rejects on errors (KubeApiError 410 for expired versions). */
-export async function watchOnce<T>(http: KubeHttp, path: string, options: WatchOptions,
-  onEvent: (event: WatchEvent<T>) => void): Promise<void> {
+export async function watchOnce<T>(
+  http: KubeHttp,
+  path: string,
+  options: WatchOptions,
+  onEvent: (event: WatchEvent<T>) => void,
+): Promise<void> {
   const abort = new AbortController();
   const onCallerAbort = () => abort.abort();
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
@@ -43,8 +47,11 @@ export async function watchOnce<T>(http: KubeHttp, path: string, options: WatchO
     const res = await http.open('GET', path, {
       signal: abort.signal,
       query: {
-        watch: true, allowWatchBookmarks: true, resourceVersion: options.resourceVersion,
-        labelSelector: options.labelSelector, timeoutSeconds: options.timeoutSeconds,
+        watch: true,
+        allowWatchBookmarks: true,
+        resourceVersion: options.resourceVersion,
+        labelSelector: options.labelSelector,
+        timeoutSeconds: options.timeoutSeconds,
       },
     });
     if (res.statusCode !== 200) {

@@ -44,7 +44,11 @@ export class Writer {
   }
 
   /** Merge-patches `obj` (as read) with `patch`, on the condition that it has not changed since. */
-  mergePatch<T extends KubeObject>(resource: ResourceKind, obj: KubeObject, patch: Record<string, unknown> & { metadata?: object }): Promise<T> {
+  mergePatch<T extends KubeObject>(
+    resource: ResourceKind,
+    obj: KubeObject,
+    patch: Record<string, unknown> & { metadata?: object },
+  ): Promise<T> {
     const { namespace, name, resourceVersion } = identity(obj);
     return this.http.json<T>('PATCH', objectPath(resource, namespace, name), {
       contentType: mergePatch,

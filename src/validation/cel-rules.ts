@@ -14,10 +14,14 @@ import { isObject, type Rule, type StructuralNode } from './structural.ts';
 function errorFor(rule: Rule, path: string, self: unknown, detail: string): ValidationError {
   const value = self !== null && typeof self === 'object' ? omitValue : self;
   switch (rule.reason) {
-    case 'FieldValueForbidden': return forbidden(path, detail);
-    case 'FieldValueRequired': return required(path, detail);
-    case 'FieldValueDuplicate': return duplicate(path, value);
-    default: return invalid(path, value, detail);
+    case 'FieldValueForbidden':
+      return forbidden(path, detail);
+    case 'FieldValueRequired':
+      return required(path, detail);
+    case 'FieldValueDuplicate':
+      return duplicate(path, value);
+    default:
+      return invalid(path, value, detail);
   }
 }
 
@@ -85,7 +89,11 @@ function rootView(object: Record<string, unknown>): Record<string, unknown> {
  * Evaluates every rule of `schema` on `object` (defaulted and pruned), and transition rules against
  * `old` when given (an update).
  */
-export function evaluateRules(object: Record<string, unknown>, old: Record<string, unknown> | undefined, schema: StructuralNode): ValidationError[] {
+export function evaluateRules(
+  object: Record<string, unknown>,
+  old: Record<string, unknown> | undefined,
+  schema: StructuralNode,
+): ValidationError[] {
   const w: Walk = { ratchet: old !== undefined, errors: [] };
   walk(rootView(object), old ? { value: rootView(old) } : undefined, schema, [], w);
   return w.errors;

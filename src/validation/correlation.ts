@@ -61,7 +61,7 @@ export function isUnchanged(newRoot: unknown, oldRoot: unknown, schema: Structur
       if (!next || !isObject(value)) break;
       value = value[key];
       old = next;
-      node = 'field' in s ? node?.properties?.[key] ?? node?.additionalProperties : node?.additionalProperties;
+      node = 'field' in s ? (node?.properties?.[key] ?? node?.additionalProperties) : node?.additionalProperties;
     }
   }
   return old !== undefined && deepEqual(value, old.value);

@@ -54,7 +54,9 @@ export function notSupported(path: string, value: unknown, supported: unknown[])
   // Non-string enum values are JSON-encoded first; every entry is then quoted.
   const list = supported.map((v) => goQuote(typeof v === 'string' ? v : goJson(v))).join(', ');
   return {
-    path, type: 'Unsupported value', reason: 'FieldValueNotSupported',
+    path,
+    type: 'Unsupported value',
+    reason: 'FieldValueNotSupported',
     message: body('Unsupported value', value, supported.length ? `supported values: ${list}` : ''),
   };
 }
@@ -89,12 +91,20 @@ export function undecodable(path: string, message: string): ValidationError {
  * maxItems violations): the rules would see values of the wrong shape.
  */
 export function blocksRules(error: ValidationError): boolean {
-  return error.reason === 'FieldValueNotSupported' || error.reason === 'FieldValueRequired'
-    || error.reason === 'FieldValueTooLong' || error.reason === 'FieldValueTooMany' || error.reason === 'FieldValueTypeInvalid';
+  return (
+    error.reason === 'FieldValueNotSupported' ||
+    error.reason === 'FieldValueRequired' ||
+    error.reason === 'FieldValueTooLong' ||
+    error.reason === 'FieldValueTooMany' ||
+    error.reason === 'FieldValueTypeInvalid'
+  );
 }
 
 /** The error the API server adds, at the root, when blocking errors kept it from running the rules. */
 export function rulesNotChecked(): ValidationError {
-  return invalid(rootPath, null,
-    'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
+  return invalid(
+    rootPath,
+    null,
+    'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+  );
 }

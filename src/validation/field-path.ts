@@ -59,7 +59,7 @@ export function schemaAt(schema: StructuralNode, segments: readonly Segment[]): 
   let node: StructuralNode | undefined = schema;
   for (const s of segments) {
     if (!node) return undefined;
-    node = 'index' in s ? node.items : 'field' in s ? node.properties?.[s.field] ?? node.additionalProperties : node.additionalProperties;
+    node = 'index' in s ? node.items : 'field' in s ? (node.properties?.[s.field] ?? node.additionalProperties) : node.additionalProperties;
   }
   return node;
 }

@@ -3,9 +3,33 @@
 
 /** Formats the API server validates in custom resources (apiextensions-apiserver's supported formats). */
 export const apiServerFormats = new Set([
-  'bsonobjectid', 'uri', 'email', 'hostname', 'ipv4', 'ipv6', 'cidr', 'mac', 'uuid', 'uuid3', 'uuid4', 'uuid5',
-  'isbn', 'isbn10', 'isbn13', 'creditcard', 'ssn', 'hexcolor', 'rgbcolor', 'byte', 'password', 'date', 'duration',
-  'datetime', 'date-time', 'k8s-short-name', 'k8s-long-name',
+  'bsonobjectid',
+  'uri',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'cidr',
+  'mac',
+  'uuid',
+  'uuid3',
+  'uuid4',
+  'uuid5',
+  'isbn',
+  'isbn10',
+  'isbn13',
+  'creditcard',
+  'ssn',
+  'hexcolor',
+  'rgbcolor',
+  'byte',
+  'password',
+  'date',
+  'duration',
+  'datetime',
+  'date-time',
+  'k8s-short-name',
+  'k8s-long-name',
 ]);
 
 const uuid = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;

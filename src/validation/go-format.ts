@@ -7,15 +7,33 @@ export function goQuote(s: string): string {
   for (const ch of s) {
     const code = ch.codePointAt(0)!;
     switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\v': out += '\\v'; continue;
+      case '"':
+        out += '\\"';
+        continue;
+      case '\\':
+        out += '\\\\';
+        continue;
+      case '\x07':
+        out += '\\a';
+        continue;
+      case '\b':
+        out += '\\b';
+        continue;
+      case '\f':
+        out += '\\f';
+        continue;
+      case '\n':
+        out += '\\n';
+        continue;
+      case '\r':
+        out += '\\r';
+        continue;
+      case '\t':
+        out += '\\t';
+        continue;
+      case '\v':
+        out += '\\v';
+        continue;
     }
     if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
     else if ((code >= 0x80 && code < 0xa0) || code === 0xad || code === 0x2028 || code === 0x2029) {
@@ -30,13 +48,20 @@ export function goJson(value: unknown): string {
   const sorted = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sorted);
     if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+      );
     }
     return v;
   };
   return JSON.stringify(sorted(value) ?? null)
-    .replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** A number as Go's %v prints an int64 or a float64 decoded from JSON. */

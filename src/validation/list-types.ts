@@ -24,8 +24,11 @@ function checkList(list: unknown[], schema: StructuralNode, segments: Segment[],
     let value: unknown = item;
     if (schema.listType === 'map') {
       if (!isObject(item)) return;
-      value = Object.fromEntries(keys.filter((k) => item[k] !== undefined || schema.items?.properties?.[k]?.default !== undefined)
-        .map((k) => [k, item[k] ?? schema.items?.properties?.[k]?.default]));
+      value = Object.fromEntries(
+        keys
+          .filter((k) => item[k] !== undefined || schema.items?.properties?.[k]?.default !== undefined)
+          .map((k) => [k, item[k] ?? schema.items?.properties?.[k]?.default]),
+      );
     }
     const id = identity(value);
     const times = seen.get(id) ?? 0;

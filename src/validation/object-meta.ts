@@ -4,17 +4,20 @@ import { invalid, required, tooLong, undecodable, type ValidationError } from '.
 import { isObject } from './structural.ts';
 
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const dns1123SubdomainMessage = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-  + "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-  + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const dns1123SubdomainMessage =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', " +
+  "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is " +
+  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const qualifiedName = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const qualifiedNameMessage = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-  + "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-  + "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const qualifiedNameMessage =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an " +
+  "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is " +
+  "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const labelValue = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const labelValueMessage = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-  + "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-  + "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const labelValueMessage =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', " +
+  "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used " +
+  "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 const totalAnnotationSizeLimit = 256 * 1024;
 
 const byteLength = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -57,12 +60,16 @@ function labelValueMessages(value: string): string[] {
   return out;
 }
 
-const jsonType = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'object' ? 'object' : typeof v);
+const jsonType = (v: unknown) =>
+  Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'object' ? 'object' : typeof v;
 
 /** A value that Go's encoding/json cannot decode into ObjectMeta; the API server answers 400 with it. */
 function decodeError(field: string, value: unknown, goType: string): ValidationError {
   const target = field ? `Go struct field ObjectMeta.${field}` : 'Go value';
-  return undecodable(field ? `metadata.${field}` : 'metadata', `json: cannot unmarshal ${jsonType(value)} into ${target} of type ${goType}`);
+  return undecodable(
+    field ? `metadata.${field}` : 'metadata',
+    `json: cannot unmarshal ${jsonType(value)} into ${target} of type ${goType}`,
+  );
 }
 
 const present = (v: unknown) => v !== undefined && v !== null;

@@ -78,19 +78,28 @@ function mapError(e: AjvError, object: unknown, schema: StructuralNode): Validat
       const missing: Segment[] = [...at, { field: String(e.params.missingProperty) }];
       return [required(openApiPath(missing))];
     }
-    case 'enum': return [notSupported(where, value, e.params.allowedValues as unknown[])];
-    case 'pattern': return [invalid(where, value, `${path} in body should match '${String(e.params.pattern)}'`)];
-    case 'minLength': return [invalid(where, value, `${path} in body should be at least ${limit} chars long`)];
-    case 'maxLength': return [tooLong(where, limit)];
-    case 'minimum': return [invalid(where, value, `${path} in body should be greater than or equal to ${goValue(limit)}`)];
-    case 'maximum': return [invalid(where, value, `${path} in body should be less than or equal to ${goValue(limit)}`)];
+    case 'enum':
+      return [notSupported(where, value, e.params.allowedValues as unknown[])];
+    case 'pattern':
+      return [invalid(where, value, `${path} in body should match '${String(e.params.pattern)}'`)];
+    case 'minLength':
+      return [invalid(where, value, `${path} in body should be at least ${limit} chars long`)];
+    case 'maxLength':
+      return [tooLong(where, limit)];
+    case 'minimum':
+      return [invalid(where, value, `${path} in body should be greater than or equal to ${goValue(limit)}`)];
+    case 'maximum':
+      return [invalid(where, value, `${path} in body should be less than or equal to ${goValue(limit)}`)];
     case 'minItems': {
       const count = Array.isArray(value) ? value.length : 0;
       return [invalid(where, count, `${path} in body should have at least ${limit} items`)];
     }
-    case 'maxItems': return [tooMany(where, Array.isArray(value) ? value.length : 0, limit)];
-    case 'anyOf': return [invalid(rootPath, '', `${goQuote(path)} must validate at least one schema (anyOf)`)];
-    default: return [invalid(where, value, `${path} in body fails ${e.keyword}`)];
+    case 'maxItems':
+      return [tooMany(where, Array.isArray(value) ? value.length : 0, limit)];
+    case 'anyOf':
+      return [invalid(rootPath, '', `${goQuote(path)} must validate at least one schema (anyOf)`)];
+    default:
+      return [invalid(where, value, `${path} in body fails ${e.keyword}`)];
   }
 }
 

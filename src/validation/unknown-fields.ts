@@ -4,8 +4,20 @@
 import { isObject, type JsonObject, type StructuralNode } from './structural.ts';
 
 const objectMetaFields = new Set([
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
   'managedFields',
 ]);
 const ownerReferenceFields = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
@@ -18,7 +30,9 @@ function join(parent: string, key: string): string {
 /** Unknown fields of metadata (ObjectMeta is decoded strictly), in document order. */
 function unknownMetadataFields(metadata: unknown): string[] {
   if (!isObject(metadata)) return [];
-  const out = Object.keys(metadata).filter((k) => !objectMetaFields.has(k)).map((k) => `metadata.${k}`);
+  const out = Object.keys(metadata)
+    .filter((k) => !objectMetaFields.has(k))
+    .map((k) => `metadata.${k}`);
   const nested = (field: string, known: Set<string>) => {
     const list = metadata[field];
     if (!Array.isArray(list)) return;

@@ -21,17 +21,24 @@ try {
   await kubectlOk(cp.adminKubeconfigPath, ['create', 'namespace', namespace]);
   const op = await startOperator(cp, kubeconfig, { args: [`--max-concurrent-reconciles=${concurrency}`, '--log-level=warn'] });
   const client = coderControlPlaneClient(cp.adminConfig());
-  const reconciles = async () => parseSamples(await (await fetch(op.metricsUrl)).text())
-    .filter((s) => s.name === 'controller_runtime_reconcile_total' && s.labels.controller === 'codercontrolplane')
-    .reduce((a, s) => a + s.value, 0);
+  const reconciles = async () =>
+    parseSamples(await (await fetch(op.metricsUrl)).text())
+      .filter((s) => s.name === 'controller_runtime_reconcile_total' && s.labels.controller === 'codercontrolplane')
+      .reduce((a, s) => a + s.value, 0);
   const before = await reconciles();
   const started = new Date();
   const t0 = performance.now();
   for (let i = 0; i < n; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, j) => client.create({
-      apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name: `cp-${i + j}`, namespace },
-      spec: { operatorAccess: { disabled: true } },
-    } satisfies CoderControlPlane)));
+    await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+        client.create({
+          apiVersion: 'coder.com/v1alpha1',
+          kind: 'CoderControlPlane',
+          metadata: { name: `cp-${i + j}`, namespace },
+          spec: { operatorAccess: { disabled: true } },
+        } satisfies CoderControlPlane),
+      ),
+    );
   }
   for (;;) {
     const ready = (await client.list(namespace)).items.filter((o) => o.status?.phase === 'Ready').length;
@@ -40,24 +47,35 @@ try {
   }
   const seconds = (performance.now() - t0) / 1000;
   const allReady = new Date();
-  const count = await reconciles() - before;
+  const count = (await reconciles()) - before;
   const writes = await cp.auditEvents({ username: operatorUser, since: started, until: allReady, verbs: writeVerbs });
   const objectWrites = writes.filter((e) => e.objectRef?.resource !== 'leases');
   await new Promise((r) => setTimeout(r, 2_000));
   const quietFrom = new Date();
   await new Promise((r) => setTimeout(r, quietSeconds * 1000));
-  const quiet = (await cp.auditEvents({ username: operatorUser, since: quietFrom, verbs: writeVerbs }))
-    .filter((e) => e.objectRef?.resource !== 'leases');
-  const byResource = (events: typeof writes) => Object.entries(events.reduce<Record<string, number>>((acc, e) => {
-    const key = `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
-    acc[key] = (acc[key] ?? 0) + 1;
-    return acc;
-  }, {})).sort().map(([k, v]) => `${k}=${v}`).join(', ');
+  const quiet = (await cp.auditEvents({ username: operatorUser, since: quietFrom, verbs: writeVerbs })).filter(
+    (e) => e.objectRef?.resource !== 'leases',
+  );
+  const byResource = (events: typeof writes) =>
+    Object.entries(
+      events.reduce<Record<string, number>>((acc, e) => {
+        const key = `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
+        acc[key] = (acc[key] ?? 0) + 1;
+        return acc;
+      }, {}),
+    )
+      .sort()
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
   console.log(`control planes               ${n} (operator access disabled, max-concurrent-reconciles=${concurrency})`);
   console.log(`first create → all Ready     ${seconds.toFixed(1)} s`);
   console.log(`reconciles                   ${count} (${(count / n).toFixed(2)} per object)`);
-  console.log(`API writes by the operator   ${objectWrites.length} (${(objectWrites.length / n).toFixed(2)} per object): ${byResource(objectWrites)}`);
-  console.log(`writes in ${quietSeconds} s of quiet      ${quiet.length}${quiet.length ? `: ${byResource(quiet)}` : ''} (lease renewals not counted)`);
+  console.log(
+    `API writes by the operator   ${objectWrites.length} (${(objectWrites.length / n).toFixed(2)} per object): ${byResource(objectWrites)}`,
+  );
+  console.log(
+    `writes in ${quietSeconds} s of quiet      ${quiet.length}${quiet.length ? `: ${byResource(quiet)}` : ''} (lease renewals not counted)`,
+  );
   await op.process.stop();
 } finally {
   await cp.stop();

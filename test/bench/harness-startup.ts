@@ -19,7 +19,9 @@ async function measure(label: string, start: () => Promise<{ stop(): Promise<voi
     await started.stop();
   }
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`${label.padEnd(44)} median ${fmt(median(times))}  min ${fmt(Math.min(...times))}  max ${fmt(Math.max(...times))}  (n=${runs})`);
+  console.log(
+    `${label.padEnd(44)} median ${fmt(median(times))}  min ${fmt(Math.min(...times))}  max ${fmt(Math.max(...times))}  (n=${runs})`,
+  );
 }
 
 const variants: [string, ControlPlaneOptions][] = [

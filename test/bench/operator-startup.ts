@@ -20,7 +20,9 @@ function median(values: number[]): number {
 
 function report(label: string, values: number[], unit: string, digits: number): void {
   const fmt = (v: number) => `${v.toFixed(digits)} ${unit}`;
-  console.log(`${label.padEnd(40)} median ${fmt(median(values))}  min ${fmt(Math.min(...values))}  max ${fmt(Math.max(...values))}  (n=${values.length})`);
+  console.log(
+    `${label.padEnd(40)} median ${fmt(median(values))}  min ${fmt(Math.min(...values))}  max ${fmt(Math.max(...values))}  (n=${values.length})`,
+  );
 }
 
 async function rssMiB(pid: number): Promise<number> {

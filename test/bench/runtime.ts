@@ -13,7 +13,9 @@ const concurrency = Number(process.env.CONCURRENCY ?? 4);
 const namespace = 'bench';
 
 function peakRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -21,7 +23,10 @@ async function counters(metricsUrl: string): Promise<{ requests: number; reconci
   const samples = parseSamples(await (await fetch(metricsUrl)).text());
   const sum = (name: string, filter: (l: Record<string, string>) => boolean = () => true) =>
     samples.filter((s) => s.name === name && filter(s.labels)).reduce((a, s) => a + s.value, 0);
-  return { requests: sum('rest_client_requests_total'), reconciles: sum('controller_runtime_reconcile_total', (l) => l.controller === 'codercontrolplane') };
+  return {
+    requests: sum('rest_client_requests_total'),
+    reconciles: sum('controller_runtime_reconcile_total', (l) => l.controller === 'codercontrolplane'),
+  };
 }
 
 const cp = await startControlPlane();
@@ -34,9 +39,16 @@ try {
   const started = performance.now();
   const names = Array.from({ length: n }, (_, i) => `bench-${i}`);
   for (let i = 0; i < names.length; i += 50) {
-    await Promise.all(names.slice(i, i + 50).map((name) => client.create({
-      apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name, namespace }, spec: {},
-    } satisfies CoderControlPlane)));
+    await Promise.all(
+      names.slice(i, i + 50).map((name) =>
+        client.create({
+          apiVersion: 'coder.com/v1alpha1',
+          kind: 'CoderControlPlane',
+          metadata: { name, namespace },
+          spec: {},
+        } satisfies CoderControlPlane),
+      ),
+    );
   }
   const created = performance.now();
   for (;;) {
@@ -51,8 +63,12 @@ try {
   console.log(`objects                      ${n} (max-concurrent-reconciles=${concurrency})`);
   console.log(`create all (client side)     ${((created - started) / 1000).toFixed(2)} s`);
   console.log(`first create → all reconciled ${seconds.toFixed(2)} s`);
-  console.log(`reconciles                   ${reconciles} (${(reconciles / n).toFixed(2)} per object), ${(reconciles / seconds).toFixed(0)} per second`);
-  console.log(`API requests by the operator ${after.requests - before.requests} (${((after.requests - before.requests) / n).toFixed(2)} per object)`);
+  console.log(
+    `reconciles                   ${reconciles} (${(reconciles / n).toFixed(2)} per object), ${(reconciles / seconds).toFixed(0)} per second`,
+  );
+  console.log(
+    `API requests by the operator ${after.requests - before.requests} (${((after.requests - before.requests) / n).toFixed(2)} per object)`,
+  );
   console.log(`operator peak RSS            ${peakRssMiB(op.process.pid!).toFixed(0)} MiB`);
   await op.process.stop();
 } finally {

@@ -13,17 +13,26 @@ import { installOperatorRbac, startOperator, type OperatorLaunch } from '../harn
 const repo = process.cwd();
 const runsAsRoot = process.getuid?.() === 0;
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRoot && 'needs root to start the image as its USER' }, () => {
   let layout: ImageLayout;
   let launch: OperatorLaunch;
   let cp: ControlPlane | undefined;
 
-  const runImage = (args: string[]): Promise<Run> => new Promise((resolve) => {
-    execFile(launch.command, [...launch.args, ...args], { cwd: launch.cwd, uid: launch.uid, gid: launch.gid, env: launch.env, timeout: 30_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
-  });
+  const runImage = (args: string[]): Promise<Run> =>
+    new Promise((resolve) => {
+      execFile(
+        launch.command,
+        [...launch.args, ...args],
+        { cwd: launch.cwd, uid: launch.uid, gid: launch.gid, env: launch.env, timeout: 30_000 },
+        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+      );
+    });
 
   before(async () => {
     layout = await buildImageLayout(repo);
@@ -32,7 +41,11 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
     await mkdir(unwritable, { mode: 0o555 });
     const [command = '', ...args] = layout.entrypoint;
     launch = {
-      command, args, cwd: layout.appDir, uid: layout.uid, gid: layout.gid,
+      command,
+      args,
+      cwd: layout.appDir,
+      uid: layout.uid,
+      gid: layout.gid,
       env: { ...layout.env, PATH: `${layout.nodeBinDir}:/usr/local/bin:/usr/bin:/bin`, HOME: unwritable, TMPDIR: unwritable },
     };
   });
@@ -44,7 +57,10 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
   it('runs as the non-root uid 65532 under an init that forwards signals', () => {
     assert.deepEqual([layout.uid, layout.gid], [65532, 65532]);
     assert.equal(layout.entrypoint[0], '/usr/bin/tini', 'tini is PID 1');
-    assert.ok(layout.baseImageSteps.some((step) => /apt-get install .*\btini\b/.test(step)), 'the final stage installs tini');
+    assert.ok(
+      layout.baseImageSteps.some((step) => /apt-get install .*\btini\b/.test(step)),
+      'the final stage installs tini',
+    );
   });
 
   it('holds production dependencies and the runtime sources only', async () => {

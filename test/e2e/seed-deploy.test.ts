@@ -23,9 +23,22 @@ describe('deploy guide: install, controller-only mode, verify', () => {
 
   it('deploys the operator and patches it to --app=controller', async () => {
     await kubectlOk(admin, ['apply', '-f', 'deploy/deployment.yaml']);
-    await kubectlOk(admin, ['-n', 'coder-system', 'patch', 'deployment/coder-k8s', '--type=json',
-      '-p=[{"op":"add","path":"/spec/template/spec/containers/0/args","value":["--app=controller"]}]']);
-    const args = await kubectlOk(admin, ['-n', 'coder-system', 'get', 'deployment/coder-k8s', '-o', 'jsonpath={.spec.template.spec.containers[0].args}']);
+    await kubectlOk(admin, [
+      '-n',
+      'coder-system',
+      'patch',
+      'deployment/coder-k8s',
+      '--type=json',
+      '-p=[{"op":"add","path":"/spec/template/spec/containers/0/args","value":["--app=controller"]}]',
+    ]);
+    const args = await kubectlOk(admin, [
+      '-n',
+      'coder-system',
+      'get',
+      'deployment/coder-k8s',
+      '-o',
+      'jsonpath={.spec.template.spec.containers[0].args}',
+    ]);
     assert.equal(args, '["--app=controller"]');
     const status = await kubectlOk(admin, ['rollout', 'status', 'deployment/coder-k8s', '-n', 'coder-system', '--timeout=90s']);
     assert.match(status, /successfully rolled out/);

@@ -39,8 +39,8 @@ export const binaries = {
   kwokStages: () => {
     const dir = join(cacheDir, 'kwok', kwokVersion, 'stages');
     binary('kwok', kwokVersion, 'stages');
-    return ['node-initialize', 'node-heartbeat-with-lease', 'pod-ready', 'pod-complete', 'pod-delete'].map(
-      (stage) => join(dir, `${stage}.yaml`),
+    return ['node-initialize', 'node-heartbeat-with-lease', 'pod-ready', 'pod-complete', 'pod-delete'].map((stage) =>
+      join(dir, `${stage}.yaml`),
     );
   },
 };

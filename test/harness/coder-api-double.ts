@@ -135,12 +135,15 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
     send(res, answer(match.operation, match.pathParams, url, headers, rawBody), match.operation);
   }
 
-  function answer(op: Operation, pathParams: Record<string, string>, url: URL, headers: Record<string, string>,
-    rawBody: Buffer): Answer {
+  function answer(op: Operation, pathParams: Record<string, string>, url: URL, headers: Record<string, string>, rawBody: Buffer): Answer {
     const user = authenticate(op, headers['coder-session-token']);
     if ('status' in user) return user;
     const checked = validateRequest(doc, op, {
-      pathParams, query: url.searchParams, headers, contentType: headers['content-type'] ?? '', rawBody,
+      pathParams,
+      query: url.searchParams,
+      headers,
+      contentType: headers['content-type'] ?? '',
+      rawBody,
     });
     if (isRejection(checked)) return checked;
     const handler = handlers[op.operationId];

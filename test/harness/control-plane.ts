@@ -81,8 +81,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     let apiserver = await startApiServer(apiServerOptions);
     processes.push(apiserver);
 
-    const adminKubeconfigPath = await writeKubeconfig(join(dir, 'admin.kubeconfig'), server, pki.caPem, 'admin',
-      { cert: await pki.clientCert('admin', ['system:masters']) });
+    const adminKubeconfigPath = await writeKubeconfig(join(dir, 'admin.kubeconfig'), server, pki.caPem, 'admin', {
+      cert: await pki.clientCert('admin', ['system:masters']),
+    });
     const adminConfig = () => {
       const kc = new KubeConfig();
       kc.loadFromFile(adminKubeconfigPath);
@@ -106,19 +107,26 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       adminConfig,
       async operatorKubeconfig(saNamespace, saName) {
         await core.createNamespace({ body: { metadata: { name: saNamespace } } }).catch(ignoreConflict);
-        await core.createNamespacedServiceAccount({ namespace: saNamespace, body: { metadata: { name: saName } } })
-          .catch(ignoreConflict);
+        await core.createNamespacedServiceAccount({ namespace: saNamespace, body: { metadata: { name: saName } } }).catch(ignoreConflict);
         const request = await core.createNamespacedServiceAccountToken({
-          name: saName, namespace: saNamespace, body: { spec: { audiences: [], expirationSeconds: 86_400 } },
+          name: saName,
+          namespace: saNamespace,
+          body: { spec: { audiences: [], expirationSeconds: 86_400 } },
         });
         const token = request.status?.token;
         if (!token) throw new Error(`TokenRequest for ${saNamespace}/${saName} returned no token`);
-        return writeKubeconfig(join(dir, `sa-${saNamespace}-${saName}.kubeconfig`), server, pki.caPem,
-          `system:serviceaccount:${saNamespace}:${saName}`, { token });
+        return writeKubeconfig(
+          join(dir, `sa-${saNamespace}-${saName}.kubeconfig`),
+          server,
+          pki.caPem,
+          `system:serviceaccount:${saNamespace}:${saName}`,
+          { token },
+        );
       },
       async userKubeconfig(user, groups = []) {
-        return writeKubeconfig(join(dir, `user-${user.replace(/[^A-Za-z0-9_-]/g, '_')}.kubeconfig`), server,
-          pki.caPem, user, { cert: await pki.clientCert(user, groups) });
+        return writeKubeconfig(join(dir, `user-${user.replace(/[^A-Za-z0-9_-]/g, '_')}.kubeconfig`), server, pki.caPem, user, {
+          cert: await pki.clientCert(user, groups),
+        });
       },
       auditEvents: (filter) => readAuditLog(auditLogFile, filter),
       async restartApiServer({ whileDown } = {}) {

@@ -7,16 +7,19 @@ import { answers200 } from './probe.ts';
 import { ManagedProcess, waitUntilReady } from './process.ts';
 
 /** Starts a component that serves /healthz on a self-signed port and talks to the API server as admin. */
-async function startComponent(dir: string, name: string, command: string, kubeconfig: string,
-  args: string[]): Promise<ManagedProcess> {
+async function startComponent(dir: string, name: string, command: string, kubeconfig: string, args: string[]): Promise<ManagedProcess> {
   const port = await freePort();
   const proc = new ManagedProcess({
     name,
     command,
     logFile: join(dir, `${name}.log`),
     args: [
-      `--kubeconfig=${kubeconfig}`, '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${port}`,
-      `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
+      `--kubeconfig=${kubeconfig}`,
+      '--leader-elect=false',
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--authentication-kubeconfig=${kubeconfig}`,
+      `--authorization-kubeconfig=${kubeconfig}`,
       '--authorization-always-allow-paths=/healthz,/readyz,/livez',
       ...args,
     ],
@@ -29,9 +32,13 @@ async function startComponent(dir: string, name: string, command: string, kubeco
 export function startControllerManager(dir: string, pki: Pki, kubeconfig: string): Promise<ManagedProcess> {
   return startComponent(dir, 'kube-controller-manager', binaries.kubeControllerManager(), kubeconfig, [
     '--controllers=*',
-    `--service-account-private-key-file=${pki.serviceAccountKeyFile}`, `--root-ca-file=${pki.caFile}`,
-    '--concurrent-gc-syncs=5', '--concurrent-deployment-syncs=10', '--concurrent-replicaset-syncs=10',
-    '--kube-api-qps=200', '--kube-api-burst=400',
+    `--service-account-private-key-file=${pki.serviceAccountKeyFile}`,
+    `--root-ca-file=${pki.caFile}`,
+    '--concurrent-gc-syncs=5',
+    '--concurrent-deployment-syncs=10',
+    '--concurrent-replicaset-syncs=10',
+    '--kube-api-qps=200',
+    '--kube-api-burst=400',
   ]);
 }
 

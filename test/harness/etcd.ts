@@ -19,11 +19,17 @@ export async function startEtcd(dir: string, dataDir: string): Promise<Etcd> {
     command: binaries.etcd(),
     logFile: join(dir, 'etcd.log'),
     args: [
-      '--name=node0', `--data-dir=${dataDir}`,
-      `--listen-client-urls=${url}`, `--advertise-client-urls=${url}`,
-      `--listen-peer-urls=${peer}`, `--initial-advertise-peer-urls=${peer}`,
-      `--initial-cluster=node0=${peer}`, '--unsafe-no-fsync=true',
-      '--auto-compaction-retention=1', '--quota-backend-bytes=4294967296', '--log-level=warn',
+      '--name=node0',
+      `--data-dir=${dataDir}`,
+      `--listen-client-urls=${url}`,
+      `--advertise-client-urls=${url}`,
+      `--listen-peer-urls=${peer}`,
+      `--initial-advertise-peer-urls=${peer}`,
+      `--initial-cluster=node0=${peer}`,
+      '--unsafe-no-fsync=true',
+      '--auto-compaction-retention=1',
+      '--quota-backend-bytes=4294967296',
+      '--log-level=warn',
     ],
   });
   await waitUntilReady(proc, `${url}/readyz`, () => answers200(`${url}/readyz`), 30_000);

@@ -33,11 +33,19 @@ export interface ImageLayout {
 
 /** Dockerfile instructions, continuation lines joined, comments and blank lines dropped. */
 export function dockerfileInstructions(text: string): { op: string; args: string }[] {
-  const joined = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').replace(/\\\n/g, ' ');
-  return joined.split('\n').map((l) => l.trim()).filter(Boolean).map((line) => {
-    const [, op = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
-    return { op: op.toUpperCase(), args: args.replace(/\s+/g, ' ').trim() };
-  });
+  const joined = text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/\\\n/g, ' ');
+  return joined
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [, op = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+      return { op: op.toUpperCase(), args: args.replace(/\s+/g, ' ').trim() };
+    });
 }
 
 /** Builds the layout the Dockerfile at `repo` describes, in a new folder under the system's temp dir. */
@@ -95,7 +103,8 @@ async function build(repo: string, root: string): Promise<ImageLayout> {
         if (from !== undefined && !source) throw new Error(`Dockerfile: COPY --from=${from}: no such stage`);
         for (const path of paths) {
           const src = source ? join(source.root, path) : join(repo, path);
-          const target = paths.length > 1 || dest.endsWith('/') ? join(inStage(current(), dest), posix.basename(path)) : inStage(current(), dest);
+          const target =
+            paths.length > 1 || dest.endsWith('/') ? join(inStage(current(), dest), posix.basename(path)) : inStage(current(), dest);
           await mkdir(dirname(target), { recursive: true });
           await cp(src, target, { recursive: true });
         }
@@ -116,7 +125,9 @@ async function build(repo: string, root: string): Promise<ImageLayout> {
         entrypoint = JSON.parse(args) as string[];
         break;
       default:
-        throw new Error(`Dockerfile: ${op} is not understood by test/harness/image-layout.ts; teach it, so the test keeps starting what the image starts`);
+        throw new Error(
+          `Dockerfile: ${op} is not understood by test/harness/image-layout.ts; teach it, so the test keeps starting what the image starts`,
+        );
     }
   }
 

@@ -5,15 +5,21 @@ import type { ClientCert } from './pki.ts';
 
 export type Credentials = { cert: ClientCert } | { token: string };
 
-export async function writeKubeconfig(path: string, server: string, caPem: string, user: string,
-  credentials: Credentials): Promise<string> {
+export async function writeKubeconfig(
+  path: string,
+  server: string,
+  caPem: string,
+  user: string,
+  credentials: Credentials,
+): Promise<string> {
   const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
-  const userEntry = 'token' in credentials
-    ? { token: credentials.token }
-    : {
-        'client-certificate-data': b64(await readFile(credentials.cert.certFile)),
-        'client-key-data': b64(await readFile(credentials.cert.keyFile)),
-      };
+  const userEntry =
+    'token' in credentials
+      ? { token: credentials.token }
+      : {
+          'client-certificate-data': b64(await readFile(credentials.cert.certFile)),
+          'client-key-data': b64(await readFile(credentials.cert.keyFile)),
+        };
   const config = {
     apiVersion: 'v1',
     kind: 'Config',

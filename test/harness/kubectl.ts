@@ -9,8 +9,9 @@ export interface KubectlResult {
 
 export function kubectl(kubeconfig: string, args: string[], input?: string): Promise<KubectlResult> {
   return new Promise((resolve) => {
-    const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { maxBuffer: 64 << 20 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
     if (input !== undefined) child.stdin?.end(input);
   });
 }
@@ -32,8 +33,13 @@ export async function waitForCrdsEstablished(kubeconfig: string, names: string[]
   const deadline = Date.now() + timeoutMs;
   let pending: string[] = [];
   while (Date.now() < deadline) {
-    const states = new Map((await kubectlOk(kubeconfig, ['get', 'crd', '-o', jsonpath])).trim().split('\n').filter(Boolean)
-      .map((line) => line.split('=') as [string, string]));
+    const states = new Map(
+      (await kubectlOk(kubeconfig, ['get', 'crd', '-o', jsonpath]))
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('=') as [string, string]),
+    );
     pending = (names.length ? names : [...states.keys()]).filter((name) => states.get(name) !== 'True');
     if (states.size > 0 && pending.length === 0) return;
     await new Promise((r) => setTimeout(r, 200));

@@ -12,8 +12,11 @@ export async function startKwok(dir: string, kubeconfig: string, core: CoreV1Api
     command: binaries.kwok(),
     logFile: join(dir, 'kwok.log'),
     args: [
-      `--kubeconfig=${kubeconfig}`, '--manage-all-nodes=true', '--node-lease-duration-seconds=40',
-      '--cidr=10.244.0.0/16', ...binaries.kwokStages().flatMap((stage) => ['-c', stage]),
+      `--kubeconfig=${kubeconfig}`,
+      '--manage-all-nodes=true',
+      '--node-lease-duration-seconds=40',
+      '--cidr=10.244.0.0/16',
+      ...binaries.kwokStages().flatMap((stage) => ['-c', stage]),
     ],
   });
   const node: V1Node = {
@@ -28,10 +31,15 @@ export async function startKwok(dir: string, kubeconfig: string, core: CoreV1Api
     },
   };
   await core.createNode({ body: node });
-  await waitUntilReady(proc, `Node ${fakeNodeName} Ready without taints`, async () => {
-    const current = await core.readNode({ name: fakeNodeName });
-    const ready = current.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-    return Boolean(ready) && !(current.spec?.taints?.length);
-  }, 60_000);
+  await waitUntilReady(
+    proc,
+    `Node ${fakeNodeName} Ready without taints`,
+    async () => {
+      const current = await core.readNode({ name: fakeNodeName });
+      const ready = current.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      return Boolean(ready) && !current.spec?.taints?.length;
+    },
+    60_000,
+  );
   return proc;
 }

@@ -24,7 +24,11 @@ export async function operatorEnvironment(): Promise<OperatorEnvironment> {
     await stopStarted();
     throw failed.reason;
   }
-  const [cp, postgres, coder] = started.map((s) => (s as PromiseFulfilledResult<unknown>).value) as [ControlPlane, Postgres, CoderApiDouble];
+  const [cp, postgres, coder] = started.map((s) => (s as PromiseFulfilledResult<unknown>).value) as [
+    ControlPlane,
+    Postgres,
+    CoderApiDouble,
+  ];
   let operator: RunningOperator;
   try {
     operator = await startOperator(cp, await installOperatorRbac(cp), { env: { CODER_K8S_CODER_URL_OVERRIDE: coder.url } });
@@ -33,7 +37,11 @@ export async function operatorEnvironment(): Promise<OperatorEnvironment> {
     throw err;
   }
   return {
-    cp, postgres, coder, operator, admin: cp.adminKubeconfigPath,
+    cp,
+    postgres,
+    coder,
+    operator,
+    admin: cp.adminKubeconfigPath,
     async stop() {
       await operator.process.stop();
       await stopStarted();

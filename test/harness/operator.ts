@@ -38,16 +38,29 @@ export interface OperatorLaunch {
 let counter = 0;
 
 /** Starts `coder-k8s --app=controller` with free ports; waits for /readyz unless `waitReady` is false. */
-export async function startOperator(cp: ControlPlane, kubeconfig: string,
-  { args = [], waitReady = true, env = {}, launch = { command: process.execPath, args: ['bin/coder-k8s.js'] } }:
-  { args?: string[]; waitReady?: boolean; env?: Record<string, string>; launch?: OperatorLaunch } = {}): Promise<RunningOperator> {
+export async function startOperator(
+  cp: ControlPlane,
+  kubeconfig: string,
+  {
+    args = [],
+    waitReady = true,
+    env = {},
+    launch = { command: process.execPath, args: ['bin/coder-k8s.js'] },
+  }: { args?: string[]; waitReady?: boolean; env?: Record<string, string>; launch?: OperatorLaunch } = {},
+): Promise<RunningOperator> {
   const [metricsPort, probesPort] = [await freePort(), await freePort()];
   const logFile = join(mkdtempSync(join(cp.dir, 'operator-')), `operator-${++counter}.log`);
   const proc = new ManagedProcess({
     name: `coder-k8s operator ${counter}`,
     command: launch.command,
-    args: [...launch.args, '--app=controller', `--kubeconfig=${kubeconfig}`,
-      `--metrics-bind-address=127.0.0.1:${metricsPort}`, `--health-probe-bind-address=127.0.0.1:${probesPort}`, ...args],
+    args: [
+      ...launch.args,
+      '--app=controller',
+      `--kubeconfig=${kubeconfig}`,
+      `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+      `--health-probe-bind-address=127.0.0.1:${probesPort}`,
+      ...args,
+    ],
     env: { ...(launch.env ?? process.env), POD_NAMESPACE: operatorNamespace, ...env },
     cwd: launch.cwd,
     uid: launch.uid,

@@ -18,20 +18,49 @@ async function openssl(dir: string, args: string[]): Promise<void> {
 const keyArgs = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
 async function createCA(dir: string, name: string): Promise<void> {
-  await openssl(dir, ['req', '-x509', ...keyArgs, '-days', '3650', '-subj', `/CN=${name}`,
-    '-keyout', `${name}.key`, '-out', `${name}.crt`]);
+  await openssl(dir, [
+    'req',
+    '-x509',
+    ...keyArgs,
+    '-days',
+    '3650',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.crt`,
+  ]);
 }
 
 async function createLeaf(dir: string, name: string, ca: string, subject: string, extensions: string): Promise<void> {
   await openssl(dir, ['req', ...keyArgs, '-subj', subject, '-keyout', `${name}.key`, '-out', `${name}.csr`]);
   await writeFile(join(dir, `${name}.ext`), extensions);
-  await openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`,
-    '-CAcreateserial', '-days', '365', '-out', `${name}.crt`, '-extfile', `${name}.ext`]);
+  await openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.crt`,
+    '-CAkey',
+    `${ca}.key`,
+    '-CAcreateserial',
+    '-days',
+    '365',
+    '-out',
+    `${name}.crt`,
+    '-extfile',
+    `${name}.ext`,
+  ]);
 }
 
 const serverExt = (dnsNames: string[]) =>
-  [`subjectAltName=${[...dnsNames.map((n) => `DNS:${n}`), 'IP:127.0.0.1', 'IP:::1'].join(',')}`,
-    'extendedKeyUsage=serverAuth', 'keyUsage=critical,digitalSignature,keyEncipherment'].join('\n');
+  [
+    `subjectAltName=${[...dnsNames.map((n) => `DNS:${n}`), 'IP:127.0.0.1', 'IP:::1'].join(',')}`,
+    'extendedKeyUsage=serverAuth',
+    'keyUsage=critical,digitalSignature,keyEncipherment',
+  ].join('\n');
 const clientExt = ['extendedKeyUsage=clientAuth', 'keyUsage=critical,digitalSignature,keyEncipherment'].join('\n');
 
 /** Subject of a client certificate: CN is the user name, each O a group. */
@@ -60,8 +89,13 @@ export interface Pki {
 export async function createPki(dir: string): Promise<Pki> {
   await Promise.all([createCA(dir, 'ca'), createCA(dir, 'front-proxy-ca')]);
   await Promise.all([
-    createLeaf(dir, 'apiserver', 'ca', '/CN=kube-apiserver',
-      serverExt(['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'])),
+    createLeaf(
+      dir,
+      'apiserver',
+      'ca',
+      '/CN=kube-apiserver',
+      serverExt(['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc']),
+    ),
     createLeaf(dir, 'front-proxy-client', 'front-proxy-ca', '/CN=front-proxy-client', clientExt),
     openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'sa.key']),
   ]);

@@ -57,8 +57,21 @@ export async function startPostgres(): Promise<Postgres> {
   if (identity.uid !== undefined) await chown(passwordFile, identity.uid, identity.gid!);
   const dataDir = join(dir, 'data');
   try {
-    await run(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=scram-sha-256',
-      `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync'], { ...identity });
+    await run(
+      join(bin, 'initdb'),
+      [
+        '-D',
+        dataDir,
+        '-U',
+        'postgres',
+        '--auth=scram-sha-256',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale=C.UTF-8',
+        '--no-sync',
+      ],
+      { ...identity },
+    );
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`postgres: initdb failed: ${(err as { stderr?: string }).stderr?.trim() ?? (err as Error).message}`);
@@ -72,26 +85,46 @@ export async function startPostgres(): Promise<Postgres> {
     logFile: join(dir, 'postgres.log'),
     stopSignal: 'SIGINT', // fast shutdown: disconnect clients, no waiting
     ...identity,
-    args: ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+    args: [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ],
   });
-  const url = (database = 'postgres') =>
-    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const url = (database = 'postgres') => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   const stop = async () => {
     await proc.stop();
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await waitUntilReady(proc, `a query on 127.0.0.1:${port}`, async () => {
-      const client = new pg.Client({ connectionString: url(), connectionTimeoutMillis: 1_000 });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        return true;
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    }, 30_000);
+    await waitUntilReady(
+      proc,
+      `a query on 127.0.0.1:${port}`,
+      async () => {
+        const client = new pg.Client({ connectionString: url(), connectionTimeoutMillis: 1_000 });
+        try {
+          await client.connect();
+          await client.query('SELECT 1');
+          return true;
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      },
+      30_000,
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -112,12 +112,7 @@ export class ManagedProcess {
  * Polls `probe` until it returns true, the process exits, or the deadline passes. Errors name the
  * component and what was awaited, with the tail of its log.
  */
-export async function waitUntilReady(
-  proc: ManagedProcess,
-  what: string,
-  probe: () => Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
+export async function waitUntilReady(proc: ManagedProcess, what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   while (Date.now() < deadline) {

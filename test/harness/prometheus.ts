@@ -23,8 +23,9 @@ export function parseSamples(text: string): Sample[] {
 
 /** The value of the one sample with this name whose labels include `labels`, or undefined. */
 export function sampleValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = parseSamples(text).filter((sample) => sample.name === name
-    && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const found = parseSamples(text).filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value;
 }

@@ -10,8 +10,9 @@ const repo = resolve('.');
 
 function codegen(root: string, ...args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['codegen/cli.ts', ...args], { cwd: root },
-      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }));
+    execFile(process.execPath, ['codegen/cli.ts', ...args], { cwd: root }, (err, stdout, stderr) =>
+      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+    );
   });
 }
 
@@ -67,10 +68,15 @@ describe('codegen --check', () => {
   });
 
   it('changes nothing when run twice', async () => {
-    const snapshot = () => Object.fromEntries(['config', 'generated', 'docs']
-      .flatMap((dir) => existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((p) => join(dir, p)) : [])
-      .filter((p) => statSync(join(root, p)).isFile())
-      .map((p) => [p, readFileSync(join(root, p), 'utf8')]));
+    const snapshot = () =>
+      Object.fromEntries(
+        ['config', 'generated', 'docs']
+          .flatMap((dir) =>
+            existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((p) => join(dir, p)) : [],
+          )
+          .filter((p) => statSync(join(root, p)).isFile())
+          .map((p) => [p, readFileSync(join(root, p), 'utf8')]),
+      );
     const first = await codegen(root);
     assert.equal(first.code, 0, first.output);
     const afterFirst = snapshot();

@@ -5,7 +5,11 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { CoderClient, type CoderClientOptions } from '../../src/coder/client.ts';
 import { isDuplicateLicense, isCoderNotFound, isUnauthorized } from '../../src/coder/error-predicates.ts';
 import {
-  CoderApiError, CoderNetworkError, CoderTimeoutError, CrossOriginRedirectError, TooManyRedirectsError,
+  CoderApiError,
+  CoderNetworkError,
+  CoderTimeoutError,
+  CrossOriginRedirectError,
+  TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from '../../src/coder/errors.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
@@ -53,7 +57,10 @@ describe('CoderClient against the Coder API double', () => {
     assert.equal(uploaded.claims.trial, true);
 
     const listed = await coder.listLicenses();
-    assert.deepEqual(listed.map((l) => l.uuid), [uploaded.uuid]);
+    assert.deepEqual(
+      listed.map((l) => l.uuid),
+      [uploaded.uuid],
+    );
     const entitlements = await coder.getEntitlements();
     assert.equal(entitlements.has_license, true);
     assert.equal(entitlements.trial, true);
@@ -159,10 +166,13 @@ describe('CoderClient against the Coder API double', () => {
     const jwt = fakeLicenseJwt();
     const uploaded = await client().uploadLicense(jwt);
     assert.equal(uploaded.id, 1);
-    assert.deepEqual(double.requests.map((r) => [r.method, r.path, r.token]), [
-      ['POST', '/api/v2/licenses', token],
-      ['POST', '/api/v2/licenses', token],
-    ]);
+    assert.deepEqual(
+      double.requests.map((r) => [r.method, r.path, r.token]),
+      [
+        ['POST', '/api/v2/licenses', token],
+        ['POST', '/api/v2/licenses', token],
+      ],
+    );
     assert.deepEqual(double.requests[1]?.body, { license: jwt });
   });
 
@@ -170,7 +180,10 @@ describe('CoderClient against the Coder API double', () => {
     double.redirect('/old/', { to: '/', status: 308 });
     const licenses = await client({ baseURL: `${double.url}/old` }).listLicenses();
     assert.deepEqual(licenses, []);
-    assert.deepEqual(double.requests.map((r) => r.path), ['/old/api/v2/licenses', '/api/v2/licenses']);
+    assert.deepEqual(
+      double.requests.map((r) => r.path),
+      ['/old/api/v2/licenses', '/api/v2/licenses'],
+    );
   });
 
   it('stops after ten redirects', async () => {
@@ -198,9 +211,16 @@ describe('CoderClient against the Coder API double', () => {
         assert.equal(err.to, other.url);
         assert.deepEqual(other.requests, [], 'the other origin received a request');
         assert.equal(double.requests.length, 1, 'a refused redirect is not retried');
-        assert.deepEqual(warnings.map((w) => w.msg), [crossOriginRedirectMessage]);
+        assert.deepEqual(
+          warnings.map((w) => w.msg),
+          [crossOriginRedirectMessage],
+        );
         assert.deepEqual(warnings[0]?.obj, {
-          method: 'POST', path: '/api/v2/licenses', from: double.url, to: other.url, status,
+          method: 'POST',
+          path: '/api/v2/licenses',
+          from: double.url,
+          to: other.url,
+          status,
         });
       });
     }
@@ -232,22 +252,25 @@ describe('the Coder API double keeps to openapi.yaml', () => {
       ...(body === undefined ? {} : { body }),
     });
     const text = await response.text();
-    return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as Record<string, unknown> | undefined,
-      buildVersion: response.headers.get('x-coder-build-version') };
+    return {
+      status: response.status,
+      body: (text === '' ? undefined : JSON.parse(text)) as Record<string, unknown> | undefined,
+      buildVersion: response.headers.get('x-coder-build-version'),
+    };
   }
 
   it('rejects an upload without license with 400 and a validation for the field', async () => {
     const reply = await call('POST', '/api/v2/licenses', '{}');
     assert.equal(reply.status, 400);
     assert.equal(reply.body?.message, 'Validation failed.');
-    assert.deepEqual(reply.body?.validations, [
-      { field: 'license', detail: 'Validation failed for tag "required" with value: ""' },
-    ]);
+    assert.deepEqual(reply.body?.validations, [{ field: 'license', detail: 'Validation failed for tag "required" with value: ""' }]);
     assert.deepEqual(double.state.licenses, []);
 
     const viaClient = new CoderClient({ baseURL: double.url, token });
-    const err = await viaClient.request('POST', '/api/v2/licenses', { body: {} as { license: string } })
-      .then(() => assert.fail('accepted'), (e: unknown) => e);
+    const err = await viaClient.request('POST', '/api/v2/licenses', { body: {} as { license: string } }).then(
+      () => assert.fail('accepted'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof CoderApiError);
     assert.equal(err.status, 400);
     assert.equal(err.validations?.[0]?.field, 'license');
@@ -274,7 +297,10 @@ describe('the Coder API double keeps to openapi.yaml', () => {
   });
 
   it('answers 404 in Coder style for a path or method the document lacks', async () => {
-    for (const [method, path] of [['GET', '/api/v2/workspaceagents/me'], ['PUT', '/api/v2/licenses']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/v2/workspaceagents/me'],
+      ['PUT', '/api/v2/licenses'],
+    ] as const) {
       const reply = await call(method, path);
       assert.equal(reply.status, 404, `${method} ${path}`);
       assert.deepEqual(reply.body, { message: 'Route not found.' });

@@ -38,13 +38,22 @@ describe('license and entitlements against the Coder API double', () => {
     data: value === undefined ? {} : { license: Buffer.from(value).toString('base64') },
   });
   // Events are recorded in memory: what the step decides is under test here, not the Event writer.
-  const context = (secrets: V1Secret[]) => ({
-    caches: { secrets: cacheOf(...secrets) },
-    events: { record: async (_target: unknown, type: string, reason: string) => { events.push(`${type} ${reason}`); } } as unknown as EventRecorder,
-    now: () => now,
-  }) as unknown as ControlPlaneContext;
+  const context = (secrets: V1Secret[]) =>
+    ({
+      caches: { secrets: cacheOf(...secrets) },
+      events: {
+        record: async (_target: unknown, type: string, reason: string) => {
+          events.push(`${type} ${reason}`);
+        },
+      } as unknown as EventRecorder,
+      now: () => now,
+    }) as unknown as ControlPlaneContext;
   const withLicense = (status?: CoderControlPlaneStatus) =>
-    aControlPlane('coder').inNamespace('coder').withSpec({ licenseSecretRef: { name: 'coder-license', key: 'license' } }).withStatus(status).build();
+    aControlPlane('coder')
+      .inNamespace('coder')
+      .withSpec({ licenseSecretRef: { name: 'coder-license', key: 'license' } })
+      .withStatus(status)
+      .build();
   const condition = (outcome: Awaited<ReturnType<typeof reconcileLicense>>) => {
     const c = outcome.conditions?.LicenseApplied;
     return `${c?.status} ${c?.reason}`;
@@ -52,7 +61,10 @@ describe('license and entitlements against the Coder API double', () => {
 
   it('reports Unknown Pending without spec.licenseSecretRef, and waits for readiness and operator access', async () => {
     const ctx = context([licenseSecret(jwt)]);
-    assert.equal(condition(await reconcileLicense(ctx, aControlPlane('coder').inNamespace('coder').build(), true, client)), 'Unknown Pending');
+    assert.equal(
+      condition(await reconcileLicense(ctx, aControlPlane('coder').inNamespace('coder').build(), true, client)),
+      'Unknown Pending',
+    );
     assert.equal(condition(await reconcileLicense(ctx, withLicense(), false, client)), 'False Pending');
     assert.equal(condition(await reconcileLicense(ctx, withLicense(), true, undefined)), 'False Pending');
     assert.equal(coder.requests.length, 0, 'nothing is sent before the control plane is ready');
@@ -75,7 +87,10 @@ describe('license and entitlements against the Coder API double', () => {
 
     const again = await reconcileLicense(context([licenseSecret(jwt)]), withLicense(outcome.status), true, client);
     assert.equal(condition(again), 'True Applied');
-    assert.deepEqual(coder.requests.slice(1).map((r) => `${r.method} ${r.path}`), ['GET /api/v2/licenses']);
+    assert.deepEqual(
+      coder.requests.slice(1).map((r) => `${r.method} ${r.path}`),
+      ['GET /api/v2/licenses'],
+    );
   });
 
   it('takes a license Coder already holds as applied', async () => {
@@ -86,7 +101,14 @@ describe('license and entitlements against the Coder API double', () => {
   });
 
   const failures: { name: string; arrange: () => void; result: string; retried: boolean }[] = [
-    { name: 'an AGPL build without the licenses API', arrange: () => { coder.state.enterprise = false; }, result: 'False NotSupported', retried: false },
+    {
+      name: 'an AGPL build without the licenses API',
+      arrange: () => {
+        coder.state.enterprise = false;
+      },
+      result: 'False NotSupported',
+      retried: false,
+    },
     { name: 'a token that may not upload licenses', arrange: () => coder.failNext(1, 403), result: 'False Forbidden', retried: true },
     { name: 'a server error', arrange: () => coder.failNext(1, 500), result: 'False Error', retried: true },
   ];
@@ -101,14 +123,20 @@ describe('license and entitlements against the Coder API double', () => {
 
   const tiers: { name: string; entitlements: () => void; tier: string; provisioners: string }[] = [
     { name: 'no license', entitlements: () => undefined, tier: 'none', provisioners: 'not_entitled' },
-    { name: 'a trial', entitlements: () => Object.assign(coder.state.entitlements, { has_license: true, trial: true }), tier: 'trial', provisioners: 'not_entitled' },
+    {
+      name: 'a trial',
+      entitlements: () => Object.assign(coder.state.entitlements, { has_license: true, trial: true }),
+      tier: 'trial',
+      provisioners: 'not_entitled',
+    },
     {
       name: 'an Enterprise license with external provisioners',
       entitlements: () => {
         coder.state.entitlements.has_license = true;
         coder.state.entitlements.features.external_provisioner_daemons = { entitlement: 'entitled', enabled: true };
       },
-      tier: 'enterprise', provisioners: 'entitled',
+      tier: 'enterprise',
+      provisioners: 'entitled',
     },
     {
       name: 'a Premium license (custom roles) in its grace period',
@@ -117,24 +145,34 @@ describe('license and entitlements against the Coder API double', () => {
         coder.state.entitlements.features.custom_roles = { entitlement: 'grace_period', enabled: true };
         coder.state.entitlements.features.external_provisioner_daemons = { entitlement: 'grace_period', enabled: true };
       },
-      tier: 'premium', provisioners: 'grace_period',
+      tier: 'premium',
+      provisioners: 'grace_period',
     },
   ];
   for (const row of tiers) {
     it(`reads ${row.name} as tier ${row.tier}, external provisioners ${row.provisioners}, and looks again in 2 minutes`, async () => {
       row.entitlements();
       const outcome = await refreshEntitlements({}, client, true, now);
-      assert.deepEqual(outcome.status, { licenseTier: row.tier, externalProvisionerDaemonsEntitlement: row.provisioners, entitlementsLastChecked: '2026-12-01T10:00:00Z' });
+      assert.deepEqual(outcome.status, {
+        licenseTier: row.tier,
+        externalProvisionerDaemonsEntitlement: row.provisioners,
+        entitlementsLastChecked: '2026-12-01T10:00:00Z',
+      });
       assert.equal(outcome.requeueAfterMs, 120_000);
     });
   }
 
   it('keeps what it knew, without writing a new check time, when Coder does not answer or is not ready', async () => {
-    const known = { licenseTier: 'enterprise' as const, externalProvisionerDaemonsEntitlement: 'entitled' as const, entitlementsLastChecked: '2026-11-30T10:00:00Z' };
+    const known = {
+      licenseTier: 'enterprise' as const,
+      externalProvisionerDaemonsEntitlement: 'entitled' as const,
+      entitlementsLastChecked: '2026-11-30T10:00:00Z',
+    };
     coder.failNext(1, 503);
     assert.deepEqual(await refreshEntitlements(known, client, true, now), { status: known, requeueAfterMs: 30_000 });
     assert.deepEqual(await refreshEntitlements(known, client, false, now), { status: known });
-    assert.deepEqual(await refreshEntitlements({}, undefined, true, now),
-      { status: { licenseTier: 'unknown', externalProvisionerDaemonsEntitlement: 'unknown', entitlementsLastChecked: undefined } });
+    assert.deepEqual(await refreshEntitlements({}, undefined, true, now), {
+      status: { licenseTier: 'unknown', externalProvisionerDaemonsEntitlement: 'unknown', entitlementsLastChecked: undefined },
+    });
   });
 });

@@ -18,7 +18,8 @@ import { operatorEnvironment, type OperatorEnvironment } from '../harness/operat
 import type { Postgres } from '../harness/postgres.ts';
 import { eventually } from '../harness/wait.ts';
 
-const seedJsonpath = (type: string) => `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
+const seedJsonpath = (type: string) =>
+  `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
 
 describe('CoderControlPlane controller', () => {
   let cp: ControlPlane;
@@ -41,13 +42,22 @@ describe('CoderControlPlane controller', () => {
   });
   after(() => env?.stop());
 
-  const namespace = async (name: string) => { await kubectlOk(admin, ['create', 'namespace', name]); return name; };
-  const dbSecret = (ns: string, value: string, name = 'coder-db-app', key = 'uri'): V1Secret =>
-    ({ metadata: { name, namespace: ns }, stringData: { [key]: value } });
+  const namespace = async (name: string) => {
+    await kubectlOk(admin, ['create', 'namespace', name]);
+    return name;
+  };
+  const dbSecret = (ns: string, value: string, name = 'coder-db-app', key = 'uri'): V1Secret => ({
+    metadata: { name, namespace: ns },
+    stringData: { [key]: value },
+  });
   const conditionLine = async (ns: string, name: string, type: string) =>
     (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', name, '-o', seedJsonpath(type)])).trim();
-  const aControlPlane = (ns: string, name: string, spec: CoderControlPlane['spec']): CoderControlPlane =>
-    ({ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name, namespace: ns }, spec });
+  const aControlPlane = (ns: string, name: string, spec: CoderControlPlane['spec']): CoderControlPlane => ({
+    apiVersion: 'coder.com/v1alpha1',
+    kind: 'CoderControlPlane',
+    metadata: { name, namespace: ns },
+    spec,
+  });
 
   it('runs the seed walkthrough: the sample becomes a Deployment and Service, and Ready', async () => {
     await namespace('coder');
@@ -55,28 +65,46 @@ describe('CoderControlPlane controller', () => {
     const listed = await kubectlOk(admin, ['get', 'codercontrolplanes', '-A']);
     assert.match(listed, /^coder\s+coder\s/m);
     const apps = cp.adminConfig().makeApiClient(AppsV1Api);
-    const deployment = await eventually('Deployment coder/coder', () => apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' }));
+    const deployment = await eventually('Deployment coder/coder', () =>
+      apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' }),
+    );
     const container = deployment.spec!.template.spec!.containers[0]!;
     assert.equal(container.name, 'coder');
-    assert.deepEqual(container.env!.slice(0, 3).map((e) => e.name), ['KUBE_POD_IP', 'CODER_DERP_SERVER_RELAY_URL', 'CODER_ACCESS_URL']);
+    assert.deepEqual(
+      container.env!.slice(0, 3).map((e) => e.name),
+      ['KUBE_POD_IP', 'CODER_DERP_SERVER_RELAY_URL', 'CODER_ACCESS_URL'],
+    );
     assert.ok(deployment.metadata!.ownerReferences!.some((r) => r.kind === 'CoderControlPlane' && r.controller));
     const service = await core.readNamespacedService({ namespace: 'coder', name: 'coder' });
-    assert.deepEqual(service.spec!.ports!.map((p) => [p.name, p.port, p.targetPort]), [['http', 80, 8080]]);
-    await eventually('phase Ready with a ready pod (kwok)', async () => {
-      const obj = await client.get('coder', 'coder');
-      return obj.status?.phase === 'Ready' && obj.status.readyReplicas === 1 && obj.status.url === 'http://coder.coder.svc.cluster.local:80';
-    }, { timeoutMs: 90_000 });
+    assert.deepEqual(
+      service.spec!.ports!.map((p) => [p.name, p.port, p.targetPort]),
+      [['http', 80, 8080]],
+    );
+    await eventually(
+      'phase Ready with a ready pod (kwok)',
+      async () => {
+        const obj = await client.get('coder', 'coder');
+        return (
+          obj.status?.phase === 'Ready' && obj.status.readyReplicas === 1 && obj.status.url === 'http://coder.coder.svc.cluster.local:80'
+        );
+      },
+      { timeoutMs: 90_000 },
+    );
   });
 
   it('keeps the seed rollout restart annotation across reconciles', async () => {
     await kubectlOk(admin, ['-n', 'coder', 'rollout', 'restart', 'deployment/coder']);
     const apps = cp.adminConfig().makeApiClient(AppsV1Api);
-    const restartedAt = (await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' }))
-      .spec!.template.metadata!.annotations!['kubectl.kubernetes.io/restartedAt'];
+    const restartedAt = (await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' })).spec!.template.metadata!.annotations![
+      'kubectl.kubernetes.io/restartedAt'
+    ];
     assert.ok(restartedAt);
     await client.mergePatch('coder', 'coder', { spec: { extraArgs: ['--verbose'] } });
     await eventually('the new argument applied', async () =>
-      (await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' })).spec!.template.spec!.containers[0]!.args!.includes('--verbose'));
+      (await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' })).spec!.template.spec!.containers[0]!.args!.includes(
+        '--verbose',
+      ),
+    );
     const after = await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' });
     assert.equal(after.spec!.template.metadata!.annotations!['kubectl.kubernetes.io/restartedAt'], restartedAt);
     await kubectlOk(admin, ['-n', 'coder', 'rollout', 'status', 'deployment/coder', '--timeout=90s']);
@@ -84,42 +112,75 @@ describe('CoderControlPlane controller', () => {
 
   it('exposes through an Ingress, and says so when the Gateway API is not installed', async () => {
     const ns = await namespace('exposed');
-    await client.create(aControlPlane(ns, 'ingress', { operatorAccess: { disabled: true }, expose: { ingress: { host: 'coder.example.com' } } }));
-    await client.create(aControlPlane(ns, 'gateway', { operatorAccess: { disabled: true }, expose: { gateway: { host: 'coder.example.com', parentRefs: [{ name: 'gw' }] } } }));
-    await eventually('Exposed True IngressApplied', async () => (await conditionLine(ns, 'ingress', 'Exposed')).startsWith('True IngressApplied'));
-    const rules = await kubectlOk(admin, ['-n', ns, 'get', 'ingress', 'ingress', '-o', 'jsonpath={.spec.rules[0].host} {.spec.rules[0].http.paths[0].backend.service.name}']);
+    await client.create(
+      aControlPlane(ns, 'ingress', { operatorAccess: { disabled: true }, expose: { ingress: { host: 'coder.example.com' } } }),
+    );
+    await client.create(
+      aControlPlane(ns, 'gateway', {
+        operatorAccess: { disabled: true },
+        expose: { gateway: { host: 'coder.example.com', parentRefs: [{ name: 'gw' }] } },
+      }),
+    );
+    await eventually('Exposed True IngressApplied', async () =>
+      (await conditionLine(ns, 'ingress', 'Exposed')).startsWith('True IngressApplied'),
+    );
+    const rules = await kubectlOk(admin, [
+      '-n',
+      ns,
+      'get',
+      'ingress',
+      'ingress',
+      '-o',
+      'jsonpath={.spec.rules[0].host} {.spec.rules[0].http.paths[0].backend.service.name}',
+    ]);
     assert.equal(rules, 'coder.example.com ingress');
     await eventually('Exposed False GatewayAPINotInstalled', async () =>
-      (await conditionLine(ns, 'gateway', 'Exposed')).startsWith('False GatewayAPINotInstalled: spec.expose.gateway is set'));
+      (await conditionLine(ns, 'gateway', 'Exposed')).startsWith('False GatewayAPINotInstalled: spec.expose.gateway is set'),
+    );
   });
 
   it('reports every row of the seed DatabaseSecretResolved table, read with the seed jsonpath', async () => {
     const ns = await namespace('db-table');
     const url = postgres.url('coder');
     const rows: [string, V1Secret | undefined, string][] = [
-      ['resolved', dbSecret(ns, url, 'resolved'), 'True Resolved: Secret "resolved" key "uri" contains a PostgreSQL connection URL. This does not check that the database is reachable.'],
+      [
+        'resolved',
+        dbSecret(ns, url, 'resolved'),
+        'True Resolved: Secret "resolved" key "uri" contains a PostgreSQL connection URL. This does not check that the database is reachable.',
+      ],
       ['missing', undefined, 'False SecretNotFound: Secret "missing" was not found in namespace "db-table".'],
       ['nokey', dbSecret(ns, url, 'nokey', 'other'), 'False KeyNotFound: Secret "nokey" does not contain key "uri".'],
       ['blank', dbSecret(ns, '   ', 'blank'), 'False EmptyValue: Secret "blank" key "uri" is empty.'],
-      ['upper', dbSecret(ns, url.replace('postgresql://', 'Postgres://'), 'upper'), 'False InvalidURL: Secret "upper" key "uri" is not a valid postgres:// or postgresql:// URL.'],
+      [
+        'upper',
+        dbSecret(ns, url.replace('postgresql://', 'Postgres://'), 'upper'),
+        'False InvalidURL: Secret "upper" key "uri" is not a valid postgres:// or postgresql:// URL.',
+      ],
     ];
     for (const [name, secret] of rows) {
       if (secret) await core.createNamespacedSecret({ namespace: ns, body: secret });
-      await client.create(aControlPlane(ns, name, { operatorAccess: { disabled: true }, database: { connectionSecretRef: { name, key: 'uri' } } }));
+      await client.create(
+        aControlPlane(ns, name, { operatorAccess: { disabled: true }, database: { connectionSecretRef: { name, key: 'uri' } } }),
+      );
     }
     for (const [name, , expected] of rows) {
       await eventually(`${name}: ${expected}`, async () => (await conditionLine(ns, name, 'DatabaseSecretResolved')) === expected);
     }
     const deployment = await cp.adminConfig().makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: ns, name: 'resolved' });
     const env = deployment.spec!.template.spec!.containers[0]!.env!.find((e) => e.name === 'CODER_PG_CONNECTION_URL')!;
-    assert.deepEqual(JSON.parse(JSON.stringify(env)), { name: 'CODER_PG_CONNECTION_URL', valueFrom: { secretKeyRef: { name: 'resolved', key: 'uri' } } });
+    assert.deepEqual(JSON.parse(JSON.stringify(env)), {
+      name: 'CODER_PG_CONNECTION_URL',
+      valueFrom: { secretKeyRef: { name: 'resolved', key: 'uri' } },
+    });
   });
 
   it('the API server rejects spec.extraEnv CODER_PG_CONNECTION_URL together with spec.database', async () => {
-    const manifest = JSON.stringify(aControlPlane('coder', 'conflict', {
-      database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
-      extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://x@y/z' }],
-    }));
+    const manifest = JSON.stringify(
+      aControlPlane('coder', 'conflict', {
+        database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
+        extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://x@y/z' }],
+      }),
+    );
     const result = await kubectl(admin, ['apply', '-f', '-'], manifest);
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /spec\.extraEnv must not set CODER_PG_CONNECTION_URL when spec\.database\.connectionSecretRef is set/);
@@ -129,22 +190,35 @@ describe('CoderControlPlane controller', () => {
     const ns = await namespace('db-late');
     const first = await createCoderDatabase(postgres);
     await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
-    await eventually('SecretNotFound', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'));
+    await eventually('SecretNotFound', async () =>
+      (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'),
+    );
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, first) });
     await eventually('Resolved after the Secret appears, without an operator restart', async () =>
-      (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('True Resolved'));
-    const ready = await eventually('operator access ready', async () => {
-      const obj = await client.get(ns, 'coder');
-      return obj.status?.operatorAccessReady ? obj : undefined;
-    }, { timeoutMs: 60_000 });
+      (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('True Resolved'),
+    );
+    const ready = await eventually(
+      'operator access ready',
+      async () => {
+        const obj = await client.get(ns, 'coder');
+        return obj.status?.operatorAccessReady ? obj : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     assert.deepEqual(ready.status!.operatorTokenSecretRef, { name: 'coder-operator-token', key: 'token' });
     const tokenSecret = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
     const token = Buffer.from(tokenSecret.data!.token!, 'base64').toString();
     assert.match(token, /^[0-9A-Za-z]{10}-[0-9A-Za-z]{22}$/);
     assert.ok(tokenSecret.metadata!.ownerReferences!.some((r) => r.uid === ready.metadata.uid && r.controller));
     assert.equal(tokenSecret.metadata!.labels!['coder.com/credential'], 'true');
-    const rows = await query(first, "SELECT u.username, k.token_name FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.login_type = 'token'");
-    assert.deepEqual(rows.map((r) => r.username), ['coder-k8s-operator']);
+    const rows = await query(
+      first,
+      "SELECT u.username, k.token_name FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.login_type = 'token'",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.username),
+      ['coder-k8s-operator'],
+    );
 
     // A second reconcile reuses the token: force one with a harmless spec change.
     await client.mergePatch(ns, 'coder', { spec: { replicas: 1 } });
@@ -155,23 +229,33 @@ describe('CoderControlPlane controller', () => {
     // Rotation: the Secret now names another database; the next reconcile bootstraps there.
     const second = await createCoderDatabase(postgres);
     await core.replaceNamespacedSecret({ namespace: ns, name: 'coder-db-app', body: dbSecret(ns, second) });
-    await eventually('the operator user in the new database', async () =>
-      (await query(second, "SELECT 1 FROM users WHERE username = 'coder-k8s-operator'")).length === 1, { timeoutMs: 60_000 });
+    await eventually(
+      'the operator user in the new database',
+      async () => (await query(second, "SELECT 1 FROM users WHERE username = 'coder-k8s-operator'")).length === 1,
+      { timeoutMs: 60_000 },
+    );
     secretsToFind.push(token);
 
     await core.deleteNamespacedSecret({ namespace: ns, name: 'coder-db-app' });
     await eventually('SecretNotFound again once the Secret is deleted', async () =>
-      (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'));
+      (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'),
+    );
   });
 
   it('never touches a foreign token Secret, says so, and takes over once it is deleted', async () => {
     const ns = await namespace('foreign-token');
     const url = await createCoderDatabase(postgres);
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
-    const foreign = await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-operator-token' }, stringData: { token: 'someone-elses' } } });
+    const foreign = await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'coder-operator-token' }, stringData: { token: 'someone-elses' } },
+    });
     await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
     await eventually('TokenSecretNotOwned', async () =>
-      (await conditionLine(ns, 'coder', 'OperatorTokenSecretOwned')).startsWith('False TokenSecretNotOwned: Secret "foreign-token/coder-operator-token"'));
+      (await conditionLine(ns, 'coder', 'OperatorTokenSecretOwned')).startsWith(
+        'False TokenSecretNotOwned: Secret "foreign-token/coder-operator-token"',
+      ),
+    );
     const obj = await client.get(ns, 'coder');
     assert.equal(obj.status?.operatorAccessReady, false);
     assert.equal(obj.status?.operatorTokenSecretRef, undefined);
@@ -187,8 +271,9 @@ describe('CoderControlPlane controller', () => {
 
     await core.deleteNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
     const deletedAt = Date.now();
-    await eventually('a new owned Secret and token', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true,
-      { timeoutMs: 45_000 });
+    await eventually('a new owned Secret and token', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
+      timeoutMs: 45_000,
+    });
     assert.ok(Date.now() - deletedAt <= 35_000, `within the 30 s recheck, took ${Date.now() - deletedAt} ms`);
   });
 
@@ -196,19 +281,39 @@ describe('CoderControlPlane controller', () => {
     const ns = await namespace('licensed');
     const url = await createCoderDatabase(postgres);
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
-    await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-license' }, stringData: { license: fakeLicenseJwt() } } });
-    await client.create(aControlPlane(ns, 'coder', {
-      database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } }, licenseSecretRef: { name: 'coder-license' },
-    }));
-    await eventually('the operator token to exist', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, { timeoutMs: 90_000 });
-    const token = Buffer.from((await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!, 'base64').toString();
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'coder-license' }, stringData: { license: fakeLicenseJwt() } },
+    });
+    await client.create(
+      aControlPlane(ns, 'coder', {
+        database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
+        licenseSecretRef: { name: 'coder-license' },
+      }),
+    );
+    await eventually('the operator token to exist', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
+      timeoutMs: 90_000,
+    });
+    const token = Buffer.from(
+      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!,
+      'base64',
+    ).toString();
     coder.addToken(token);
-    await eventually('LicenseApplied', async () => (await conditionLine(ns, 'coder', 'LicenseApplied')).startsWith('True Applied'), { timeoutMs: 60_000 });
-    const jwt = Buffer.from((await core.readNamespacedSecret({ namespace: ns, name: 'coder-license' })).data!.license!, 'base64').toString();
-    const licensed = await eventually('the license hash and the entitlements snapshot in status', async () => {
-      const obj = await client.get(ns, 'coder');
-      return obj.status?.licenseTier !== 'unknown' && obj.status?.entitlementsLastChecked ? obj : undefined;
-    }, { timeoutMs: 60_000 });
+    await eventually('LicenseApplied', async () => (await conditionLine(ns, 'coder', 'LicenseApplied')).startsWith('True Applied'), {
+      timeoutMs: 60_000,
+    });
+    const jwt = Buffer.from(
+      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-license' })).data!.license!,
+      'base64',
+    ).toString();
+    const licensed = await eventually(
+      'the license hash and the entitlements snapshot in status',
+      async () => {
+        const obj = await client.get(ns, 'coder');
+        return obj.status?.licenseTier !== 'unknown' && obj.status?.entitlementsLastChecked ? obj : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     assert.equal(licensed.status!.licenseLastAppliedHash, createHash('sha256').update(jwt.trim()).digest('hex'));
     assert.ok(['enterprise', 'trial', 'premium'].includes(licensed.status!.licenseTier!), licensed.status!.licenseTier);
     const uploads = coder.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/licenses');
@@ -219,9 +324,16 @@ describe('CoderControlPlane controller', () => {
     const elsewhere = await startCoderApiDouble();
     try {
       coder.redirect('/api/v2/licenses', { to: `${elsewhere.url}/api/v2/licenses`, status: 307 });
-      await core.replaceNamespacedSecret({ namespace: ns, name: 'coder-license', body: { metadata: { name: 'coder-license' }, stringData: { license: fakeLicenseJwt({ rotated: true }) } } });
-      await eventually('LicenseApplied False Error after the refused redirect', async () =>
-        (await conditionLine(ns, 'coder', 'LicenseApplied')).startsWith('False Error'), { timeoutMs: 60_000 });
+      await core.replaceNamespacedSecret({
+        namespace: ns,
+        name: 'coder-license',
+        body: { metadata: { name: 'coder-license' }, stringData: { license: fakeLicenseJwt({ rotated: true }) } },
+      });
+      await eventually(
+        'LicenseApplied False Error after the refused redirect',
+        async () => (await conditionLine(ns, 'coder', 'LicenseApplied')).startsWith('False Error'),
+        { timeoutMs: 60_000 },
+      );
       assert.deepEqual(elsewhere.requests, [], 'the other origin received no request, and so no token');
       assert.match(readFileSync(operator.logFile, 'utf8'), /refusing redirect to a different origin than the coder URL/);
     } finally {
@@ -236,13 +348,29 @@ describe('CoderControlPlane controller', () => {
     const other = await namespace('rbac-workspaces');
     await client.create(aControlPlane(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { workspaceNamespaces: [other] } }));
     const rbac = cp.adminConfig().makeApiClient(RbacAuthorizationV1Api);
-    await eventually('a workspace Role in the other namespace', async () => (await rbac.listNamespacedRole({ namespace: other })).items.length === 1);
+    await eventually(
+      'a workspace Role in the other namespace',
+      async () => (await rbac.listNamespacedRole({ namespace: other })).items.length === 1,
+    );
     await client.delete(ns, 'coder');
-    await eventually('the cross-namespace Role and RoleBinding to be gone', async () =>
-      (await rbac.listNamespacedRole({ namespace: other })).items.length + (await rbac.listNamespacedRoleBinding({ namespace: other })).items.length === 0);
-    await eventually('the control plane to be gone', async () => client.get(ns, 'coder').then(() => false, (err) => apiStatus(err).code === 404));
-    await eventually('the Deployment to be garbage-collected', async () =>
-      (await cp.adminConfig().makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: ns })).items.length === 0, { timeoutMs: 60_000 });
+    await eventually(
+      'the cross-namespace Role and RoleBinding to be gone',
+      async () =>
+        (await rbac.listNamespacedRole({ namespace: other })).items.length +
+          (await rbac.listNamespacedRoleBinding({ namespace: other })).items.length ===
+        0,
+    );
+    await eventually('the control plane to be gone', async () =>
+      client.get(ns, 'coder').then(
+        () => false,
+        (err) => apiStatus(err).code === 404,
+      ),
+    );
+    await eventually(
+      'the Deployment to be garbage-collected',
+      async () => (await cp.adminConfig().makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: ns })).items.length === 0,
+      { timeoutMs: 60_000 },
+    );
   });
 
   it('turns off operator access on request: the token is revoked in Coder and its Secret deleted', async () => {
@@ -250,45 +378,85 @@ describe('CoderControlPlane controller', () => {
     const url = await createCoderDatabase(postgres);
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
     await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
-    await eventually('operator access ready', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, { timeoutMs: 60_000 });
+    await eventually('operator access ready', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
+      timeoutMs: 60_000,
+    });
     assert.equal((await query(url, "SELECT 1 FROM api_keys WHERE login_type = 'token'")).length, 1);
     await client.mergePatch(ns, 'coder', { spec: { operatorAccess: { disabled: true } } });
-    await eventually('the token revoked and the Secret gone', async () => {
-      const rows = await query(url, "SELECT 1 FROM api_keys WHERE login_type = 'token'");
-      const secret = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' }).then(() => true, () => false);
-      const obj = await client.get(ns, 'coder');
-      return rows.length === 0 && !secret && obj.status?.operatorAccessReady === false && obj.status.operatorTokenSecretRef === undefined
-        && !obj.status.conditions?.some((c) => c.type === 'OperatorTokenSecretOwned');
-    }, { timeoutMs: 60_000 });
+    await eventually(
+      'the token revoked and the Secret gone',
+      async () => {
+        const rows = await query(url, "SELECT 1 FROM api_keys WHERE login_type = 'token'");
+        const secret = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' }).then(
+          () => true,
+          () => false,
+        );
+        const obj = await client.get(ns, 'coder');
+        return (
+          rows.length === 0 &&
+          !secret &&
+          obj.status?.operatorAccessReady === false &&
+          obj.status.operatorTokenSecretRef === undefined &&
+          !obj.status.conditions?.some((c) => c.type === 'OperatorTokenSecretOwned')
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
   });
 
   it('reports ConflictingConfiguration and leaves the Deployment alone when an object got past admission', async () => {
     const ns = await namespace('db-conflict');
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, postgres.url('coder')) });
-    await client.create(aControlPlane(ns, 'coder', { operatorAccess: { disabled: true }, database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await client.create(
+      aControlPlane(ns, 'coder', {
+        operatorAccess: { disabled: true },
+        database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
+      }),
+    );
     const apps = cp.adminConfig().makeApiClient(AppsV1Api);
     const deployment = await eventually('the Deployment', () => apps.readNamespacedDeployment({ namespace: ns, name: 'coder' }));
     await eventually('Resolved', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('True Resolved'));
     const rules = '/spec/versions/0/schema/openAPIV3Schema/properties/spec';
-    await kubectlOk(admin, ['patch', 'crd', 'codercontrolplanes.coder.com', '--type=json', `-p=${JSON.stringify([
-      { op: 'remove', path: `${rules}/x-kubernetes-validations` },
-      { op: 'remove', path: `${rules}/properties/database/x-kubernetes-validations` },
-    ])}`]);
+    await kubectlOk(admin, [
+      'patch',
+      'crd',
+      'codercontrolplanes.coder.com',
+      '--type=json',
+      `-p=${JSON.stringify([
+        { op: 'remove', path: `${rules}/x-kubernetes-validations` },
+        { op: 'remove', path: `${rules}/properties/database/x-kubernetes-validations` },
+      ])}`,
+    ]);
     try {
-      await eventually('the relaxed CRD to admit the conflict', () => client.mergePatch(ns, 'coder', {
-        spec: { extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://other@db.example/coder' }], replicas: 2 },
-      }));
-      await eventually('ConflictingConfiguration', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')) ===
-        'False ConflictingConfiguration: spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set');
+      await eventually('the relaxed CRD to admit the conflict', () =>
+        client.mergePatch(ns, 'coder', {
+          spec: { extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://other@db.example/coder' }], replicas: 2 },
+        }),
+      );
+      await eventually(
+        'ConflictingConfiguration',
+        async () =>
+          (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')) ===
+          'False ConflictingConfiguration: spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set',
+      );
       const after = await apps.readNamespacedDeployment({ namespace: ns, name: 'coder' });
       assert.equal(after.metadata!.generation, deployment.metadata!.generation, 'the Deployment spec was not changed');
       assert.equal(after.spec!.replicas, 1);
 
       // This version's schema still applies at run time: an empty Secret name is refused in a condition.
       await client.create(aControlPlane(ns, 'empty-name', { database: { connectionSecretRef: { name: '', key: 'uri' } } }));
-      await eventually('SpecValid InvalidSpec naming the field', async () => (await conditionLine(ns, 'empty-name', 'SpecValid'))
-        .startsWith('False InvalidSpec: The object does not match the CoderControlPlane schema of this operator: spec.database.connectionSecretRef.name: Invalid value'));
-      assert.equal(await apps.readNamespacedDeployment({ namespace: ns, name: 'empty-name' }).then(() => true, () => false), false);
+      await eventually('SpecValid InvalidSpec naming the field', async () =>
+        (await conditionLine(ns, 'empty-name', 'SpecValid')).startsWith(
+          'False InvalidSpec: The object does not match the CoderControlPlane schema of this operator: spec.database.connectionSecretRef.name: Invalid value',
+        ),
+      );
+      assert.equal(
+        await apps.readNamespacedDeployment({ namespace: ns, name: 'empty-name' }).then(
+          () => true,
+          () => false,
+        ),
+        false,
+      );
     } finally {
       await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/coder.com_codercontrolplanes.yaml']);
       // The API server answers 429 while it re-initializes the storage of a changed CRD.
@@ -302,7 +470,12 @@ describe('CoderControlPlane controller', () => {
     const events = JSON.stringify((await cp.adminConfig().makeApiClient(EventsV1Api).listEventForAllNamespaces()).items);
     const deployments = JSON.stringify((await cp.adminConfig().makeApiClient(AppsV1Api).listDeploymentForAllNamespaces()).items);
     for (const secret of [...secretsToFind, postgres.url('coder')]) {
-      for (const [where, text] of [['log', log], ['status', statuses], ['events', events], ['deployments', deployments]] as const) {
+      for (const [where, text] of [
+        ['log', log],
+        ['status', statuses],
+        ['events', events],
+        ['deployments', deployments],
+      ] as const) {
         assert.ok(!text.includes(secret), `${where} contains a secret value`);
       }
     }
@@ -331,6 +504,7 @@ done`;
   const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     execFile('bash', ['-c', script], { env: { ...process.env, KUBECONFIG: kubeconfig } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout));
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+    );
   });
 }

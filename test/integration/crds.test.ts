@@ -26,16 +26,26 @@ describe('generated CRDs on a real API server', () => {
     assert.equal(crds.items.length, crdFiles.length);
     for (const crd of crds.items) {
       const status = Object.fromEntries(crd.status.conditions.map((c) => [c.type, c.status]));
-      assert.deepEqual({ name: crd.metadata.name, ...status },
-        { name: crd.metadata.name, NamesAccepted: 'True', Established: 'True', ...('NonStructuralSchema' in status ? { NonStructuralSchema: 'False' } : {}) },
-        `CRD ${crd.metadata.name} conditions: ${JSON.stringify(crd.status.conditions)}`);
+      assert.deepEqual(
+        { name: crd.metadata.name, ...status },
+        {
+          name: crd.metadata.name,
+          NamesAccepted: 'True',
+          Established: 'True',
+          ...('NonStructuralSchema' in status ? { NonStructuralSchema: 'False' } : {}),
+        },
+        `CRD ${crd.metadata.name} conditions: ${JSON.stringify(crd.status.conditions)}`,
+      );
     }
   });
 
   it('accepts every sample in config/samples/ with strict field validation', async () => {
     await kubectlOk(kubeconfig, ['create', 'namespace', 'coder']);
     const out = await kubectlOk(kubeconfig, ['apply', '--validate=strict', '-f', 'config/samples/']);
-    const created = out.trim().split('\n').filter((l) => l.includes('coder.com/'));
+    const created = out
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('coder.com/'));
     const kinds = new Set(created.map((l) => l.split('.')[0]));
     assert.equal(kinds.size, 7, `one or more sample per kind, got:\n${out}`);
     const listed = await kubectlOk(kubeconfig, ['get', 'coder', '-n', 'coder', '-o', 'name']);

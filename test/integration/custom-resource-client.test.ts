@@ -23,7 +23,10 @@ describe('typed custom resource client', () => {
     cp = await startControlPlane();
     await kubectlOk(cp.adminKubeconfigPath, ['apply', '-f', 'config/crd/bases/coder.com_codercontrolplanes.yaml']);
     await waitForCrdsEstablished(cp.adminKubeconfigPath, ['codercontrolplanes.coder.com']);
-    await cp.adminConfig().makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    await cp
+      .adminConfig()
+      .makeApiClient(CoreV1Api)
+      .createNamespace({ body: { metadata: { name: namespace } } });
     client = coderControlPlaneClient(cp.adminConfig());
   });
   after(() => cp?.stop());
@@ -36,7 +39,10 @@ describe('typed custom resource client', () => {
     assert.equal(read.metadata.uid, created.metadata.uid);
     const inNamespace = await client.list(namespace);
     const everywhere = await client.list();
-    assert.deepEqual(inNamespace.items.map((o) => o.metadata.name), ['one']);
+    assert.deepEqual(
+      inNamespace.items.map((o) => o.metadata.name),
+      ['one'],
+    );
     assert.ok(everywhere.items.some((o) => o.metadata.namespace === namespace && o.metadata.name === 'one'));
   });
 
@@ -52,7 +58,10 @@ describe('typed custom resource client', () => {
     const current = await client.get(namespace, 'one');
     const replaced = await client.replace({ ...current, spec: { ...current.spec, replicas: 3 } });
     assert.equal(replaced.spec?.replicas, 3);
-    await assert.rejects(client.replace({ ...current, spec: { ...current.spec, replicas: 4 } }), (err: { code?: number }) => err.code === 409);
+    await assert.rejects(
+      client.replace({ ...current, spec: { ...current.spec, replicas: 4 } }),
+      (err: { code?: number }) => err.code === 409,
+    );
     const patched = await client.mergePatch(namespace, 'one', { spec: { image: 'ghcr.io/coder/coder:v2.30.0' } });
     assert.equal(patched.spec?.image, 'ghcr.io/coder/coder:v2.30.0');
     assert.equal(patched.spec?.replicas, 3);
@@ -65,7 +74,8 @@ describe('typed custom resource client', () => {
     assert.equal(withStatus.status?.phase, 'Pending');
     const statusApplied = await client.applyStatus(
       { ...aControlPlane('applied'), spec: undefined, status: { phase: 'Ready', url: 'http://applied.client-test.svc.cluster.local:80' } },
-      { fieldManager: 'coder-k8s', force: true });
+      { fieldManager: 'coder-k8s', force: true },
+    );
     assert.equal(statusApplied.status?.phase, 'Ready');
     assert.equal(statusApplied.spec?.replicas, 5, 'status apply leaves spec alone');
     // The main resource ignores status; the subresource ignores spec.
@@ -76,13 +86,18 @@ describe('typed custom resource client', () => {
   it('watches changes and deletes', async () => {
     const seen: string[] = [];
     const list = await client.list(namespace);
-    const controller = await client.watch(namespace, { resourceVersion: list.metadata?.resourceVersion ?? '', allowWatchBookmarks: true },
-      (type, obj) => seen.push(`${type} ${obj.metadata.name}`), () => undefined);
+    const controller = await client.watch(
+      namespace,
+      { resourceVersion: list.metadata?.resourceVersion ?? '', allowWatchBookmarks: true },
+      (type, obj) => seen.push(`${type} ${obj.metadata.name}`),
+      () => undefined,
+    );
     try {
       await client.create(aControlPlane('watched'));
       await client.delete(namespace, 'watched');
       await eventually('ADDED and DELETED events of "watched"', async () =>
-        seen.includes('ADDED watched') && seen.includes('DELETED watched') ? seen : undefined);
+        seen.includes('ADDED watched') && seen.includes('DELETED watched') ? seen : undefined,
+      );
     } finally {
       controller.abort();
     }

@@ -1,6 +1,12 @@
 // The test control plane is real: RBAC is enforced, controllers run, kwok runs pods, audit is recorded.
 import {
-  ApiextensionsV1Api, AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api, VersionApi,
+  ApiextensionsV1Api,
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  RbacAuthorizationV1Api,
+  VersionApi,
   type V1Deployment,
 } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
@@ -45,10 +51,16 @@ describe('test control plane with controllers and kwok', () => {
           group: 'example.com',
           names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
           scope: 'Namespaced',
-          versions: [{
-            name: 'v1', served: true, storage: true,
-            schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
-          }],
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } },
+              },
+            },
+          ],
         },
       },
     });
@@ -58,12 +70,19 @@ describe('test control plane with controllers and kwok', () => {
     });
     const custom = cp.adminConfig().makeApiClient(CustomObjectsApi);
     await custom.createNamespacedCustomObject({
-      group: 'example.com', version: 'v1', namespace: 'crd-test', plural: 'widgets',
+      group: 'example.com',
+      version: 'v1',
+      namespace: 'crd-test',
+      plural: 'widgets',
       body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } },
     });
-    const widget = await custom.getNamespacedCustomObject({
-      group: 'example.com', version: 'v1', namespace: 'crd-test', plural: 'widgets', name: 'w1',
-    }) as { spec: { size: number } };
+    const widget = (await custom.getNamespacedCustomObject({
+      group: 'example.com',
+      version: 'v1',
+      namespace: 'crd-test',
+      plural: 'widgets',
+      name: 'w1',
+    })) as { spec: { size: number } };
     assert.equal(widget.spec.size, 3);
   });
 
@@ -85,8 +104,7 @@ describe('test control plane with controllers and kwok', () => {
         subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: 'rbac-test' }],
       },
     });
-    const list = await eventually('the RoleBinding to take effect', () =>
-      asOperator.listNamespacedConfigMap({ namespace: 'rbac-test' }));
+    const list = await eventually('the RoleBinding to take effect', () => asOperator.listNamespacedConfigMap({ namespace: 'rbac-test' }));
     assert.ok(Array.isArray(list.items));
     // The Role grants list on configmaps only.
     await assert.rejects(asOperator.listNamespacedSecret({ namespace: 'rbac-test' }), (err) => statusCode(err) === 403);
@@ -109,25 +127,33 @@ describe('test control plane with controllers and kwok', () => {
       },
     };
     await apps.createNamespacedDeployment({ namespace: 'gc-test', body: deployment });
-    const available = await eventually('Deployment gc-test/web to become Available with 2 ready replicas', async () => {
-      const d = await apps.readNamespacedDeployment({ namespace: 'gc-test', name: 'web' });
-      const ok = d.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True');
-      return ok && d.status?.readyReplicas === 2 ? d : undefined;
-    }, { timeoutMs: 90_000 });
+    const available = await eventually(
+      'Deployment gc-test/web to become Available with 2 ready replicas',
+      async () => {
+        const d = await apps.readNamespacedDeployment({ namespace: 'gc-test', name: 'web' });
+        const ok = d.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True');
+        return ok && d.status?.readyReplicas === 2 ? d : undefined;
+      },
+      { timeoutMs: 90_000 },
+    );
     assert.equal(available.status?.availableReplicas, 2);
     const pods = await core.listNamespacedPod({ namespace: 'gc-test', labelSelector: 'app=web' });
     assert.equal(pods.items.length, 2);
     assert.ok(pods.items.every((p) => p.status?.phase === 'Running' && p.spec?.nodeName === 'kwok-node-0'));
 
     await core.deleteNamespacedConfigMap({ namespace: 'gc-test', name: 'owner' });
-    await eventually('the Deployment, its ReplicaSet and Pods to be garbage-collected', async () => {
-      const [deployments, replicaSets, remaining] = await Promise.all([
-        apps.listNamespacedDeployment({ namespace: 'gc-test' }),
-        apps.listNamespacedReplicaSet({ namespace: 'gc-test' }),
-        core.listNamespacedPod({ namespace: 'gc-test' }),
-      ]);
-      return deployments.items.length + replicaSets.items.length + remaining.items.length === 0;
-    }, { timeoutMs: 90_000 });
+    await eventually(
+      'the Deployment, its ReplicaSet and Pods to be garbage-collected',
+      async () => {
+        const [deployments, replicaSets, remaining] = await Promise.all([
+          apps.listNamespacedDeployment({ namespace: 'gc-test' }),
+          apps.listNamespacedReplicaSet({ namespace: 'gc-test' }),
+          core.listNamespacedPod({ namespace: 'gc-test' }),
+        ]);
+        return deployments.items.length + replicaSets.items.length + remaining.items.length === 0;
+      },
+      { timeoutMs: 90_000 },
+    );
   });
 
   it('records the requests of a given user in the audit log', async () => {
@@ -140,8 +166,10 @@ describe('test control plane with controllers and kwok', () => {
       const found = await cp.auditEvents({ username: 'audit-probe', since });
       return found.length >= 2 ? found : undefined;
     });
-    assert.deepEqual(events.map((e) => `${e.verb} ${e.objectRef?.resource} ${e.responseStatus?.code}`).sort(),
-      ['create namespaces 403', 'get namespaces 403']);
+    assert.deepEqual(events.map((e) => `${e.verb} ${e.objectRef?.resource} ${e.responseStatus?.code}`).sort(), [
+      'create namespaces 403',
+      'get namespaces 403',
+    ]);
     const writes = await cp.auditEvents({ username: 'audit-probe', since, verbs: ['create'] });
     assert.equal(writes.length, 1);
   });
@@ -163,7 +191,10 @@ describe('test control plane lifecycle', () => {
     } finally {
       await cp.stop();
     }
-    const left = await run('pgrep', ['-f', cp.dir]).then((r) => r.stdout.trim(), () => '');
+    const left = await run('pgrep', ['-f', cp.dir]).then(
+      (r) => r.stdout.trim(),
+      () => '',
+    );
     assert.equal(left, '', `processes still running for ${cp.dir}`);
   });
 });

@@ -6,8 +6,12 @@ import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import pg from 'pg';
 import {
-  ensureOperatorToken, OperatorAccessError, operatorTokenName, revokeOperatorToken,
-  type EnsureOperatorTokenInput, type OperatorAccessReason,
+  ensureOperatorToken,
+  OperatorAccessError,
+  operatorTokenName,
+  revokeOperatorToken,
+  type EnsureOperatorTokenInput,
+  type OperatorAccessReason,
 } from '../../src/coder/operator-access/index.ts';
 import { operatorAccessLockKey } from '../../src/coder/operator-access/advisory-lock.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
@@ -41,9 +45,10 @@ async function sql<T extends pg.QueryResultRow = Record<string, unknown>>(url: s
 }
 
 async function coderDatabase(options: { organizations?: number; schema?: boolean } = {}): Promise<CoderDatabase> {
-  const adminURL = options.schema === false
-    ? await postgres.createDatabase('empty')
-    : await createCoderDatabase(postgres, { organizations: options.organizations ?? 1 });
+  const adminURL =
+    options.schema === false
+      ? await postgres.createDatabase('empty')
+      : await createCoderDatabase(postgres, { organizations: options.organizations ?? 1 });
   const user = `coder_role_${process.pid}_${++roles}`;
   const password = randomBytes(15).toString('base64url');
   await sql(postgres.url(), `CREATE ROLE ${user} LOGIN PASSWORD '${password}'`);
@@ -79,37 +84,68 @@ interface KeyRow {
 }
 
 function keys(db: CoderDatabase, tokenName?: string): Promise<KeyRow[]> {
-  return sql<KeyRow>(db.adminURL,
+  return sql<KeyRow>(
+    db.adminURL,
     `SELECT id, hashed_secret, user_id, last_used, expires_at, created_at, updated_at, login_type::text,
             lifetime_seconds, host(ip_address) AS ip_address, token_name, scopes::text[] AS scopes, allow_list
        FROM api_keys ${tokenName === undefined ? '' : 'WHERE token_name = $1'} ORDER BY token_name, id`,
-    tokenName === undefined ? [] : [tokenName]);
+    tokenName === undefined ? [] : [tokenName],
+  );
 }
 
 function operatorUsers(db: CoderDatabase) {
   return sql<{
-    id: string; email: string; username: string; name: string; hashed_password: Buffer; created_at: Date;
-    updated_at: Date; rbac_roles: string[]; login_type: string; status: string; is_system: boolean; deleted: boolean;
-  }>(db.adminURL,
+    id: string;
+    email: string;
+    username: string;
+    name: string;
+    hashed_password: Buffer;
+    created_at: Date;
+    updated_at: Date;
+    rbac_roles: string[];
+    login_type: string;
+    status: string;
+    is_system: boolean;
+    deleted: boolean;
+  }>(
+    db.adminURL,
     `SELECT id, email, username, name, hashed_password, created_at, updated_at, rbac_roles, login_type::text,
             status::text, is_system, deleted
-       FROM users WHERE lower(username) = 'coder-k8s-operator' ORDER BY deleted, created_at`);
+       FROM users WHERE lower(username) = 'coder-k8s-operator' ORDER BY deleted, created_at`,
+  );
 }
 
 function memberships(db: CoderDatabase, userId: string) {
-  return sql<{ organization_id: string; roles: string[]; deleted: boolean }>(db.adminURL,
+  return sql<{ organization_id: string; roles: string[]; deleted: boolean }>(
+    db.adminURL,
     `SELECT m.organization_id, m.roles, o.deleted FROM organization_members m
-       JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = $1 ORDER BY o.name`, [userId]);
+       JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = $1 ORDER BY o.name`,
+    [userId],
+  );
 }
 
 /** Asserts the reason, and that neither the message nor anything else on the error holds a credential. */
-async function rejectsSafely(call: Promise<unknown>, reason: OperatorAccessReason, message: RegExp, db: Pick<CoderDatabase, 'user' | 'password' | 'port'>, host = '127.0.0.1') {
+async function rejectsSafely(
+  call: Promise<unknown>,
+  reason: OperatorAccessReason,
+  message: RegExp,
+  db: Pick<CoderDatabase, 'user' | 'password' | 'port'>,
+  host = '127.0.0.1',
+) {
   await assert.rejects(call, (err: unknown) => {
     assert.ok(err instanceof OperatorAccessError, `not an OperatorAccessError: ${inspect(err)}`);
     assert.equal(err.reason, reason, err.message);
     assert.match(err.message, message);
     const everything = `${err.message}\n${err.stack}\n${inspect(err, { depth: 10, showHidden: true })}\n${JSON.stringify(err)}`;
-    for (const secret of [db.password, encodeURIComponent(db.password), db.user, `${host}:${db.port}`, host, `:${db.port}`, 'postgresql://']) {
+    for (const secret of [
+      db.password,
+      encodeURIComponent(db.password),
+      db.user,
+      `${host}:${db.port}`,
+      host,
+      `:${db.port}`,
+      'postgresql://',
+    ]) {
       assert.ok(!everything.includes(secret), `the error shows ${JSON.stringify(secret)}: ${everything}`);
     }
     return true;
@@ -124,8 +160,11 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
 
   it('creates the operator user, organization-admin in every live organization, and one token', async () => {
     const db = await coderDatabase({ organizations: 3 });
-    await sql(db.adminURL, `INSERT INTO organizations (id, name, created_at, updated_at, deleted)
-                            VALUES (gen_random_uuid(), 'gone', now(), now(), true)`);
+    await sql(
+      db.adminURL,
+      `INSERT INTO organizations (id, name, created_at, updated_at, deleted)
+                            VALUES (gen_random_uuid(), 'gone', now(), now(), true)`,
+    );
     const before = Date.now();
     const result = await ensure(db);
     const after = Date.now();
@@ -140,10 +179,20 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.deepEqual(
       { ...user, id: undefined, created_at: undefined, updated_at: undefined, hashed_password: user.hashed_password.toString() },
       {
-        id: undefined, created_at: undefined, updated_at: undefined, email: 'coder-k8s-operator@coder-k8s.invalid',
-        username: 'coder-k8s-operator', name: 'coder-k8s-operator', hashed_password: 'none', rbac_roles: ['owner'],
-        login_type: 'none', status: 'active', is_system: true, deleted: false,
-      });
+        id: undefined,
+        created_at: undefined,
+        updated_at: undefined,
+        email: 'coder-k8s-operator@coder-k8s.invalid',
+        username: 'coder-k8s-operator',
+        name: 'coder-k8s-operator',
+        hashed_password: 'none',
+        rbac_roles: ['owner'],
+        login_type: 'none',
+        status: 'active',
+        is_system: true,
+        deleted: false,
+      },
+    );
     assert.equal(user.created_at.getTime(), user.updated_at.getTime());
 
     const orgs = await memberships(db, user.id);
@@ -165,7 +214,10 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.equal(key.last_used.getTime(), key.created_at.getTime());
     assert.equal(key.updated_at.getTime(), key.created_at.getTime());
     const expires = key.expires_at.getTime();
-    assert.ok(expires >= before + year * 1000 - 1000 && expires <= after + year * 1000 + 1000, `expires_at ${key.expires_at.toISOString()}`);
+    assert.ok(
+      expires >= before + year * 1000 - 1000 && expires <= after + year * 1000 + 1000,
+      `expires_at ${key.expires_at.toISOString()}`,
+    );
     assert.equal(expires - key.created_at.getTime(), year * 1000);
   });
 
@@ -192,11 +244,14 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
       ['an empty id', async () => `-${current.split('-')[1]}`],
       ['an empty secret', async () => `${currentId}-`],
       ['the right id with a wrong secret', async () => `${current.split('-')[0]}-${'x'.repeat(22)}`],
-      ['another control plane\'s token', async () => foreign],
-      ['an expired token', async () => {
-        await sql(db.adminURL, `UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE token_name = $1`, [name]);
-        return current;
-      }],
+      ["another control plane's token", async () => foreign],
+      [
+        'an expired token',
+        async () => {
+          await sql(db.adminURL, `UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE token_name = $1`, [name]);
+          return current;
+        },
+      ],
     ];
     for (const [what, make] of candidates) {
       const existingToken = await make();
@@ -212,7 +267,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
       current = result.token;
     }
     const foreignRows = await keys(db, other);
-    assert.equal(foreignRows.length, 1, 'the other control plane\'s token is untouched');
+    assert.equal(foreignRows.length, 1, "the other control plane's token is untouched");
     assert.equal(foreignRows[0]!.id, foreign.split('-')[0]);
   });
 
@@ -241,14 +296,17 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.equal((await ensure(db, { tokenName: operatorTokenName('team-b', 'coder'), existingToken: b.token })).rotated, false);
   });
 
-  it('enforces the user\'s attributes and memberships back after someone changed them', async () => {
+  it("enforces the user's attributes and memberships back after someone changed them", async () => {
     const db = await coderDatabase({ organizations: 2 });
     const first = await ensure(db);
     const [user] = await operatorUsers(db);
-    await sql(db.adminURL,
+    await sql(
+      db.adminURL,
       `UPDATE users SET email = 'changed@example.com', name = 'Changed', hashed_password = 'hash', rbac_roles = '{member}',
               login_type = 'password', status = 'suspended', is_system = false, username = 'Coder-K8s-Operator'
-        WHERE id = $1`, [user!.id]);
+        WHERE id = $1`,
+      [user!.id],
+    );
     await sql(db.adminURL, `UPDATE organization_members SET roles = '{}' WHERE user_id = $1`, [user!.id]);
     await sql(db.adminURL, `DELETE FROM organization_members WHERE organization_id = (SELECT id FROM organizations WHERE name = 'org-1')`);
 
@@ -257,8 +315,17 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const [enforced] = await operatorUsers(db);
     assert.equal(enforced!.id, user!.id, 'the user is found case-insensitively, not created anew');
     assert.deepEqual(
-      [enforced!.email, enforced!.name, enforced!.hashed_password.toString(), enforced!.rbac_roles, enforced!.login_type, enforced!.status, enforced!.is_system],
-      ['coder-k8s-operator@coder-k8s.invalid', 'coder-k8s-operator', 'none', ['owner'], 'none', 'active', true]);
+      [
+        enforced!.email,
+        enforced!.name,
+        enforced!.hashed_password.toString(),
+        enforced!.rbac_roles,
+        enforced!.login_type,
+        enforced!.status,
+        enforced!.is_system,
+      ],
+      ['coder-k8s-operator@coder-k8s.invalid', 'coder-k8s-operator', 'none', ['owner'], 'none', 'active', true],
+    );
     assert.ok(enforced!.updated_at > user!.updated_at);
     const orgs = await memberships(db, user!.id);
     assert.equal(orgs.length, 2);
@@ -272,7 +339,10 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const again = await ensure(db, { existingToken: first.token });
     assert.equal(again.rotated, true);
     const users = await operatorUsers(db);
-    assert.deepEqual(users.map((u) => u.deleted), [false, true]);
+    assert.deepEqual(
+      users.map((u) => u.deleted),
+      [false, true],
+    );
     const rows = await keys(db);
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.user_id, users[0]!.id);
@@ -290,8 +360,11 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
   it('reports NoOrganization and leaves nothing behind when no organization is live', async () => {
     const db = await coderDatabase({ organizations: 0 });
     await rejectsSafely(ensure(db), 'NoOrganization', /no organization/, db);
-    await sql(db.adminURL, `INSERT INTO organizations (id, name, created_at, updated_at, deleted)
-                            VALUES (gen_random_uuid(), 'gone', now(), now(), true)`);
+    await sql(
+      db.adminURL,
+      `INSERT INTO organizations (id, name, created_at, updated_at, deleted)
+                            VALUES (gen_random_uuid(), 'gone', now(), now(), true)`,
+    );
     await rejectsSafely(ensure(db), 'NoOrganization', /no organization/, db);
     assert.deepEqual(await operatorUsers(db), [], 'the user insert was rolled back');
   });
@@ -300,8 +373,12 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const db = await coderDatabase();
     const wrong = new URL(db.url);
     wrong.password = 'not-the-password';
-    await rejectsSafely(ensure(db, { postgresURL: wrong.toString() }), 'AuthenticationFailed',
-      /rejected the user name or password .*SQLSTATE 28P01/, { ...db, password: 'not-the-password' });
+    await rejectsSafely(
+      ensure(db, { postgresURL: wrong.toString() }),
+      'AuthenticationFailed',
+      /rejected the user name or password .*SQLSTATE 28P01/,
+      { ...db, password: 'not-the-password' },
+    );
   });
 
   it('reports Unreachable at once for a closed port', async () => {
@@ -310,25 +387,39 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const started = Date.now();
     await rejectsSafely(
       ensureOperatorToken({
-        postgresURL: `postgresql://${target.user}:${target.password}@127.0.0.1:${port}/coder`, tokenName: 'n', lifetimeSeconds: 60,
+        postgresURL: `postgresql://${target.user}:${target.password}@127.0.0.1:${port}/coder`,
+        tokenName: 'n',
+        lifetimeSeconds: 60,
       }),
-      'Unreachable', /refused the connection.*ECONNREFUSED/, target);
+      'Unreachable',
+      /refused the connection.*ECONNREFUSED/,
+      target,
+    );
     assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
   });
 
   it('reports Unreachable within the connect timeout for a server that never answers', async () => {
     const sockets = new Set<Socket>();
-    const silent = createServer((socket) => { sockets.add(socket); });
-    const port = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)));
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+    });
+    const port = await new Promise<number>((resolve) =>
+      silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)),
+    );
     try {
       const target = { user: 'coder_silent', password: 'pw-silent-1', port };
       const started = Date.now();
       await rejectsSafely(
         ensureOperatorToken({
           postgresURL: `postgres://${target.user}:${target.password}@127.0.0.1:${port}/coder`,
-          tokenName: 'n', lifetimeSeconds: 60, timeouts: { connectMs: 500 },
+          tokenName: 'n',
+          lifetimeSeconds: 60,
+          timeouts: { connectMs: 500 },
         }),
-        'Unreachable', /did not answer within 0\.5 s/, target);
+        'Unreachable',
+        /did not answer within 0\.5 s/,
+        target,
+      );
       const took = Date.now() - started;
       assert.ok(took >= 450 && took < 3_000, `took ${took} ms`);
     } finally {
@@ -337,9 +428,14 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     }
   });
 
-  it('reports SchemaMismatch for a database without Coder\'s tables', async () => {
+  it("reports SchemaMismatch for a database without Coder's tables", async () => {
     const db = await coderDatabase({ schema: false });
-    await rejectsSafely(ensure(db), 'SchemaMismatch', /a table is missing\) while creating or updating the operator user \(SQLSTATE 42P01\)/, db);
+    await rejectsSafely(
+      ensure(db),
+      'SchemaMismatch',
+      /a table is missing\) while creating or updating the operator user \(SQLSTATE 42P01\)/,
+      db,
+    );
   });
 
   it('reports SchemaMismatch for an api_keys table of an older Coder, and rolls the user back', async () => {
@@ -358,8 +454,12 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_advisory_xact_lock($1::bigint)', [operatorAccessLockKey.toString()]);
       const started = Date.now();
-      await rejectsSafely(ensure(db, { timeouts: { statementMs: 300 } }), 'Failed',
-        /longer than 0\.3 s while waiting for another operator-access transaction \(SQLSTATE 57014\)/, db);
+      await rejectsSafely(
+        ensure(db, { timeouts: { statementMs: 300 } }),
+        'Failed',
+        /longer than 0\.3 s while waiting for another operator-access transaction \(SQLSTATE 57014\)/,
+        db,
+      );
       assert.ok(Date.now() - started < 3_000);
     } finally {
       await holder.end();
@@ -369,13 +469,20 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
   it('closes its connection after every call, failed or not', async () => {
     const db = await coderDatabase({ organizations: 0 });
     await ensure(db).catch(() => undefined);
-    await sql(db.adminURL, `INSERT INTO organizations (id, name, created_at, updated_at) VALUES (gen_random_uuid(), 'coder', now(), now())`);
+    await sql(
+      db.adminURL,
+      `INSERT INTO organizations (id, name, created_at, updated_at) VALUES (gen_random_uuid(), 'coder', now(), now())`,
+    );
     await ensure(db);
     await revokeOperatorToken({ postgresURL: db.url, tokenName: operatorTokenName('default', 'coder') });
-    await eventually('no session of the operator-access bootstrap left on the server', async () => {
-      const [row] = await sql<{ n: string }>(postgres.url(), `SELECT count(*) AS n FROM pg_stat_activity WHERE usename = $1`, [db.user]);
-      return row?.n === '0';
-    }, { timeoutMs: 5_000 });
+    await eventually(
+      'no session of the operator-access bootstrap left on the server',
+      async () => {
+        const [row] = await sql<{ n: string }>(postgres.url(), `SELECT count(*) AS n FROM pg_stat_activity WHERE usename = $1`, [db.user]);
+        return row?.n === '0';
+      },
+      { timeoutMs: 5_000 },
+    );
   });
 
   it('revokes only the token of the given name, keeping the user and its memberships', async () => {
@@ -386,7 +493,10 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     await ensure(db, { tokenName: a });
     const kept = await ensure(db, { tokenName: b });
     assert.deepEqual(await revokeOperatorToken({ postgresURL: db.url, tokenName: a }), { deleted: 1 });
-    assert.deepEqual((await keys(db)).map((r) => r.token_name), [b]);
+    assert.deepEqual(
+      (await keys(db)).map((r) => r.token_name),
+      [b],
+    );
     const [user] = await operatorUsers(db);
     assert.ok(user && !user.deleted);
     assert.equal((await memberships(db, user.id)).length, 1);
@@ -396,11 +506,18 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
 
   it('reports revoke failures safely too', async () => {
     const db = await coderDatabase({ schema: false });
-    await rejectsSafely(revokeOperatorToken({ postgresURL: db.url, tokenName: 'n' }), 'SchemaMismatch', /while deleting the operator token/, db);
+    await rejectsSafely(
+      revokeOperatorToken({ postgresURL: db.url, tokenName: 'n' }),
+      'SchemaMismatch',
+      /while deleting the operator token/,
+      db,
+    );
     const wrong = new URL(db.url);
     wrong.password = 'also-wrong-pw';
-    await rejectsSafely(revokeOperatorToken({ postgresURL: wrong.toString(), tokenName: 'n' }), 'AuthenticationFailed', /SQLSTATE 28P01/,
-      { ...db, password: 'also-wrong-pw' });
+    await rejectsSafely(revokeOperatorToken({ postgresURL: wrong.toString(), tokenName: 'n' }), 'AuthenticationFailed', /SQLSTATE 28P01/, {
+      ...db,
+      password: 'also-wrong-pw',
+    });
   });
 
   it('reports a database name that does not exist as Invalid', async () => {
@@ -423,7 +540,9 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     started = performance.now();
     for (let i = 0; i < rounds; i++) await revokeOperatorToken({ postgresURL: db.url, tokenName: 'n' });
     const revoke = (performance.now() - started) / rounds;
-    t.diagnostic(`ensure (reuse) ${reuse.toFixed(1)} ms, ensure (rotate) ${rotate.toFixed(1)} ms, revoke ${revoke.toFixed(1)} ms per call, ` +
-      'each with its own connection and SCRAM authentication');
+    t.diagnostic(
+      `ensure (reuse) ${reuse.toFixed(1)} ms, ensure (rotate) ${rotate.toFixed(1)} ms, revoke ${revoke.toFixed(1)} ms per call, ` +
+        'each with its own connection and SCRAM authentication',
+    );
   });
 });

@@ -9,7 +9,13 @@ import type { CoderControlPlane } from '../../generated/types/codercontrolplane.
 import { writeVerbs } from '../harness/audit.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
-import { installOperatorRbac, operatorNamespace, operatorServiceAccount, startOperator, type RunningOperator } from '../harness/operator.ts';
+import {
+  installOperatorRbac,
+  operatorNamespace,
+  operatorServiceAccount,
+  startOperator,
+  type RunningOperator,
+} from '../harness/operator.ts';
 import { sampleValue } from '../harness/prometheus.ts';
 import { eventually } from '../harness/wait.ts';
 
@@ -57,8 +63,13 @@ describe('coder-k8s operator process', () => {
     await eventually('the operator to exit', async () => op.process.hasExited, { timeoutMs: 30_000 });
     const log = readFileSync(op.logFile, 'utf8');
     const listed = /are not installed: (.*)\.\n/.exec(log)?.[1]?.split(', ').sort();
-    assert.deepEqual(listed, ['coderaigatewaykeys.coder.com', 'coderaiproviders.coder.com', 'codermcpservers.coder.com',
-      'codertemplatetests.coder.com', 'coderworkspaceproxies.coder.com']);
+    assert.deepEqual(listed, [
+      'coderaigatewaykeys.coder.com',
+      'coderaiproviders.coder.com',
+      'codermcpservers.coder.com',
+      'codertemplatetests.coder.com',
+      'coderworkspaceproxies.coder.com',
+    ]);
     assert.match(log, /kubectl apply -f config\/crd\/bases\//);
     assert.equal(op.process.exitStatus, 1);
     kubeconfig = await installOperatorRbac(cp);
@@ -67,7 +78,10 @@ describe('coder-k8s operator process', () => {
   it('says an unknown --app is an error and lists the valid modes', async () => {
     const op = await startOperator(cp, kubeconfig, { waitReady: false, args: ['--app=everything'] });
     await eventually('the operator to exit', async () => op.process.hasExited, { timeoutMs: 30_000 });
-    assert.match(readFileSync(op.logFile, 'utf8'), /--app=everything: unknown mode; valid modes are all, controller, aggregated-apiserver, mcp-http/);
+    assert.match(
+      readFileSync(op.logFile, 'utf8'),
+      /--app=everything: unknown mode; valid modes are all, controller, aggregated-apiserver, mcp-http/,
+    );
     assert.equal(op.process.exitStatus, 1);
   });
 
@@ -80,9 +94,20 @@ describe('coder-k8s operator process', () => {
     await client.create(aControlPlane('ha-1'));
     await eventually('ha-1 to be reconciled', () => observed(client, 'ha-1'));
     assert.equal(await isLeader(second), false);
-    assert.equal(sampleValue(await metricsText(second), 'controller_runtime_reconcile_total',
-      { controller: 'codercontrolplane', result: 'success' }) ?? 0, 0, 'the standby reconciled nothing');
-    assert.ok((sampleValue(await metricsText(first), 'controller_runtime_reconcile_total', { controller: 'codercontrolplane', result: 'success' }) ?? 0) >= 1);
+    assert.equal(
+      sampleValue(await metricsText(second), 'controller_runtime_reconcile_total', {
+        controller: 'codercontrolplane',
+        result: 'success',
+      }) ?? 0,
+      0,
+      'the standby reconciled nothing',
+    );
+    assert.ok(
+      (sampleValue(await metricsText(first), 'controller_runtime_reconcile_total', {
+        controller: 'codercontrolplane',
+        result: 'success',
+      }) ?? 0) >= 1,
+    );
 
     const killedAt = Date.now();
     await first.process.kill();
@@ -103,7 +128,9 @@ describe('coder-k8s operator process', () => {
     console.log(`leader handover after SIGTERM: ${handoverMs} ms`);
     assert.ok(handoverMs < 8_000, `a released lease is taken at once, took ${handoverMs} ms`);
     assert.match(readFileSync(second.logFile, 'utf8'), /released the leader lease/);
-    const lease = await cp.adminConfig().makeApiClient(CoordinationV1Api)
+    const lease = await cp
+      .adminConfig()
+      .makeApiClient(CoordinationV1Api)
       .readNamespacedLease({ namespace: operatorNamespace, name: 'coder-k8s-controller.coder.com' });
     assert.ok(lease.spec?.holderIdentity?.length, 'the lease has a holder');
   });
@@ -115,8 +142,15 @@ describe('coder-k8s operator process', () => {
       assert.equal(res.status, 200, path);
     }
     const text = await metricsText(op);
-    for (const name of ['controller_runtime_reconcile_total', 'controller_runtime_reconcile_time_seconds_count', 'workqueue_adds_total',
-      'workqueue_queue_duration_seconds_count', 'workqueue_work_duration_seconds_count', 'workqueue_depth', 'leader_election_master_status']) {
+    for (const name of [
+      'controller_runtime_reconcile_total',
+      'controller_runtime_reconcile_time_seconds_count',
+      'workqueue_adds_total',
+      'workqueue_queue_duration_seconds_count',
+      'workqueue_work_duration_seconds_count',
+      'workqueue_depth',
+      'leader_election_master_status',
+    ]) {
       assert.ok(text.includes(`${name}{`), `${name} is exported`);
     }
     assert.ok((sampleValue(text, 'rest_client_requests_total', { code: '200', method: 'GET' }) ?? 0) > 0, 'API requests are counted');
@@ -125,10 +159,14 @@ describe('coder-k8s operator process', () => {
   it('makes no writes to the API server while nothing changes (200 objects, 60 s of quiet)', async () => {
     const op = operators.at(-1)!;
     await Promise.all(Array.from({ length: 200 }, (_, i) => client.create(aControlPlane(`quiet-${i}`))));
-    await eventually('all 200 to be reconciled', async () => {
-      const list = await client.list(namespace);
-      return list.items.filter((o) => o.status?.observedGeneration === o.metadata.generation).length >= 202;
-    }, { timeoutMs: 120_000, intervalMs: 1_000 });
+    await eventually(
+      'all 200 to be reconciled',
+      async () => {
+        const list = await client.list(namespace);
+        return list.items.filter((o) => o.status?.observedGeneration === o.metadata.generation).length >= 202;
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
     await new Promise((r) => setTimeout(r, 2_000));
     const since = new Date();
     await new Promise((r) => setTimeout(r, 60_000));
@@ -137,7 +175,10 @@ describe('coder-k8s operator process', () => {
     const objectWrites = writes.filter((e) => e.objectRef?.resource !== 'leases');
     const leaseRenewals = writes.length - objectWrites.length;
     console.log(`quiet period: ${objectWrites.length} object writes, ${leaseRenewals} lease renewals`);
-    assert.deepEqual(objectWrites.map((e) => `${e.verb} ${e.requestURI}`), []);
+    assert.deepEqual(
+      objectWrites.map((e) => `${e.verb} ${e.requestURI}`),
+      [],
+    );
     assert.equal(await isLeader(op), true);
   });
 });

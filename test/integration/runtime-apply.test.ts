@@ -15,8 +15,12 @@ describe('Applier on a real API server', () => {
   let core: CoreV1Api;
   let applier: Applier;
   const live = () => core.readNamespacedConfigMap({ namespace, name: 'settings' }) as Promise<V1ConfigMap>;
-  const desired = (data: Record<string, string>): V1ConfigMap =>
-    ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace, labels: { app: 'x' } }, data });
+  const desired = (data: Record<string, string>): V1ConfigMap => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'settings', namespace, labels: { app: 'x' } },
+    data,
+  });
   const plain = (obj: V1ConfigMap) => JSON.parse(JSON.stringify(obj)) as V1ConfigMap;
 
   before(async () => {

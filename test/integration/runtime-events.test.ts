@@ -26,7 +26,12 @@ describe('EventRecorder on a real API server', () => {
   const logged: string[] = [];
   const logger = createLogger({
     level: 'debug',
-    destination: new Writable({ write(chunk: Buffer, _e, done) { logged.push(chunk.toString()); done(); } }),
+    destination: new Writable({
+      write(chunk: Buffer, _e, done) {
+        logged.push(chunk.toString());
+        done();
+      },
+    }),
   });
 
   before(async () => {
@@ -44,15 +49,18 @@ describe('EventRecorder on a real API server', () => {
   async function aTarget(name: string): Promise<EventTarget> {
     const cm: V1ConfigMap = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name } } });
     return {
-      apiVersion: 'v1', kind: 'ConfigMap', name, namespace,
-      uid: cm.metadata!.uid!, resourceVersion: cm.metadata!.resourceVersion!,
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name,
+      namespace,
+      uid: cm.metadata!.uid!,
+      resourceVersion: cm.metadata!.resourceVersion!,
     };
   }
 
   async function eventsAbout(target: EventTarget): Promise<EventsV1Event[]> {
     const list = await events.listNamespacedEvent({ namespace });
-    return list.items.filter((event) => event.regarding?.uid === target.uid)
-      .sort((a, b) => (a.note ?? '').localeCompare(b.note ?? ''));
+    return list.items.filter((event) => event.regarding?.uid === target.uid).sort((a, b) => (a.note ?? '').localeCompare(b.note ?? ''));
   }
 
   it('folds three identical records into one Event whose series counts 3', async () => {
@@ -82,8 +90,14 @@ describe('EventRecorder on a real API server', () => {
     await recorder.record(target, 'Normal', 'Progressing', 'Reconcile', 'a: waiting for the Deployment');
     await recorder.record(target, 'Normal', 'Progressing', 'Reconcile', 'b: waiting for the Service');
     const found = await eventsAbout(target);
-    assert.deepEqual(found.map((event) => event.note), ['a: waiting for the Deployment', 'b: waiting for the Service']);
-    assert.deepEqual(found.map((event) => event.series), [undefined, undefined]);
+    assert.deepEqual(
+      found.map((event) => event.note),
+      ['a: waiting for the Deployment', 'b: waiting for the Service'],
+    );
+    assert.deepEqual(
+      found.map((event) => event.series),
+      [undefined, undefined],
+    );
   });
 
   it('counts concurrent identical records in one Event', async () => {
@@ -125,7 +139,10 @@ describe('EventRecorder on a real API server', () => {
     await denied.record(target, 'Warning', 'Failed', 'Reconcile', 'token AbCdEfGhIj-AbCdEfGhIjKlMnOpQrStUv rejected');
     assert.deepEqual(await eventsAbout(target), []);
     const lines = logged.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
-    assert.ok(lines.some((line) => line.msg === 'dropped an Event that could not be written'), logged.join(''));
+    assert.ok(
+      lines.some((line) => line.msg === 'dropped an Event that could not be written'),
+      logged.join(''),
+    );
     assert.ok(!logged.join('').includes('AbCdEfGhIj-AbCdEfGhIjKlMnOpQrStUv'));
   });
 });

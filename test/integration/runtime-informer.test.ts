@@ -19,9 +19,15 @@ describe('informer on a real API server', () => {
   const events: string[] = [];
 
   const configMap = (name: string, value = '1') => ({ metadata: { name, namespace, labels: { test: 'informer' } }, data: { value } });
-  const truth = async () => (await core.listNamespacedConfigMap({ namespace, labelSelector: 'test=informer' })).items
-    .map((c) => `${c.metadata!.name}=${c.data?.value}`).sort();
-  const cached = () => informer.list(namespace).map((c) => `${c.metadata.name}=${c.data?.value}`).sort();
+  const truth = async () =>
+    (await core.listNamespacedConfigMap({ namespace, labelSelector: 'test=informer' })).items
+      .map((c) => `${c.metadata!.name}=${c.data?.value}`)
+      .sort();
+  const cached = () =>
+    informer
+      .list(namespace)
+      .map((c) => `${c.metadata.name}=${c.data?.value}`)
+      .sort();
 
   before(async () => {
     cp = await startControlPlane();
@@ -29,7 +35,11 @@ describe('informer on a real API server', () => {
     await core.createNamespace({ body: { metadata: { name: namespace } } });
     for (let i = 0; i < 12; i++) await core.createNamespacedConfigMap({ namespace, body: configMap(`pre-${i}`) });
     informer = new Informer(new KubeHttp(cp.adminConfig()), builtinResources.configMap, {
-      namespace, labelSelector: 'test=informer', pageSize: 5, staleAfterMs: 1_000, backoffMs: { initial: 200, max: 1_000 },
+      namespace,
+      labelSelector: 'test=informer',
+      pageSize: 5,
+      staleAfterMs: 1_000,
+      backoffMs: { initial: 200, max: 1_000 },
     });
     informer.addIndex('value', (c) => [c.data?.value ?? '']);
     informer.addHandlers({
@@ -57,7 +67,10 @@ describe('informer on a real API server', () => {
     await core.replaceNamespacedConfigMap({ namespace, name: 'live', body: configMap('live', '2') });
     await core.deleteNamespacedConfigMap({ namespace, name: 'pre-0' });
     await eventually('the cache to match the API server', async () => JSON.stringify(cached()) === JSON.stringify(await truth()));
-    assert.deepEqual(informer.byIndex('value', '2').map((c) => c.metadata.name), ['live']);
+    assert.deepEqual(
+      informer.byIndex('value', '2').map((c) => c.metadata.name),
+      ['live'],
+    );
     assert.ok(events.includes('add live') && events.includes('update live') && events.includes('delete pre-0'));
   });
 
@@ -71,8 +84,11 @@ describe('informer on a real API server', () => {
     await core.createNamespacedConfigMap({ namespace, body: configMap('after-restart') });
     await core.replaceNamespacedConfigMap({ namespace, name: 'pre-1', body: configMap('pre-1', '3') });
     await core.deleteNamespacedConfigMap({ namespace, name: 'pre-2' });
-    await eventually('the cache to match the API server after the restart', async () =>
-      JSON.stringify(cached()) === JSON.stringify(await truth()), { timeoutMs: 60_000 });
+    await eventually(
+      'the cache to match the API server after the restart',
+      async () => JSON.stringify(cached()) === JSON.stringify(await truth()),
+      { timeoutMs: 60_000 },
+    );
     assert.ok(events.includes('add after-restart'), 'create seen');
     assert.ok(events.includes('update pre-1'), 'update seen');
     assert.ok(events.includes('delete pre-2'), 'delete seen');
@@ -81,23 +97,47 @@ describe('informer on a real API server', () => {
 
   it('relists after 410 Gone when the version it watches from was compacted away', async () => {
     const logLines: string[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => { logLines.push(line); } });
-    const watched = new Informer<V1ConfigMap>(new KubeHttp(cp.adminConfig()), builtinResources.configMap,
-      { namespace, labelSelector: 'test=informer', logger, backoffMs: { initial: 200, max: 1_000 } });
+    const logger = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => {
+          logLines.push(line);
+        },
+      },
+    );
+    const watched = new Informer<V1ConfigMap>(new KubeHttp(cp.adminConfig()), builtinResources.configMap, {
+      namespace,
+      labelSelector: 'test=informer',
+      logger,
+      backoffMs: { initial: 200, max: 1_000 },
+    });
     watched.start();
     await watched.waitForSync();
     try {
       // Move the store's revision on with writes the informer does not watch, then compact it all away.
       for (let i = 0; i < 5; i++) await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `other-${i}` } } });
-      const status = await (await fetch(`${cp.etcdUrl}/v3/maintenance/status`, { method: 'POST', body: '{}' })).json() as { header: { revision: string } };
-      const compacted = await fetch(`${cp.etcdUrl}/v3/kv/compaction`, { method: 'POST', body: JSON.stringify({ revision: status.header.revision, physical: true }) });
+      const status = (await (await fetch(`${cp.etcdUrl}/v3/maintenance/status`, { method: 'POST', body: '{}' })).json()) as {
+        header: { revision: string };
+      };
+      const compacted = await fetch(`${cp.etcdUrl}/v3/kv/compaction`, {
+        method: 'POST',
+        body: JSON.stringify({ revision: status.header.revision, physical: true }),
+      });
       assert.equal(compacted.status, 200);
       await cp.restartApiServer();
       await core.createNamespacedConfigMap({ namespace, body: configMap('after-compaction') });
       await eventually('a relist after 410 Gone', async () => logLines.some((l) => l.includes('410 Gone')), { timeoutMs: 60_000 });
-      await eventually('the relisted cache to match the API server', async () =>
-        JSON.stringify(watched.list(namespace).map((c) => `${c.metadata!.name}=${c.data?.value}`).sort()) === JSON.stringify(await truth()),
-      { timeoutMs: 30_000 });
+      await eventually(
+        'the relisted cache to match the API server',
+        async () =>
+          JSON.stringify(
+            watched
+              .list(namespace)
+              .map((c) => `${c.metadata!.name}=${c.data?.value}`)
+              .sort(),
+          ) === JSON.stringify(await truth()),
+        { timeoutMs: 30_000 },
+      );
     } finally {
       await watched.stop();
     }

@@ -56,8 +56,12 @@ describe('rest_client_requests_total against a real API server', () => {
     assert.ok(anonymousCode === 401 || anonymousCode === 403, `anonymous request got ${anonymousCode}`);
 
     // A watch counts when its response headers arrive, while the stream is still open.
-    const watch = await new Watch(cp.adminConfig()).watch('/api/v1/namespaces', { resourceVersion: '0' },
-      () => {}, () => {});
+    const watch = await new Watch(cp.adminConfig()).watch(
+      '/api/v1/namespaces',
+      { resourceVersion: '0' },
+      () => {},
+      () => {},
+    );
     try {
       const text = await scrape();
       const count = (code: string, method: string) => sampleValue(text, 'rest_client_requests_total', { code, method, host });

@@ -41,16 +41,22 @@ describe('coder-k8s validate', () => {
     dir = mkdtempSync(join(tmpdir(), 'coder-k8s-validate-'));
     good = join(dir, 'good.yaml');
     bad = join(dir, 'bad.yaml');
-    writeFileSync(good, [
-      'apiVersion: v1\nkind: Secret\nmetadata: {name: coder-db-app, namespace: coder}\nstringData: {uri: postgres://x}\n',
-      controlPlane('coder', '{database: {connectionSecretRef: {name: coder-db-app, key: uri}}}'),
-    ].join('---\n'));
-    writeFileSync(bad, [
-      controlPlane('ok', '{}'),
-      controlPlane('pg', '{database: {connectionSecretRef: {name: db, key: ""}}, extraEnv: [{name: CODER_PG_CONNECTION_URL, value: x}]}'),
-      controlPlane('typo', '{replica: 2}'),
-      'apiVersion: coder.com/v1alpha1\nkind: CoderWidget\nmetadata: {name: w}\n',
-    ].join('---\n'));
+    writeFileSync(
+      good,
+      [
+        'apiVersion: v1\nkind: Secret\nmetadata: {name: coder-db-app, namespace: coder}\nstringData: {uri: postgres://x}\n',
+        controlPlane('coder', '{database: {connectionSecretRef: {name: coder-db-app, key: uri}}}'),
+      ].join('---\n'),
+    );
+    writeFileSync(
+      bad,
+      [
+        controlPlane('ok', '{}'),
+        controlPlane('pg', '{database: {connectionSecretRef: {name: db, key: ""}}, extraEnv: [{name: CODER_PG_CONNECTION_URL, value: x}]}'),
+        controlPlane('typo', '{replica: 2}'),
+        'apiVersion: coder.com/v1alpha1\nkind: CoderWidget\nmetadata: {name: w}\n',
+      ].join('---\n'),
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,10 +74,10 @@ describe('coder-k8s validate', () => {
       `${bad}:2 CoderControlPlane/pg: spec: Invalid value: spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set`,
       `${bad}:2 CoderControlPlane/pg: spec.database.connectionSecretRef.key: Invalid value: connectionSecretRef.key must not be empty`,
       `${bad}:3 CoderControlPlane/typo: spec.replica: unknown field "spec.replica"`,
-      `${bad}:4 CoderWidget/w: unknown kind CoderWidget in coder.com/v1alpha1; this version of coder-k8s knows `
-        + 'coder.com/v1alpha1 CoderAIGatewayKey, coder.com/v1alpha1 CoderAIProvider, coder.com/v1alpha1 CoderControlPlane, '
-        + 'coder.com/v1alpha1 CoderMCPServer, coder.com/v1alpha1 CoderProvisioner, coder.com/v1alpha1 CoderTemplateTest, '
-        + 'coder.com/v1alpha1 CoderWorkspaceProxy',
+      `${bad}:4 CoderWidget/w: unknown kind CoderWidget in coder.com/v1alpha1; this version of coder-k8s knows ` +
+        'coder.com/v1alpha1 CoderAIGatewayKey, coder.com/v1alpha1 CoderAIProvider, coder.com/v1alpha1 CoderControlPlane, ' +
+        'coder.com/v1alpha1 CoderMCPServer, coder.com/v1alpha1 CoderProvisioner, coder.com/v1alpha1 CoderTemplateTest, ' +
+        'coder.com/v1alpha1 CoderWorkspaceProxy',
     ]);
     assert.match(r.stderr, /4 object\(s\) checked, 4 problem\(s\)/);
   });
@@ -79,7 +85,10 @@ describe('coder-k8s validate', () => {
   it('reads standard input for -f -', async () => {
     const r = await validate(['-f', '-'], controlPlane('stdin', '{replicas: -1}'));
     assert.equal(r.code, 1);
-    assert.equal(r.stdout, '<stdin>:1 CoderControlPlane/stdin: spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0\n');
+    assert.equal(
+      r.stdout,
+      '<stdin>:1 CoderControlPlane/stdin: spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0\n',
+    );
   });
 
   it('checks every file of a directory: the samples are valid', async () => {

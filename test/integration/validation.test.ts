@@ -23,7 +23,11 @@ import { request, serverVerdict, type Finding } from './validation/server-verdic
 const repo = join(import.meta.dirname, '..', '..');
 type Obj = Record<string, unknown>;
 
-const aControlPlaneObject = (name: string) => ({ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name, namespace: 'coder' } });
+const aControlPlaneObject = (name: string) => ({
+  apiVersion: 'coder.com/v1alpha1',
+  kind: 'CoderControlPlane',
+  metadata: { name, namespace: 'coder' },
+});
 
 function collection(obj: Obj): string {
   const resource = allResources.find((r) => r.kind === obj.kind);
@@ -57,19 +61,25 @@ class Comparison {
   }
 
   report(what: string): string {
-    const lines = this.disagreements.map((d) =>
-      `  ${d.name}\n    API server: ${d.server.join('\n                ') || '(accepted)'}\n    validator:  ${d.validator.join('\n                ') || '(accepted)'}`);
+    const lines = this.disagreements.map(
+      (d) =>
+        `  ${d.name}\n    API server: ${d.server.join('\n                ') || '(accepted)'}\n    validator:  ${d.validator.join('\n                ') || '(accepted)'}`,
+    );
     return `${what}: ${this.rows} objects, ${this.disagreements.length} disagreement(s)${lines.length ? `\n${lines.join('\n')}` : ''}`;
   }
 }
 
 function samples(): Row[] {
   const dir = join(repo, 'config', 'samples');
-  return readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().flatMap((file) =>
-    parseAllDocuments(readFileSync(join(dir, file), 'utf8'))
-      .map((d) => d.toJS() as Obj)
-      .filter((o) => String(o.apiVersion).startsWith('coder.com/'))
-      .map((obj) => ({ name: `sample ${file} ${String((obj.metadata as Obj).name)}`, obj: obj as Row['obj'] })));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(join(dir, file), 'utf8'))
+        .map((d) => d.toJS() as Obj)
+        .filter((o) => String(o.apiVersion).startsWith('coder.com/'))
+        .map((obj) => ({ name: `sample ${file} ${String((obj.metadata as Obj).name)}`, obj: obj as Row['obj'] })),
+    );
 }
 
 describe('generated validators and the API server', () => {
@@ -89,7 +99,9 @@ describe('generated validators and the API server', () => {
   it('rejects every bad object with the same paths, reasons and messages', async () => {
     const rows: Row[] = [
       ...badObjects,
-      ...ruleCases.flatMap((c) => c.rejects.filter((r) => !r.old).map((r, i) => ({ name: `${c.kind} rule "${c.rule}" #${i + 1}`, obj: r.obj }))),
+      ...ruleCases.flatMap((c) =>
+        c.rejects.filter((r) => !r.old).map((r, i) => ({ name: `${c.kind} rule "${c.rule}" #${i + 1}`, obj: r.obj })),
+      ),
     ];
     const comparison = new Comparison();
     const acceptedByServer: string[] = [];
@@ -108,7 +120,9 @@ describe('generated validators and the API server', () => {
     const rows: Row[] = [
       ...samples(),
       ...goodObjects,
-      ...ruleCases.flatMap((c) => c.accepts.filter((a) => !a.old).map((a, i) => ({ name: `${c.kind} rule "${c.rule}" accepts #${i + 1}`, obj: a.obj }))),
+      ...ruleCases.flatMap((c) =>
+        c.accepts.filter((a) => !a.old).map((a, i) => ({ name: `${c.kind} rule "${c.rule}" accepts #${i + 1}`, obj: a.obj })),
+      ),
     ];
     const comparison = new Comparison();
     const defaults: string[] = [];
@@ -173,7 +187,10 @@ describe('generated validators and the API server', () => {
       const res = await request(kc, 'PUT', crdPath, body);
       assert.equal(res.code, 200, JSON.stringify(res.body));
     };
-    const path = collectionPath(allResources.find((r) => r.kind === 'CoderControlPlane')!, 'coder');
+    const path = collectionPath(
+      allResources.find((r) => r.kind === 'CoderControlPlane')!,
+      'coder',
+    );
     const broken = {
       ...aControlPlaneObject('ratchet'),
       spec: { replicas: -1, expose: { ingress: { host: 'a' }, gateway: { host: 'a', parentRefs: [{ name: 'g' }] } } },
@@ -183,20 +200,25 @@ describe('generated validators and the API server', () => {
     try {
       stored = await eventually('the relaxed CRD to accept replicas -1', async () => {
         const res = await request(kc, 'POST', `${path}?fieldValidation=Strict`, broken);
-        return res.code === 201 ? res.body as Obj : undefined;
+        return res.code === 201 ? (res.body as Obj) : undefined;
       });
     } finally {
       await setCrd(real);
     }
-    await eventually('the real CRD to reject replicas -1 again', async () =>
-      (await serverVerdict(kc, path, { ...broken, metadata: { ...broken.metadata, name: 'probe' } })).code === 422);
+    await eventually(
+      'the real CRD to reject replicas -1 again',
+      async () => (await serverVerdict(kc, path, { ...broken, metadata: { ...broken.metadata, name: 'probe' } })).code === 422,
+    );
     const meta = { ...(stored!.metadata as Obj) };
     const rows = [
       { name: 'labels only: the broken bound and rule are forgiven', obj: { ...stored!, metadata: { ...meta, labels: { a: 'b' } } } },
       { name: 'replicas changed to another invalid value', obj: { ...stored!, spec: { ...(stored!.spec as Obj), replicas: -2 } } },
       {
         name: 'expose changed, still with ingress and gateway',
-        obj: { ...stored!, spec: { ...(stored!.spec as Obj), expose: { ingress: { host: 'b' }, gateway: { host: 'b', parentRefs: [{ name: 'g' }] } } } },
+        obj: {
+          ...stored!,
+          spec: { ...(stored!.spec as Obj), expose: { ingress: { host: 'b' }, gateway: { host: 'b', parentRefs: [{ name: 'g' }] } } },
+        },
       },
     ];
     const comparison = new Comparison();

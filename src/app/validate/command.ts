@@ -24,7 +24,9 @@ function sources(names: string[]): Source[] {
   return names.flatMap((name): Source[] => {
     if (name === '-') return [{ label: '<stdin>', read: () => readFileSync(0, 'utf8') }];
     if (statSync(name, { throwIfNoEntry: false })?.isDirectory()) {
-      return readdirSync(name).filter((f) => /\.(ya?ml|json)$/.test(f)).sort()
+      return readdirSync(name)
+        .filter((f) => /\.(ya?ml|json)$/.test(f))
+        .sort()
         .map((f) => ({ label: join(name, f), read: () => readFileSync(join(name, f), 'utf8') }));
     }
     return [{ label: name, read: () => readFileSync(name, 'utf8') }];

@@ -30,18 +30,30 @@ export interface ManifestReport {
 
 function objectName(obj: Record<string, unknown>): string {
   const meta = isObject(obj.metadata) ? obj.metadata : {};
-  const name = typeof meta.name === 'string' && meta.name ? meta.name
-    : typeof meta.generateName === 'string' && meta.generateName ? `${meta.generateName}*` : '<no name>';
+  const name =
+    typeof meta.name === 'string' && meta.name
+      ? meta.name
+      : typeof meta.generateName === 'string' && meta.generateName
+        ? `${meta.generateName}*`
+        : '<no name>';
   return `${typeof obj.kind === 'string' && obj.kind ? obj.kind : '<no kind>'}/${name}`;
 }
 
 function knownKinds(group: string): string {
-  return kindValidators.filter((v) => v.apiVersion.startsWith(`${group}/`)).map((v) => `${v.apiVersion} ${v.kind}`).join(', ');
+  return kindValidators
+    .filter((v) => v.apiVersion.startsWith(`${group}/`))
+    .map((v) => `${v.apiVersion} ${v.kind}`)
+    .join(', ');
 }
 
 function checkObject(value: unknown, doc: number, report: ManifestReport): void {
   if (!isObject(value)) {
-    report.problems.push({ doc, object: '<document>', path: '', message: 'is not an object (a mapping with apiVersion, kind and metadata)' });
+    report.problems.push({
+      doc,
+      object: '<document>',
+      path: '',
+      message: 'is not an object (a mapping with apiVersion, kind and metadata)',
+    });
     return;
   }
   const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : '';
@@ -54,7 +66,9 @@ function checkObject(value: unknown, doc: number, report: ManifestReport): void 
   if (!validator) {
     if (group === ourGroup) {
       report.problems.push({
-        doc, object: objectName(value), path: '',
+        doc,
+        object: objectName(value),
+        path: '',
         message: `unknown kind ${String(value.kind)} in ${apiVersion}; this version of coder-k8s knows ${knownKinds(group)}`,
       });
     } else report.skipped++;
@@ -72,7 +86,8 @@ export function checkManifests(text: string): ManifestReport {
   parseAllDocuments(text, { version: '1.1' }).forEach((document, i) => {
     const doc = i + 1;
     if (document.errors.length) {
-      for (const e of document.errors) report.problems.push({ doc, object: '<document>', path: '', message: `is not valid YAML: ${e.message.split('\n')[0]}` });
+      for (const e of document.errors)
+        report.problems.push({ doc, object: '<document>', path: '', message: `is not valid YAML: ${e.message.split('\n')[0]}` });
       return;
     }
     const value: unknown = document.toJS();

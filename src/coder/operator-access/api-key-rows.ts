@@ -22,8 +22,7 @@ export async function isLiveToken(db: Queryable, owner: TokenOwner, token: strin
 
 /** Deletes every key of this name of this user and inserts a fresh one; returns the new token. */
 export async function replaceToken(db: Queryable, owner: TokenOwner, lifetimeSeconds: number, now: Date): Promise<string> {
-  await db.query(`DELETE FROM api_keys WHERE user_id = $1 AND login_type = 'token' AND token_name = $2`,
-    [owner.userId, owner.tokenName]);
+  await db.query(`DELETE FROM api_keys WHERE user_id = $1 AND login_type = 'token' AND token_name = $2`, [owner.userId, owner.tokenName]);
   const key = generateToken();
   const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
   await db.query(

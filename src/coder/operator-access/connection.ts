@@ -23,11 +23,7 @@ export interface Transaction {
   step<T>(what: string, work: (db: Queryable) => Promise<T>): Promise<T>;
 }
 
-export async function inTransaction<T>(
-  postgresURL: string,
-  timeouts: DatabaseTimeouts,
-  work: (tx: Transaction) => Promise<T>,
-): Promise<T> {
+export async function inTransaction<T>(postgresURL: string, timeouts: DatabaseTimeouts, work: (tx: Transaction) => Promise<T>): Promise<T> {
   let client: pg.Client | undefined;
   const fail = (what: string, err: unknown) =>
     toOperatorAccessError(err, { step: what, connectTimeoutMs: timeouts.connectMs, statementTimeoutMs: timeouts.statementMs });
@@ -60,10 +56,10 @@ export async function inTransaction<T>(
     await step('starting a transaction', async (db) => {
       await db.query('BEGIN');
       // Set inside the transaction rather than as startup parameters, which PgBouncer refuses.
-      await db.query(
-        `SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)`,
-        [String(timeouts.statementMs), String(Math.max(60_000, 3 * timeouts.statementMs))],
-      );
+      await db.query(`SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)`, [
+        String(timeouts.statementMs),
+        String(Math.max(60_000, 3 * timeouts.statementMs)),
+      ]);
     });
     try {
       const result = await work({ step });
@@ -85,7 +81,9 @@ async function close(client: pg.Client): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     client.end().catch(() => undefined),
-    new Promise<void>((resolve) => { timer = setTimeout(resolve, closeGraceMs); }),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, closeGraceMs);
+    }),
   ]);
   clearTimeout(timer);
   // end() waits for the server to close its side; a peer that never does would keep the socket open.

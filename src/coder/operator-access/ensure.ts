@@ -39,7 +39,7 @@ export async function ensureOperatorToken(input: EnsureOperatorTokenInput): Prom
     await tx.step('making the operator user organization-admin', (db) => ensureOrganizationAdmin(db, userId, now));
     const owner = { userId, tokenName };
     const existing = input.existingToken;
-    if (existing && await tx.step('checking the existing token', (db) => isLiveToken(db, owner, existing, now))) {
+    if (existing && (await tx.step('checking the existing token', (db) => isLiveToken(db, owner, existing, now)))) {
       return { token: existing, rotated: false };
     }
     const token = await tx.step('issuing a new token', (db) => replaceToken(db, owner, lifetimeSeconds, now));

@@ -8,9 +8,11 @@ export const organizationRole = 'organization-admin';
 export async function ensureOrganizationAdmin(db: Queryable, userId: string, now: Date): Promise<number> {
   const organizations = await db.query<{ id: string }>('SELECT id FROM organizations WHERE deleted = false ORDER BY id');
   if (organizations.rows.length === 0) {
-    throw new OperatorAccessError('NoOrganization',
-      'Coder\'s database has no organization that is not deleted: Coder creates its default organization when it ' +
-      'first starts, so start Coder on this database; the operator retries on its own');
+    throw new OperatorAccessError(
+      'NoOrganization',
+      "Coder's database has no organization that is not deleted: Coder creates its default organization when it " +
+        'first starts, so start Coder on this database; the operator retries on its own',
+    );
   }
   await db.query(
     `INSERT INTO organization_members (organization_id, user_id, created_at, updated_at, roles)

@@ -10,10 +10,9 @@ export const operatorEmail = 'coder-k8s-operator@coder-k8s.invalid';
 const noPassword = Buffer.from('none', 'utf8');
 
 export async function findOperatorUser(db: Queryable): Promise<string | undefined> {
-  const found = await db.query<{ id: string }>(
-    `SELECT id FROM users WHERE deleted = false AND lower(username) = lower($1) LIMIT 1`,
-    [operatorUsername],
-  );
+  const found = await db.query<{ id: string }>(`SELECT id FROM users WHERE deleted = false AND lower(username) = lower($1) LIMIT 1`, [
+    operatorUsername,
+  ]);
   return found.rows[0]?.id;
 }
 
@@ -37,8 +36,10 @@ export async function ensureOperatorUser(db: Queryable, now: Date): Promise<stri
     [id, operatorEmail, operatorUsername, noPassword, now],
   );
   if (enforced.rowCount !== 1) {
-    throw new OperatorAccessError('Failed',
-      `enforcing the attributes of the Coder user ${operatorUsername} changed ${enforced.rowCount ?? 0} rows instead of 1: the operator retries on its own`);
+    throw new OperatorAccessError(
+      'Failed',
+      `enforcing the attributes of the Coder user ${operatorUsername} changed ${enforced.rowCount ?? 0} rows instead of 1: the operator retries on its own`,
+    );
   }
   return id;
 }

@@ -17,7 +17,8 @@ interface Verdict {
 
 const checkAddress = 'check that PostgreSQL is running and that the host and port in the database URL are right';
 const checkTls = 'check the sslmode of the database URL and that the server certificate is trusted';
-const checkSchema = 'check that the URL names Coder\'s own database and that Coder has started on it once ' +
+const checkSchema =
+  "check that the URL names Coder's own database and that Coder has started on it once " +
   '(it creates its tables then); a Coder version much older or newer than the operator supports also shows this';
 const willRetry = 'the operator retries on its own';
 
@@ -42,12 +43,24 @@ function isSqlState(code: string | undefined, err: unknown): code is string {
 }
 
 function fromSqlState(code: string, err: unknown, ctx: FailureContext): Verdict {
-  const schema = (what: string): Verdict => ({ reason: 'SchemaMismatch', what: `Coder's database schema differs from what the operator expects (${what})`, todo: checkSchema });
+  const schema = (what: string): Verdict => ({
+    reason: 'SchemaMismatch',
+    what: `Coder's database schema differs from what the operator expects (${what})`,
+    todo: checkSchema,
+  });
   switch (code) {
     case '28P01':
-      return { reason: 'AuthenticationFailed', what: 'PostgreSQL rejected the user name or password', todo: 'check the credentials in the database URL; if they were rotated, update the Secret' };
+      return {
+        reason: 'AuthenticationFailed',
+        what: 'PostgreSQL rejected the user name or password',
+        todo: 'check the credentials in the database URL; if they were rotated, update the Secret',
+      };
     case '3D000':
-      return { reason: 'Invalid', what: 'the database named in the URL does not exist', todo: 'check the database name in the database URL' };
+      return {
+        reason: 'Invalid',
+        what: 'the database named in the URL does not exist',
+        todo: 'check the database name in the database URL',
+      };
     case '42P01':
       return schema('a table is missing');
     case '42703':
@@ -68,19 +81,29 @@ function fromSqlState(code: string, err: unknown, ctx: FailureContext): Verdict 
     case '23514':
       return schema('a check constraint refused the row');
     case '42501':
-      return { reason: 'Failed', what: 'the database user lacks privileges on Coder\'s tables', todo: 'use a database user that may read and write Coder\'s tables (Coder\'s own user does)' };
+      return {
+        reason: 'Failed',
+        what: "the database user lacks privileges on Coder's tables",
+        todo: "use a database user that may read and write Coder's tables (Coder's own user does)",
+      };
     case '23505': {
       const constraint = safeConstraint(err);
       return {
         reason: 'Failed',
         what: `a unique constraint${constraint ? ` (${constraint})` : ''} refused the write`,
-        todo: 'another Coder user may already hold the username or email of coder-k8s-operator, or another writer changed the same rows at once; ' + willRetry,
+        todo:
+          'another Coder user may already hold the username or email of coder-k8s-operator, or another writer changed the same rows at once; ' +
+          willRetry,
       };
     }
     case '23503':
       return { reason: 'Failed', what: 'a foreign key refused the write (a row was deleted concurrently)', todo: willRetry };
     case '57014':
-      return { reason: 'Failed', what: `a statement ran longer than ${seconds(ctx.statementTimeoutMs)}`, todo: `the database may be overloaded or a lock held by another session; ${willRetry}` };
+      return {
+        reason: 'Failed',
+        what: `a statement ran longer than ${seconds(ctx.statementTimeoutMs)}`,
+        todo: `the database may be overloaded or a lock held by another session; ${willRetry}`,
+      };
     case '55P03':
       return { reason: 'Failed', what: 'a row or table lock could not be taken in time', todo: willRetry };
     case '40001':
@@ -89,17 +112,29 @@ function fromSqlState(code: string, err: unknown, ctx: FailureContext): Verdict 
     case '25006':
       return { reason: 'Failed', what: 'the database is read-only', todo: 'point the database URL at the primary, not a standby' };
     case '53300':
-      return { reason: 'Unreachable', what: 'PostgreSQL accepts no more connections', todo: `raise max_connections or free connections; ${willRetry}` };
+      return {
+        reason: 'Unreachable',
+        what: 'PostgreSQL accepts no more connections',
+        todo: `raise max_connections or free connections; ${willRetry}`,
+      };
     case '57P01':
     case '57P02':
     case '57P03':
       return { reason: 'Unreachable', what: 'PostgreSQL is starting up or shutting down', todo: willRetry };
     case 'P0001':
-      return { reason: 'Failed', what: 'a trigger in Coder\'s database refused the write', todo: 'check that the coder-k8s-operator user is not being deleted' };
+      return {
+        reason: 'Failed',
+        what: "a trigger in Coder's database refused the write",
+        todo: 'check that the coder-k8s-operator user is not being deleted',
+      };
   }
   switch (code.slice(0, 2)) {
     case '28':
-      return { reason: 'AuthenticationFailed', what: 'PostgreSQL does not let this user connect to this database from the operator (pg_hba.conf)', todo: 'check the user in the database URL and the server\'s pg_hba.conf' };
+      return {
+        reason: 'AuthenticationFailed',
+        what: 'PostgreSQL does not let this user connect to this database from the operator (pg_hba.conf)',
+        todo: "check the user in the database URL and the server's pg_hba.conf",
+      };
     case '08':
       return { reason: 'Unreachable', what: 'the connection to PostgreSQL failed', todo: checkAddress };
     case '42':
@@ -140,10 +175,18 @@ function fromPlainError(code: string | undefined, text: string, ctx: FailureCont
     return { reason: 'Unreachable', what: 'the database URL asks for TLS but PostgreSQL does not offer it', todo: checkTls };
   }
   if (/client password must be a string|password must be a string|SASL/i.test(text)) {
-    return { reason: 'AuthenticationFailed', what: 'PostgreSQL asks for a password but the database URL has none', todo: 'put the password in the database URL' };
+    return {
+      reason: 'AuthenticationFailed',
+      what: 'PostgreSQL asks for a password but the database URL has none',
+      todo: 'put the password in the database URL',
+    };
   }
   if (/invalid url|uri malformed/i.test(text)) {
-    return { reason: 'Invalid', what: 'the database URL cannot be parsed', todo: 'check that the URL is a postgres:// URL with percent-encoded user name and password' };
+    return {
+      reason: 'Invalid',
+      what: 'the database URL cannot be parsed',
+      todo: 'check that the URL is a postgres:// URL with percent-encoded user name and password',
+    };
   }
   return undefined;
 }
@@ -154,11 +197,11 @@ export function toOperatorAccessError(err: unknown, ctx: FailureContext): Operat
   const text = err instanceof Error ? err.message : String(err);
   const verdict = isSqlState(code, err)
     ? fromSqlState(code, err, ctx)
-    : fromPlainError(code, text, ctx) ?? {
-      reason: 'Failed' as const,
-      what: `an unexpected ${err instanceof Error && /^[A-Za-z]{1,40}$/.test(err.name) ? err.name : 'error'} occurred`,
-      todo: willRetry,
-    };
+    : (fromPlainError(code, text, ctx) ?? {
+        reason: 'Failed' as const,
+        what: `an unexpected ${err instanceof Error && /^[A-Za-z]{1,40}$/.test(err.name) ? err.name : 'error'} occurred`,
+        todo: willRetry,
+      });
   const shown = code ? ` (${isSqlState(code, err) ? 'SQLSTATE ' : ''}${code})` : '';
   return new OperatorAccessError(verdict.reason, `${verdict.what} while ${ctx.step}${shown}: ${verdict.todo}`, code);
 }

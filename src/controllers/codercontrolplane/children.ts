@@ -1,7 +1,11 @@
 // The Kubernetes objects a control plane owns: ServiceAccount, workspace RBAC (also in other
 // namespaces), Deployment, Service, and Ingress or HTTPRoute. Applied only when they differ.
 import { type V1Deployment, type V1Ingress } from '@kubernetes/client-node';
-import { CoderControlPlaneConditions, type CoderControlPlane, type CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
+import {
+  CoderControlPlaneConditions,
+  type CoderControlPlane,
+  type CoderControlPlaneStatus,
+} from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
 import { builtinResources } from '../../runtime/resource.ts';
@@ -42,14 +46,19 @@ export async function applyChildren(ctx: ControlPlaneContext, cp: CoderControlPl
 async function applyServiceAccount(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
   const desired = buildServiceAccount(cp);
   if (desired) {
-    await ctx.writer.apply(builtinResources.serviceAccount, desired, ctx.caches.serviceAccounts.get(desired.metadata!.namespace, desired.metadata!.name!));
+    await ctx.writer.apply(
+      builtinResources.serviceAccount,
+      desired,
+      ctx.caches.serviceAccounts.get(desired.metadata!.namespace, desired.metadata!.name!),
+    );
     return;
   }
   // disableCreate: let go of the ServiceAccounts this control plane controls, without deleting them.
   for (const sa of ctx.caches.serviceAccounts.list(cp.metadata.namespace)) {
     if (!isControllerOwnedBy(sa, cp)) continue;
-    await ctx.writer.mergePatch(builtinResources.serviceAccount, sa,
-      { metadata: { ownerReferences: (sa.metadata!.ownerReferences ?? []).filter((r) => r.uid !== cp.metadata.uid) } });
+    await ctx.writer.mergePatch(builtinResources.serviceAccount, sa, {
+      metadata: { ownerReferences: (sa.metadata!.ownerReferences ?? []).filter((r) => r.uid !== cp.metadata.uid) },
+    });
   }
 }
 
@@ -57,21 +66,30 @@ async function applyWorkspaceRbac(ctx: ControlPlaneContext, cp: CoderControlPlan
   const desired = cp.spec?.rbac?.workspacePerms === false ? [] : buildWorkspaceRbac(cp);
   for (const { role, roleBinding } of desired) {
     await ctx.writer.apply(builtinResources.role, role, ctx.caches.roles.get(role.metadata!.namespace, role.metadata!.name!));
-    await ctx.writer.apply(builtinResources.roleBinding, roleBinding,
-      ctx.caches.roleBindings.get(roleBinding.metadata!.namespace, roleBinding.metadata!.name!));
+    await ctx.writer.apply(
+      builtinResources.roleBinding,
+      roleBinding,
+      ctx.caches.roleBindings.get(roleBinding.metadata!.namespace, roleBinding.metadata!.name!),
+    );
   }
   await deleteUnwantedWorkspaceRbac(ctx, cp, workspaceRbacKeepSet(desired));
 }
 
 /** Deletes the workspace Roles and RoleBindings of this control plane that are not in `keep` (all on deletion). */
-export async function deleteUnwantedWorkspaceRbac(ctx: ControlPlaneContext, cp: CoderControlPlane, keep: ReadonlySet<string>): Promise<void> {
+export async function deleteUnwantedWorkspaceRbac(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  keep: ReadonlySet<string>,
+): Promise<void> {
   const identity = Object.entries(workspaceRbacIdentityLabels(cp));
   const labelled = (obj: { metadata?: { labels?: Record<string, string> } }) => identity.every(([k, v]) => obj.metadata?.labels?.[k] === v);
   for (const role of ctx.caches.roles.list().filter(labelled)) {
-    if (isManagedWorkspaceRbac(cp, role, keep)) await ctx.writer.delete(builtinResources.role, role.metadata!.namespace, role.metadata!.name!);
+    if (isManagedWorkspaceRbac(cp, role, keep))
+      await ctx.writer.delete(builtinResources.role, role.metadata!.namespace, role.metadata!.name!);
   }
   for (const binding of ctx.caches.roleBindings.list().filter(labelled)) {
-    if (isManagedWorkspaceRbac(cp, binding, keep)) await ctx.writer.delete(builtinResources.roleBinding, binding.metadata!.namespace, binding.metadata!.name!);
+    if (isManagedWorkspaceRbac(cp, binding, keep))
+      await ctx.writer.delete(builtinResources.roleBinding, binding.metadata!.namespace, binding.metadata!.name!);
   }
 }
 
@@ -115,8 +133,13 @@ async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane): P
   if (expose?.gateway) {
     if (!routeServed) {
       return {
-        exposed: { type: Exposed.type, status: 'False', reason: Exposed.reasons.GatewayAPINotInstalled,
-          message: 'spec.expose.gateway is set, but the API server does not serve HTTPRoute (gateway.networking.k8s.io/v1); install the Gateway API CRDs. Retrying every 2 minutes.' },
+        exposed: {
+          type: Exposed.type,
+          status: 'False',
+          reason: Exposed.reasons.GatewayAPINotInstalled,
+          message:
+            'spec.expose.gateway is set, but the API server does not serve HTTPRoute (gateway.networking.k8s.io/v1); install the Gateway API CRDs. Retrying every 2 minutes.',
+        },
         requeueAfterMs: exposureRetryMs,
       };
     }
@@ -132,7 +155,9 @@ async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane): P
     if (route && isControllerOwnedBy(route, cp)) await ctx.writer.delete(builtinResources.httpRoute, ns, name);
   }
   if (expose?.ingress) {
-    return { exposed: { type: Exposed.type, status: 'True', reason: Exposed.reasons.IngressApplied, message: `Ingress "${name}" is applied.` } };
+    return {
+      exposed: { type: Exposed.type, status: 'True', reason: Exposed.reasons.IngressApplied, message: `Ingress "${name}" is applied.` },
+    };
   }
   return {};
 }

@@ -51,7 +51,8 @@ export const setup: ControllerSetup = (manager, deps) => {
     const ns = labels[controlPlaneNamespaceLabel];
     return name && ns ? [requestKey(ns, name)] : [];
   };
-  return manager.controller(controllerName)
+  return manager
+    .controller(controllerName)
     .for(coderControlPlaneResource)
     .owns(builtinResources.deployment)
     .owns(builtinResources.service)
@@ -60,8 +61,10 @@ export const setup: ControllerSetup = (manager, deps) => {
     .owns(builtinResources.secret)
     .watches<V1Role>(builtinResources.role, workspaceRbacOwner)
     .watches<V1RoleBinding>(builtinResources.roleBinding, workspaceRbacOwner)
-    .watches<V1Secret>(builtinResources.secret, (secret) => controlPlanes
-      .byIndex(secretRefIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)
-      .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)))
+    .watches<V1Secret>(builtinResources.secret, (secret) =>
+      controlPlanes
+        .byIndex(secretRefIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)
+        .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
+    )
     .build((request, rc) => reconcileControlPlane(ctx, request, rc));
 };

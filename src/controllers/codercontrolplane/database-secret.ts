@@ -10,9 +10,7 @@ import { databaseExtraEnvConflictMessage, pgConnectionUrlEnv } from './desired/e
 const { type, reasons } = CoderControlPlaneConditions.DatabaseSecretResolved;
 export const databaseConditionType = type;
 
-export type DatabaseSecretResult =
-  | { condition: ConditionInput; url?: undefined }
-  | { condition: ConditionInput; url: string };
+export type DatabaseSecretResult = { condition: ConditionInput; url?: undefined } | { condition: ConditionInput; url: string };
 
 /** True when spec.database and an extraEnv CODER_PG_CONNECTION_URL are both set (admission should have refused it). */
 export function hasConflictingDatabaseConfig(cp: CoderControlPlane): boolean {
@@ -43,8 +41,12 @@ export function isPostgresURL(value: string): boolean {
 export function resolveDatabaseSecret(cp: CoderControlPlane, secret: V1Secret | undefined): DatabaseSecretResult {
   const ref = cp.spec!.database!.connectionSecretRef;
   const namespace = cp.metadata.namespace ?? '';
-  const condition = (reason: string, message: string, status: 'True' | 'False' = 'False'): ConditionInput =>
-    ({ type, status, reason, message });
+  const condition = (reason: string, message: string, status: 'True' | 'False' = 'False'): ConditionInput => ({
+    type,
+    status,
+    reason,
+    message,
+  });
   if (!secret) {
     return { condition: condition(reasons.SecretNotFound, `Secret "${ref.name}" was not found in namespace "${namespace}".`) };
   }
@@ -57,11 +59,16 @@ export function resolveDatabaseSecret(cp: CoderControlPlane, secret: V1Secret | 
     return { condition: condition(reasons.EmptyValue, `Secret "${ref.name}" key "${key}" is empty.`) };
   }
   if (!isPostgresURL(value)) {
-    return { condition: condition(reasons.InvalidURL, `Secret "${ref.name}" key "${key}" is not a valid postgres:// or postgresql:// URL.`) };
+    return {
+      condition: condition(reasons.InvalidURL, `Secret "${ref.name}" key "${key}" is not a valid postgres:// or postgresql:// URL.`),
+    };
   }
   return {
-    condition: condition(reasons.Resolved,
-      `Secret "${ref.name}" key "${key}" contains a PostgreSQL connection URL. This does not check that the database is reachable.`, 'True'),
+    condition: condition(
+      reasons.Resolved,
+      `Secret "${ref.name}" key "${key}" contains a PostgreSQL connection URL. This does not check that the database is reachable.`,
+      'True',
+    ),
     url: value,
   };
 }

@@ -18,8 +18,12 @@ export interface EntitlementsOutcome {
 
 const entitled = (e: string | undefined) => e === 'entitled' || e === 'grace_period';
 
-export async function refreshEntitlements(current: EntitlementFields, client: CoderClient | undefined, ready: boolean,
-  now: Date): Promise<EntitlementsOutcome> {
+export async function refreshEntitlements(
+  current: EntitlementFields,
+  client: CoderClient | undefined,
+  ready: boolean,
+  now: Date,
+): Promise<EntitlementsOutcome> {
   const base: EntitlementFields = {
     licenseTier: current.licenseTier || 'unknown',
     externalProvisionerDaemonsEntitlement: current.externalProvisionerDaemonsEntitlement || 'unknown',
@@ -34,11 +38,16 @@ export async function refreshEntitlements(current: EntitlementFields, client: Co
   }
   const features = entitlements.features as Record<string, { entitlement?: string }> | undefined;
   if (!features) return { status: base, requeueAfterMs: entitlementsRetryMs };
-  const tier = !entitlements.has_license ? 'none'
-    : entitlements.trial ? 'trial'
-      : entitled(features.custom_roles?.entitlement) || entitled(features.multiple_organizations?.entitlement) ? 'premium' : 'enterprise';
+  const tier = !entitlements.has_license
+    ? 'none'
+    : entitlements.trial
+      ? 'trial'
+      : entitled(features.custom_roles?.entitlement) || entitled(features.multiple_organizations?.entitlement)
+        ? 'premium'
+        : 'enterprise';
   const provisioners = features.external_provisioner_daemons?.entitlement;
-  const entitlement = provisioners === 'entitled' || provisioners === 'grace_period' || provisioners === 'not_entitled' ? provisioners : 'unknown';
+  const entitlement =
+    provisioners === 'entitled' || provisioners === 'grace_period' || provisioners === 'not_entitled' ? provisioners : 'unknown';
   const changed = tier !== base.licenseTier || entitlement !== base.externalProvisionerDaemonsEntitlement;
   return {
     status: {

@@ -1,7 +1,11 @@
 // spec.licenseSecretRef → the license uploaded to Coder, and the LicenseApplied condition
 // (reference §8.2, in its order of evaluation).
 import { createHash } from 'node:crypto';
-import { CoderControlPlaneConditions, type CoderControlPlane, type CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
+import {
+  CoderControlPlaneConditions,
+  type CoderControlPlane,
+  type CoderControlPlaneStatus,
+} from '../../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isDuplicateLicense, isUnauthorizedOrForbidden, isCoderNotFound } from '../../coder/error-predicates.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
@@ -18,11 +22,17 @@ const defaultLicenseKey = 'license';
 /** Sets LicenseApplied, and licenseLastApplied and its hash once a license is uploaded. */
 export type LicenseOutcome = StepOutcome<CoderControlPlaneStatus>;
 
-const outcome = (status: ConditionInput['status'], reason: string, message: string, requeue = false): LicenseOutcome =>
-  ({ conditions: { [type]: { type, status, reason, message } }, ...(requeue ? { requeueAfterMs: licenseRetryMs } : {}) });
+const outcome = (status: ConditionInput['status'], reason: string, message: string, requeue = false): LicenseOutcome => ({
+  conditions: { [type]: { type, status, reason, message } },
+  ...(requeue ? { requeueAfterMs: licenseRetryMs } : {}),
+});
 
-export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderControlPlane, ready: boolean,
-  client: CoderClient | undefined): Promise<LicenseOutcome> {
+export async function reconcileLicense(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  ready: boolean,
+  client: CoderClient | undefined,
+): Promise<LicenseOutcome> {
   const ref = cp.spec?.licenseSecretRef;
   if (!ref) return outcome('Unknown', reasons.Pending, 'License Secret reference is not configured.');
   if (!ready) return outcome('False', reasons.Pending, 'Waiting for control plane readiness before applying license.');
@@ -44,7 +54,8 @@ export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderContro
       if (licenses.length > 0) return outcome('True', reasons.Applied, 'Configured license is already applied.');
     } catch (err) {
       if (isCoderNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
-      if (isUnauthorizedOrForbidden(err)) return outcome('False', reasons.Forbidden, 'Operator token is not authorized to query configured licenses.', true);
+      if (isUnauthorizedOrForbidden(err))
+        return outcome('False', reasons.Forbidden, 'Operator token is not authorized to query configured licenses.', true);
       return outcome('False', reasons.Error, 'Failed to query existing licenses; retrying.', true);
     }
   }
@@ -53,10 +64,16 @@ export async function reconcileLicense(ctx: ControlPlaneContext, cp: CoderContro
   } catch (err) {
     if (isDuplicateLicense(err)) return applied('Configured license already exists in coderd.');
     if (isCoderNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
-    if (isUnauthorizedOrForbidden(err)) return outcome('False', reasons.Forbidden, 'Operator token is not authorized to upload the configured license.', true);
+    if (isUnauthorizedOrForbidden(err))
+      return outcome('False', reasons.Forbidden, 'Operator token is not authorized to upload the configured license.', true);
     return outcome('False', reasons.Error, 'Failed to upload configured license; retrying.', true);
   }
-  await ctx.events.record(eventTarget(cp), 'Normal', 'LicenseApplied', 'ApplyLicense',
-    `Uploaded the license from Secret "${ref.name}" to Coder.`);
+  await ctx.events.record(
+    eventTarget(cp),
+    'Normal',
+    'LicenseApplied',
+    'ApplyLicense',
+    `Uploaded the license from Secret "${ref.name}" to Coder.`,
+  );
   return applied('Configured license uploaded successfully.');
 }

@@ -12,7 +12,12 @@ import { secretValue } from '../shared/secret-value.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
 import type { ControlPlaneContext } from './context.ts';
 import {
-  buildTokenSecret, notOwnedRecheckMs, ownershipCondition, readToken, tokenOwnershipConditionType, tokenSecretOwnership,
+  buildTokenSecret,
+  notOwnedRecheckMs,
+  ownershipCondition,
+  readToken,
+  tokenOwnershipConditionType,
+  tokenSecretOwnership,
 } from './operator-token.ts';
 import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
 
@@ -28,7 +33,11 @@ export interface OperatorAccessOutcome extends StepOutcome<CoderControlPlaneStat
 const tokenOwnership = (condition: ConditionInput | undefined) => ({ [tokenOwnershipConditionType]: condition });
 
 /** Where the bootstrap finds the PostgreSQL URL: spec.database (already resolved), or the legacy extraEnv entry. */
-export async function postgresURL(ctx: ControlPlaneContext, cp: CoderControlPlane, fromDatabaseSecret: string | undefined): Promise<string | undefined> {
+export async function postgresURL(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  fromDatabaseSecret: string | undefined,
+): Promise<string | undefined> {
   if (cp.spec?.database) return fromDatabaseSecret;
   const entries = (cp.spec?.extraEnv ?? []).filter((e) => e.name === pgConnectionUrlEnv);
   if (entries.length !== 1) return undefined;
@@ -42,7 +51,11 @@ export async function postgresURL(ctx: ControlPlaneContext, cp: CoderControlPlan
 
 const notReady = { operatorAccessReady: false, operatorTokenSecretRef: undefined };
 
-export async function reconcileOperatorAccess(ctx: ControlPlaneContext, cp: CoderControlPlane, databaseURL: string | undefined): Promise<OperatorAccessOutcome> {
+export async function reconcileOperatorAccess(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  databaseURL: string | undefined,
+): Promise<OperatorAccessOutcome> {
   if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL);
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
@@ -62,7 +75,10 @@ export async function reconcileOperatorAccess(ctx: ControlPlaneContext, cp: Code
   let rotated: boolean;
   try {
     ({ token, rotated } = await ctx.operatorAccess.ensure({
-      postgresURL: url, existingToken, tokenName: operatorTokenName(ns, cp.metadata.name!), lifetimeSeconds: tokenLifetimeSeconds,
+      postgresURL: url,
+      existingToken,
+      tokenName: operatorTokenName(ns, cp.metadata.name!),
+      lifetimeSeconds: tokenLifetimeSeconds,
     }));
   } catch (err) {
     await ctx.events.record(eventTarget(cp), 'Warning', 'OperatorAccessFailed', 'BootstrapOperatorAccess', (err as Error).message);
@@ -71,18 +87,36 @@ export async function reconcileOperatorAccess(ctx: ControlPlaneContext, cp: Code
   if (ownership === 'absent') {
     // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
     await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
-    await ctx.events.record(eventTarget(cp), 'Normal', 'OperatorTokenCreated', 'BootstrapOperatorAccess',
-      `Created the operator token Secret "${ns}/${name}".`);
+    await ctx.events.record(
+      eventTarget(cp),
+      'Normal',
+      'OperatorTokenCreated',
+      'BootstrapOperatorAccess',
+      `Created the operator token Secret "${ns}/${name}".`,
+    );
   } else if (rotated || existingToken !== token) {
     await ctx.writer.mergePatch(builtinResources.secret, secret!, { data: { [operatorTokenKey]: Buffer.from(token).toString('base64') } });
-    await ctx.events.record(eventTarget(cp), 'Normal', 'OperatorTokenRotated', 'BootstrapOperatorAccess',
-      `Replaced the operator token in Secret "${ns}/${name}": the previous one was missing, invalid or expired.`);
+    await ctx.events.record(
+      eventTarget(cp),
+      'Normal',
+      'OperatorTokenRotated',
+      'BootstrapOperatorAccess',
+      `Replaced the operator token in Secret "${ns}/${name}": the previous one was missing, invalid or expired.`,
+    );
   }
-  return { status: { operatorAccessReady: true, operatorTokenSecretRef: { name, key: operatorTokenKey } }, conditions: tokenOwnership(ownershipCond), token };
+  return {
+    status: { operatorAccessReady: true, operatorTokenSecretRef: { name, key: operatorTokenKey } },
+    conditions: tokenOwnership(ownershipCond),
+    token,
+  };
 }
 
 /** spec.operatorAccess.disabled: delete the Secret this control plane owns and revoke the token in Coder's database. */
-async function disableOperatorAccess(ctx: ControlPlaneContext, cp: CoderControlPlane, databaseURL: string | undefined): Promise<OperatorAccessOutcome> {
+async function disableOperatorAccess(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  databaseURL: string | undefined,
+): Promise<OperatorAccessOutcome> {
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
   const secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
@@ -90,7 +124,11 @@ async function disableOperatorAccess(ctx: ControlPlaneContext, cp: CoderControlP
   if (owned) await ctx.writer.delete(builtinResources.secret, ns, name);
   const cleanupRequired = owned || Boolean(cp.status?.operatorTokenSecretRef);
   const url = await postgresURL(ctx, cp, databaseURL);
-  const retry = { status: { operatorAccessReady: false, operatorTokenSecretRef: { name, key: operatorTokenKey } }, conditions: tokenOwnership(undefined), requeueAfterMs: operatorAccessRetryMs };
+  const retry = {
+    status: { operatorAccessReady: false, operatorTokenSecretRef: { name, key: operatorTokenKey } },
+    conditions: tokenOwnership(undefined),
+    requeueAfterMs: operatorAccessRetryMs,
+  };
   if (!url) return cleanupRequired ? retry : { status: notReady, conditions: tokenOwnership(undefined) };
   try {
     await ctx.operatorAccess.revoke({ postgresURL: url, tokenName: operatorTokenName(ns, cp.metadata.name!) });

@@ -29,15 +29,21 @@ export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecret
   const namespace = cp.metadata.namespace;
   if (ownership !== 'foreign') {
     return {
-      type, status: 'True', reason: reasons.TokenSecretOwned,
-      message: ownership === 'owned'
-        ? `Secret "${namespace}/${name}" is controlled by this control plane.`
-        : `Secret "${namespace}/${name}" does not exist yet; the controller creates it.`,
+      type,
+      status: 'True',
+      reason: reasons.TokenSecretOwned,
+      message:
+        ownership === 'owned'
+          ? `Secret "${namespace}/${name}" is controlled by this control plane.`
+          : `Secret "${namespace}/${name}" does not exist yet; the controller creates it.`,
     };
   }
   return {
-    type, status: 'False', reason: reasons.TokenSecretNotOwned,
-    message: `Secret "${namespace}/${name}" exists and this control plane is not its controller owner, so the operator ` +
+    type,
+    status: 'False',
+    reason: reasons.TokenSecretNotOwned,
+    message:
+      `Secret "${namespace}/${name}" exists and this control plane is not its controller owner, so the operator ` +
       'does not read, change or adopt it. Delete it if it is a leftover operator token Secret, or set ' +
       'spec.operatorAccess.generatedTokenSecretName to a name that does not exist yet.',
   };

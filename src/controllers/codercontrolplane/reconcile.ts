@@ -1,6 +1,10 @@
 // The ordered steps of one CoderControlPlane reconcile.
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
-import { CoderControlPlaneConditions as C, type CoderControlPlane, type CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
+import {
+  CoderControlPlaneConditions as C,
+  type CoderControlPlane,
+  type CoderControlPlaneStatus,
+} from '../../../generated/types/codercontrolplane.ts';
 import { validateCoderControlPlane } from '../../../generated/validators/codercontrolplane.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { findCondition } from '../../runtime/conditions.ts';
@@ -19,8 +23,11 @@ import { workspaceNamespaces } from './desired/workspace-rbac.ts';
 export const finalizer = 'coder.com/workspace-rbac-cleanup';
 const rbacDriftMs = 2 * 60_000;
 
-export async function reconcileControlPlane(ctx: ControlPlaneContext, { namespace, name }: Request,
-  _rc: ReconcileContext): Promise<ReconcileResult | void> {
+export async function reconcileControlPlane(
+  ctx: ControlPlaneContext,
+  { namespace, name }: Request,
+  _rc: ReconcileContext,
+): Promise<ReconcileResult | void> {
   const cp = ctx.caches.controlPlanes.get(namespace, name);
   if (!cp) return;
   if (cp.metadata.deletionTimestamp) return finalize(ctx, cp);
@@ -49,14 +56,22 @@ export async function reconcileControlPlane(ctx: ControlPlaneContext, { namespac
 
   const outcome = mergeOutcomes<CoderControlPlaneStatus>(
     { conditions: { [C.SpecValid.type]: specValidCondition(C.SpecValid, 'Every child object could be built from the spec.') } },
-    children, database, access, license, entitlements, workspaceRbacDriftCheck(cp),
+    children,
+    database,
+    access,
+    license,
+    entitlements,
+    workspaceRbacDriftCheck(cp),
   );
   await ctx.writer.writeStatus(coderControlPlaneResource, cp, computeStatus(cp, children.deployment, outcome, ctx.now()));
   return { requeueAfterMs: outcome.requeueAfterMs };
 }
 
 /** DatabaseSecretResolved for spec.database (removed without it), with a Warning Event when the reason changes. */
-async function resolveDatabase(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<StepOutcome<CoderControlPlaneStatus> & { url?: string }> {
+async function resolveDatabase(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+): Promise<StepOutcome<CoderControlPlaneStatus> & { url?: string }> {
   const ref = cp.spec?.database?.connectionSecretRef;
   if (!ref) return { conditions: { [C.DatabaseSecretResolved.type]: undefined } };
   const { condition, url } = resolveDatabaseSecret(cp, ctx.caches.secrets.get(cp.metadata.namespace, ref.name));
@@ -76,7 +91,10 @@ function workspaceRbacDriftCheck(cp: CoderControlPlane): StepOutcome<CoderContro
 /** Nothing is applied; only the condition changes (the rest of the status keeps describing what runs). */
 async function reportConflictingConfiguration(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
   const conditions = nextConditions(cp, { [C.DatabaseSecretResolved.type]: conflictingConfigurationCondition() }, ctx.now());
-  await ctx.writer.writeStatus(coderControlPlaneResource, cp, { ...cp.status, conditions: conditions as CoderControlPlaneStatus['conditions'] });
+  await ctx.writer.writeStatus(coderControlPlaneResource, cp, {
+    ...cp.status,
+    conditions: conditions as CoderControlPlaneStatus['conditions'],
+  });
 }
 
 /** Deletion: remove workspace RBAC in every namespace (owned children go by garbage collection), then the finalizer. */

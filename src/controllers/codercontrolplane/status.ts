@@ -8,8 +8,12 @@ export function readyReplicas(deployment: V1Deployment | undefined): number {
   return deployment?.status?.readyReplicas ?? 0;
 }
 
-export function computeStatus(cp: CoderControlPlane, deployment: V1Deployment, outcome: StepOutcome<CoderControlPlaneStatus>,
-  now: Date): CoderControlPlaneStatus {
+export function computeStatus(
+  cp: CoderControlPlane,
+  deployment: V1Deployment,
+  outcome: StepOutcome<CoderControlPlaneStatus>,
+  now: Date,
+): CoderControlPlaneStatus {
   const ready = readyReplicas(deployment);
   return {
     ...cp.status,

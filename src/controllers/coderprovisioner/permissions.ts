@@ -9,5 +9,9 @@ export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['secrets', 'serviceaccounts'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
-  { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+  {
+    apiGroups: ['rbac.authorization.k8s.io'],
+    resources: ['roles', 'rolebindings'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  },
 ];

@@ -23,14 +23,22 @@ export interface ControlPlaneCaches {
 }
 
 /** The control plane `ref` names in `namespace`, and a Coder client with its operator token, or why not. */
-export function resolveControlPlane(deps: Pick<ControllerDeps, 'coderClient'>, caches: ControlPlaneCaches, namespace: string,
-  ref: { name: string }): ControlPlaneAccess {
+export function resolveControlPlane(
+  deps: Pick<ControllerDeps, 'coderClient'>,
+  caches: ControlPlaneCaches,
+  namespace: string,
+  ref: { name: string },
+): ControlPlaneAccess {
   const cp = caches.controlPlanes.get(namespace, ref.name);
   const named = `CoderControlPlane "${namespace}/${ref.name}"`;
   if (!cp) return { usable: false, reason: 'ControlPlaneUnavailable', message: `${named} (spec.controlPlaneRef) does not exist.` };
   if (cp.metadata.deletionTimestamp) return { usable: false, reason: 'ControlPlaneUnavailable', message: `${named} is being deleted.` };
   if (!cp.status?.url) return { usable: false, reason: 'ControlPlaneUnavailable', message: `${named} has no status.url yet.` };
-  const notReady = (why: string) => ({ usable: false as const, reason: 'OperatorAccessNotReady' as const, message: `${named} has no operator access: ${why}.` });
+  const notReady = (why: string) => ({
+    usable: false as const,
+    reason: 'OperatorAccessNotReady' as const,
+    message: `${named} has no operator access: ${why}.`,
+  });
   if (cp.status.operatorAccessReady !== true || !cp.status.operatorTokenSecretRef) {
     return notReady('status.operatorAccessReady is not true (see its OperatorTokenSecretOwned condition)');
   }

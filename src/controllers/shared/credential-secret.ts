@@ -18,11 +18,11 @@ export const credentialSecretReadyType = CoderWorkspaceProxyConditions.Credentia
 export const credentialSecretReasons = CoderWorkspaceProxyConditions.CredentialSecretReady.reasons;
 
 /** Why a Secret the consumer does not own may not be used although it exists. */
-export type CredentialMarkReason = typeof credentialSecretReasons.NotMarkedAsCredential
-  | typeof credentialSecretReasons.DestinationNotListed;
+export type CredentialMarkReason =
+  typeof credentialSecretReasons.NotMarkedAsCredential | typeof credentialSecretReasons.DestinationNotListed;
 /** Why a Secret's value is not handed over. */
-export type CredentialSecretReason = typeof credentialSecretReasons.SecretNotFound | CredentialMarkReason
-  | typeof credentialSecretReasons.KeyNotFound;
+export type CredentialSecretReason =
+  typeof credentialSecretReasons.SecretNotFound | CredentialMarkReason | typeof credentialSecretReasons.KeyNotFound;
 
 /** The object that wants the Secret; the Secret is looked up in its namespace. */
 export interface CredentialConsumer {
@@ -31,16 +31,20 @@ export interface CredentialConsumer {
   metadata: { name?: string; namespace?: string; uid?: string };
 }
 
-export interface CredentialSecretRef { name: string; key: string }
+export interface CredentialSecretRef {
+  name: string;
+  key: string;
+}
 
 /** One entry of the destinations annotation; name is '*' for every object of the kind. */
-export interface CredentialDestination { kind: string; name: string }
+export interface CredentialDestination {
+  kind: string;
+  name: string;
+}
 
 export type CredentialConsent = { consented: true } | { consented: false; reason: CredentialMarkReason; message: string };
 
-export type CredentialSecretResult =
-  | { ready: true; value: string }
-  | { ready: false; reason: CredentialSecretReason; message: string };
+export type CredentialSecretResult = { ready: true; value: string } | { ready: false; reason: CredentialSecretReason; message: string };
 
 /** The annotation entry that names an object: `<lower-case kind>/<name>`. */
 export function destinationEntry(kind: string, name: string): string {
@@ -71,7 +75,8 @@ export function listsDestination(destinations: CredentialDestination[], kind: st
 
 /** The label and annotation of a Secret the operator creates for `owner`, to merge into its metadata. */
 export function credentialMarks(owner: { kind: string; metadata: { name?: string } }): {
-  labels: Record<string, string>; annotations: Record<string, string>;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
 } {
   return {
     labels: { [credentialLabel]: credentialLabelValue },
@@ -89,16 +94,20 @@ export function credentialConsent(consumer: CredentialConsumer, ref: CredentialS
   const subject = `Secret "${consumer.metadata.namespace ?? ''}/${ref.name}" (key "${ref.key}")`;
   if (secret.metadata?.labels?.[credentialLabel] !== credentialLabelValue) {
     return {
-      consented: false, reason: credentialSecretReasons.NotMarkedAsCredential,
-      message: `${subject} lacks the label ${credentialLabel}=${credentialLabelValue}, so the operator does not use it. ` +
+      consented: false,
+      reason: credentialSecretReasons.NotMarkedAsCredential,
+      message:
+        `${subject} lacks the label ${credentialLabel}=${credentialLabelValue}, so the operator does not use it. ` +
         `If ${entry} may use it, add that label and list "${entry}" in the annotation ${credentialDestinationsAnnotation}.`,
     };
   }
   const destinations = parseCredentialDestinations(secret.metadata?.annotations?.[credentialDestinationsAnnotation]);
   if (!listsDestination(destinations, consumer.kind, consumer.metadata.name ?? '')) {
     return {
-      consented: false, reason: credentialSecretReasons.DestinationNotListed,
-      message: `${subject} is marked as a credential, but its annotation ${credentialDestinationsAnnotation} does not ` +
+      consented: false,
+      reason: credentialSecretReasons.DestinationNotListed,
+      message:
+        `${subject} is marked as a credential, but its annotation ${credentialDestinationsAnnotation} does not ` +
         `list ${entry}, so the operator does not use it. If ${entry} may use it, add the entry "${entry}" ` +
         `(kind in lower case) or "${destinationEntry(consumer.kind, '*')}" to that annotation.`,
     };
@@ -112,14 +121,19 @@ export function credentialConsent(consumer: CredentialConsumer, ref: CredentialS
  * trimmed (a token written with `--from-file` ends in a newline, which breaks an HTTP header), and a value
  * that is empty after trimming counts as KeyNotFound: there is nothing to use either way.
  */
-export function resolveCredentialSecret(consumer: CredentialConsumer, ref: CredentialSecretRef,
-  secret: V1Secret | undefined): CredentialSecretResult {
+export function resolveCredentialSecret(
+  consumer: CredentialConsumer,
+  ref: CredentialSecretRef,
+  secret: V1Secret | undefined,
+): CredentialSecretResult {
   const namespace = consumer.metadata.namespace ?? '';
   const entry = destinationEntry(consumer.kind, consumer.metadata.name ?? '');
   if (!secret) {
     return {
-      ready: false, reason: credentialSecretReasons.SecretNotFound,
-      message: `Secret "${namespace}/${ref.name}" (key "${ref.key}") does not exist. Create it with the label ` +
+      ready: false,
+      reason: credentialSecretReasons.SecretNotFound,
+      message:
+        `Secret "${namespace}/${ref.name}" (key "${ref.key}") does not exist. Create it with the label ` +
         `${credentialLabel}=${credentialLabelValue} and "${entry}" in the annotation ${credentialDestinationsAnnotation}.`,
     };
   }
@@ -128,7 +142,8 @@ export function resolveCredentialSecret(consumer: CredentialConsumer, ref: Crede
   const value = secretValue(secret, ref.key)?.trim() ?? '';
   if (value === '') {
     return {
-      ready: false, reason: credentialSecretReasons.KeyNotFound,
+      ready: false,
+      reason: credentialSecretReasons.KeyNotFound,
       message: `Secret "${namespace}/${ref.name}" has no key "${ref.key}", or its value is empty. Set key "${ref.key}" to the credential.`,
     };
   }
@@ -137,8 +152,7 @@ export function resolveCredentialSecret(consumer: CredentialConsumer, ref: Crede
 
 // tsc proves that every kind declaring CredentialSecretReady uses this type string and declares the reasons
 // it can be handed: all of them, except CoderAIGatewayKey, which only writes Secrets and so gets consent reasons.
-type ReasonsOf<C> = C extends { CredentialSecretReady: { type: typeof credentialSecretReadyType; reasons: infer R } }
-  ? R[keyof R] : never;
+type ReasonsOf<C> = C extends { CredentialSecretReady: { type: typeof credentialSecretReadyType; reasons: infer R } } ? R[keyof R] : never;
 type Declares<Declared, Used extends Declared> = Used;
 type Resolving = CredentialSecretReason | typeof credentialSecretReasons.CredentialAccepted;
 type Consenting = CredentialMarkReason | typeof credentialSecretReasons.CredentialAccepted;

@@ -10,7 +10,12 @@ import { operatorApiURL } from './control-plane-endpoints.ts';
 
 /** The coder-k8s-operator user and its token in Coder's database (src/coder/operator-access). */
 export interface OperatorAccessBackend {
-  ensure(input: { postgresURL: string; existingToken?: string; tokenName: string; lifetimeSeconds: number }): Promise<{ token: string; rotated: boolean }>;
+  ensure(input: {
+    postgresURL: string;
+    existingToken?: string;
+    tokenName: string;
+    lifetimeSeconds: number;
+  }): Promise<{ token: string; rotated: boolean }>;
   revoke(input: { postgresURL: string; tokenName: string }): Promise<{ deleted: number }>;
 }
 
@@ -29,9 +34,10 @@ export type ControllerSetup = (manager: Manager, deps: ControllerDeps) => Contro
 
 /** Coder clients on the control plane's Service URL, or on `urlOverride` for every control plane (tests). */
 export function coderClientFactory(logger: Logger, urlOverride?: string): ControllerDeps['coderClient'] {
-  return (cp, token) => new CoderClient({
-    baseURL: urlOverride ?? operatorApiURL(cp),
-    token,
-    logger: logger.child({ coderControlPlane: `${cp.metadata.namespace}/${cp.metadata.name}` }),
-  });
+  return (cp, token) =>
+    new CoderClient({
+      baseURL: urlOverride ?? operatorApiURL(cp),
+      token,
+      logger: logger.child({ coderControlPlane: `${cp.metadata.namespace}/${cp.metadata.name}` }),
+    });
 }

@@ -27,8 +27,10 @@ export function fitName(prefix: string, suffix: string, fallback: string, max = 
 }
 
 /** The controller owner reference that makes a child go with its owner, of kind `type` (Kubernetes garbage collection). */
-export function controllerOwnerReference(type: { apiVersion: string; kind: string },
-  owner: { metadata: { name?: string; namespace?: string; uid?: string } }): V1OwnerReference {
+export function controllerOwnerReference(
+  type: { apiVersion: string; kind: string },
+  owner: { metadata: { name?: string; namespace?: string; uid?: string } },
+): V1OwnerReference {
   const { name, namespace, uid } = owner.metadata;
   if (!name || !uid) throw new Error(`${type.kind} "${namespace ?? ''}/${name ?? ''}" has no metadata.uid`);
   return { apiVersion: type.apiVersion, kind: type.kind, name, uid, controller: true, blockOwnerDeletion: true };

@@ -14,6 +14,11 @@ const group = (apiVersion: string | undefined) => (apiVersion ?? '').split('/').
 
 export function isControllerOwnedBy(obj: Owned, owner: OwnerIdentity): boolean {
   const ref = obj.metadata?.ownerReferences?.find((r) => r.controller === true);
-  return ref !== undefined && group(ref.apiVersion) === group(owner.apiVersion) && ref.kind === owner.kind
-    && ref.name === owner.metadata.name && ref.uid === owner.metadata.uid;
+  return (
+    ref !== undefined &&
+    group(ref.apiVersion) === group(owner.apiVersion) &&
+    ref.kind === owner.kind &&
+    ref.name === owner.metadata.name &&
+    ref.uid === owner.metadata.uid
+  );
 }

@@ -1,14 +1,23 @@
 // Pieces of the Deployments the operator builds (control plane, provisioners, workspace proxies): the
 // scheduling fields a spec passes through, lists without two entries of one key, fields set only when
 // not empty, and the restart annotation `kubectl rollout restart` writes.
-import type { V1Affinity, V1LocalObjectReference, V1PodSecurityContext, V1PodSpec, V1Toleration, V1TopologySpreadConstraint } from '@kubernetes/client-node';
+import type {
+  V1Affinity,
+  V1LocalObjectReference,
+  V1PodSecurityContext,
+  V1PodSpec,
+  V1Toleration,
+  V1TopologySpreadConstraint,
+} from '@kubernetes/client-node';
 import { SpecError } from './spec-check.ts';
 
 /** Set by `kubectl rollout restart`; the only pod template annotation the operator carries over. */
 export const restartedAtAnnotation = 'kubectl.kubernetes.io/restartedAt';
 
 /** The restartedAt of a live Deployment's pod template, to carry over so a rollout restart survives reconciles. */
-export function liveRestartedAt(live: { spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } } | undefined): string | undefined {
+export function liveRestartedAt(
+  live: { spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } } | undefined,
+): string | undefined {
   return live?.spec?.template?.metadata?.annotations?.[restartedAtAnnotation];
 }
 

@@ -34,11 +34,17 @@ export interface SpecValidCondition {
   reasons: { Valid: 'Valid'; InvalidSpec: 'InvalidSpec' };
 }
 
-export type ValidatedObject = KubeObject & { metadata: { name?: string; namespace?: string; uid?: string; generation?: number }; status?: { conditions?: unknown } };
+export type ValidatedObject = KubeObject & {
+  metadata: { name?: string; namespace?: string; uid?: string; generation?: number };
+  status?: { conditions?: unknown };
+};
 
 /** The first few schema errors as one message, scrubbed of anything that looks like a secret. */
 export function schemaErrorsMessage(kind: string, errors: readonly ValidationError[]): string {
-  const listed = errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const listed = errors
+    .slice(0, 5)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join('; ');
   const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
   return scrubSecrets(`The object does not match the ${kind} schema of this operator: ${listed}${more}.`);
 }
@@ -48,11 +54,20 @@ export function specValidCondition(condition: SpecValidCondition, message: strin
 }
 
 /** SpecValid False with `message`, and a Warning Event; the rest of the status is left as it is. */
-export async function reportInvalidSpec<T extends ValidatedObject>(deps: { writer: Writer; events: EventRecorder; now(): Date },
-  resource: ResourceKind, obj: T, condition: SpecValidCondition, message: string): Promise<void> {
+export async function reportInvalidSpec<T extends ValidatedObject>(
+  deps: { writer: Writer; events: EventRecorder; now(): Date },
+  resource: ResourceKind,
+  obj: T,
+  condition: SpecValidCondition,
+  message: string,
+): Promise<void> {
   await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.InvalidSpec, 'ValidateSpec', message);
-  const conditions = nextConditions(obj, {
-    [condition.type]: { type: condition.type, status: 'False', reason: condition.reasons.InvalidSpec, message },
-  }, deps.now());
+  const conditions = nextConditions(
+    obj,
+    {
+      [condition.type]: { type: condition.type, status: 'False', reason: condition.reasons.InvalidSpec, message },
+    },
+    deps.now(),
+  );
   await deps.writer.writeStatus(resource, obj, { ...obj.status, conditions } as T['status']);
 }

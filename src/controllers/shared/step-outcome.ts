@@ -10,7 +10,9 @@ export interface StepOutcome<Status> {
 }
 
 /** The outcomes of several steps as one: later steps win on the same condition type or status field. */
-export function mergeOutcomes<Status>(...outcomes: StepOutcome<Status>[]): Required<Pick<StepOutcome<Status>, 'conditions' | 'status'>> & ReconcileResult {
+export function mergeOutcomes<Status>(
+  ...outcomes: StepOutcome<Status>[]
+): Required<Pick<StepOutcome<Status>, 'conditions' | 'status'>> & ReconcileResult {
   const merged = { conditions: {}, status: {} } as Required<Pick<StepOutcome<Status>, 'conditions' | 'status'>> & ReconcileResult;
   for (const outcome of outcomes) {
     Object.assign(merged.conditions, outcome.conditions);
@@ -26,8 +28,11 @@ function soonest(...delays: (number | undefined)[]): ReconcileResult | undefined
 }
 
 /** `obj`'s conditions with each change applied (metav1.Condition rules); a type mapped to undefined is removed. */
-export function nextConditions(obj: { metadata: { generation?: number }; status?: { conditions?: unknown } },
-  changes: Record<string, ConditionInput | undefined>, now: Date): Condition[] {
+export function nextConditions(
+  obj: { metadata: { generation?: number }; status?: { conditions?: unknown } },
+  changes: Record<string, ConditionInput | undefined>,
+  now: Date,
+): Condition[] {
   let conditions = (obj.status?.conditions ?? []) as Condition[];
   for (const [type, condition] of Object.entries(changes)) {
     conditions = condition ? setCondition(conditions, condition, obj.metadata.generation, now) : removeCondition(conditions, type);

@@ -92,10 +92,10 @@ export class CoderApiDocument {
     for (let hops = 0; typeof current?.$ref === 'string' && hops < 10; hops++) {
       const pointer = current.$ref as string;
       if (!pointer.startsWith('#/')) throw new Error(`openapi.yaml: only local $refs are supported, not ${pointer}`);
-      current = pointer.slice(2).split('/').reduce<unknown>(
-        (node, part) => (node as Schema | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')],
-        this.raw,
-      ) as Schema;
+      current = pointer
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((node, part) => (node as Schema | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.raw) as Schema;
       if (current === undefined) throw new Error(`openapi.yaml: $ref ${pointer} points at nothing`);
     }
     return current as T;
@@ -132,9 +132,7 @@ function pointRefsAtDocument(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Schema = {};
   for (const [key, child] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof child === 'string' && child.startsWith('#/')
-      ? `${documentId}${child}`
-      : pointRefsAtDocument(child);
+    out[key] = key === '$ref' && typeof child === 'string' && child.startsWith('#/') ? `${documentId}${child}` : pointRefsAtDocument(child);
   }
   return out;
 }
@@ -144,19 +142,26 @@ function buildRoutes(raw: Schema, resolve: <T>(value: unknown) => T): Route[] {
   const routes: Route[] = [];
   for (const [pathTemplate, item] of Object.entries((raw.paths ?? {}) as Record<string, Schema>)) {
     const names: string[] = [];
-    const source = pathTemplate.split('/').map((segment) => segment.replace(/\{([^}]+)\}|[^{]+/g, (part, name?: string) => {
-      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(name);
-      return '([^/]+)';
-    })).join('/');
+    const source = pathTemplate
+      .split('/')
+      .map((segment) =>
+        segment.replace(/\{([^}]+)\}|[^{]+/g, (part, name?: string) => {
+          if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          names.push(name);
+          return '([^/]+)';
+        }),
+      )
+      .join('/');
     const shared = ((item.parameters ?? []) as unknown[]).map((p) => resolve<Parameter>(p));
     const operations = new Map<string, Operation>();
     for (const method of methods) {
       const op = item[method] as Schema | undefined;
       if (!op) continue;
       const own = ((op.parameters ?? []) as unknown[]).map((p) => resolve<Parameter>(p));
-      const parameters = [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own]
-        .map((p) => ({ ...p, required: p.required === true }));
+      const parameters = [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own].map((p) => ({
+        ...p,
+        required: p.required === true,
+      }));
       const security = op.security as unknown[] | undefined;
       operations.set(method, {
         operationId: String(op.operationId),

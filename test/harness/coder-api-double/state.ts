@@ -39,19 +39,21 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       upgrade_message: '',
       deployment_id: '2f4c0c7e-9a1d-4d0e-8e53-7c8f7b1e9a10',
     },
-    users: [{
-      id: operatorUserId,
-      username: 'coder-k8s-operator',
-      name: 'coder-k8s operator',
-      email: 'coder-k8s-operator@coder-k8s.invalid',
-      created_at: now,
-      updated_at: now,
-      last_seen_at: now,
-      status: 'active',
-      login_type: 'none',
-      organization_ids: [],
-      roles: [{ name: 'owner', display_name: 'Owner' }],
-    }],
+    users: [
+      {
+        id: operatorUserId,
+        username: 'coder-k8s-operator',
+        name: 'coder-k8s operator',
+        email: 'coder-k8s-operator@coder-k8s.invalid',
+        created_at: now,
+        updated_at: now,
+        last_seen_at: now,
+        status: 'active',
+        login_type: 'none',
+        organization_ids: [],
+        roles: [{ name: 'owner', display_name: 'Owner' }],
+      },
+    ],
     tokens: new Map(tokens.map((token) => [token, operatorUserId])),
     licenses: [],
     nextLicenseId: 1,
@@ -97,9 +99,7 @@ export function decodeJwtClaims(jwt: string): Record<string, unknown> | undefine
   if (parts.length !== 3) return undefined;
   try {
     const claims: unknown = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
-    return claims !== null && typeof claims === 'object' && !Array.isArray(claims)
-      ? (claims as Record<string, unknown>)
-      : undefined;
+    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

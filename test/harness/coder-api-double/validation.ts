@@ -85,8 +85,8 @@ export function isRejection(value: ValidRequest | Rejection): value is Rejection
  * none, or a body that fails the response schema.
  */
 export function checkResponse(doc: CoderApiDocument, op: Operation, status: number, body: unknown): string | undefined {
-  const key = String(status) in op.responses ? String(status) : `${String(status)[0]}XX` in op.responses
-    ? `${String(status)[0]}XX` : 'default';
+  const key =
+    String(status) in op.responses ? String(status) : `${String(status)[0]}XX` in op.responses ? `${String(status)[0]}XX` : 'default';
   const spec = op.responses[key];
   const where = `${op.operationId} (${op.method} ${op.pathTemplate}) answered ${status}`;
   if (!spec) return `${where}, a status the document does not declare`;

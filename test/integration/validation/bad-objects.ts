@@ -2,7 +2,15 @@
 // types, missing required fields, bad enums, patterns and bounds, formats, duplicate list keys, unknown
 // fields and bad metadata, across the kinds.
 import {
-  aControlPlane, aGatewayKey, anMcpServer, aProvider, aProvisioner, aTemplateTest, aWorkspaceProxy, database, type Obj,
+  aControlPlane,
+  aGatewayKey,
+  anMcpServer,
+  aProvider,
+  aProvisioner,
+  aTemplateTest,
+  aWorkspaceProxy,
+  database,
+  type Obj,
 } from '../../unit/validation/fixtures.ts';
 
 export interface Row {
@@ -31,8 +39,14 @@ export const badObjects: Row[] = [
   { name: 'database without connectionSecretRef', obj: aControlPlane({ database: {} }) },
   { name: 'connectionSecretRef without key', obj: aControlPlane({ database: { connectionSecretRef: { name: 'db' } } }) },
   { name: 'connectionSecretRef with empty name and key', obj: aControlPlane({ database: database('', '') }) },
-  { name: 'generatedTokenSecretName over 253 characters', obj: aControlPlane({ operatorAccess: { generatedTokenSecretName: 'x'.repeat(254) } }) },
-  { name: 'gateway without parentRefs entries', obj: aControlPlane({ expose: { gateway: { host: 'coder.example.com', parentRefs: [] } } }) },
+  {
+    name: 'generatedTokenSecretName over 253 characters',
+    obj: aControlPlane({ operatorAccess: { generatedTokenSecretName: 'x'.repeat(254) } }),
+  },
+  {
+    name: 'gateway without parentRefs entries',
+    obj: aControlPlane({ expose: { gateway: { host: 'coder.example.com', parentRefs: [] } } }),
+  },
   { name: 'ingress without host', obj: aControlPlane({ expose: { ingress: {} } }) },
   { name: 'ownerUserID that is not a UUID', obj: aControlPlane({ templateTests: { ownerUserID: 'not-a-uuid' } }) },
   { name: 'resource quantity that is a boolean (int-or-string)', obj: aControlPlane({ resources: { limits: { cpu: true } } }) },
@@ -42,23 +56,52 @@ export const badObjects: Row[] = [
   { name: 'spec as a list', obj: { ...aControlPlane(), spec: [] as unknown as Record<string, unknown> } },
   { name: 'boolean field as a string', obj: aControlPlane({ envUseClusterAccessURL: 'yes' }) },
   { name: 'unknown spec fields', obj: aControlPlane({ foo: 1, service: { bar: 2 } }) },
-  { name: 'unknown field inside a Kubernetes type', obj: aControlPlane({ extraEnv: [{ name: 'A', bogus: 1, valueFrom: { secretKeyRef: { name: 'a', key: 'b', extra: 3 } } }] }) },
-  { name: 'unknown top-level and metadata fields', obj: { ...aControlPlane(), extra: true, metadata: { name: 'coder', namespace: 'coder', foo: 1 } } },
+  {
+    name: 'unknown field inside a Kubernetes type',
+    obj: aControlPlane({ extraEnv: [{ name: 'A', bogus: 1, valueFrom: { secretKeyRef: { name: 'a', key: 'b', extra: 3 } } }] }),
+  },
+  {
+    name: 'unknown top-level and metadata fields',
+    obj: { ...aControlPlane(), extra: true, metadata: { name: 'coder', namespace: 'coder', foo: 1 } },
+  },
   { name: 'upper-case metadata.name', obj: aControlPlane({}, 'Coder') },
-  { name: 'invalid label key and value', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', labels: { '-bad': 'x', ok: '-bad-' } } } },
+  {
+    name: 'invalid label key and value',
+    obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', labels: { '-bad': 'x', ok: '-bad-' } } },
+  },
   { name: 'label value that is a number', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', labels: { a: 5 } } } },
   { name: 'no name', obj: { ...aControlPlane(), metadata: { namespace: 'coder' } } },
   {
     name: 'deep Kubernetes types: node selector operator not in its enum, spread constraint without whenUnsatisfiable',
     obj: aControlPlane({
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'Bogus' }] }] } } },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'Bogus' }] }] },
+        },
+      },
       topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'k' }],
     }),
   },
-  { name: 'finalizer with a space', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', finalizers: ['bad finalizer'] } } },
-  { name: 'unknown field inside an ownerReference', obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '1', foo: 2 }] } } },
+  {
+    name: 'finalizer with a space',
+    obj: { ...aControlPlane(), metadata: { name: 'coder', namespace: 'coder', finalizers: ['bad finalizer'] } },
+  },
+  {
+    name: 'unknown field inside an ownerReference',
+    obj: {
+      ...aControlPlane(),
+      metadata: {
+        name: 'coder',
+        namespace: 'coder',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '1', foo: 2 }],
+      },
+    },
+  },
   // CoderAIGatewayKey
-  { name: 'null destination and an object as deletionPolicy', obj: aGatewayKey({ destinations: [{ name: 'a' }, null], deletionPolicy: { a: 1 } }) },
+  {
+    name: 'null destination and an object as deletionPolicy',
+    obj: aGatewayKey({ destinations: [{ name: 'a' }, null], deletionPolicy: { a: 1 } }),
+  },
   { name: 'gateway key without destinations', obj: without(aGatewayKey(), 'destinations') },
   { name: 'gateway key with 9 destinations', obj: aGatewayKey({ destinations: times(9, (i) => ({ name: `d${i}` })) }) },
   { name: 'gateway key with no destination', obj: aGatewayKey({ destinations: [] }) },
@@ -67,8 +110,14 @@ export const badObjects: Row[] = [
   { name: 'keyName of 57 characters', obj: aGatewayKey({ keyName: 'k'.repeat(57) }) },
   { name: 'deletionPolicy not in its enum', obj: aGatewayKey({ deletionPolicy: 'Keep' }) },
   { name: 'empty controlPlaneRef name', obj: aGatewayKey({ controlPlaneRef: { name: '' } }) },
-  { name: 'rotateAfter beyond the range of a duration (rule evaluation error)', obj: aGatewayKey({ rotation: { rotateAfter: '2562048h' } }) },
-  { name: 'gateway key without spec', obj: { apiVersion: 'coder.com/v1alpha1', kind: 'CoderAIGatewayKey', metadata: { name: 'gw', namespace: 'coder' } } as unknown as Obj },
+  {
+    name: 'rotateAfter beyond the range of a duration (rule evaluation error)',
+    obj: aGatewayKey({ rotation: { rotateAfter: '2562048h' } }),
+  },
+  {
+    name: 'gateway key without spec',
+    obj: { apiVersion: 'coder.com/v1alpha1', kind: 'CoderAIGatewayKey', metadata: { name: 'gw', namespace: 'coder' } } as unknown as Obj,
+  },
   // CoderAIProvider
   { name: 'provider type not in its enum', obj: aProvider({ type: 'gpt' }) },
   { name: 'provider without type', obj: without(aProvider(), 'type') },
@@ -76,16 +125,30 @@ export const badObjects: Row[] = [
   { name: 'six apiKeys', obj: aProvider({ apiKeys: times(6, (i) => ({ secretKeyRef: { name: 'k', key: `k${i}` } })) }) },
   { name: 'bedrock roleARN that is no IAM role', obj: aProvider({ bedrock: { region: 'us-east-1', roleARN: 'arn:aws:s3:::bucket' } }) },
   { name: 'header name with a space', obj: aProvider({ upstreamHeaders: [{ name: 'Bad Header', value: 'v' }] }) },
-  { name: 'same header twice (list key and CEL rule)', obj: aProvider({ upstreamHeaders: [{ name: 'X-A', value: 'a' }, { name: 'X-A', value: 'b' }] }) },
+  {
+    name: 'same header twice (list key and CEL rule)',
+    obj: aProvider({
+      upstreamHeaders: [
+        { name: 'X-A', value: 'a' },
+        { name: 'X-A', value: 'b' },
+      ],
+    }),
+  },
   { name: 'enabled as a string', obj: aProvider({ enabled: 'true' }) },
   // CoderMCPServer
   { name: 'MCP server without displayName and url', obj: without(without(anMcpServer(), 'displayName'), 'url') },
-  { name: 'empty displayName, url and tool names, numbers as tools', obj: anMcpServer({ displayName: '', url: '', tools: { allow: [''], deny: [1, 1] } }) },
+  {
+    name: 'empty displayName, url and tool names, numbers as tools',
+    obj: anMcpServer({ displayName: '', url: '', tools: { allow: [''], deny: [1, 1] } }),
+  },
   { name: 'transport not in its enum', obj: anMcpServer({ transport: 'websocket' }) },
   { name: 'tool allowed twice (set)', obj: anMcpServer({ tools: { allow: ['a', 'b', 'a', 'a'] } }) },
   { name: 'tool rule without action', obj: anMcpServer({ tools: { rules: [{ tool: 't' }] } }) },
   { name: 'auth type not in its enum', obj: anMcpServer({ auth: { type: 'basic' } }) },
-  { name: 'apiKey header with a space', obj: anMcpServer({ auth: { type: 'apiKey', apiKey: { header: 'X Key', valueSecretRef: { name: 's' } } } }) },
+  {
+    name: 'apiKey header with a space',
+    obj: anMcpServer({ auth: { type: 'apiKey', apiKey: { header: 'X Key', valueSecretRef: { name: 's' } } } }),
+  },
   // CoderProvisioner (no CEL rules: no "rules were not checked" error)
   { name: 'provisioner without controlPlaneRef', obj: without(aProvisioner(), 'controlPlaneRef') },
   { name: 'provisioner replicas as a string', obj: aProvisioner({ replicas: 'two' }) },
@@ -97,24 +160,47 @@ export const badObjects: Row[] = [
   { name: 'version id that is not a UUID', obj: aTemplateTest({ version: { id: 'not-a-uuid' } }) },
   { name: 'timeoutSeconds below 60', obj: aTemplateTest({ timeoutSeconds: 30 }) },
   { name: 'timeoutSeconds above 7200', obj: aTemplateTest({ timeoutSeconds: 8000 }) },
-  { name: 'parameter given twice', obj: aTemplateTest({ parameters: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }) },
+  {
+    name: 'parameter given twice',
+    obj: aTemplateTest({
+      parameters: [
+        { name: 'a', value: '1' },
+        { name: 'a', value: '2' },
+      ],
+    }),
+  },
   { name: 'version name with a space', obj: aTemplateTest({ version: { name: 'v 1' } }) },
-  { name: 'non-ASCII template, control character in version, fractional timeout below the minimum', obj: aTemplateTest({ template: 'é.docker', version: { name: 'v\u0001' }, timeoutSeconds: 59.5 }) },
+  {
+    name: 'non-ASCII template, control character in version, fractional timeout below the minimum',
+    obj: aTemplateTest({ template: 'é.docker', version: { name: 'v\u0001' }, timeoutSeconds: 59.5 }),
+  },
   // CoderWorkspaceProxy (no CEL rules)
   { name: 'bootstrap without coderURL', obj: aWorkspaceProxy({ bootstrap: { credentialsSecretRef: { name: 's' } } }) },
   { name: 'negative service port', obj: aWorkspaceProxy({ service: { port: -1 } }) },
   { name: 'derpOnly as a string', obj: aWorkspaceProxy({ derpOnly: 'no' }) },
   { name: 'proxy extraEnv entry without a name', obj: aWorkspaceProxy({ extraEnv: [{}] }) },
-  { name: 'unknown bootstrap field', obj: aWorkspaceProxy({ bootstrap: { coderURL: 'http://coder', credentialsSecretRef: { name: 's' }, foo: 1 } }) },
+  {
+    name: 'unknown bootstrap field',
+    obj: aWorkspaceProxy({ bootstrap: { coderURL: 'http://coder', credentialsSecretRef: { name: 's' }, foo: 1 } }),
+  },
 ];
 
 /** Valid objects beyond the samples and the rule rows' accepted objects. */
 export const goodObjects: Row[] = [
-  { name: 'control plane with nulls where defaults apply', obj: aControlPlane({ replicas: null, service: { annotations: { drop: null } }, readinessProbe: null }) },
   {
-    name: 'control plane with many fields', obj: aControlPlane({
-      replicas: 2, image: 'ghcr.io/coder/coder:v2.20.0', database: database('db', 'uri'),
-      extraEnv: [{ name: 'CODER_VERBOSE', value: 'true' }, { name: 'X', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }],
+    name: 'control plane with nulls where defaults apply',
+    obj: aControlPlane({ replicas: null, service: { annotations: { drop: null } }, readinessProbe: null }),
+  },
+  {
+    name: 'control plane with many fields',
+    obj: aControlPlane({
+      replicas: 2,
+      image: 'ghcr.io/coder/coder:v2.20.0',
+      database: database('db', 'uri'),
+      extraEnv: [
+        { name: 'CODER_VERBOSE', value: 'true' },
+        { name: 'X', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+      ],
       resources: { limits: { cpu: 2, memory: '4Gi' }, requests: { cpu: '500m' } },
       expose: { gateway: { host: 'coder.example.com', parentRefs: [{ name: 'gw', namespace: 'gateways' }] } },
       tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 30 }],
@@ -122,9 +208,23 @@ export const goodObjects: Row[] = [
     }),
   },
   { name: 'provisioner with tags and key', obj: aProvisioner({ tags: { scope: 'organization' }, key: { name: 'k8s' }, replicas: 0 }) },
-  { name: 'workspace proxy with bootstrap', obj: aWorkspaceProxy({ bootstrap: { coderURL: 'http://coder.coder.svc', credentialsSecretRef: { name: 's' } } }) },
+  {
+    name: 'workspace proxy with bootstrap',
+    obj: aWorkspaceProxy({ bootstrap: { coderURL: 'http://coder.coder.svc', credentialsSecretRef: { name: 's' } } }),
+  },
   { name: 'object named by generateName', obj: { ...aProvisioner(), metadata: { generateName: 'provisioner-', namespace: 'coder' } } },
-  { name: 'labels and annotations', obj: { ...aWorkspaceProxy(), metadata: { name: 'eu-west', namespace: 'coder', labels: { 'app.kubernetes.io/name': 'proxy' }, annotations: { 'example.com/Note': 'x y' } } } },
+  {
+    name: 'labels and annotations',
+    obj: {
+      ...aWorkspaceProxy(),
+      metadata: {
+        name: 'eu-west',
+        namespace: 'coder',
+        labels: { 'app.kubernetes.io/name': 'proxy' },
+        annotations: { 'example.com/Note': 'x y' },
+      },
+    },
+  },
 ];
 
 export interface UpdateRow extends Row {
@@ -135,10 +235,21 @@ export interface UpdateRow extends Row {
 /** Updates beyond the transition rules' rows: schema errors, and rules that are not transition rules. */
 export const updates: UpdateRow[] = [
   { name: 'update to replicas as a string', old: aControlPlane(), obj: aControlPlane({ replicas: '3' }) },
-  { name: 'update adding CODER_PG_CONNECTION_URL next to spec.database', old: aControlPlane({ database: database('db', 'uri') }),
-    obj: aControlPlane({ database: database('db', 'uri'), extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'x' }] }) },
-  { name: 'template test update below the minimum timeout (and immutable)', old: aTemplateTest(), obj: aTemplateTest({ timeoutSeconds: 1 }) },
+  {
+    name: 'update adding CODER_PG_CONNECTION_URL next to spec.database',
+    old: aControlPlane({ database: database('db', 'uri') }),
+    obj: aControlPlane({ database: database('db', 'uri'), extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'x' }] }),
+  },
+  {
+    name: 'template test update below the minimum timeout (and immutable)',
+    old: aTemplateTest(),
+    obj: aTemplateTest({ timeoutSeconds: 1 }),
+  },
   { name: 'provider type changed to a value not in the enum (rules not checked)', old: aProvider(), obj: aProvider({ type: 'gpt' }) },
-  { name: 'update of labels only', old: aTemplateTest(), obj: { ...aTemplateTest(), metadata: { name: 'docker-active', namespace: 'coder', labels: { team: 'a' } } } },
+  {
+    name: 'update of labels only',
+    old: aTemplateTest(),
+    obj: { ...aTemplateTest(), metadata: { name: 'docker-active', namespace: 'coder', labels: { team: 'a' } } },
+  },
   { name: 'gateway key update with an unknown field', old: aGatewayKey(), obj: aGatewayKey({ bogus: 1 }) },
 ];

@@ -30,7 +30,9 @@ export async function request(kc: KubeConfig, method: string, path: string, body
     const req = https.request(url, options, (res) => {
       let data = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { data += chunk; });
+      res.on('data', (chunk: string) => {
+        data += chunk;
+      });
       res.on('end', () => {
         try {
           resolve({ code: res.statusCode ?? 0, body: data ? JSON.parse(data) : undefined });
@@ -51,9 +53,15 @@ export function findingsOf(status: Status): Finding[] {
   if (causes.length) return causes.map((c) => ({ path: c.field ?? '', reason: c.reason ?? '', message: c.message ?? '' }));
   const strict = /strict decoding error: (.*)$/.exec(status.message ?? '');
   if (strict) {
-    return [...strict[1]!.matchAll(/unknown field "([^"]*)"/g)].map((m) => ({ path: m[1]!, reason: 'BadRequest', message: `unknown field "${m[1]}"` }));
+    return [...strict[1]!.matchAll(/unknown field "([^"]*)"/g)].map((m) => ({
+      path: m[1]!,
+      reason: 'BadRequest',
+      message: `unknown field "${m[1]}"`,
+    }));
   }
-  const decoding = /cannot be handled as a \w+: (json: cannot unmarshal \w+ into Go struct field ObjectMeta\.(\w+) .*)$/.exec(status.message ?? '');
+  const decoding = /cannot be handled as a \w+: (json: cannot unmarshal \w+ into Go struct field ObjectMeta\.(\w+) .*)$/.exec(
+    status.message ?? '',
+  );
   if (decoding) return [{ path: `metadata.${decoding[2]}`, reason: 'BadRequest', message: decoding[1]! }];
   return [{ path: '', reason: 'BadRequest', message: status.message ?? '' }];
 }

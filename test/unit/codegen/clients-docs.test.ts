@@ -7,21 +7,32 @@ import type { ResolvedKind } from '../../../codegen/load.ts';
 import { kubernetesTypeKey } from '../../../codegen/resolve.ts';
 
 const widget: ResolvedKind = {
-  file: 'widgets.yaml', group: 'coder.com', version: 'v1alpha1', kind: 'Widget', scope: 'Namespaced',
+  file: 'widgets.yaml',
+  group: 'coder.com',
+  version: 'v1alpha1',
+  kind: 'Widget',
+  scope: 'Namespaced',
   names: { plural: 'widgets', singular: 'widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['coder'] },
   printerColumns: [{ name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
   conditions: { Ready: { description: 'Whether it works.', reasons: { Working: 'True. It works.', Broken: 'False. It | does not.' } } },
   schema: {},
   resolved: {
-    type: 'object', description: 'A widget.',
+    type: 'object',
+    description: 'A widget.',
     'x-kubernetes-validations': [{ rule: 'true', message: 'whole-object rule' }],
     properties: {
       spec: {
-        type: 'object', description: 'Desired state.', required: ['size'],
+        type: 'object',
+        description: 'Desired state.',
+        required: ['size'],
         properties: {
           size: { type: 'integer', description: 'How big.', minimum: 1, default: 3 },
           mode: { type: 'string', description: 'How.', enum: ['fast', 'slow'] },
-          env: { type: 'array', description: 'Variables.', items: { type: 'object', [kubernetesTypeKey]: 'io.k8s.api.core.v1.EnvVar', properties: { name: { type: 'string' } } } },
+          env: {
+            type: 'array',
+            description: 'Variables.',
+            items: { type: 'object', [kubernetesTypeKey]: 'io.k8s.api.core.v1.EnvVar', properties: { name: { type: 'string' } } },
+          },
         },
       },
     },

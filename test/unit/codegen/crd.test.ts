@@ -5,7 +5,11 @@ import type { KindSource } from '../../../codegen/load.ts';
 import { commonTypeKey, kubernetesTypeKey } from '../../../codegen/resolve.ts';
 
 const kind: KindSource = {
-  file: 'widgets.yaml', group: 'coder.com', version: 'v1alpha1', kind: 'Widget', scope: 'Namespaced',
+  file: 'widgets.yaml',
+  group: 'coder.com',
+  version: 'v1alpha1',
+  kind: 'Widget',
+  scope: 'Namespaced',
   names: { plural: 'widgets', singular: 'widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['coder'] },
   printerColumns: [{ name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
   conditions: {},
@@ -27,7 +31,9 @@ describe('buildCrd', () => {
             description: 'Our words on env.',
             [commonTypeKey]: 'common/env.yaml',
             items: {
-              type: 'object', description: 'EnvVar of core/v1.', [kubernetesTypeKey]: 'io.k8s.api.core.v1.EnvVar',
+              type: 'object',
+              description: 'EnvVar of core/v1.',
+              [kubernetesTypeKey]: 'io.k8s.api.core.v1.EnvVar',
               properties: { name: { type: 'string', description: 'long upstream text' } },
             },
           },
@@ -41,13 +47,22 @@ describe('buildCrd', () => {
   it('names the CRD plural.group and writes it to config/crd/bases', () => {
     assert.equal(crd.metadata.name, 'widgets.coder.com');
     assert.equal(crdPath(kind), 'config/crd/bases/coder.com_widgets.yaml');
-    assert.deepEqual(crd.spec.names, { kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget', shortNames: ['wd'], categories: ['coder'] });
+    assert.deepEqual(crd.spec.names, {
+      kind: 'Widget',
+      listKind: 'WidgetList',
+      plural: 'widgets',
+      singular: 'widget',
+      shortNames: ['wd'],
+      categories: ['coder'],
+    });
   });
 
   it('serves one storage version with the status subresource and printer columns', () => {
     assert.equal(crd.spec.versions.length, 1);
-    assert.deepEqual({ served: version.served, storage: version.storage, subresources: version.subresources },
-      { served: true, storage: true, subresources: { status: {} } });
+    assert.deepEqual(
+      { served: version.served, storage: version.storage, subresources: version.subresources },
+      { served: true, storage: true, subresources: { status: {} } },
+    );
     assert.deepEqual(version.additionalPrinterColumns, kind.printerColumns);
   });
 

@@ -23,16 +23,25 @@ describe('RBAC stage', () => {
 
   it('reads literal declarations and refuses computed ones, naming the file and line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'perm-'));
-    writeFileSync(join(dir, 'ok.permissions.ts'),
-      "export const permissions = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] as const;\n");
+    writeFileSync(
+      join(dir, 'ok.permissions.ts'),
+      "export const permissions = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] as const;\n",
+    );
     const [declared] = readPermissions([join(dir, 'ok.permissions.ts')]);
     assert.deepEqual(declared!.rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
 
-    writeFileSync(join(dir, 'bad.permissions.ts'),
-      "const verbs = ['get'];\nexport const permissions = [{ apiGroups: [''], resources: ['pods'], verbs }];\n");
+    writeFileSync(
+      join(dir, 'bad.permissions.ts'),
+      "const verbs = ['get'];\nexport const permissions = [{ apiGroups: [''], resources: ['pods'], verbs }];\n",
+    );
     assert.throws(() => readPermissions([join(dir, 'bad.permissions.ts')]), /only plain properties/);
-    writeFileSync(join(dir, 'bad2.permissions.ts'),
-      "const all = 'get';\nexport const permissions = [{ apiGroups: [''], resources: ['pods'], verbs: [all] }];\n");
-    assert.throws(() => readPermissions([join(dir, 'bad2.permissions.ts')]), /bad2\.permissions\.ts:2: permissions must be literals, found `all`/);
+    writeFileSync(
+      join(dir, 'bad2.permissions.ts'),
+      "const all = 'get';\nexport const permissions = [{ apiGroups: [''], resources: ['pods'], verbs: [all] }];\n",
+    );
+    assert.throws(
+      () => readPermissions([join(dir, 'bad2.permissions.ts')]),
+      /bad2\.permissions\.ts:2: permissions must be literals, found `all`/,
+    );
   });
 });

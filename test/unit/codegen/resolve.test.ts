@@ -17,7 +17,8 @@ function fixture(files: Record<string, string>): string {
 describe('resolveRefs', () => {
   it('inlines file and pointer refs, marks their origin, and lets sibling keywords override', () => {
     const dir = fixture({
-      'common/selector.yaml': 'type: object\ndescription: shared\nrequired: [name]\nproperties:\n  name: {type: string}\n  key: {type: string}\n',
+      'common/selector.yaml':
+        'type: object\ndescription: shared\nrequired: [name]\nproperties:\n  name: {type: string}\n  key: {type: string}\n',
       'kubernetes/definitions.yaml': [
         'definitions:',
         '  io.k8s.api.core.v1.EnvVar:',
@@ -29,13 +30,16 @@ describe('resolveRefs', () => {
         '    properties: {secretKeyRef: {type: object}}',
       ].join('\n'),
     });
-    const resolved = resolveRefs({
-      type: 'object',
-      properties: {
-        ref: { $ref: './common/selector.yaml', description: 'local', required: ['name', 'key'] },
-        env: { $ref: './kubernetes/definitions.yaml#/definitions/io.k8s.api.core.v1.EnvVar' },
+    const resolved = resolveRefs(
+      {
+        type: 'object',
+        properties: {
+          ref: { $ref: './common/selector.yaml', description: 'local', required: ['name', 'key'] },
+          env: { $ref: './kubernetes/definitions.yaml#/definitions/io.k8s.api.core.v1.EnvVar' },
+        },
       },
-    }, join(dir, 'kind.yaml'));
+      join(dir, 'kind.yaml'),
+    );
     const props = resolved.properties as Record<string, Record<string, unknown>>;
     assert.equal(props.ref!.description, 'local');
     assert.deepEqual(props.ref!.required, ['name', 'key']);
@@ -49,8 +53,10 @@ describe('resolveRefs', () => {
 
   it('names the file and pointer of a ref that does not exist', () => {
     const dir = fixture({ 'a.yaml': 'definitions: {}\n' });
-    assert.throws(() => resolveRefs({ $ref: './a.yaml#/definitions/Missing' }, join(dir, 'kind.yaml')),
-      /\$ref pointer #\/definitions\/Missing does not exist/);
+    assert.throws(
+      () => resolveRefs({ $ref: './a.yaml#/definitions/Missing' }, join(dir, 'kind.yaml')),
+      /\$ref pointer #\/definitions\/Missing does not exist/,
+    );
   });
 
   it('rejects a cycle instead of recursing forever', () => {

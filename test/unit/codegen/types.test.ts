@@ -14,17 +14,21 @@ describe('types stage', () => {
 
   it('titles nested objects by path and replaces referenced types with their TypeScript names', () => {
     const refs = { kubernetes: new Set<string>(), common: new Set<string>() };
-    const schema = typeSchema({
-      type: 'object',
-      properties: {
-        database: {
-          type: 'object',
-          properties: { secret: { type: 'object', [commonTypeKey]: 'common/secret-key-selector.yaml', properties: {} } },
+    const schema = typeSchema(
+      {
+        type: 'object',
+        properties: {
+          database: {
+            type: 'object',
+            properties: { secret: { type: 'object', [commonTypeKey]: 'common/secret-key-selector.yaml', properties: {} } },
+          },
+          env: { type: 'array', items: { type: 'object', [kubernetesTypeKey]: 'io.k8s.api.core.v1.EnvVar' } },
+          port: { 'x-kubernetes-int-or-string': true },
         },
-        env: { type: 'array', items: { type: 'object', [kubernetesTypeKey]: 'io.k8s.api.core.v1.EnvVar' } },
-        port: { 'x-kubernetes-int-or-string': true },
       },
-    }, 'WidgetSpec', refs) as any;
+      'WidgetSpec',
+      refs,
+    ) as any;
     assert.equal(schema.title, 'WidgetSpec');
     assert.equal(schema.properties.database.title, 'WidgetSpecDatabase');
     assert.equal(schema.properties.database.properties.secret.tsType, 'SecretKeySelector');

@@ -6,7 +6,11 @@ import { ajvSchema, structuralNode, structuralRule, validatorFile, validatorsInd
 
 describe('validators stage', () => {
   it('marks rules that read oldSelf as transition rules', () => {
-    assert.deepEqual(structuralRule({ rule: 'self == oldSelf', message: 'immutable' }, 'x'), { rule: 'self == oldSelf', message: 'immutable', transition: true });
+    assert.deepEqual(structuralRule({ rule: 'self == oldSelf', message: 'immutable' }, 'x'), {
+      rule: 'self == oldSelf',
+      message: 'immutable',
+      transition: true,
+    });
     assert.deepEqual(structuralRule({ rule: "self.startsWith('/')" }, 'x'), { rule: "self.startsWith('/')" });
   });
 
@@ -18,8 +22,10 @@ describe('validators stage', () => {
 
   it('stops on a fieldPath that names no field, a keyword it does not check, or a bytes/duration format', () => {
     const rule = { rule: 'true', fieldPath: '.nope' };
-    assert.throws(() => structuralNode({ type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-validations': [rule] }, 'x'),
-      /fieldPath \.nope does not name a field/);
+    assert.throws(
+      () => structuralNode({ type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-validations': [rule] }, 'x'),
+      /fieldPath \.nope does not name a field/,
+    );
     assert.throws(() => structuralNode({ type: 'integer', multipleOf: 2 }, 'x'), /keyword\(s\) multipleOf not supported/);
     assert.throws(() => structuralNode({ type: 'string', format: 'byte' }, 'x'), /format byte is a CEL bytes value/);
   });
@@ -41,7 +47,10 @@ describe('validators stage', () => {
     const text = validatorFile(kind, kind.resolved);
     assert.match(text, /^\/\/ @ts-nocheck/);
     assert.match(text, /export function validateCoderControlPlane\(obj: unknown, old\?: unknown\): ValidationError\[\]/);
-    assert.match(text, /export const coderControlPlaneValidator: KindValidator = \{\n  apiVersion: 'coder\.com\/v1alpha1',\n  kind: 'CoderControlPlane',/);
+    assert.match(
+      text,
+      /export const coderControlPlaneValidator: KindValidator = \{\n  apiVersion: 'coder\.com\/v1alpha1',\n  kind: 'CoderControlPlane',/,
+    );
     assert.match(text, /hasRules: true/);
     assert.match(text, /^const shared0: StructuralNode = /m);
     assert.match(text, /\$ref":"#\/\$defs\/d0"/);
@@ -52,7 +61,10 @@ describe('validators stage', () => {
     const kinds = loadKinds();
     const text = validatorsIndexFile(kinds);
     const listed = text.slice(text.indexOf('export const kindValidators')).match(/^ {2}\w+Validator,$/gm);
-    assert.deepEqual(listed, kinds.map((k) => `  ${k.kind.charAt(0).toLowerCase()}${k.kind.slice(1)}Validator,`));
+    assert.deepEqual(
+      listed,
+      kinds.map((k) => `  ${k.kind.charAt(0).toLowerCase()}${k.kind.slice(1)}Validator,`),
+    );
     for (const k of kinds) assert.match(text, new RegExp(`from '\\./${k.names.singular}\\.ts';`));
   });
 });

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCoderError } from '../../../src/coder/error-body.ts';
 import {
-  isDuplicateLicense, isForbidden, isCoderNotFound, isRetryable, isUnauthorized, isUnauthorizedOrForbidden,
+  isDuplicateLicense,
+  isForbidden,
+  isCoderNotFound,
+  isRetryable,
+  isUnauthorized,
+  isUnauthorizedOrForbidden,
 } from '../../../src/coder/error-predicates.ts';
 import { CoderApiError, CoderNetworkError, CrossOriginRedirectError } from '../../../src/coder/errors.ts';
 
@@ -21,11 +26,15 @@ function answer(status: number, body: unknown, extra: Partial<Parameters<typeof 
 
 describe('parseCoderError', () => {
   it("reads Coder's message, detail and validations", () => {
-    const err = answer(400, {
-      message: 'Validation failed.',
-      detail: 'one field is wrong',
-      validations: [{ field: 'license', detail: 'Validation failed for tag "required" with value: ""' }],
-    }, { statusText: 'Bad Request', buildVersion: 'v2.30.0' });
+    const err = answer(
+      400,
+      {
+        message: 'Validation failed.',
+        detail: 'one field is wrong',
+        validations: [{ field: 'license', detail: 'Validation failed for tag "required" with value: ""' }],
+      },
+      { statusText: 'Bad Request', buildVersion: 'v2.30.0' },
+    );
     assert.ok(err instanceof CoderApiError);
     assert.equal(err.status, 400);
     assert.equal(err.coderMessage, 'Validation failed.');
@@ -59,8 +68,11 @@ describe('parseCoderError', () => {
   });
 
   it('never carries the session token, even when the body echoes it', () => {
-    const err = answer(401, { message: `token ${token} is invalid`, detail: `got ${token}`,
-      validations: [{ field: 'token', detail: token }] });
+    const err = answer(401, {
+      message: `token ${token} is invalid`,
+      detail: `got ${token}`,
+      validations: [{ field: 'token', detail: token }],
+    });
     assert.ok(!err.message.includes(token));
     assert.ok(!err.coderMessage!.includes(token));
     assert.ok(!err.detail!.includes(token));
@@ -99,10 +111,14 @@ describe('status predicates', () => {
 
 describe('isDuplicateLicense', () => {
   const cases: Array<[string, { message: string; detail?: string }, boolean]> = [
-    ["Coder's unique violation on licenses_jwt_key", {
-      message: 'Unable to add license to database',
-      detail: 'pq: duplicate key value violates unique constraint "licenses_jwt_key"',
-    }, true],
+    [
+      "Coder's unique violation on licenses_jwt_key",
+      {
+        message: 'Unable to add license to database',
+        detail: 'pq: duplicate key value violates unique constraint "licenses_jwt_key"',
+      },
+      true,
+    ],
     ['the constraint name alone, in upper case', { message: 'LICENSES_JWT_KEY' }, true],
     ['"duplicate key" in the message', { message: 'Duplicate Key value' }, true],
     ['"already exists" in the detail', { message: 'Conflict', detail: 'License Already Exists' }, true],
@@ -133,8 +149,14 @@ describe('isRetryable', () => {
     ['404', answer(404, { message: 'Route not found.' }), false],
     ['409', answer(409, { message: 'conflict' }), false],
     ['501 Not Implemented', answer(501, { message: 'not implemented' }), false],
-    ['a 500 duplicate license', answer(500, { message: 'Unable to add license to database',
-      detail: 'pq: duplicate key value violates unique constraint "licenses_jwt_key"' }), false],
+    [
+      'a 500 duplicate license',
+      answer(500, {
+        message: 'Unable to add license to database',
+        detail: 'pq: duplicate key value violates unique constraint "licenses_jwt_key"',
+      }),
+      false,
+    ],
     ['a refused redirect', new CrossOriginRedirectError('http://a', 'http://b', 307), false],
     ['any other error', new Error('boom'), false],
   ];

@@ -18,8 +18,10 @@ describe('the URL of a Coder call', () => {
 
   it('fills path parameters, encoded, and refuses a missing one', () => {
     assert.equal(
-      expandPath('/api/v2/organizations/{organization}/provisionerkeys/{provisionerKeyName}',
-        { organization: 'default', provisionerKeyName: 'a/b c' }),
+      expandPath('/api/v2/organizations/{organization}/provisionerkeys/{provisionerKeyName}', {
+        organization: 'default',
+        provisionerKeyName: 'a/b c',
+      }),
       '/api/v2/organizations/default/provisionerkeys/a%2Fb%20c',
     );
     assert.equal(expandPath('/api/v2/licenses/{id}', { id: 7 }), '/api/v2/licenses/7');
@@ -35,7 +37,9 @@ describe('the URL of a Coder call', () => {
   it('refuses a base URL that is not http(s) or that carries credentials, without echoing it', () => {
     assert.throws(() => parseBaseURL('ftp://coder'), /must use http or https/);
     assert.throws(() => parseBaseURL('not a url'), /not a valid absolute URL/);
-    assert.throws(() => parseBaseURL('http://admin:hunter2@coder'), (err: Error) =>
-      err.message === 'the Coder URL must not contain credentials' && !err.message.includes('hunter2'));
+    assert.throws(
+      () => parseBaseURL('http://admin:hunter2@coder'),
+      (err: Error) => err.message === 'the Coder URL must not contain credentials' && !err.message.includes('hunter2'),
+    );
   });
 });

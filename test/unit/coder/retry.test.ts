@@ -24,19 +24,40 @@ describe('retryDelay', () => {
   const policy = { attempts: 5, baseDelayMs: 100, maxDelayMs: 1000 };
 
   it('doubles from the base, with jitter between half and all of the step', () => {
-    assert.equal(retryDelay(1, undefined, policy, () => 0), 50);
-    assert.equal(retryDelay(1, undefined, policy, () => 1), 100);
-    assert.equal(retryDelay(2, undefined, policy, () => 1), 200);
-    assert.equal(retryDelay(3, undefined, policy, () => 0.5), 300);
+    assert.equal(
+      retryDelay(1, undefined, policy, () => 0),
+      50,
+    );
+    assert.equal(
+      retryDelay(1, undefined, policy, () => 1),
+      100,
+    );
+    assert.equal(
+      retryDelay(2, undefined, policy, () => 1),
+      200,
+    );
+    assert.equal(
+      retryDelay(3, undefined, policy, () => 0.5),
+      300,
+    );
   });
 
   it('never waits longer than the cap', () => {
-    assert.equal(retryDelay(10, undefined, policy, () => 1), 1000);
+    assert.equal(
+      retryDelay(10, undefined, policy, () => 1),
+      1000,
+    );
     assert.equal(retryDelay(1, 60_000, policy), 1000);
   });
 
   it('follows Retry-After when the server sent one', () => {
-    assert.equal(retryDelay(1, 700, policy, () => 0), 700);
-    assert.equal(retryDelay(3, 0, policy, () => 1), 0);
+    assert.equal(
+      retryDelay(1, 700, policy, () => 0),
+      700,
+    );
+    assert.equal(
+      retryDelay(3, 0, policy, () => 1),
+      0,
+    );
   });
 });

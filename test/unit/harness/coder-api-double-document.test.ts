@@ -6,7 +6,8 @@ describe('the Coder API document as the double reads it', () => {
   const doc = coderApiDocument();
   const paths = doc.raw.paths as Record<string, Record<string, { operationId?: string }>>;
   const operations = Object.entries(paths).flatMap(([path, item]) =>
-    ['get', 'put', 'post', 'patch', 'delete'].filter((m) => item[m]).map((m) => ({ path, method: m.toUpperCase() })));
+    ['get', 'put', 'post', 'patch', 'delete'].filter((m) => item[m]).map((m) => ({ path, method: m.toUpperCase() })),
+  );
 
   it('compiles every body, parameter and response schema of every operation under strict ajv', () => {
     assert.ok(operations.length > 50);

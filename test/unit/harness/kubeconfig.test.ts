@@ -9,8 +9,13 @@ import { writeKubeconfig } from '../../harness/kubeconfig.ts';
 describe('writeKubeconfig', () => {
   it('writes a token kubeconfig that client-node loads, readable only by its owner', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'kc-')), 'sa.kubeconfig');
-    await writeKubeconfig(path, 'https://127.0.0.1:6443', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
-      'system:serviceaccount:ns:op', { token: 'abc.def' });
+    await writeKubeconfig(
+      path,
+      'https://127.0.0.1:6443',
+      '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+      'system:serviceaccount:ns:op',
+      { token: 'abc.def' },
+    );
     const kc = new KubeConfig();
     kc.loadFromFile(path);
     assert.equal(kc.getCurrentCluster()?.server, 'https://127.0.0.1:6443');

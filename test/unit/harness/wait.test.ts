@@ -11,7 +11,13 @@ describe('eventually', () => {
 
   it('names what it waited for and what it last saw when the deadline passes', async () => {
     await assert.rejects(
-      eventually('the widget to be ready', async () => { throw new Error('widget is warming up'); }, { timeoutMs: 50, intervalMs: 5 }),
+      eventually(
+        'the widget to be ready',
+        async () => {
+          throw new Error('widget is warming up');
+        },
+        { timeoutMs: 50, intervalMs: 5 },
+      ),
       /timed out after 50 ms waiting for the widget to be ready; last saw: 'error: widget is warming up'/,
     );
   });

@@ -8,7 +8,16 @@ const t2 = new Date('2026-01-01T01:00:00Z');
 describe('conditions', () => {
   it('adds a condition with observedGeneration and a second-precision transition time', () => {
     const list = setCondition([], { type: 'Ready', status: 'False', reason: 'Pending', message: 'waiting' }, 3, t1);
-    assert.deepEqual(list, [{ type: 'Ready', status: 'False', reason: 'Pending', message: 'waiting', observedGeneration: 3, lastTransitionTime: '2026-01-01T00:00:00Z' }]);
+    assert.deepEqual(list, [
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'Pending',
+        message: 'waiting',
+        observedGeneration: 3,
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      },
+    ]);
   });
 
   it('keeps lastTransitionTime while the status stays, and moves it when the status changes', () => {
@@ -25,7 +34,10 @@ describe('conditions', () => {
     let list = setCondition([], { type: 'A', status: 'True', reason: 'X', message: '' }, 1, t1);
     list = setCondition(list, { type: 'B', status: 'True', reason: 'X', message: '' }, 1, t1);
     list = setCondition(list, { type: 'A', status: 'False', reason: 'Y', message: '' }, 1, t2);
-    assert.deepEqual(list.map((c) => `${c.type}=${c.status}`), ['A=False', 'B=True']);
+    assert.deepEqual(
+      list.map((c) => `${c.type}=${c.status}`),
+      ['A=False', 'B=True'],
+    );
     assert.equal(findCondition(removeCondition(list, 'A'), 'A'), undefined);
     assert.equal(removeCondition(list, 'A').length, 1);
   });

@@ -26,14 +26,19 @@ describe('serveHttp', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
-      await assert.rejects(serveHttp(`127.0.0.1:${port}`, () => undefined), new RegExp(`cannot listen on "127.0.0.1:${port}"`));
+      await assert.rejects(
+        serveHttp(`127.0.0.1:${port}`, () => undefined),
+        new RegExp(`cannot listen on "127.0.0.1:${port}"`),
+      );
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
   });
 
   it('closes even while a client holds a keep-alive connection', async () => {
-    const endpoint = await serveHttp('127.0.0.1:0', (_req, res) => { res.end('x'); });
+    const endpoint = await serveHttp('127.0.0.1:0', (_req, res) => {
+      res.end('x');
+    });
     assert.ok(endpoint);
     await (await fetch(`http://127.0.0.1:${endpoint.port}/`, { keepalive: true })).text();
     await endpoint.close();

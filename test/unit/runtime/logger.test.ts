@@ -13,7 +13,15 @@ function capturingLogger(level = 'info'): { log: Logger; output: () => string; l
   });
   const log = createLogger({ level, destination });
   const output = () => chunks.join('');
-  return { log, output, lines: () => output().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    log,
+    output,
+    lines: () =>
+      output()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 const coderToken = 'Xy12AbCd9Z-q1w2e3r4t5y6u7i8o9p0aS';
@@ -23,31 +31,53 @@ describe('createLogger', () => {
   it('prints none of the secrets in one log call and keeps everything else', () => {
     const { log, output } = capturingLogger();
     const secret = {
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'coder-db-app', namespace: 'coder' },
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'coder-db-app', namespace: 'coder' },
       data: { uri: Buffer.from('postgres://coder:hunter2@db/coder').toString('base64') },
       stringData: { password: 'plain-pass-1' },
     };
     const err = new Error('dial postgresql://coder:err-pass-7@db.coder.svc:5432/coder?sslmode=disable failed');
-    log.error({
-      err,
-      url: 'postgres://app:url-pass-3@db.example.com:5432/coder',
-      headers: { Authorization: 'Bearer bearer-secret-4', 'Coder-Session-Token': coderToken },
-      request: 'GET /api/v2/users/me Coder-Session-Token: header-secret-5',
-      secret,
-      nested: { deeper: { evenDeeper: { andMore: { Password: 'deep-pass-6' } } } },
-    }, 'reconcile of %s failed with token %s and Authorization: Bearer %s', 'coder/coder', coderToken, jwt);
+    log.error(
+      {
+        err,
+        url: 'postgres://app:url-pass-3@db.example.com:5432/coder',
+        headers: { Authorization: 'Bearer bearer-secret-4', 'Coder-Session-Token': coderToken },
+        request: 'GET /api/v2/users/me Coder-Session-Token: header-secret-5',
+        secret,
+        nested: { deeper: { evenDeeper: { andMore: { Password: 'deep-pass-6' } } } },
+      },
+      'reconcile of %s failed with token %s and Authorization: Bearer %s',
+      'coder/coder',
+      coderToken,
+      jwt,
+    );
 
     const text = output();
     for (const leaked of [
-      'hunter2', Buffer.from('postgres://coder:hunter2@db/coder').toString('base64'), 'plain-pass-1', 'err-pass-7',
-      'url-pass-3', 'bearer-secret-4', coderToken, 'header-secret-5', 'deep-pass-6', jwt, 'eyJ',
+      'hunter2',
+      Buffer.from('postgres://coder:hunter2@db/coder').toString('base64'),
+      'plain-pass-1',
+      'err-pass-7',
+      'url-pass-3',
+      'bearer-secret-4',
+      coderToken,
+      'header-secret-5',
+      'deep-pass-6',
+      jwt,
+      'eyJ',
     ]) {
       assert.ok(!text.includes(leaked), `the output contains ${leaked}: ${text}`);
     }
     for (const kept of [
-      'reconcile of coder/coder failed with token', 'postgres://REDACTED@db.example.com:5432/coder',
-      'postgresql://REDACTED@db.coder.svc:5432/coder?sslmode=disable', 'coder-db-app', 'GET /api/v2/users/me',
-      '"type":"Error"', '"stack":"Error: dial', '"level":"error"',
+      'reconcile of coder/coder failed with token',
+      'postgres://REDACTED@db.example.com:5432/coder',
+      'postgresql://REDACTED@db.coder.svc:5432/coder?sslmode=disable',
+      'coder-db-app',
+      'GET /api/v2/users/me',
+      '"type":"Error"',
+      '"stack":"Error: dial',
+      '"level":"error"',
     ]) {
       assert.ok(text.includes(kept), `the output lacks ${kept}: ${text}`);
     }
@@ -97,8 +127,7 @@ describe('createLogger', () => {
 describe('reconcileLogger', () => {
   it('puts controller, namespace, name and reconcileID on every line', () => {
     const { log, lines } = capturingLogger();
-    reconcileLogger(log, { controller: 'codercontrolplane', namespace: 'coder', name: 'main', reconcileID: 'r-1' })
-      .info('reconciled');
+    reconcileLogger(log, { controller: 'codercontrolplane', namespace: 'coder', name: 'main', reconcileID: 'r-1' }).info('reconciled');
     const [line] = lines();
     assert.deepEqual(
       { controller: line!.controller, namespace: line!.namespace, name: line!.name, reconcileID: line!.reconcileID },

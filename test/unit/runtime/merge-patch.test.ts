@@ -12,7 +12,11 @@ describe('mergePatchDiff', () => {
     const from = { phase: 'Pending', url: 'http://x', ref: { name: 's', key: 'token' }, conditions: [{ type: 'A' }] };
     const to = { phase: 'Ready', ref: { name: 's' }, conditions: [{ type: 'A' }, { type: 'B' }], ready: true };
     assert.deepEqual(mergePatchDiff(from, to), {
-      phase: 'Ready', url: null, ref: { key: null }, conditions: [{ type: 'A' }, { type: 'B' }], ready: true,
+      phase: 'Ready',
+      url: null,
+      ref: { key: null },
+      conditions: [{ type: 'A' }, { type: 'B' }],
+      ready: true,
     });
   });
 });
@@ -24,7 +28,9 @@ describe('JSON equality and subset', () => {
   });
 
   it('finds desired fields in a live object that has more', () => {
-    const live = { spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i', terminationMessagePath: '/dev/x' }] } } } };
+    const live = {
+      spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i', terminationMessagePath: '/dev/x' }] } } },
+    };
     assert.ok(jsonSubset({ spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } }, live));
     assert.ok(!jsonSubset({ spec: { replicas: 2 } }, live));
     assert.ok(!jsonSubset({ spec: { template: { spec: { containers: [] } } } }, live));

@@ -39,7 +39,10 @@ describe('createMetrics', () => {
     for (const [name, labels, value] of expected) {
       assert.equal(sampleValue(text, name, labels), value, `${name} ${JSON.stringify(labels)}`);
     }
-    assert.ok(parseSamples(text).some((sample) => sample.name === 'process_cpu_seconds_total'), 'no process metrics');
+    assert.ok(
+      parseSamples(text).some((sample) => sample.name === 'process_cpu_seconds_total'),
+      'no process metrics',
+    );
   });
 
   it('gives each call its own registry', async () => {
@@ -90,14 +93,15 @@ describe('countHttpClientRequests', () => {
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const get = (url: string, method = 'GET') => new Promise<void>((resolve) => {
-    const req = httpRequest(url, { method }, (res) => {
-      res.resume();
-      res.on('end', resolve);
+  const get = (url: string, method = 'GET') =>
+    new Promise<void>((resolve) => {
+      const req = httpRequest(url, { method }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', () => resolve());
+      req.end();
     });
-    req.on('error', () => resolve());
-    req.end();
-  });
 
   it('counts requests to the API server by code and method, and nothing else', async () => {
     const metrics = createMetrics();

@@ -28,11 +28,13 @@ describe('startProbeServer', () => {
 
   it('answers 503 with one reason per line when a check fails', async () => {
     const readyz = (): ProbeResult => ({
-      ok: false, reasons: ['informer codercontrolplanes has not synced', 'informer secrets is stale\n(no event for 5m)'],
+      ok: false,
+      reasons: ['informer codercontrolplanes has not synced', 'informer secrets is stale\n(no event for 5m)'],
     });
     await withProbes({ healthz: () => ({ ok: true }), readyz }, async (get) => {
       assert.deepEqual(await get('/readyz'), {
-        status: 503, text: 'informer codercontrolplanes has not synced\ninformer secrets is stale (no event for 5m)\n',
+        status: 503,
+        text: 'informer codercontrolplanes has not synced\ninformer secrets is stale (no event for 5m)\n',
       });
       assert.equal((await get('/healthz')).status, 200);
     });
@@ -46,7 +48,9 @@ describe('startProbeServer', () => {
   });
 
   it('fails a check that throws, without a secret in the answer', async () => {
-    const healthz = (): ProbeResult => { throw new Error('lost postgres://u:pw@db/x'); };
+    const healthz = (): ProbeResult => {
+      throw new Error('lost postgres://u:pw@db/x');
+    };
     await withProbes({ healthz, readyz: () => ({ ok: true }) }, async (get) => {
       assert.deepEqual(await get('/healthz'), { status: 503, text: 'check threw: lost postgres://REDACTED@db/x\n' });
     });

@@ -14,8 +14,11 @@ describe('scrubSecrets', () => {
     ['a coder_session_token query parameter', '/api?coder_session_token=xyz&x=1', '/api?coder_session_token=REDACTED&x=1'],
     ['a bare Coder API token', 'token AbCdEfGhIj-AbCdEfGhIjKlMnOpQrStUv issued', 'token REDACTED issued'],
     ['a JWT', 'sa eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln end', 'sa REDACTED end'],
-    ['a password in a query string', 'postgres://db/coder?user=coder&password=pw1&sslmode=require',
-      'postgres://db/coder?user=coder&password=REDACTED&sslmode=require'],
+    [
+      'a password in a query string',
+      'postgres://db/coder?user=coder&password=pw1&sslmode=require',
+      'postgres://db/coder?user=coder&password=REDACTED&sslmode=require',
+    ],
     ['a libpq keyword string', "host=db user=coder password='a b' dbname=coder", 'host=db user=coder password=REDACTED dbname=coder'],
     ['JSON in a message', 'body: {"token":"t-1","name":"n"}', 'body: {"token":"REDACTED","name":"n"}'],
     ['a private key', 'key -----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY----- done', 'key REDACTED done'],
@@ -36,9 +39,13 @@ describe('scrubSecrets', () => {
 
 describe('redactDeep', () => {
   it('censors sensitive keys and scrubs every string, leaving other values alone', () => {
-    assert.deepEqual(
-      redactDeep({ n: 1, ok: true, none: null, list: ['Bearer x1y2z3'], Data: { a: 'b' }, url: 'redis://:pw@r:6379' }),
-      { n: 1, ok: true, none: null, list: ['Bearer REDACTED'], Data: '[REDACTED]', url: 'redis://REDACTED@r:6379' },
-    );
+    assert.deepEqual(redactDeep({ n: 1, ok: true, none: null, list: ['Bearer x1y2z3'], Data: { a: 'b' }, url: 'redis://:pw@r:6379' }), {
+      n: 1,
+      ok: true,
+      none: null,
+      list: ['Bearer REDACTED'],
+      Data: '[REDACTED]',
+      url: 'redis://REDACTED@r:6379',
+    });
   });
 });

@@ -41,7 +41,9 @@ describe('WorkQueue', () => {
     q.add('b');
     assert.equal(await q.get(), 'b', 'a is in flight, so b comes next');
     let second: string | undefined;
-    void q.get().then((k) => { second = k; });
+    void q.get().then((k) => {
+      second = k;
+    });
     await nextTick();
     assert.equal(second, undefined, 'a is not handed out while in flight');
     q.done(first!);
@@ -70,7 +72,10 @@ describe('WorkQueue', () => {
 
   it('backs a failing key off exponentially and forgets on success', () => {
     const backoff = new ExponentialBackoff(5, 1_000_000);
-    assert.deepEqual([1, 2, 3, 4].map(() => backoff.when('k')), [5, 10, 20, 40]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => backoff.when('k')),
+      [5, 10, 20, 40],
+    );
     assert.equal(backoff.failures('k'), 4);
     assert.equal(backoff.when('other'), 5, 'per key');
     backoff.forget('k');

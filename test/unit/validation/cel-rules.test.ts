@@ -30,7 +30,8 @@ const validate = (e: Example) => runValidation(validatorFor(kindValidators, 'cod
 describe('CEL rules of the schemas', () => {
   it('has a row with accepted and rejected objects for every rule of every kind', () => {
     const all = kindValidators.flatMap((v) => rulesOf(v.structure).map((r) => ({ kind: v.kind, r })));
-    const untested = all.filter(({ kind, r }) => !cases.some((c) => c.kind === kind && r.message?.startsWith(c.rule)))
+    const untested = all
+      .filter(({ kind, r }) => !cases.some((c) => c.kind === kind && r.message?.startsWith(c.rule)))
       .map(({ kind, r }) => `${kind}: ${r.rule}`);
     assert.deepEqual(untested, []);
     for (const c of cases) assert.ok(c.accepts.length && c.rejects.length, `${c.kind} "${c.rule}" has accepts and rejects`);
@@ -48,9 +49,18 @@ describe('CEL rules of the schemas', () => {
       c.rejects.forEach((example, i) => {
         it(`rejects example ${i + 1}${example.old ? ' (update)' : ''} at ${example.path} with the rule's message`, () => {
           const shown = example.value === undefined ? '' : `${goValue(example.value)}: `;
-          const expected = { path: example.path, type: 'Invalid value', reason: 'FieldValueInvalid', message: `Invalid value: ${shown}${rule.message}` };
+          const expected = {
+            path: example.path,
+            type: 'Invalid value',
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: ${shown}${rule.message}`,
+          };
           const errors = validate(example);
-          assert.deepEqual(errors.filter((e) => e.message.endsWith(rule.message!)), [expected], JSON.stringify(errors, null, 1));
+          assert.deepEqual(
+            errors.filter((e) => e.message.endsWith(rule.message!)),
+            [expected],
+            JSON.stringify(errors, null, 1),
+          );
         });
       });
     });

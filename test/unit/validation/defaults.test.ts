@@ -12,10 +12,15 @@ const schema: StructuralNode = {
   type: 'object',
   properties: {
     service: {
-      type: 'object', default: {},
+      type: 'object',
+      default: {},
       properties: { type: { type: 'string', default: 'ClusterIP' }, port: { type: 'integer', default: 80 } },
     },
-    probe: { type: 'object', default: { enabled: true }, properties: { enabled: { type: 'boolean' }, period: { type: 'integer', default: 10 } } },
+    probe: {
+      type: 'object',
+      default: { enabled: true },
+      properties: { enabled: { type: 'boolean' }, period: { type: 'integer', default: 10 } },
+    },
     replicas: { type: 'integer' },
     labels: { type: 'object', additionalProperties: { type: 'string' } },
     args: { type: 'array', items: { type: 'string' } },
@@ -33,7 +38,12 @@ describe('defaults', () => {
     const obj: Record<string, unknown> = { service: null, replicas: null, labels: { a: null, b: 'x' }, args: [null] };
     pruneNulls(obj, schema);
     applyDefaults(obj, schema);
-    assert.deepEqual(obj, { service: { type: 'ClusterIP', port: 80 }, probe: { enabled: true, period: 10 }, labels: { b: 'x' }, args: [null] });
+    assert.deepEqual(obj, {
+      service: { type: 'ClusterIP', port: 80 },
+      probe: { enabled: true, period: 10 },
+      labels: { b: 'x' },
+      args: [null],
+    });
   });
 
   it('keeps values that are set, and copies default values', () => {

@@ -36,14 +36,22 @@ describe('field paths', () => {
   });
 
   it('reads an ajv instancePath through the schema, unescaping ~1 and ~0', () => {
-    assert.deepEqual(pointerSegments('/spec/extraEnv/3/name', schema), [{ field: 'spec' }, { field: 'extraEnv' }, { index: 3 }, { field: 'name' }]);
+    assert.deepEqual(pointerSegments('/spec/extraEnv/3/name', schema), [
+      { field: 'spec' },
+      { field: 'extraEnv' },
+      { index: 3 },
+      { field: 'name' },
+    ]);
     assert.deepEqual(pointerSegments('/spec/annotations/a~1b~0c', schema), [{ field: 'spec' }, { field: 'annotations' }, { key: 'a/b~c' }]);
   });
 
   it('resolves a rule fieldPath to properties and map keys, and refuses undeclared fields', () => {
     const spec = schema.properties!.spec!;
-    assert.deepEqual(parseRuleFieldPath('.database.connectionSecretRef.name', spec),
-      [{ field: 'database' }, { field: 'connectionSecretRef' }, { field: 'name' }]);
+    assert.deepEqual(parseRuleFieldPath('.database.connectionSecretRef.name', spec), [
+      { field: 'database' },
+      { field: 'connectionSecretRef' },
+      { field: 'name' },
+    ]);
     assert.deepEqual(parseRuleFieldPath(".annotations['a.b/c']", spec), [{ field: 'annotations' }, { key: 'a.b/c' }]);
     assert.equal(parseRuleFieldPath('.database.nope', spec), undefined);
     assert.equal(parseRuleFieldPath('database', spec), undefined);

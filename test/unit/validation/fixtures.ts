@@ -24,7 +24,6 @@ export const aProvisioner = (spec: Record<string, unknown> = {}, name = 'provisi
 export const aTemplateTest = (spec: Record<string, unknown> = {}, name = 'docker-active'): Obj =>
   object('CoderTemplateTest', name, { ...ref, template: 'coder.docker', version: { active: true }, ...spec });
 
-export const aWorkspaceProxy = (spec: Record<string, unknown> = {}, name = 'eu-west'): Obj =>
-  object('CoderWorkspaceProxy', name, spec);
+export const aWorkspaceProxy = (spec: Record<string, unknown> = {}, name = 'eu-west'): Obj => object('CoderWorkspaceProxy', name, spec);
 
 export const database = (name: string, key?: string) => ({ connectionSecretRef: { name, ...(key !== undefined ? { key } : {}) } });

@@ -6,7 +6,8 @@ import { re2 } from '../../../src/validation/re2.ts';
 
 describe('formats', () => {
   it('accepts RFC 3339 date-times with a fraction, Z or an offset, in either case', () => {
-    for (const s of ['2024-02-29T23:59:59Z', '2024-01-01t00:00:00.123456789z', '2024-01-01T10:00:00+02:00']) assert.equal(isDateTime(s), true, s);
+    for (const s of ['2024-02-29T23:59:59Z', '2024-01-01t00:00:00.123456789z', '2024-01-01T10:00:00+02:00'])
+      assert.equal(isDateTime(s), true, s);
   });
 
   it('rejects impossible dates and times, and missing zones', () => {

@@ -6,8 +6,9 @@ import { kindValidators } from '../../../generated/validators/index.ts';
 import { validateObject } from '../../../src/validation/validator-lookup.ts';
 import { aControlPlane, aGatewayKey, aProvider, aProvisioner, aTemplateTest, type Obj } from './fixtures.ts';
 
-const notChecked = '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; '
-  + 'correct the existing errors to complete validation';
+const notChecked =
+  '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; ' +
+  'correct the existing errors to complete validation';
 const lines = (obj: Obj) => (validateObject(kindValidators, obj) ?? []).map((e) => `${e.path}: ${e.message}`);
 
 describe('schema errors', () => {
@@ -54,7 +55,10 @@ describe('schema errors', () => {
       'spec.deletionPolicy: Unsupported value: "Keep": supported values: "Delete", "Orphan"',
       notChecked,
     ]);
-    assert.deepEqual(lines(aGatewayKey({ keyName: 'k'.repeat(57) })), ['spec.keyName: Too long: may not be more than 56 bytes', notChecked]);
+    assert.deepEqual(lines(aGatewayKey({ keyName: 'k'.repeat(57) })), [
+      'spec.keyName: Too long: may not be more than 56 bytes',
+      notChecked,
+    ]);
     assert.deepEqual(lines(aGatewayKey({ controlPlaneRef: { name: '' } })), [
       'spec.controlPlaneRef.name: Invalid value: "": spec.controlPlaneRef.name in body should be at least 1 chars long',
     ]);
@@ -69,13 +73,17 @@ describe('schema errors', () => {
       'spec.destinations: Invalid value: 0: spec.destinations in body should have at least 1 items',
     ]);
     assert.deepEqual(lines(aTemplateTest({ template: 'docker' })), [
-      "spec.template: Invalid value: \"docker\": spec.template in body should match '^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$'",
+      'spec.template: Invalid value: "docker": spec.template in body should match \'^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$\'',
       'spec.template: Invalid value: "docker": organization and template names must each have at most 32 characters',
     ]);
   });
 
   it('reports a repeated key of a map list once, at its second occurrence', () => {
-    const headers = [{ name: 'X-A', value: '1' }, { name: 'X-A', value: '2' }, { name: 'X-A', value: '3' }];
+    const headers = [
+      { name: 'X-A', value: '1' },
+      { name: 'X-A', value: '2' },
+      { name: 'X-A', value: '3' },
+    ];
     assert.deepEqual(lines(aProvider({ upstreamHeaders: headers })), [
       'spec.upstreamHeaders[1]: Duplicate value: {"name":"X-A"}',
       'spec.upstreamHeaders: Invalid value: header names must be unique, ignoring case',
@@ -94,7 +102,10 @@ describe('schema errors', () => {
       'spec.extraEnv[0].bogus: unknown field "spec.extraEnv[0].bogus"',
       'spec.zzz: unknown field "spec.zzz"',
     ]);
-    assert.deepEqual(validateObject(kindValidators, aControlPlane({ replicas: { a: 1 } }))?.map((e) => e.type), ['field not declared in schema']);
+    assert.deepEqual(
+      validateObject(kindValidators, aControlPlane({ replicas: { a: 1 } }))?.map((e) => e.type),
+      ['field not declared in schema'],
+    );
   });
 
   it('checks metadata: name, labels, and values that do not decode', () => {
@@ -106,8 +117,10 @@ describe('schema errors', () => {
     assert.deepEqual(lines({ ...aControlPlane(), metadata: { name: 'c', labels: { a: 5 } } }), [
       'metadata.labels: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string',
     ]);
-    assert.match(lines({ ...aControlPlane(), metadata: { name: 'c', labels: { 'a/b/c': 'x' } } })[0]!,
-      /^metadata\.labels: Invalid value: "a\/b\/c": a valid label key must consist of alphanumeric characters/);
+    assert.match(
+      lines({ ...aControlPlane(), metadata: { name: 'c', labels: { 'a/b/c': 'x' } } })[0]!,
+      /^metadata\.labels: Invalid value: "a\/b\/c": a valid label key must consist of alphanumeric characters/,
+    );
   });
 
   it('ignores status, which writes of the main resource drop', () => {
@@ -115,10 +128,10 @@ describe('schema errors', () => {
     assert.deepEqual(lines({ ...aControlPlane(), status: { bogus: 1 } }), ['status.bogus: unknown field "status.bogus"']);
   });
 
-  it('reports a rule that fails to evaluate with the schema type and cel-go\'s words', () => {
+  it("reports a rule that fails to evaluate with the schema type and cel-go's words", () => {
     assert.deepEqual(lines(aGatewayKey({ rotation: { rotateAfter: '2562048h' } })), [
-      'spec.rotation.rotateAfter: Invalid value: "string": type conversion error from \'string\' to \'google.protobuf.Duration\' '
-        + 'evaluating rule: rotateAfter must be a duration such as 720h or 90m, at least 1h',
+      "spec.rotation.rotateAfter: Invalid value: \"string\": type conversion error from 'string' to 'google.protobuf.Duration' " +
+        'evaluating rule: rotateAfter must be a duration such as 720h or 90m, at least 1h',
     ]);
   });
 

@@ -20,8 +20,9 @@ describe('transition rules', () => {
   });
 
   it('run on update against the old value of their node', () => {
-    assert.deepEqual(messages(validateObject(kindValidators, aProvider({ type: 'openai' }), aProvider())),
-      ['Invalid value: "openai": type cannot be changed; Coder cannot change the type of a provider, create a new object instead']);
+    assert.deepEqual(messages(validateObject(kindValidators, aProvider({ type: 'openai' }), aProvider())), [
+      'Invalid value: "openai": type cannot be changed; Coder cannot change the type of a provider, create a new object instead',
+    ]);
   });
 
   it('do not run for a node that the old object lacks', () => {
@@ -33,7 +34,10 @@ describe('transition rules', () => {
   });
 
   it('compare lists of type map without regard to order (spec is immutable)', () => {
-    const a = [{ name: 'a', value: '1' }, { name: 'b', value: '2' }];
+    const a = [
+      { name: 'a', value: '1' },
+      { name: 'b', value: '2' },
+    ];
     assert.deepEqual(validateObject(kindValidators, aTemplateTest({ parameters: [...a].reverse() }), aTemplateTest({ parameters: a })), []);
   });
 });
@@ -41,9 +45,13 @@ describe('transition rules', () => {
 describe('ratcheting on update', () => {
   it('forgives an invalid value the update leaves unchanged, and reports one it changes', () => {
     const stored = aControlPlane({ replicas: -1 });
-    assert.deepEqual(validateObject(kindValidators, { ...aControlPlane({ replicas: -1 }), metadata: { name: 'coder', labels: { a: 'b' } } }, stored), []);
-    assert.deepEqual(messages(validateObject(kindValidators, aControlPlane({ replicas: -2 }), stored)),
-      ['Invalid value: -2: spec.replicas in body should be greater than or equal to 0']);
+    assert.deepEqual(
+      validateObject(kindValidators, { ...aControlPlane({ replicas: -1 }), metadata: { name: 'coder', labels: { a: 'b' } } }, stored),
+      [],
+    );
+    assert.deepEqual(messages(validateObject(kindValidators, aControlPlane({ replicas: -2 }), stored)), [
+      'Invalid value: -2: spec.replicas in body should be greater than or equal to 0',
+    ]);
   });
 
   it('forgives a failing CEL rule whose value did not change', () => {
@@ -55,12 +63,29 @@ describe('ratcheting on update', () => {
     const schema: StructuralNode = {
       type: 'object',
       properties: {
-        byName: { type: 'array', listType: 'map', listMapKeys: ['name'], items: { type: 'object', properties: { name: { type: 'string' }, v: { type: 'integer' } } } },
+        byName: {
+          type: 'array',
+          listType: 'map',
+          listMapKeys: ['name'],
+          items: { type: 'object', properties: { name: { type: 'string' }, v: { type: 'integer' } } },
+        },
         atomic: { type: 'array', items: { type: 'object', properties: { v: { type: 'integer' } } } },
       },
     };
-    const old = { byName: [{ name: 'a', v: 1 }, { name: 'b', v: 2 }], atomic: [{ v: 1 }, { v: 2 }] };
-    const moved = { byName: [{ name: 'b', v: 2 }, { name: 'a', v: 1 }], atomic: [{ v: 2 }, { v: 1 }] };
+    const old = {
+      byName: [
+        { name: 'a', v: 1 },
+        { name: 'b', v: 2 },
+      ],
+      atomic: [{ v: 1 }, { v: 2 }],
+    };
+    const moved = {
+      byName: [
+        { name: 'b', v: 2 },
+        { name: 'a', v: 1 },
+      ],
+      atomic: [{ v: 2 }, { v: 1 }],
+    };
     assert.equal(isUnchanged(moved, old, schema, [{ field: 'byName' }, { index: 0 }, { field: 'v' }]), true);
     assert.equal(isUnchanged(moved, old, schema, [{ field: 'atomic' }, { index: 0 }, { field: 'v' }]), false);
   });

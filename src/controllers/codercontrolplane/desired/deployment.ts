@@ -25,7 +25,11 @@ export function buildDeployment(cp: CoderControlPlane, inputs: DeploymentInputs)
   const labels = controlPlaneLabels(cp);
   const certs = certVolumes(cp);
   const volumes = unique([...certs.volumes, ...(spec.volumes ?? []).map(fromField('spec.volumes'))], (v) => v.name, 'volume name');
-  const volumeMounts = unique([...certs.volumeMounts, ...(spec.volumeMounts ?? []).map(fromField('spec.volumeMounts'))], (m) => m.mountPath, 'mount path');
+  const volumeMounts = unique(
+    [...certs.volumeMounts, ...(spec.volumeMounts ?? []).map(fromField('spec.volumeMounts'))],
+    (m) => m.mountPath,
+    'mount path',
+  );
 
   const container: V1Container = {
     name: coderContainerName,

@@ -9,13 +9,14 @@ import { tlsEnabled } from '../../shared/control-plane-endpoints.ts';
 export const accessUrlEnv = 'CODER_ACCESS_URL';
 export const pgConnectionUrlEnv = 'CODER_PG_CONNECTION_URL';
 /** The admission rule's message; the controller uses the same words when it meets the combination. */
-export const databaseExtraEnvConflictMessage = 'spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set';
+export const databaseExtraEnvConflictMessage =
+  'spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set';
 
 /** Whether the operator adds the default CODER_ACCESS_URL (see defaultAccessURL). */
 export function wantsDefaultAccessURL(cp: CoderControlPlane, accessUrlFromEnvFrom: boolean): boolean {
-  return cp.spec?.envUseClusterAccessURL !== false
-    && !(cp.spec?.extraEnv ?? []).some((e) => e.name === accessUrlEnv)
-    && !accessUrlFromEnvFrom;
+  return (
+    cp.spec?.envUseClusterAccessURL !== false && !(cp.spec?.extraEnv ?? []).some((e) => e.name === accessUrlEnv) && !accessUrlFromEnvFrom
+  );
 }
 
 /**
@@ -47,8 +48,16 @@ export function buildCoderEnv(cp: CoderControlPlane, accessUrlFromEnvFrom: boole
   const database = cp.spec?.database;
   if (database) {
     const { name, key } = database.connectionSecretRef ?? {};
-    if (!name) throw new SpecError('spec.database.connectionSecretRef.name', 'connectionSecretRef.name must not be empty; name the Secret that holds the PostgreSQL URL');
-    if (!key) throw new SpecError('spec.database.connectionSecretRef.key', 'connectionSecretRef.key must not be empty; name the key that holds the PostgreSQL URL');
+    if (!name)
+      throw new SpecError(
+        'spec.database.connectionSecretRef.name',
+        'connectionSecretRef.name must not be empty; name the Secret that holds the PostgreSQL URL',
+      );
+    if (!key)
+      throw new SpecError(
+        'spec.database.connectionSecretRef.key',
+        'connectionSecretRef.key must not be empty; name the key that holds the PostgreSQL URL',
+      );
     env.push({ name: pgConnectionUrlEnv, valueFrom: { secretKeyRef: { name, key } } });
   }
   const overridden = new Set(extraEnv.map((e) => e.name));

@@ -48,7 +48,10 @@ export function buildIngress(cp: CoderControlPlane): V1Ingress {
   if (secretName) tls.push({ secretName, hosts: [host] });
   if (wildcardSecretName) {
     if (!wildcardHost) {
-      throw new SpecError('spec.expose.ingress.tls.wildcardSecretName', 'a wildcard TLS secret needs spec.expose.ingress.wildcardHost; set the wildcard host or remove the secret');
+      throw new SpecError(
+        'spec.expose.ingress.tls.wildcardSecretName',
+        'a wildcard TLS secret needs spec.expose.ingress.wildcardHost; set the wildcard host or remove the secret',
+      );
     }
     tls.push({ secretName: wildcardSecretName, hosts: [wildcardHost] });
   }
@@ -79,7 +82,8 @@ export function buildHTTPRoute(cp: CoderControlPlane): HTTPRoute {
   const host = requiredHost(gateway.host, 'spec.expose.gateway.host');
   const wildcardHost = gateway.wildcardHost?.trim() || undefined;
   const refs = gateway.parentRefs ?? [];
-  if (refs.length === 0) throw new SpecError('spec.expose.gateway.parentRefs', 'at least one parent Gateway is required; name the Gateway to attach to');
+  if (refs.length === 0)
+    throw new SpecError('spec.expose.gateway.parentRefs', 'at least one parent Gateway is required; name the Gateway to attach to');
   const parentRefs = refs.map((ref, i): HTTPRouteParentRef => {
     const field = `spec.expose.gateway.parentRefs[${i}]`;
     const name = (ref.name ?? '').trim();
@@ -100,17 +104,20 @@ export function buildHTTPRoute(cp: CoderControlPlane): HTTPRoute {
     spec: {
       parentRefs,
       hostnames: [host, ...(wildcardHost ? [wildcardHost] : [])],
-      rules: [{
-        matches: [{ path: { type: 'PathPrefix', value: '/' } }],
-        backendRefs: [{ group: '', kind: 'Service', name: nameOf(cp), port: backendPort(cp) }],
-      }],
+      rules: [
+        {
+          matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+          backendRefs: [{ group: '', kind: 'Service', name: nameOf(cp), port: backendPort(cp) }],
+        },
+      ],
     },
   };
 }
 
 /** Admission forbids both; an object that got past it must not get both children. */
 function checkOneExposure(cp: CoderControlPlane): void {
-  if (cp.spec?.expose?.ingress && cp.spec.expose.gateway) throw new SpecError('spec.expose', 'only one of ingress or gateway may be set; remove one');
+  if (cp.spec?.expose?.ingress && cp.spec.expose.gateway)
+    throw new SpecError('spec.expose', 'only one of ingress or gateway may be set; remove one');
 }
 
 function requiredHost(value: string | undefined, field: string): string {

@@ -63,5 +63,10 @@ export function defaultAccessURL(cp: CoderControlPlane): string {
 
 /** The metadata every namespaced child in the control plane's namespace starts from. */
 export function ownedMetadata(cp: CoderControlPlane, name = nameOf(cp)): V1ObjectMeta {
-  return { name, namespace: namespaceOf(cp), labels: controlPlaneLabels(cp), ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)] };
+  return {
+    name,
+    namespace: namespaceOf(cp),
+    labels: controlPlaneLabels(cp),
+    ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)],
+  };
 }

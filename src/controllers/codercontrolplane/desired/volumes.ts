@@ -28,7 +28,9 @@ export function tlsSecretNames(cp: CoderControlPlane): { name: string; field: st
 
 /** Where Coder finds the certificate (or key) of each TLS Secret, comma-joined for CODER_TLS_CERT_FILE / CODER_TLS_KEY_FILE. */
 export function tlsFileList(cp: CoderControlPlane, file: 'tls.crt' | 'tls.key'): string {
-  return tlsSecretNames(cp).map(({ name }) => `${tlsCertDirectory}/${name}/${file}`).join(',');
+  return tlsSecretNames(cp)
+    .map(({ name }) => `${tlsCertDirectory}/${name}/${file}`)
+    .join(',');
 }
 
 export interface CaCertificate {
@@ -52,7 +54,11 @@ export function caCertificates(cp: CoderControlPlane): CaCertificate[] {
     const secretName = (entry.name ?? '').trim();
     const key = (entry.key ?? '').trim();
     if (!secretName) throw new SpecError(`${field}.name`, 'the CA certificate Secret name is empty; name a Secret in this namespace');
-    if (!key) throw new SpecError(`${field}.key`, `the key of CA certificate Secret "${secretName}" is empty; name the key that holds the PEM certificate`);
+    if (!key)
+      throw new SpecError(
+        `${field}.key`,
+        `the key of CA certificate Secret "${secretName}" is empty; name the key that holds the PEM certificate`,
+      );
     if (!items.some((it) => it.secretName === secretName && it.key === key)) items.push({ secretName, key, field });
   });
   const keysPerSecret = new Map<string, number>();
@@ -85,7 +91,10 @@ export function certVolumes(cp: CoderControlPlane): CertVolumes {
     if (!volumes.some((v) => v.item.name === ca.volumeName && v.item.secret?.secretName === ca.secretName)) {
       volumes.push({ field: ca.field, item: { name: ca.volumeName, secret: { secretName: ca.secretName } } });
     }
-    volumeMounts.push({ field: ca.field, item: { name: ca.volumeName, mountPath: `${caCertDirectory}/${ca.fileName}`, subPath: ca.key, readOnly: true } });
+    volumeMounts.push({
+      field: ca.field,
+      item: { name: ca.volumeName, mountPath: `${caCertDirectory}/${ca.fileName}`, subPath: ca.key, readOnly: true },
+    });
   }
   return { volumes, volumeMounts };
 }

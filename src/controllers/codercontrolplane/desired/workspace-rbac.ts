@@ -46,7 +46,9 @@ export function workspaceRbacIdentityLabels(cp: CoderControlPlane): Record<strin
 
 /** The identity labels as a label selector for a list across all namespaces. */
 export function workspaceRbacLabelSelector(cp: CoderControlPlane): string {
-  return Object.entries(workspaceRbacIdentityLabels(cp)).map(([key, value]) => `${key}=${value}`).join(',');
+  return Object.entries(workspaceRbacIdentityLabels(cp))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
 }
 
 /**
@@ -57,7 +59,8 @@ export function workspaceNamespaces(cp: CoderControlPlane): string[] {
   const namespaces = [namespaceOf(cp)];
   (cp.spec?.rbac?.workspaceNamespaces ?? []).forEach((entry, i) => {
     const namespace = entry.trim();
-    if (!namespace) throw new SpecError(`spec.rbac.workspaceNamespaces[${i}]`, 'the namespace is empty; remove the entry or name a namespace');
+    if (!namespace)
+      throw new SpecError(`spec.rbac.workspaceNamespaces[${i}]`, 'the namespace is empty; remove the entry or name a namespace');
     if (!namespaces.includes(namespace)) namespaces.push(namespace);
   });
   return namespaces;
@@ -69,7 +72,8 @@ export function workspaceRoleRules(cp: CoderControlPlane): V1PolicyRule[] {
     { apiGroups: [''], resources: ['pods'], verbs: [...workspaceVerbs] },
     { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: [...workspaceVerbs] },
   ];
-  if (cp.spec?.rbac?.enableDeployments !== false) rules.push({ apiGroups: ['apps'], resources: ['deployments'], verbs: [...workspaceVerbs] });
+  if (cp.spec?.rbac?.enableDeployments !== false)
+    rules.push({ apiGroups: ['apps'], resources: ['deployments'], verbs: [...workspaceVerbs] });
   return [...rules, ...structuredClone(cp.spec?.rbac?.extraRules ?? [])];
 }
 
@@ -146,7 +150,13 @@ export function isManagedWorkspaceRbac(cp: CoderControlPlane, obj: V1Role | V1Ro
   if (!('roleRef' in obj && obj.roleRef)) return meta?.name === workspaceRoleName(cp);
   const binding = obj as V1RoleBinding;
   const subject = binding.subjects?.length === 1 ? binding.subjects[0] : undefined;
-  return meta?.name === workspaceRoleBindingName(cp)
-    && binding.roleRef.apiGroup === rbacGroup && binding.roleRef.kind === 'Role' && binding.roleRef.name === workspaceRoleName(cp)
-    && subject?.kind === 'ServiceAccount' && subject.name === serviceAccountName(cp) && subject.namespace === namespaceOf(cp);
+  return (
+    meta?.name === workspaceRoleBindingName(cp) &&
+    binding.roleRef.apiGroup === rbacGroup &&
+    binding.roleRef.kind === 'Role' &&
+    binding.roleRef.name === workspaceRoleName(cp) &&
+    subject?.kind === 'ServiceAccount' &&
+    subject.name === serviceAccountName(cp) &&
+    subject.namespace === namespaceOf(cp)
+  );
 }

@@ -15,16 +15,23 @@ describe('checkManifests', () => {
     const report = checkManifests(text);
     assert.equal(report.checked, 2);
     assert.equal(report.skipped, 1);
-    assert.deepEqual(report.problems, [{
-      doc: 3, object: 'CoderControlPlane/coder', path: 'spec.replicas',
-      message: 'Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
-    }]);
+    assert.deepEqual(report.problems, [
+      {
+        doc: 3,
+        object: 'CoderControlPlane/coder',
+        path: 'spec.replicas',
+        message: 'Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+      },
+    ]);
   });
 
   it('names an unknown kind of coder.com and the kinds it knows', () => {
     const report = checkManifests('apiVersion: coder.com/v1alpha1\nkind: CoderWidget\nmetadata: {name: w}\n');
     assert.equal(report.problems.length, 1);
-    assert.match(report.problems[0]!.message, /^unknown kind CoderWidget in coder\.com\/v1alpha1; this version of coder-k8s knows .*CoderControlPlane/);
+    assert.match(
+      report.problems[0]!.message,
+      /^unknown kind CoderWidget in coder\.com\/v1alpha1; this version of coder-k8s knows .*CoderControlPlane/,
+    );
     assert.equal(report.problems[0]!.object, 'CoderWidget/w');
   });
 
@@ -34,7 +41,11 @@ describe('checkManifests', () => {
   });
 
   it('checks the items of a List, and ignores empty documents', () => {
-    const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderProvisioner', metadata: { name: 'p' }, spec: {} }] };
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderProvisioner', metadata: { name: 'p' }, spec: {} }],
+    };
     const report = checkManifests(`---\n---\n${JSON.stringify(list)}\n---\n`);
     assert.deepEqual(report.problems, [{ doc: 2, object: 'CoderProvisioner/p', path: 'spec.controlPlaneRef', message: 'Required value' }]);
   });
@@ -45,9 +56,12 @@ describe('checkManifests', () => {
 
   it('reports a document that is not YAML or not an object', () => {
     const report = checkManifests(`${good}\n---\nkey: [unclosed\n---\n- a list\n`);
-    assert.deepEqual(report.problems.map((p) => [p.doc, p.object, p.message.split(':')[0]]), [
-      [2, '<document>', 'is not valid YAML'],
-      [3, '<document>', 'is not an object (a mapping with apiVersion, kind and metadata)'],
-    ]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.doc, p.object, p.message.split(':')[0]]),
+      [
+        [2, '<document>', 'is not valid YAML'],
+        [3, '<document>', 'is not an object (a mapping with apiVersion, kind and metadata)'],
+      ],
+    );
   });
 });

@@ -33,8 +33,7 @@ describe('operator-access input checks, made before connecting', () => {
     it(`refuses ${what} as Invalid`, () => rejectsInvalid(ensureOperatorToken({ ...valid, ...override }), message));
   }
 
-  it('refuses a zero timeout', () =>
-    rejectsInvalid(ensureOperatorToken({ ...valid, timeouts: { connectMs: 0 } }), /connectMs timeout/));
+  it('refuses a zero timeout', () => rejectsInvalid(ensureOperatorToken({ ...valid, timeouts: { connectMs: 0 } }), /connectMs timeout/));
 
   it('checks the revoke input too', async () => {
     await rejectsInvalid(revokeOperatorToken({ postgresURL: '', tokenName: 'x' }), /URL is empty/);

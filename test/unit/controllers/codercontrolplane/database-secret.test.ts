@@ -2,12 +2,18 @@ import type { V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
-import { hasConflictingDatabaseConfig, isPostgresURL, resolveDatabaseSecret } from '../../../../src/controllers/codercontrolplane/database-secret.ts';
+import {
+  hasConflictingDatabaseConfig,
+  isPostgresURL,
+  resolveDatabaseSecret,
+} from '../../../../src/controllers/codercontrolplane/database-secret.ts';
 
 const password = 's3cr3t-Pa55';
 const host = 'db.internal.example';
 const cp: CoderControlPlane = {
-  apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name: 'coder', namespace: 'coder' },
+  apiVersion: 'coder.com/v1alpha1',
+  kind: 'CoderControlPlane',
+  metadata: { name: 'coder', namespace: 'coder' },
   spec: { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } },
 };
 const secret = (data: Record<string, string>): V1Secret => ({
@@ -17,7 +23,12 @@ const secret = (data: Record<string, string>): V1Secret => ({
 
 describe('resolveDatabaseSecret: the seed table', () => {
   const rows: [string, V1Secret | undefined, string, string][] = [
-    ['the Secret holds a postgres:// URL', secret({ uri: `postgres://coder:${password}@${host}:5432/coder?sslmode=disable` }), 'True', 'Resolved'],
+    [
+      'the Secret holds a postgres:// URL',
+      secret({ uri: `postgres://coder:${password}@${host}:5432/coder?sslmode=disable` }),
+      'True',
+      'Resolved',
+    ],
     ['the Secret holds a postgresql:// URL', secret({ uri: `postgresql://coder:${password}@${host}/coder` }), 'True', 'Resolved'],
     ['the Secret does not exist', undefined, 'False', 'SecretNotFound'],
     ['the Secret lacks the key', secret({ url: `postgres://coder:${password}@${host}/coder` }), 'False', 'KeyNotFound'],
@@ -38,7 +49,8 @@ describe('resolveDatabaseSecret: the seed table', () => {
       assert.equal(result.condition.reason, reason);
       assert.equal(result.condition.type, 'DatabaseSecretResolved');
       assert.match(result.condition.message, /Secret "coder-db-app"/);
-      for (const leak of [password, host, 'mysql://', 'postgres://coder']) assert.ok(!result.condition.message.includes(leak), `message leaks ${leak}`);
+      for (const leak of [password, host, 'mysql://', 'postgres://coder'])
+        assert.ok(!result.condition.message.includes(leak), `message leaks ${leak}`);
       assert.equal(result.url !== undefined, status === 'True');
     });
   }
@@ -56,7 +68,10 @@ describe('resolveDatabaseSecret: the seed table', () => {
 
   it('detects the spec.database + extraEnv CODER_PG_CONNECTION_URL conflict', () => {
     assert.equal(hasConflictingDatabaseConfig(cp), false);
-    assert.equal(hasConflictingDatabaseConfig({ ...cp, spec: { ...cp.spec, extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'x' }] } }), true);
+    assert.equal(
+      hasConflictingDatabaseConfig({ ...cp, spec: { ...cp.spec, extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'x' }] } }),
+      true,
+    );
     assert.equal(hasConflictingDatabaseConfig({ ...cp, spec: { extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'x' }] } }), false);
   });
 });

@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
 import {
-  buildTokenSecret, ownershipCondition, readToken, tokenSecretOwnership,
+  buildTokenSecret,
+  ownershipCondition,
+  readToken,
+  tokenSecretOwnership,
 } from '../../../../src/controllers/codercontrolplane/operator-token.ts';
 import { resolveCredentialSecret } from '../../../../src/controllers/shared/credential-secret.ts';
 import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
@@ -12,8 +15,11 @@ import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 const cp = aControlPlane('coder').inNamespace('coder').withUid('uid-now').build();
 const secret = (ownerUid?: string) => ({
   metadata: {
-    name: 'coder-operator-token', namespace: 'coder',
-    ...(ownerUid ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, { metadata: { ...cp.metadata, uid: ownerUid } })] } : {}),
+    name: 'coder-operator-token',
+    namespace: 'coder',
+    ...(ownerUid
+      ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, { metadata: { ...cp.metadata, uid: ownerUid } })] }
+      : {}),
   },
   data: { token: Buffer.from('tok').toString('base64') },
 });
@@ -21,8 +27,20 @@ const secret = (ownerUid?: string) => ({
 describe('operator token Secret (seed: Operator token Secret)', () => {
   const rows = [
     { name: 'no Secret', secret: undefined, ownership: 'absent', status: 'True', reason: 'TokenSecretOwned' },
-    { name: 'a Secret this control plane controls', secret: secret('uid-now'), ownership: 'owned', status: 'True', reason: 'TokenSecretOwned' },
-    { name: 'a Secret of an earlier control plane of the same name', secret: secret('uid-before'), ownership: 'foreign', status: 'False', reason: 'TokenSecretNotOwned' },
+    {
+      name: 'a Secret this control plane controls',
+      secret: secret('uid-now'),
+      ownership: 'owned',
+      status: 'True',
+      reason: 'TokenSecretOwned',
+    },
+    {
+      name: 'a Secret of an earlier control plane of the same name',
+      secret: secret('uid-before'),
+      ownership: 'foreign',
+      status: 'False',
+      reason: 'TokenSecretNotOwned',
+    },
     { name: 'a Secret nobody controls', secret: secret(), ownership: 'foreign', status: 'False', reason: 'TokenSecretNotOwned' },
   ] as const;
   for (const row of rows) {

@@ -21,9 +21,12 @@ describe('computeStatus', () => {
   });
 
   it('is Pending without a ready replica, and removes a condition a step maps to undefined', () => {
-    const cp = aControlPlane('coder').inNamespace('coder').withStatus({
-      conditions: [{ ...exposed, observedGeneration: 1, lastTransitionTime: '2026-11-30T10:00:00Z' }],
-    }).build();
+    const cp = aControlPlane('coder')
+      .inNamespace('coder')
+      .withStatus({
+        conditions: [{ ...exposed, observedGeneration: 1, lastTransitionTime: '2026-11-30T10:00:00Z' }],
+      })
+      .build();
     const status = computeStatus(cp, deployment(undefined), { conditions: { Exposed: undefined } }, now);
     assert.equal(status.phase, 'Pending');
     assert.equal(status.readyReplicas, 0);
@@ -31,9 +34,12 @@ describe('computeStatus', () => {
   });
 
   it('keeps lastTransitionTime while a condition keeps its status', () => {
-    const cp = aControlPlane('coder').inNamespace('coder').withStatus({
-      conditions: [{ ...exposed, observedGeneration: 1, lastTransitionTime: '2026-11-30T10:00:00Z' }],
-    }).build();
+    const cp = aControlPlane('coder')
+      .inNamespace('coder')
+      .withStatus({
+        conditions: [{ ...exposed, observedGeneration: 1, lastTransitionTime: '2026-11-30T10:00:00Z' }],
+      })
+      .build();
     const status = computeStatus(cp, deployment(1), { conditions: { Exposed: { ...exposed, message: 'again' } } }, now);
     assert.equal(status.conditions?.[0]?.lastTransitionTime, '2026-11-30T10:00:00Z');
     assert.equal(status.conditions?.[0]?.message, 'again');

@@ -9,18 +9,31 @@ import { controllerOwnerReference } from '../../../../src/controllers/shared/obj
 import { cacheOf } from '../../../fixtures/cache.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 
-const ready = { url: 'http://coder.coder.svc.cluster.local:80', operatorAccessReady: true, operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' } };
+const ready = {
+  url: 'http://coder.coder.svc.cluster.local:80',
+  operatorAccessReady: true,
+  operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' },
+};
 const readyControlPlane = () => aControlPlane('coder').inNamespace('coder').withStatus(ready);
 
 function tokenSecret(owner: CoderControlPlane | undefined, token = 'operator-token-value'): V1Secret {
   return {
-    metadata: { name: 'coder-operator-token', namespace: 'coder', ...(owner ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, owner)] } : {}) },
+    metadata: {
+      name: 'coder-operator-token',
+      namespace: 'coder',
+      ...(owner ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, owner)] } : {}),
+    },
     data: { token: Buffer.from(token).toString('base64') },
   };
 }
 
 const clients: { cp: string; token: string }[] = [];
-const deps = { coderClient: (cp: CoderControlPlane, token: string) => { clients.push({ cp: cp.metadata.name!, token }); return {} as CoderClient; } };
+const deps = {
+  coderClient: (cp: CoderControlPlane, token: string) => {
+    clients.push({ cp: cp.metadata.name!, token });
+    return {} as CoderClient;
+  },
+};
 
 function resolve(controlPlanes: CoderControlPlane[], secrets: V1Secret[]) {
   return resolveControlPlane(deps, { controlPlanes: cacheOf(...controlPlanes), secrets: cacheOf(...secrets) }, 'coder', { name: 'coder' });
@@ -35,17 +48,60 @@ describe('resolveControlPlane', () => {
     assert.deepEqual(clients, [{ cp: 'coder', token: 'operator-token-value' }]);
   });
 
-  const unusable: { name: string; controlPlanes: () => CoderControlPlane[]; secrets: (cp?: CoderControlPlane) => V1Secret[]; reason: string; says: RegExp }[] = [
-    { name: 'a control plane that does not exist', controlPlanes: () => [], secrets: () => [], reason: 'ControlPlaneUnavailable', says: /"coder\/coder" \(spec.controlPlaneRef\) does not exist/ },
-    { name: 'a control plane being deleted', controlPlanes: () => [readyControlPlane().deleting().build()], secrets: (cp) => [tokenSecret(cp)], reason: 'ControlPlaneUnavailable', says: /is being deleted/ },
-    { name: 'a control plane without status.url', controlPlanes: () => [aControlPlane('coder').inNamespace('coder').build()], secrets: () => [], reason: 'ControlPlaneUnavailable', says: /no status.url/ },
+  const unusable: {
+    name: string;
+    controlPlanes: () => CoderControlPlane[];
+    secrets: (cp?: CoderControlPlane) => V1Secret[];
+    reason: string;
+    says: RegExp;
+  }[] = [
+    {
+      name: 'a control plane that does not exist',
+      controlPlanes: () => [],
+      secrets: () => [],
+      reason: 'ControlPlaneUnavailable',
+      says: /"coder\/coder" \(spec.controlPlaneRef\) does not exist/,
+    },
+    {
+      name: 'a control plane being deleted',
+      controlPlanes: () => [readyControlPlane().deleting().build()],
+      secrets: (cp) => [tokenSecret(cp)],
+      reason: 'ControlPlaneUnavailable',
+      says: /is being deleted/,
+    },
+    {
+      name: 'a control plane without status.url',
+      controlPlanes: () => [aControlPlane('coder').inNamespace('coder').build()],
+      secrets: () => [],
+      reason: 'ControlPlaneUnavailable',
+      says: /no status.url/,
+    },
     {
       name: 'a control plane without operator access',
-      controlPlanes: () => [aControlPlane('coder').inNamespace('coder').withStatus({ ...ready, operatorAccessReady: false }).build()],
-      secrets: (cp) => [tokenSecret(cp)], reason: 'OperatorAccessNotReady', says: /operatorAccessReady is not true/,
+      controlPlanes: () => [
+        aControlPlane('coder')
+          .inNamespace('coder')
+          .withStatus({ ...ready, operatorAccessReady: false })
+          .build(),
+      ],
+      secrets: (cp) => [tokenSecret(cp)],
+      reason: 'OperatorAccessNotReady',
+      says: /operatorAccessReady is not true/,
     },
-    { name: 'a token Secret the control plane does not control', controlPlanes: () => [readyControlPlane().build()], secrets: () => [tokenSecret(undefined)], reason: 'OperatorAccessNotReady', says: /not controlled by it/ },
-    { name: 'an empty token', controlPlanes: () => [readyControlPlane().build()], secrets: (cp) => [tokenSecret(cp, '  ')], reason: 'OperatorAccessNotReady', says: /no value at key "token"/ },
+    {
+      name: 'a token Secret the control plane does not control',
+      controlPlanes: () => [readyControlPlane().build()],
+      secrets: () => [tokenSecret(undefined)],
+      reason: 'OperatorAccessNotReady',
+      says: /not controlled by it/,
+    },
+    {
+      name: 'an empty token',
+      controlPlanes: () => [readyControlPlane().build()],
+      secrets: (cp) => [tokenSecret(cp, '  ')],
+      reason: 'OperatorAccessNotReady',
+      says: /no value at key "token"/,
+    },
   ];
   for (const row of unusable) {
     it(`reports ${row.reason} for ${row.name}, and builds no client`, () => {

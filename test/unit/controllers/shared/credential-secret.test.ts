@@ -2,27 +2,59 @@ import type { V1OwnerReference, V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  credentialConsent, credentialDestinationsAnnotation, credentialLabel, credentialMarks, credentialSecretReadyType,
-  credentialSecretReasons, parseCredentialDestinations, resolveCredentialSecret, type CredentialConsumer,
+  credentialConsent,
+  credentialDestinationsAnnotation,
+  credentialLabel,
+  credentialMarks,
+  credentialSecretReadyType,
+  credentialSecretReasons,
+  parseCredentialDestinations,
+  resolveCredentialSecret,
+  type CredentialConsumer,
 } from '../../../../src/controllers/shared/credential-secret.ts';
 
 const secretValue = 'sk-live-DO-NOT-LEAK-7f3a9c';
 const proxy: CredentialConsumer = {
-  apiVersion: 'coder.com/v1alpha1', kind: 'CoderWorkspaceProxy', metadata: { name: 'eu-west', namespace: 'coder', uid: 'uid-eu-west' },
+  apiVersion: 'coder.com/v1alpha1',
+  kind: 'CoderWorkspaceProxy',
+  metadata: { name: 'eu-west', namespace: 'coder', uid: 'uid-eu-west' },
 };
 const ref = { name: 'proxy-creds', key: 'token' };
-const ownerRef = (uid: string, controller = true): V1OwnerReference =>
-  ({ apiVersion: 'coder.com/v1alpha1', kind: 'CoderWorkspaceProxy', name: 'eu-west', uid, controller });
+const ownerRef = (uid: string, controller = true): V1OwnerReference => ({
+  apiVersion: 'coder.com/v1alpha1',
+  kind: 'CoderWorkspaceProxy',
+  name: 'eu-west',
+  uid,
+  controller,
+});
 
 class SecretBuilder {
   private readonly secret: V1Secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: ref.name, namespace: 'coder' } };
-  labelled(value = 'true'): this { this.secret.metadata!.labels = { [credentialLabel]: value }; return this; }
-  destinations(value: string): this { this.secret.metadata!.annotations = { [credentialDestinationsAnnotation]: value }; return this; }
-  marked(): this { return this.labelled().destinations('coderworkspaceproxy/eu-west'); }
-  withRawData(data: Record<string, string>): this { this.secret.data = data; return this; }
-  with(key: string, value: string): this { return this.withRawData({ ...this.secret.data, [key]: Buffer.from(value).toString('base64') }); }
-  ownedBy(...refs: V1OwnerReference[]): this { this.secret.metadata!.ownerReferences = refs; return this; }
-  build(): V1Secret { return structuredClone(this.secret); }
+  labelled(value = 'true'): this {
+    this.secret.metadata!.labels = { [credentialLabel]: value };
+    return this;
+  }
+  destinations(value: string): this {
+    this.secret.metadata!.annotations = { [credentialDestinationsAnnotation]: value };
+    return this;
+  }
+  marked(): this {
+    return this.labelled().destinations('coderworkspaceproxy/eu-west');
+  }
+  withRawData(data: Record<string, string>): this {
+    this.secret.data = data;
+    return this;
+  }
+  with(key: string, value: string): this {
+    return this.withRawData({ ...this.secret.data, [key]: Buffer.from(value).toString('base64') });
+  }
+  ownedBy(...refs: V1OwnerReference[]): this {
+    this.secret.metadata!.ownerReferences = refs;
+    return this;
+  }
+  build(): V1Secret {
+    return structuredClone(this.secret);
+  }
 }
 const aSecret = () => new SecretBuilder();
 const { SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound } = credentialSecretReasons;
@@ -30,30 +62,93 @@ const { SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound
 describe('resolveCredentialSecret', () => {
   const rows: [string, V1Secret | undefined, string | undefined][] = [
     ['the Secret does not exist', undefined, SecretNotFound],
-    ['the Secret has no label', aSecret().destinations('coderworkspaceproxy/eu-west').with('token', secretValue).build(), NotMarkedAsCredential],
-    ['the label is not exactly "true"', aSecret().labelled('True').destinations('coderworkspaceproxy/eu-west').with('token', secretValue).build(), NotMarkedAsCredential],
+    [
+      'the Secret has no label',
+      aSecret().destinations('coderworkspaceproxy/eu-west').with('token', secretValue).build(),
+      NotMarkedAsCredential,
+    ],
+    [
+      'the label is not exactly "true"',
+      aSecret().labelled('True').destinations('coderworkspaceproxy/eu-west').with('token', secretValue).build(),
+      NotMarkedAsCredential,
+    ],
     ['the Secret has no label and lacks the key', aSecret().with('other', secretValue).build(), NotMarkedAsCredential],
-    ['the Secret is labelled but has no destinations annotation', aSecret().labelled().with('token', secretValue).build(), DestinationNotListed],
-    ['the annotation lists another proxy', aSecret().labelled().destinations('coderworkspaceproxy/us-east').with('token', secretValue).build(), DestinationNotListed],
-    ['the annotation lists another kind with this name', aSecret().labelled().destinations('coderprovisioner/eu-west').with('token', secretValue).build(), DestinationNotListed],
-    ['the annotation allows every object of another kind', aSecret().labelled().destinations('coderprovisioner/*').with('token', secretValue).build(), DestinationNotListed],
-    ['the annotation writes the kind in another case', aSecret().labelled().destinations('CoderWorkspaceProxy/eu-west').with('token', secretValue).build(), DestinationNotListed],
-    ['the annotation names the proxy with a namespace in front', aSecret().labelled().destinations('coder/coderworkspaceproxy/eu-west').with('token', secretValue).build(), DestinationNotListed],
+    [
+      'the Secret is labelled but has no destinations annotation',
+      aSecret().labelled().with('token', secretValue).build(),
+      DestinationNotListed,
+    ],
+    [
+      'the annotation lists another proxy',
+      aSecret().labelled().destinations('coderworkspaceproxy/us-east').with('token', secretValue).build(),
+      DestinationNotListed,
+    ],
+    [
+      'the annotation lists another kind with this name',
+      aSecret().labelled().destinations('coderprovisioner/eu-west').with('token', secretValue).build(),
+      DestinationNotListed,
+    ],
+    [
+      'the annotation allows every object of another kind',
+      aSecret().labelled().destinations('coderprovisioner/*').with('token', secretValue).build(),
+      DestinationNotListed,
+    ],
+    [
+      'the annotation writes the kind in another case',
+      aSecret().labelled().destinations('CoderWorkspaceProxy/eu-west').with('token', secretValue).build(),
+      DestinationNotListed,
+    ],
+    [
+      'the annotation names the proxy with a namespace in front',
+      aSecret().labelled().destinations('coder/coderworkspaceproxy/eu-west').with('token', secretValue).build(),
+      DestinationNotListed,
+    ],
     ['the annotation is a bare *', aSecret().labelled().destinations('*').with('token', secretValue).build(), DestinationNotListed],
-    ['the annotation lists the name in another case', aSecret().labelled().destinations('coderworkspaceproxy/EU-West').with('token', secretValue).build(), DestinationNotListed],
-    ['the destination is not listed and the key is missing', aSecret().labelled().destinations('coderworkspaceproxy/us-east').build(), DestinationNotListed],
+    [
+      'the annotation lists the name in another case',
+      aSecret().labelled().destinations('coderworkspaceproxy/EU-West').with('token', secretValue).build(),
+      DestinationNotListed,
+    ],
+    [
+      'the destination is not listed and the key is missing',
+      aSecret().labelled().destinations('coderworkspaceproxy/us-east').build(),
+      DestinationNotListed,
+    ],
     ['the Secret is marked but lacks the key', aSecret().marked().with('other', secretValue).build(), KeyNotFound],
     ['the Secret is marked but has no data', aSecret().marked().build(), KeyNotFound],
     ['the value is empty', aSecret().marked().with('token', '').build(), KeyNotFound],
     ['the value is only whitespace', aSecret().marked().with('token', ' \n\t').build(), KeyNotFound],
     ['the Secret is marked and lists the proxy', aSecret().marked().with('token', secretValue).build(), undefined],
-    ['the annotation allows every proxy', aSecret().labelled().destinations('coderworkspaceproxy/*').with('token', secretValue).build(), undefined],
-    ['the entries have spaces around them and empty ones between',
-      aSecret().labelled().destinations(' , coderprovisioner/default ,, \tcoderworkspaceproxy/eu-west ,').with('token', secretValue).build(), undefined],
-    ['the proxy is the controller owner of an unmarked Secret', aSecret().ownedBy(ownerRef('uid-eu-west')).with('token', secretValue).build(), undefined],
+    [
+      'the annotation allows every proxy',
+      aSecret().labelled().destinations('coderworkspaceproxy/*').with('token', secretValue).build(),
+      undefined,
+    ],
+    [
+      'the entries have spaces around them and empty ones between',
+      aSecret()
+        .labelled()
+        .destinations(' , coderprovisioner/default ,, \tcoderworkspaceproxy/eu-west ,')
+        .with('token', secretValue)
+        .build(),
+      undefined,
+    ],
+    [
+      'the proxy is the controller owner of an unmarked Secret',
+      aSecret().ownedBy(ownerRef('uid-eu-west')).with('token', secretValue).build(),
+      undefined,
+    ],
     ['the proxy is the controller owner but the key is missing', aSecret().ownedBy(ownerRef('uid-eu-west')).build(), KeyNotFound],
-    ['an earlier proxy of the same name owned the unmarked Secret', aSecret().ownedBy(ownerRef('uid-earlier')).with('token', secretValue).build(), NotMarkedAsCredential],
-    ['the proxy owns the unmarked Secret without being its controller', aSecret().ownedBy(ownerRef('uid-eu-west', false)).with('token', secretValue).build(), NotMarkedAsCredential],
+    [
+      'an earlier proxy of the same name owned the unmarked Secret',
+      aSecret().ownedBy(ownerRef('uid-earlier')).with('token', secretValue).build(),
+      NotMarkedAsCredential,
+    ],
+    [
+      'the proxy owns the unmarked Secret without being its controller',
+      aSecret().ownedBy(ownerRef('uid-eu-west', false)).with('token', secretValue).build(),
+      NotMarkedAsCredential,
+    ],
   ];
   for (const [when, secret, reason] of rows) {
     it(`${reason ? `reports ${reason}` : 'hands over the value'} when ${when}`, () => {
@@ -83,7 +178,10 @@ describe('resolveCredentialSecret', () => {
     assert.match(unlisted.message, /add the entry "coderworkspaceproxy\/eu-west" \(kind in lower case\) or "coderworkspaceproxy\/\*"/);
     const missing = resolveCredentialSecret(proxy, ref, undefined);
     assert.ok(!missing.ready);
-    assert.match(missing.message, /does not exist\. Create it with the label coder\.com\/credential=true and "coderworkspaceproxy\/eu-west"/);
+    assert.match(
+      missing.message,
+      /does not exist\. Create it with the label coder\.com\/credential=true and "coderworkspaceproxy\/eu-west"/,
+    );
   });
 
   it('decodes the value from base64 and trims the newline a file leaves behind', () => {
@@ -93,7 +191,11 @@ describe('resolveCredentialSecret', () => {
 
   it('does not look at the data of a Secret without both marks', () => {
     for (const secret of [aSecret().build(), aSecret().labelled().destinations('coderprovisioner/*').build()]) {
-      Object.defineProperty(secret, 'data', { get() { throw new Error('data was read'); } });
+      Object.defineProperty(secret, 'data', {
+        get() {
+          throw new Error('data was read');
+        },
+      });
       assert.equal(resolveCredentialSecret(proxy, ref, secret).ready, false);
     }
   });
@@ -119,7 +221,13 @@ describe('parseCredentialDestinations', () => {
     [undefined, []],
     ['', []],
     [' , ,, ', []],
-    ['coderworkspaceproxy/eu-west, coderprovisioner/default', [{ kind: 'coderworkspaceproxy', name: 'eu-west' }, { kind: 'coderprovisioner', name: 'default' }]],
+    [
+      'coderworkspaceproxy/eu-west, coderprovisioner/default',
+      [
+        { kind: 'coderworkspaceproxy', name: 'eu-west' },
+        { kind: 'coderprovisioner', name: 'default' },
+      ],
+    ],
     ['  coderworkspaceproxy/*  ,', [{ kind: 'coderworkspaceproxy', name: '*' }]],
     ['coderworkspaceproxy, /eu-west, coderworkspaceproxy/, coder/coderworkspaceproxy/eu-west, *', []],
   ];
@@ -154,7 +262,9 @@ describe('credentialMarks', () => {
 describe('the condition constants', () => {
   it('are the CredentialSecretReady type and reasons of the schemas', () => {
     assert.equal(credentialSecretReadyType, 'CredentialSecretReady');
-    assert.deepEqual([SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound],
-      ['SecretNotFound', 'NotMarkedAsCredential', 'DestinationNotListed', 'KeyNotFound']);
+    assert.deepEqual(
+      [SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound],
+      ['SecretNotFound', 'NotMarkedAsCredential', 'DestinationNotListed', 'KeyNotFound'],
+    );
   });
 });

@@ -8,7 +8,7 @@ import { controllerOwnerReference } from '../../../../src/controllers/shared/obj
 describe('isControllerOwnedBy', () => {
   const cp = aControlPlane('coder').withUid('u-1').build();
   const ref = controllerOwnerReference(coderControlPlaneResource, cp);
-  const owned = (refs: typeof ref[]) => ({ metadata: { ownerReferences: refs } });
+  const owned = (refs: (typeof ref)[]) => ({ metadata: { ownerReferences: refs } });
 
   it('needs the controller reference to name the owner by group, kind, name and uid', () => {
     assert.equal(isControllerOwnedBy(owned([ref]), cp), true);

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { controlPlaneLabels, defaultAccessURL, secretVolumeName, serviceAccountName } from '../../../../../src/controllers/codercontrolplane/desired/names.ts';
-import { workspaceRoleBindingName, workspaceRoleName, workspaceScopeHash } from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
+import {
+  controlPlaneLabels,
+  defaultAccessURL,
+  secretVolumeName,
+  serviceAccountName,
+} from '../../../../../src/controllers/codercontrolplane/desired/names.ts';
+import {
+  workspaceRoleBindingName,
+  workspaceRoleName,
+  workspaceScopeHash,
+} from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 import { backendPort, operatorApiURL, statusURL } from '../../../../../src/controllers/shared/control-plane-endpoints.ts';
 import { coderControlPlaneResource } from '../../../../../generated/clients/codercontrolplane.ts';
@@ -18,13 +27,22 @@ describe('names: labels and owner reference', () => {
 
   it('makes a blocking controller reference to the control plane', () => {
     assert.deepEqual(controllerOwnerReference(coderControlPlaneResource, aControlPlane('coder').withUid('u-1').build()), {
-      apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true,
+      apiVersion: 'coder.com/v1alpha1',
+      kind: 'CoderControlPlane',
+      name: 'coder',
+      uid: 'u-1',
+      controller: true,
+      blockOwnerDeletion: true,
     });
   });
 });
 
 describe('names: fnv32a', () => {
-  const rows: [string, string][] = [['', '811c9dc5'], ['a', 'e40c292c'], ['foobar', 'bf9cf968']];
+  const rows: [string, string][] = [
+    ['', '811c9dc5'],
+    ['a', 'e40c292c'],
+    ['foobar', 'bf9cf968'],
+  ];
   for (const [text, hash] of rows) {
     it(`hashes ${JSON.stringify(text)} to ${hash}`, () => assert.equal(fnv32a(text), hash));
   }
@@ -51,7 +69,10 @@ describe('names: service account and workspace RBAC names', () => {
   });
 
   it('cuts a long ServiceAccount name so that the names fit in 253 characters', () => {
-    const cp = aControlPlane('coder').inNamespace('coder').withServiceAccount({ name: 'a'.repeat(250) }).build();
+    const cp = aControlPlane('coder')
+      .inNamespace('coder')
+      .withServiceAccount({ name: 'a'.repeat(250) })
+      .build();
     const hash = workspaceScopeHash(cp);
     assert.equal(workspaceRoleName(cp), `${'a'.repeat(228)}-${hash}-workspace-perms`);
     assert.equal(workspaceRoleName(cp).length, 253);
@@ -75,7 +96,8 @@ describe('names: secret volume names', () => {
     ['a run of other characters becomes one dash', 'a_.b', `tls-a-b-${hash('tls', 'a_.b')}`],
     ['dashes are trimmed from the ends', '.cert.', `tls-cert-${hash('tls', '.cert.')}`],
   ];
-  for (const [what, name, expected] of rows) it(`${what}: ${name} -> ${expected}`, () => assert.equal(secretVolumeName('tls', name), expected));
+  for (const [what, name, expected] of rows)
+    it(`${what}: ${name} -> ${expected}`, () => assert.equal(secretVolumeName('tls', name), expected));
 
   it('keeps two names that sanitize alike apart', () => {
     assert.notEqual(secretVolumeName('ca-cert', 'foo.bar'), secretVolumeName('ca-cert', 'foo_bar'));
@@ -98,13 +120,68 @@ describe('names: secret volume names', () => {
 
 describe('names: ports and URLs', () => {
   const rows: { what: string; port?: number; tls: boolean; backend: number; status: string; operator: string; access: string }[] = [
-    { what: 'defaults', tls: false, backend: 80, status: 'http://coder.coder.svc.cluster.local:80', operator: 'http://coder.coder.svc.cluster.local:80', access: 'http://coder.coder.svc.cluster.local' },
-    { what: 'port 0 means 80', port: 0, tls: false, backend: 80, status: 'http://coder.coder.svc.cluster.local:80', operator: 'http://coder.coder.svc.cluster.local:80', access: 'http://coder.coder.svc.cluster.local' },
-    { what: 'port 8080', port: 8080, tls: false, backend: 8080, status: 'http://coder.coder.svc.cluster.local:8080', operator: 'http://coder.coder.svc.cluster.local:8080', access: 'http://coder.coder.svc.cluster.local:8080' },
-    { what: 'port 443 without TLS', port: 443, tls: false, backend: 443, status: 'http://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:443', access: 'http://coder.coder.svc.cluster.local:443' },
-    { what: 'TLS on port 80', port: 80, tls: true, backend: 80, status: 'https://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:80', access: 'https://coder.coder.svc.cluster.local' },
-    { what: 'TLS on port 443', port: 443, tls: true, backend: 80, status: 'https://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:80', access: 'https://coder.coder.svc.cluster.local' },
-    { what: 'TLS on port 8080', port: 8080, tls: true, backend: 8080, status: 'https://coder.coder.svc.cluster.local:443', operator: 'http://coder.coder.svc.cluster.local:8080', access: 'https://coder.coder.svc.cluster.local' },
+    {
+      what: 'defaults',
+      tls: false,
+      backend: 80,
+      status: 'http://coder.coder.svc.cluster.local:80',
+      operator: 'http://coder.coder.svc.cluster.local:80',
+      access: 'http://coder.coder.svc.cluster.local',
+    },
+    {
+      what: 'port 0 means 80',
+      port: 0,
+      tls: false,
+      backend: 80,
+      status: 'http://coder.coder.svc.cluster.local:80',
+      operator: 'http://coder.coder.svc.cluster.local:80',
+      access: 'http://coder.coder.svc.cluster.local',
+    },
+    {
+      what: 'port 8080',
+      port: 8080,
+      tls: false,
+      backend: 8080,
+      status: 'http://coder.coder.svc.cluster.local:8080',
+      operator: 'http://coder.coder.svc.cluster.local:8080',
+      access: 'http://coder.coder.svc.cluster.local:8080',
+    },
+    {
+      what: 'port 443 without TLS',
+      port: 443,
+      tls: false,
+      backend: 443,
+      status: 'http://coder.coder.svc.cluster.local:443',
+      operator: 'http://coder.coder.svc.cluster.local:443',
+      access: 'http://coder.coder.svc.cluster.local:443',
+    },
+    {
+      what: 'TLS on port 80',
+      port: 80,
+      tls: true,
+      backend: 80,
+      status: 'https://coder.coder.svc.cluster.local:443',
+      operator: 'http://coder.coder.svc.cluster.local:80',
+      access: 'https://coder.coder.svc.cluster.local',
+    },
+    {
+      what: 'TLS on port 443',
+      port: 443,
+      tls: true,
+      backend: 80,
+      status: 'https://coder.coder.svc.cluster.local:443',
+      operator: 'http://coder.coder.svc.cluster.local:80',
+      access: 'https://coder.coder.svc.cluster.local',
+    },
+    {
+      what: 'TLS on port 8080',
+      port: 8080,
+      tls: true,
+      backend: 8080,
+      status: 'https://coder.coder.svc.cluster.local:443',
+      operator: 'http://coder.coder.svc.cluster.local:8080',
+      access: 'https://coder.coder.svc.cluster.local',
+    },
   ];
   for (const row of rows) {
     it(`${row.what}: backend ${row.backend}, status ${row.status}, operator ${row.operator}`, () => {

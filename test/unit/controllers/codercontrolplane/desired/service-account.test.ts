@@ -9,22 +9,43 @@ describe('buildServiceAccount', () => {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
       metadata: {
-        name: 'coder', namespace: 'coder',
-        labels: { 'app.kubernetes.io/name': 'coder-control-plane', 'app.kubernetes.io/instance': 'coder', 'app.kubernetes.io/managed-by': 'coder-k8s' },
-        ownerReferences: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true }],
+        name: 'coder',
+        namespace: 'coder',
+        labels: {
+          'app.kubernetes.io/name': 'coder-control-plane',
+          'app.kubernetes.io/instance': 'coder',
+          'app.kubernetes.io/managed-by': 'coder-k8s',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'coder.com/v1alpha1',
+            kind: 'CoderControlPlane',
+            name: 'coder',
+            uid: 'u-1',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
     });
   });
 
   it('uses the given name, puts user labels over the standard ones and sets exactly the given annotations', () => {
-    const sa = buildServiceAccount(aControlPlane('coder').withServiceAccount({
-      name: 'coder-sa',
-      labels: { 'app.kubernetes.io/instance': 'custom', team: 'platform' },
-      annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/coder' },
-    }).build());
+    const sa = buildServiceAccount(
+      aControlPlane('coder')
+        .withServiceAccount({
+          name: 'coder-sa',
+          labels: { 'app.kubernetes.io/instance': 'custom', team: 'platform' },
+          annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/coder' },
+        })
+        .build(),
+    );
     assert.equal(sa?.metadata?.name, 'coder-sa');
     assert.deepEqual(sa?.metadata?.labels, {
-      'app.kubernetes.io/name': 'coder-control-plane', 'app.kubernetes.io/instance': 'custom', 'app.kubernetes.io/managed-by': 'coder-k8s', team: 'platform',
+      'app.kubernetes.io/name': 'coder-control-plane',
+      'app.kubernetes.io/instance': 'custom',
+      'app.kubernetes.io/managed-by': 'coder-k8s',
+      team: 'platform',
     });
     assert.deepEqual(sa?.metadata?.annotations, { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/coder' });
   });

@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import { buildService } from '../../../../../src/controllers/codercontrolplane/desired/service.ts';
 import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 
-const labels = { 'app.kubernetes.io/name': 'coder-control-plane', 'app.kubernetes.io/instance': 'coder', 'app.kubernetes.io/managed-by': 'coder-k8s' };
+const labels = {
+  'app.kubernetes.io/name': 'coder-control-plane',
+  'app.kubernetes.io/instance': 'coder',
+  'app.kubernetes.io/managed-by': 'coder-k8s',
+};
 const http = (port: number) => ({ name: 'http', port, targetPort: 8080, protocol: 'TCP' });
 const https = { name: 'https', port: 443, targetPort: 8443, protocol: 'TCP' };
 
@@ -29,8 +33,19 @@ describe('buildService', () => {
     assert.equal(svc.apiVersion, 'v1');
     assert.equal(svc.kind, 'Service');
     assert.deepEqual(svc.metadata, {
-      name: 'coder', namespace: 'coder', labels,
-      ownerReferences: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true }],
+      name: 'coder',
+      namespace: 'coder',
+      labels,
+      ownerReferences: [
+        {
+          apiVersion: 'coder.com/v1alpha1',
+          kind: 'CoderControlPlane',
+          name: 'coder',
+          uid: 'u-1',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     });
     assert.deepEqual(svc.spec, { type: 'ClusterIP', selector: labels, ports: [http(80)] });
     assert.equal('status' in svc, false);

@@ -4,7 +4,11 @@ import { describe, it } from 'node:test';
 
 import { SpecError } from '../../../../../src/controllers/shared/spec-check.ts';
 import {
-  buildWorkspaceRbac, isManagedWorkspaceRbac, workspaceRbacKeepSet, workspaceRbacKey, workspaceRbacLabelSelector,
+  buildWorkspaceRbac,
+  isManagedWorkspaceRbac,
+  workspaceRbacKeepSet,
+  workspaceRbacKey,
+  workspaceRbacLabelSelector,
 } from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
@@ -24,11 +28,23 @@ describe('buildWorkspaceRbac', () => {
       name,
       namespace: 'coder',
       labels: {
-        'app.kubernetes.io/name': 'coder-control-plane', 'app.kubernetes.io/instance': 'coder', 'app.kubernetes.io/managed-by': 'coder-k8s',
-        'coder.com/control-plane': 'coder', 'coder.com/control-plane-namespace': 'coder',
+        'app.kubernetes.io/name': 'coder-control-plane',
+        'app.kubernetes.io/instance': 'coder',
+        'app.kubernetes.io/managed-by': 'coder-k8s',
+        'coder.com/control-plane': 'coder',
+        'coder.com/control-plane-namespace': 'coder',
       },
       annotations: { 'coder.com/workspace-rbac-owner-uid': 'u-1' },
-      ownerReferences: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: 'u-1', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'coder.com/v1alpha1',
+          kind: 'CoderControlPlane',
+          name: 'coder',
+          uid: 'u-1',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     });
     assert.deepEqual(only?.role, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -53,12 +69,19 @@ describe('buildWorkspaceRbac', () => {
     const extra = { apiGroups: [''], resources: ['secrets'], verbs: ['get'] };
     const rules = (builder: ReturnType<typeof cp>) => buildWorkspaceRbac(builder.build())[0]!.role.rules!.map((r) => r.resources![0]);
     assert.deepEqual(rules(cp().withRbac({ extraRules: [extra] })), ['pods', 'persistentvolumeclaims', 'deployments', 'secrets']);
-    assert.deepEqual(rules(cp().withRbac({ enableDeployments: false, extraRules: [extra] })), ['pods', 'persistentvolumeclaims', 'secrets']);
+    assert.deepEqual(rules(cp().withRbac({ enableDeployments: false, extraRules: [extra] })), [
+      'pods',
+      'persistentvolumeclaims',
+      'secrets',
+    ]);
   });
 
   it('adds each workspace namespace once, trimmed, without owner references outside the control plane namespace', () => {
     const desired = buildWorkspaceRbac(cp().withWorkspaceNamespaces(' ws-a ', 'coder', 'ws-b', 'ws-a').build());
-    assert.deepEqual(desired.map((d) => d.namespace), ['coder', 'ws-a', 'ws-b']);
+    assert.deepEqual(
+      desired.map((d) => d.namespace),
+      ['coder', 'ws-a', 'ws-b'],
+    );
     for (const { namespace, role, roleBinding } of desired) {
       assert.equal(role.metadata!.namespace, namespace);
       assert.equal(role.metadata!.name, roleName);
@@ -71,12 +94,15 @@ describe('buildWorkspaceRbac', () => {
   });
 
   it('refuses an empty workspace namespace entry, naming its index', () => {
-    assert.throws(() => buildWorkspaceRbac(cp().withWorkspaceNamespaces('ws-a', '  ').build()), (err: unknown) => {
-      assert.ok(err instanceof SpecError);
-      assert.equal(err.field, 'spec.rbac.workspaceNamespaces[1]');
-      assert.match(err.message, /^spec\.rbac\.workspaceNamespaces\[1\]: .*empty/);
-      return true;
-    });
+    assert.throws(
+      () => buildWorkspaceRbac(cp().withWorkspaceNamespaces('ws-a', '  ').build()),
+      (err: unknown) => {
+        assert.ok(err instanceof SpecError);
+        assert.equal(err.field, 'spec.rbac.workspaceNamespaces[1]');
+        assert.match(err.message, /^spec\.rbac\.workspaceNamespaces\[1\]: .*empty/);
+        return true;
+      },
+    );
   });
 
   it('binds the named ServiceAccount and cuts long names to 253 characters', () => {
@@ -100,7 +126,10 @@ describe('buildWorkspaceRbac', () => {
 describe('isManagedWorkspaceRbac', () => {
   const labels = { 'coder.com/control-plane': 'coder', 'coder.com/control-plane-namespace': 'coder' };
   const controlPlane = cp().build();
-  const role = (namespace: string, name: string, extra: Partial<V1Role['metadata']> = {}): V1Role => ({ metadata: { namespace, name, labels, ...extra }, rules: [] });
+  const role = (namespace: string, name: string, extra: Partial<V1Role['metadata']> = {}): V1Role => ({
+    metadata: { namespace, name, labels, ...extra },
+    rules: [],
+  });
   const binding = (namespace: string, name: string, patch: Partial<V1RoleBinding> = {}): V1RoleBinding => ({
     metadata: { namespace, name, labels },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: roleName },
@@ -112,28 +141,63 @@ describe('isManagedWorkspaceRbac', () => {
 
   const rows: [string, V1Role | V1RoleBinding, boolean][] = [
     ['controller-owned by this control plane, any name', role('coder', 'old-name', { labels: {}, ownerReferences: [ownerRef] }), true],
-    ['controller-owned by an earlier control plane of the same name', role('coder', 'old-name', { ownerReferences: [{ ...ownerRef, uid: 'u-0' }] }), false],
-    ['labels and the owner-uid annotation, any name', role('ws-a', 'old-name', { annotations: { 'coder.com/workspace-rbac-owner-uid': 'u-1' } }), true],
-    ['labels and another uid in the annotation', role('ws-a', 'old-name', { annotations: { 'coder.com/workspace-rbac-owner-uid': 'u-0' } }), false],
+    [
+      'controller-owned by an earlier control plane of the same name',
+      role('coder', 'old-name', { ownerReferences: [{ ...ownerRef, uid: 'u-0' }] }),
+      false,
+    ],
+    [
+      'labels and the owner-uid annotation, any name',
+      role('ws-a', 'old-name', { annotations: { 'coder.com/workspace-rbac-owner-uid': 'u-1' } }),
+      true,
+    ],
+    [
+      'labels and another uid in the annotation',
+      role('ws-a', 'old-name', { annotations: { 'coder.com/workspace-rbac-owner-uid': 'u-0' } }),
+      false,
+    ],
     ['only the labels, another name', role('ws-a', 'someone-elses'), false],
     ['only the labels and the expected Role name, in another namespace', role('ws-a', roleName), true],
     ['only the labels and the expected Role name, in the control plane namespace', role('coder', roleName), false],
     ['the expected name but not the labels', role('ws-a', roleName, { labels: { 'coder.com/control-plane': 'coder' } }), false],
     ['the expected RoleBinding in another namespace', binding('ws-a', bindingName), true],
-    ['a RoleBinding with the expected name but another Role', binding('ws-a', bindingName, { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'other' } }), false],
-    ['a RoleBinding with the expected name and a second subject', binding('ws-a', bindingName, {
-      subjects: [{ kind: 'ServiceAccount', name: 'coder', namespace: 'coder' }, { kind: 'User', name: 'alice' }] }), false],
-    ['a RoleBinding with the expected name and another ServiceAccount', binding('ws-a', bindingName, {
-      subjects: [{ kind: 'ServiceAccount', name: 'coder', namespace: 'other' }] }), false],
+    [
+      'a RoleBinding with the expected name but another Role',
+      binding('ws-a', bindingName, { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'other' } }),
+      false,
+    ],
+    [
+      'a RoleBinding with the expected name and a second subject',
+      binding('ws-a', bindingName, {
+        subjects: [
+          { kind: 'ServiceAccount', name: 'coder', namespace: 'coder' },
+          { kind: 'User', name: 'alice' },
+        ],
+      }),
+      false,
+    ],
+    [
+      'a RoleBinding with the expected name and another ServiceAccount',
+      binding('ws-a', bindingName, {
+        subjects: [{ kind: 'ServiceAccount', name: 'coder', namespace: 'other' }],
+      }),
+      false,
+    ],
   ];
   for (const [what, obj, managed] of rows) {
-    it(`${managed ? 'deletes' : 'keeps'} an object with ${what}`, () => assert.equal(isManagedWorkspaceRbac(controlPlane, obj, none), managed));
+    it(`${managed ? 'deletes' : 'keeps'} an object with ${what}`, () =>
+      assert.equal(isManagedWorkspaceRbac(controlPlane, obj, none), managed));
   }
 
   it('keeps what this reconcile applies', () => {
     const desired = buildWorkspaceRbac(cp().withWorkspaceNamespaces('ws-a').build());
     const keep = workspaceRbacKeepSet(desired);
-    assert.deepEqual([...keep].sort(), [`Role/coder/${roleName}`, `Role/ws-a/${roleName}`, `RoleBinding/coder/${bindingName}`, `RoleBinding/ws-a/${bindingName}`]);
+    assert.deepEqual([...keep].sort(), [
+      `Role/coder/${roleName}`,
+      `Role/ws-a/${roleName}`,
+      `RoleBinding/coder/${bindingName}`,
+      `RoleBinding/ws-a/${bindingName}`,
+    ]);
     for (const { role: r, roleBinding: b } of desired) {
       assert.equal(isManagedWorkspaceRbac(controlPlane, r, keep), false);
       assert.equal(isManagedWorkspaceRbac(controlPlane, b, keep), false);
