@@ -13,42 +13,15 @@ import {
 } from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 import { backendPort, operatorApiURL, statusURL } from '../../../../../src/controllers/shared/control-plane-endpoints.ts';
-import { coderControlPlaneResource } from '../../../../../generated/clients/codercontrolplane.ts';
-import { controllerOwnerReference, fitName, fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
+import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
 
-describe('names: labels and owner reference', () => {
+describe('names: labels', () => {
   it('labels every child with the three standard labels', () => {
     assert.deepEqual(controlPlaneLabels(aControlPlane('coder').build()), {
       'app.kubernetes.io/name': 'coder-control-plane',
       'app.kubernetes.io/instance': 'coder',
       'app.kubernetes.io/managed-by': 'coder-k8s',
     });
-  });
-
-  it('makes a blocking controller reference to the control plane', () => {
-    assert.deepEqual(controllerOwnerReference(coderControlPlaneResource, aControlPlane('coder').withUid('u-1').build()), {
-      apiVersion: 'coder.com/v1alpha1',
-      kind: 'CoderControlPlane',
-      name: 'coder',
-      uid: 'u-1',
-      controller: true,
-      blockOwnerDeletion: true,
-    });
-  });
-});
-
-describe('names: fnv32a', () => {
-  const rows: [string, string][] = [
-    ['', '811c9dc5'],
-    ['a', 'e40c292c'],
-    ['foobar', 'bf9cf968'],
-  ];
-  for (const [text, hash] of rows) {
-    it(`hashes ${JSON.stringify(text)} to ${hash}`, () => assert.equal(fnv32a(text), hash));
-  }
-
-  it('always gives 8 lower-case hex digits', () => {
-    for (const text of ['x', 'coder\0coder', 'ünïcødé']) assert.match(fnv32a(text), /^[0-9a-f]{8}$/);
   });
 });
 
@@ -78,12 +51,6 @@ describe('names: service account and workspace RBAC names', () => {
     assert.equal(workspaceRoleName(cp).length, 253);
     assert.equal(workspaceRoleBindingName(cp), `${'a'.repeat(244)}-${hash}`);
     assert.equal(workspaceRoleBindingName(cp).length, 253);
-  });
-
-  it('trims - and . from the cut prefix, and falls back to "workspace" when nothing is left', () => {
-    assert.equal(fitName(`${'a'.repeat(6)}.-bbbb`, '-suffix', 'workspace', 15), 'aaaaaa-suffix');
-    assert.equal(fitName('-.-.-.-.-.', '-suffix', 'workspace', 12), 'workspace-suffix');
-    assert.equal(fitName('short', '-suffix', 'workspace', 253), 'short-suffix');
   });
 });
 
