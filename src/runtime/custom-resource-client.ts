@@ -31,6 +31,7 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 /** Field validation for writes: unknown or duplicate fields are errors, as with kubectl. */
 const fieldValidation = 'Strict';
+const serverSideApply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
 
 export class CustomResourceClient<
   T extends KubeObject,
@@ -92,17 +93,7 @@ export class CustomResourceClient<
 
   /** Server-side apply of the fields in `obj`, owned by `fieldManager`. */
   async apply(obj: T, options: ApplyOptions): Promise<T> {
-    const { namespace, name } = this.nameOf(obj);
-    return (await this.api.patchNamespacedCustomObject(
-      {
-        ...this.base(namespace),
-        name,
-        body: this.withTypeMeta(obj),
-        fieldValidation,
-        ...options,
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
-    )) as T;
+    return (await this.api.patchNamespacedCustomObject(this.applyParams(obj, options), serverSideApply)) as T;
   }
 
   async mergePatchStatus(namespace: string, name: string, patch: object): Promise<T> {
@@ -114,17 +105,7 @@ export class CustomResourceClient<
 
   /** Server-side apply of the status fields in `obj`, owned by `fieldManager`. */
   async applyStatus(obj: T, options: ApplyOptions): Promise<T> {
-    const { namespace, name } = this.nameOf(obj);
-    return (await this.api.patchNamespacedCustomObjectStatus(
-      {
-        ...this.base(namespace),
-        name,
-        body: this.withTypeMeta(obj),
-        fieldValidation,
-        ...options,
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
-    )) as T;
+    return (await this.api.patchNamespacedCustomObjectStatus(this.applyParams(obj, options), serverSideApply)) as T;
   }
 
   async replaceStatus(obj: T): Promise<T> {
@@ -149,6 +130,11 @@ export class CustomResourceClient<
     onDone: (err?: unknown) => void,
   ): Promise<AbortController> {
     return this.watcher.watch(this.path(namespace), query, (type, obj) => onEvent(type as WatchEventType, obj as T), onDone);
+  }
+
+  private applyParams(obj: T, options: ApplyOptions) {
+    const { namespace, name } = this.nameOf(obj);
+    return { ...this.base(namespace), name, body: this.withTypeMeta(obj), fieldValidation, ...options };
   }
 
   private withTypeMeta(obj: T): T {

@@ -11,6 +11,7 @@ import {
   envValue,
   envVar,
   type ControlPlaneBuilder,
+  controlPlaneOwnerReference,
 } from '../../../../fixtures/codercontrolplane.ts';
 import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
 
@@ -376,16 +377,7 @@ describe('buildDeployment: pod template', () => {
       name: 'coder',
       namespace: 'coder',
       labels,
-      ownerReferences: [
-        {
-          apiVersion: 'coder.com/v1alpha1',
-          kind: 'CoderControlPlane',
-          name: 'coder',
-          uid: 'u-1',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controlPlaneOwnerReference('coder', 'u-1')],
     });
     assert.equal('status' in d, false);
     assert.equal(d.spec!.replicas, 1);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildServiceAccount } from '../../../../../src/controllers/codercontrolplane/desired/service-account.ts';
-import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
+import { aControlPlane, controlPlaneOwnerReference } from '../../../../fixtures/codercontrolplane.ts';
 
 describe('buildServiceAccount', () => {
   it('is named like the control plane, with the standard labels and an owner reference', () => {
@@ -16,16 +16,7 @@ describe('buildServiceAccount', () => {
           'app.kubernetes.io/instance': 'coder',
           'app.kubernetes.io/managed-by': 'coder-k8s',
         },
-        ownerReferences: [
-          {
-            apiVersion: 'coder.com/v1alpha1',
-            kind: 'CoderControlPlane',
-            name: 'coder',
-            uid: 'u-1',
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
+        ownerReferences: [controlPlaneOwnerReference('coder', 'u-1')],
       },
     });
   });

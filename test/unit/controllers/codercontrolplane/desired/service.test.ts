@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildService } from '../../../../../src/controllers/codercontrolplane/desired/service.ts';
-import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
+import { aControlPlane, controlPlaneOwnerReference } from '../../../../fixtures/codercontrolplane.ts';
 
 const labels = {
   'app.kubernetes.io/name': 'coder-control-plane',
@@ -36,16 +36,7 @@ describe('buildService', () => {
       name: 'coder',
       namespace: 'coder',
       labels,
-      ownerReferences: [
-        {
-          apiVersion: 'coder.com/v1alpha1',
-          kind: 'CoderControlPlane',
-          name: 'coder',
-          uid: 'u-1',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controlPlaneOwnerReference('coder', 'u-1')],
     });
     assert.deepEqual(svc.spec, { type: 'ClusterIP', selector: labels, ports: [http(80)] });
     assert.equal('status' in svc, false);

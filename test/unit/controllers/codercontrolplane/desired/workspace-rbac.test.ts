@@ -10,7 +10,7 @@ import {
   workspaceRbacKey,
   workspaceRbacLabelSelector,
 } from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
-import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
+import { aControlPlane, controlPlaneOwnerReference } from '../../../../fixtures/codercontrolplane.ts';
 import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
 
 const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -35,16 +35,7 @@ describe('buildWorkspaceRbac', () => {
         'coder.com/control-plane-namespace': 'coder',
       },
       annotations: { 'coder.com/workspace-rbac-owner-uid': 'u-1' },
-      ownerReferences: [
-        {
-          apiVersion: 'coder.com/v1alpha1',
-          kind: 'CoderControlPlane',
-          name: 'coder',
-          uid: 'u-1',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controlPlaneOwnerReference('coder', 'u-1')],
     });
     assert.deepEqual(only?.role, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
