@@ -24,24 +24,26 @@ export async function kubectlOk(kubeconfig: string, args: string[], input?: stri
 }
 
 /**
- * Waits until every named CRD (every CRD when none is named) is Established. Not `kubectl wait`:
- * kubectl 1.32 fails at once ("status.conditions accessor error") when it looks before the API server
- * has written a new CRD's first conditions, which can happen right after an apply.
+ * Waits until every named CRD (every CRD when none is named) is Established. Neither `kubectl wait`
+ * nor a jsonpath filter: kubectl 1.32 fails at once on both ("status.conditions accessor error", "<nil>
+ * is not array or slice") when it looks before the API server has written a new CRD's first conditions.
  */
 export async function waitForCrdsEstablished(kubeconfig: string, names: string[] = [], timeoutMs = 60_000): Promise<void> {
-  const jsonpath = 'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Established")].status}{"\\n"}{end}';
+  interface Crd {
+    metadata: { name: string };
+    status?: { conditions?: { type: string; status: string }[] | null };
+  }
   const deadline = Date.now() + timeoutMs;
   let pending: string[] = [];
   while (Date.now() < deadline) {
-    const states = new Map(
-      (await kubectlOk(kubeconfig, ['get', 'crd', '-o', jsonpath]))
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => line.split('=') as [string, string]),
+    const { items } = JSON.parse(await kubectlOk(kubeconfig, ['get', 'crd', '-o', 'json'])) as { items: Crd[] };
+    const established = new Set(
+      items
+        .filter((crd) => crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'))
+        .map((crd) => crd.metadata.name),
     );
-    pending = (names.length ? names : [...states.keys()]).filter((name) => states.get(name) !== 'True');
-    if (states.size > 0 && pending.length === 0) return;
+    pending = (names.length ? names : items.map((crd) => crd.metadata.name)).filter((name) => !established.has(name));
+    if (items.length > 0 && pending.length === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`CRDs not Established within ${timeoutMs} ms: ${pending.join(', ') || 'none listed'}`);
