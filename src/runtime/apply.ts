@@ -74,14 +74,13 @@ export class Applier {
     return live.metadata?.annotations?.[appliedHashAnnotation] === hash && jsonSubset(desired, live);
   }
 
-  /** Deletes an object if it exists; returns whether a request was sent. */
-  async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<boolean> {
+  /** Deletes an object if it exists. */
+  async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
     this.applied.delete(memoKey(resource, { metadata: { namespace, name } }));
     try {
       await this.http.json('DELETE', objectPath(resource, namespace, name), { body: { propagationPolicy: 'Background' } });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    return true;
   }
 }

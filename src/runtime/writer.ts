@@ -62,8 +62,8 @@ export class Writer {
   }
 
   /** Deletes an object if it exists (children go in the background). */
-  async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
-    await this.applier.delete(resource, namespace, name);
+  delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
+    return this.applier.delete(resource, namespace, name);
   }
 
   /** Patches the status subresource to `next`; returns false (and sends nothing) when nothing changed. */

@@ -10,7 +10,7 @@ import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/c
 import { findCondition } from '../../runtime/conditions.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
-import { mergeOutcomes, nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
+import { mergeOutcomes, writeConditions, type StepOutcome } from '../shared/step-outcome.ts';
 import { applyChildren, deleteUnwantedWorkspaceRbac } from './children.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { conflictingConfigurationCondition, hasConflictingDatabaseConfig, resolveDatabaseSecret } from './database-secret.ts';
@@ -90,11 +90,8 @@ function workspaceRbacDriftCheck(cp: CoderControlPlane): StepOutcome<CoderContro
 
 /** Nothing is applied; only the condition changes (the rest of the status keeps describing what runs). */
 async function reportConflictingConfiguration(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
-  const conditions = nextConditions(cp, { [C.DatabaseSecretResolved.type]: conflictingConfigurationCondition() }, ctx.now());
-  await ctx.writer.writeStatus(coderControlPlaneResource, cp, {
-    ...cp.status,
-    conditions: conditions as CoderControlPlaneStatus['conditions'],
-  });
+  const changes = { [C.DatabaseSecretResolved.type]: conflictingConfigurationCondition() };
+  await writeConditions(ctx.writer, coderControlPlaneResource, cp, changes, ctx.now());
 }
 
 /** Deletion: remove workspace RBAC in every namespace (owned children go by garbage collection), then the finalizer. */

@@ -10,7 +10,7 @@ import { TerminalError } from '../../runtime/terminal-error.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import type { ValidationError } from '../../validation/error.ts';
 import { eventTarget } from './event-target.ts';
-import { nextConditions } from './step-outcome.ts';
+import { writeConditions } from './step-outcome.ts';
 
 /**
  * A spec that passed admission but cannot be built into objects, for example an empty TLS secret name.
@@ -62,12 +62,6 @@ export async function reportInvalidSpec<T extends ValidatedObject>(
   message: string,
 ): Promise<void> {
   await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.InvalidSpec, 'ValidateSpec', message);
-  const conditions = nextConditions(
-    obj,
-    {
-      [condition.type]: { type: condition.type, status: 'False', reason: condition.reasons.InvalidSpec, message },
-    },
-    deps.now(),
-  );
-  await deps.writer.writeStatus(resource, obj, { ...obj.status, conditions } as T['status']);
+  const invalid = { type: condition.type, status: 'False' as const, reason: condition.reasons.InvalidSpec, message };
+  await writeConditions(deps.writer, resource, obj, { [condition.type]: invalid }, deps.now());
 }

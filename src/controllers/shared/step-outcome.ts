@@ -2,6 +2,9 @@
 // (undefined removes a type), the status fields it owns, and when it wants to look again.
 import type { ReconcileResult } from '../../runtime/controller.ts';
 import { removeCondition, setCondition, type Condition, type ConditionInput } from '../../runtime/conditions.ts';
+import type { KubeObject } from '../../runtime/informer.ts';
+import type { ResourceKind } from '../../runtime/resource.ts';
+import type { Writer } from '../../runtime/writer.ts';
 
 export interface StepOutcome<Status> {
   conditions?: Record<string, ConditionInput | undefined>;
@@ -38,4 +41,15 @@ export function nextConditions(
     conditions = condition ? setCondition(conditions, condition, obj.metadata.generation, now) : removeCondition(conditions, type);
   }
   return conditions;
+}
+
+/** Writes only these condition changes; the rest of the status keeps describing what runs. */
+export async function writeConditions<T extends KubeObject & { metadata: { generation?: number }; status?: { conditions?: unknown } }>(
+  writer: Writer,
+  resource: ResourceKind,
+  obj: T,
+  changes: Record<string, ConditionInput | undefined>,
+  now: Date,
+): Promise<void> {
+  await writer.writeStatus(resource, obj, { ...obj.status, conditions: nextConditions(obj, changes, now) } as T['status']);
 }
