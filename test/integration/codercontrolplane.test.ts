@@ -17,6 +17,7 @@ import type { RunningOperator } from '../harness/operator.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import type { Postgres } from '../harness/postgres.ts';
 import { eventually } from '../harness/wait.ts';
+import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 
 const seedJsonpath = (type: string) =>
   `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
@@ -52,12 +53,8 @@ describe('CoderControlPlane controller', () => {
   });
   const conditionLine = async (ns: string, name: string, type: string) =>
     (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', name, '-o', seedJsonpath(type)])).trim();
-  const aControlPlane = (ns: string, name: string, spec: CoderControlPlane['spec']): CoderControlPlane => ({
-    apiVersion: 'coder.com/v1alpha1',
-    kind: 'CoderControlPlane',
-    metadata: { name, namespace: ns },
-    spec,
-  });
+  const aControlPlaneIn = (ns: string, name: string, spec: CoderControlPlane['spec'] = {}): CoderControlPlane =>
+    aControlPlane(name).inNamespace(ns).withSpec(spec).manifest();
 
   it('runs the seed walkthrough: the sample becomes a Deployment and Service, and Ready', async () => {
     await namespace('coder');
@@ -113,10 +110,10 @@ describe('CoderControlPlane controller', () => {
   it('exposes through an Ingress, and says so when the Gateway API is not installed', async () => {
     const ns = await namespace('exposed');
     await client.create(
-      aControlPlane(ns, 'ingress', { operatorAccess: { disabled: true }, expose: { ingress: { host: 'coder.example.com' } } }),
+      aControlPlaneIn(ns, 'ingress', { operatorAccess: { disabled: true }, expose: { ingress: { host: 'coder.example.com' } } }),
     );
     await client.create(
-      aControlPlane(ns, 'gateway', {
+      aControlPlaneIn(ns, 'gateway', {
         operatorAccess: { disabled: true },
         expose: { gateway: { host: 'coder.example.com', parentRefs: [{ name: 'gw' }] } },
       }),
@@ -160,7 +157,7 @@ describe('CoderControlPlane controller', () => {
     for (const [name, secret] of rows) {
       if (secret) await core.createNamespacedSecret({ namespace: ns, body: secret });
       await client.create(
-        aControlPlane(ns, name, { operatorAccess: { disabled: true }, database: { connectionSecretRef: { name, key: 'uri' } } }),
+        aControlPlaneIn(ns, name, { operatorAccess: { disabled: true }, database: { connectionSecretRef: { name, key: 'uri' } } }),
       );
     }
     for (const [name, , expected] of rows) {
@@ -176,7 +173,7 @@ describe('CoderControlPlane controller', () => {
 
   it('the API server rejects spec.extraEnv CODER_PG_CONNECTION_URL together with spec.database', async () => {
     const manifest = JSON.stringify(
-      aControlPlane('coder', 'conflict', {
+      aControlPlaneIn('coder', 'conflict', {
         database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
         extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://x@y/z' }],
       }),
@@ -189,7 +186,7 @@ describe('CoderControlPlane controller', () => {
   it('waits for a Secret created after the control plane, bootstraps operator access, and follows a rotated URL', async () => {
     const ns = await namespace('db-late');
     const first = await createCoderDatabase(postgres);
-    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await client.create(aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
     await eventually('SecretNotFound', async () =>
       (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'),
     );
@@ -250,7 +247,7 @@ describe('CoderControlPlane controller', () => {
       namespace: ns,
       body: { metadata: { name: 'coder-operator-token' }, stringData: { token: 'someone-elses' } },
     });
-    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await client.create(aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
     await eventually('TokenSecretNotOwned', async () =>
       (await conditionLine(ns, 'coder', 'OperatorTokenSecretOwned')).startsWith(
         'False TokenSecretNotOwned: Secret "foreign-token/coder-operator-token"',
@@ -286,7 +283,7 @@ describe('CoderControlPlane controller', () => {
       body: { metadata: { name: 'coder-license' }, stringData: { license: fakeLicenseJwt() } },
     });
     await client.create(
-      aControlPlane(ns, 'coder', {
+      aControlPlaneIn(ns, 'coder', {
         database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
         licenseSecretRef: { name: 'coder-license' },
       }),
@@ -346,7 +343,7 @@ describe('CoderControlPlane controller', () => {
   it('removes workspace RBAC in other namespaces and its finalizer on deletion', async () => {
     const ns = await namespace('rbac-owner');
     const other = await namespace('rbac-workspaces');
-    await client.create(aControlPlane(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { workspaceNamespaces: [other] } }));
+    await client.create(aControlPlaneIn(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { workspaceNamespaces: [other] } }));
     const rbac = cp.adminConfig().makeApiClient(RbacAuthorizationV1Api);
     await eventually(
       'a workspace Role in the other namespace',
@@ -377,7 +374,7 @@ describe('CoderControlPlane controller', () => {
     const ns = await namespace('access-off');
     const url = await createCoderDatabase(postgres);
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
-    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await client.create(aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
     await eventually('operator access ready', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
       timeoutMs: 60_000,
     });
@@ -408,7 +405,7 @@ describe('CoderControlPlane controller', () => {
     const ns = await namespace('db-conflict');
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, postgres.url('coder')) });
     await client.create(
-      aControlPlane(ns, 'coder', {
+      aControlPlaneIn(ns, 'coder', {
         operatorAccess: { disabled: true },
         database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } },
       }),
@@ -444,7 +441,7 @@ describe('CoderControlPlane controller', () => {
       assert.equal(after.spec!.replicas, 1);
 
       // This version's schema still applies at run time: an empty Secret name is refused in a condition.
-      await client.create(aControlPlane(ns, 'empty-name', { database: { connectionSecretRef: { name: '', key: 'uri' } } }));
+      await client.create(aControlPlaneIn(ns, 'empty-name', { database: { connectionSecretRef: { name: '', key: 'uri' } } }));
       await eventually('SpecValid InvalidSpec naming the field', async () =>
         (await conditionLine(ns, 'empty-name', 'SpecValid')).startsWith(
           'False InvalidSpec: The object does not match the CoderControlPlane schema of this operator: spec.database.connectionSecretRef.name: Invalid value',

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
@@ -11,9 +12,8 @@ import { eventually } from '../harness/wait.ts';
 
 const namespace = 'client-test';
 
-function aControlPlane(name: string, spec: CoderControlPlane['spec'] = {}): CoderControlPlane {
-  return { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name, namespace }, spec };
-}
+const aControlPlaneIn = (name: string, spec: CoderControlPlane['spec'] = {}): CoderControlPlane =>
+  aControlPlane(name).inNamespace(namespace).withSpec(spec).manifest();
 
 describe('typed custom resource client', () => {
   let cp: ControlPlane;
@@ -32,7 +32,7 @@ describe('typed custom resource client', () => {
   after(() => cp?.stop());
 
   it('creates, reads and lists with server-side defaults applied', async () => {
-    const created = await client.create(aControlPlane('one', { replicas: 2 }));
+    const created = await client.create(aControlPlaneIn('one', { replicas: 2 }));
     assert.equal(created.spec?.replicas, 2);
     assert.equal(created.spec?.image, 'ghcr.io/coder/coder:latest', 'schema default applied');
     const read = await client.get(namespace, 'one');
@@ -47,7 +47,7 @@ describe('typed custom resource client', () => {
   });
 
   it('rejects unknown fields instead of dropping them', async () => {
-    const bad = aControlPlane('unknown-field', { replicas: 1, ...{ replicaz: 3 } } as CoderControlPlane['spec']);
+    const bad = aControlPlane('unknown-field').inNamespace(namespace).withRawSpec({ replicas: 1, replicaz: 3 }).manifest();
     await assert.rejects(client.create(bad), (err) => {
       const status = apiStatus(err);
       return status.code === 400 && /unknown field "spec.replicaz"/.test(status.message);
@@ -68,12 +68,16 @@ describe('typed custom resource client', () => {
   });
 
   it('applies with a field manager and writes status through the subresource', async () => {
-    const applied = await client.apply(aControlPlane('applied', { replicas: 5 }), { fieldManager: 'coder-k8s' });
+    const applied = await client.apply(aControlPlaneIn('applied', { replicas: 5 }), { fieldManager: 'coder-k8s' });
     assert.ok(applied.metadata.managedFields?.some((f) => f.manager === 'coder-k8s' && f.operation === 'Apply'));
     const withStatus = await client.mergePatchStatus(namespace, 'applied', { status: { phase: 'Pending' } });
     assert.equal(withStatus.status?.phase, 'Pending');
     const statusApplied = await client.applyStatus(
-      { ...aControlPlane('applied'), spec: undefined, status: { phase: 'Ready', url: 'http://applied.client-test.svc.cluster.local:80' } },
+      {
+        ...aControlPlaneIn('applied'),
+        spec: undefined,
+        status: { phase: 'Ready', url: 'http://applied.client-test.svc.cluster.local:80' },
+      },
       { fieldManager: 'coder-k8s', force: true },
     );
     assert.equal(statusApplied.status?.phase, 'Ready');
@@ -93,7 +97,7 @@ describe('typed custom resource client', () => {
       () => undefined,
     );
     try {
-      await client.create(aControlPlane('watched'));
+      await client.create(aControlPlaneIn('watched'));
       await client.delete(namespace, 'watched');
       await eventually('ADDED and DELETED events of "watched"', async () =>
         seen.includes('ADDED watched') && seen.includes('DELETED watched') ? seen : undefined,

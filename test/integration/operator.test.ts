@@ -18,6 +18,7 @@ import {
 } from '../harness/operator.ts';
 import { sampleValue } from '../harness/prometheus.ts';
 import { eventually } from '../harness/wait.ts';
+import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 
 const operatorUser = `system:serviceaccount:${operatorNamespace}:${operatorServiceAccount}`;
 const namespace = 'operator-test';
@@ -30,9 +31,7 @@ async function isLeader(op: RunningOperator): Promise<boolean> {
   return sampleValue(await metricsText(op), 'leader_election_master_status', { name: 'coder-k8s-controller.coder.com' }) === 1;
 }
 
-function aControlPlane(name: string): CoderControlPlane {
-  return { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name, namespace }, spec: {} };
-}
+const aControlPlaneIn = (name: string): CoderControlPlane => aControlPlane(name).inNamespace(namespace).manifest();
 
 async function observed(client: CoderControlPlaneClient, name: string): Promise<boolean> {
   const cp = await client.get(namespace, name);
@@ -91,7 +90,7 @@ describe('coder-k8s operator process', () => {
     await eventually('the first replica to lead', () => isLeader(first), { timeoutMs: 30_000 });
     const second = await startOperator(cp, kubeconfig);
     operators.push(second);
-    await client.create(aControlPlane('ha-1'));
+    await client.create(aControlPlaneIn('ha-1'));
     await eventually('ha-1 to be reconciled', () => observed(client, 'ha-1'));
     assert.equal(await isLeader(second), false);
     assert.equal(
@@ -118,7 +117,7 @@ describe('coder-k8s operator process', () => {
     // then tries again every 2.4 s at most: the lease plus two retry periods, plus a second for requests.
     const boundMs = 15_000 + 2 * 2_000 * 1.2 + 1_000;
     assert.ok(failoverMs <= boundMs, `took over within the lease duration plus two retry periods (${boundMs} ms), took ${failoverMs} ms`);
-    await client.create(aControlPlane('ha-2'));
+    await client.create(aControlPlaneIn('ha-2'));
     await eventually('ha-2 to be reconciled by the new leader', () => observed(client, 'ha-2'));
 
     const third = await startOperator(cp, kubeconfig);
@@ -161,7 +160,7 @@ describe('coder-k8s operator process', () => {
 
   it('makes no writes to the API server while nothing changes (200 objects, 60 s of quiet)', async () => {
     const op = operators.at(-1)!;
-    await Promise.all(Array.from({ length: 200 }, (_, i) => client.create(aControlPlane(`quiet-${i}`))));
+    await Promise.all(Array.from({ length: 200 }, (_, i) => client.create(aControlPlaneIn(`quiet-${i}`))));
     await eventually(
       'all 200 to be reconciled',
       async () => {

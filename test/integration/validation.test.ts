@@ -17,17 +17,12 @@ import { startControlPlane, type ControlPlane } from '../harness/control-plane.t
 import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import { eventually } from '../harness/wait.ts';
 import { ruleCases } from '../unit/validation/rule-cases.ts';
+import { controlPlaneManifest } from '../fixtures/codercontrolplane.ts';
 import { badObjects, goodObjects, updates, type Row } from './validation/bad-objects.ts';
 import { request, serverVerdict, type Finding } from './validation/server-verdict.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
 type Obj = Record<string, unknown>;
-
-const aControlPlaneObject = (name: string) => ({
-  apiVersion: 'coder.com/v1alpha1',
-  kind: 'CoderControlPlane',
-  metadata: { name, namespace: 'coder' },
-});
 
 function collection(obj: Obj): string {
   const resource = allResources.find((r) => r.kind === obj.kind);
@@ -191,10 +186,10 @@ describe('generated validators and the API server', () => {
       allResources.find((r) => r.kind === 'CoderControlPlane')!,
       'coder',
     );
-    const broken = {
-      ...aControlPlaneObject('ratchet'),
-      spec: { replicas: -1, expose: { ingress: { host: 'a' }, gateway: { host: 'a', parentRefs: [{ name: 'g' }] } } },
-    };
+    const broken = controlPlaneManifest(
+      { replicas: -1, expose: { ingress: { host: 'a' }, gateway: { host: 'a', parentRefs: [{ name: 'g' }] } } },
+      'ratchet',
+    );
     await setCrd(relaxed);
     let stored: Obj | undefined;
     try {

@@ -6,7 +6,8 @@ import { applyDefaults, pruneNulls } from '../../../src/validation/defaults.ts';
 import type { StructuralNode } from '../../../src/validation/structural.ts';
 import { runValidation, withDefaults } from '../../../src/validation/validate.ts';
 import { validatorFor } from '../../../src/validation/validator-lookup.ts';
-import { aControlPlane, aGatewayKey } from './fixtures.ts';
+import { gatewayKeyManifest } from '../../fixtures/coderaigatewaykey.ts';
+import { controlPlaneManifest } from '../../fixtures/codercontrolplane.ts';
 
 const schema: StructuralNode = {
   type: 'object',
@@ -58,14 +59,14 @@ describe('defaults', () => {
 
   it('applies defaults before the CEL rules see the object', () => {
     // gracePeriod defaults to 10m, which its rule accepts; the key name defaults to metadata.name.
-    const key = aGatewayKey({ rotation: {} });
+    const key = gatewayKeyManifest({ rotation: {} });
     const v = validatorFor(kindValidators, 'coder.com/v1alpha1', 'CoderAIGatewayKey')!;
     assert.deepEqual(runValidation(v, key), []);
     assert.equal((withDefaults(v, key).spec as { rotation: { gracePeriod: string } }).rotation.gracePeriod, '10m');
   });
 
   it('gives a control plane the defaults of its schema without changing the object passed in', () => {
-    const cp = aControlPlane();
+    const cp = controlPlaneManifest();
     const v = validatorFor(kindValidators, 'coder.com/v1alpha1', 'CoderControlPlane')!;
     const spec = withDefaults(v, cp).spec as Record<string, unknown>;
     assert.equal(spec.replicas, 1);

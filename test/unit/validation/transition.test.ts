@@ -10,26 +10,28 @@ import { toCelValue } from '../../../src/validation/cel-value.ts';
 import { isUnchanged } from '../../../src/validation/correlation.ts';
 import type { StructuralNode } from '../../../src/validation/structural.ts';
 import { validateObject } from '../../../src/validation/validator-lookup.ts';
-import { aControlPlane, aProvider, aTemplateTest } from './fixtures.ts';
+import { providerManifest } from '../../fixtures/coderaiprovider.ts';
+import { controlPlaneManifest } from '../../fixtures/codercontrolplane.ts';
+import { templateTestManifest } from '../../fixtures/codertemplatetest.ts';
 
 const messages = (errors: { message: string }[] | undefined) => (errors ?? []).map((e) => e.message);
 
 describe('transition rules', () => {
   it('do not run on create, where there is no old object', () => {
-    assert.deepEqual(validateObject(kindValidators, aProvider({ type: 'openai' })), []);
+    assert.deepEqual(validateObject(kindValidators, providerManifest({ type: 'openai' })), []);
   });
 
   it('run on update against the old value of their node', () => {
-    assert.deepEqual(messages(validateObject(kindValidators, aProvider({ type: 'openai' }), aProvider())), [
+    assert.deepEqual(messages(validateObject(kindValidators, providerManifest({ type: 'openai' }), providerManifest())), [
       'Invalid value: "openai": type cannot be changed; Coder cannot change the type of a provider, create a new object instead',
     ]);
   });
 
   it('do not run for a node that the old object lacks', () => {
     // An object stored before spec.type was required has no old value to compare with.
-    const old = aProvider();
+    const old = providerManifest();
     delete (old.spec as Record<string, unknown>).type;
-    const errors = validateObject(kindValidators, aProvider({ type: 'openai' }), old);
+    const errors = validateObject(kindValidators, providerManifest({ type: 'openai' }), old);
     assert.ok(!messages(errors).some((m) => m.includes('type cannot be changed')), JSON.stringify(errors));
   });
 
@@ -38,25 +40,32 @@ describe('transition rules', () => {
       { name: 'a', value: '1' },
       { name: 'b', value: '2' },
     ];
-    assert.deepEqual(validateObject(kindValidators, aTemplateTest({ parameters: [...a].reverse() }), aTemplateTest({ parameters: a })), []);
+    assert.deepEqual(
+      validateObject(kindValidators, templateTestManifest({ parameters: [...a].reverse() }), templateTestManifest({ parameters: a })),
+      [],
+    );
   });
 });
 
 describe('ratcheting on update', () => {
   it('forgives an invalid value the update leaves unchanged, and reports one it changes', () => {
-    const stored = aControlPlane({ replicas: -1 });
+    const stored = controlPlaneManifest({ replicas: -1 });
     assert.deepEqual(
-      validateObject(kindValidators, { ...aControlPlane({ replicas: -1 }), metadata: { name: 'coder', labels: { a: 'b' } } }, stored),
+      validateObject(
+        kindValidators,
+        { ...controlPlaneManifest({ replicas: -1 }), metadata: { name: 'coder', labels: { a: 'b' } } },
+        stored,
+      ),
       [],
     );
-    assert.deepEqual(messages(validateObject(kindValidators, aControlPlane({ replicas: -2 }), stored)), [
+    assert.deepEqual(messages(validateObject(kindValidators, controlPlaneManifest({ replicas: -2 }), stored)), [
       'Invalid value: -2: spec.replicas in body should be greater than or equal to 0',
     ]);
   });
 
   it('forgives a failing CEL rule whose value did not change', () => {
-    const stored = aControlPlane({ expose: { ingress: { host: 'a' }, gateway: { host: 'a', parentRefs: [{ name: 'g' }] } } });
-    assert.deepEqual(validateObject(kindValidators, aControlPlane({ ...stored.spec, replicas: 2 }), stored), []);
+    const stored = controlPlaneManifest({ expose: { ingress: { host: 'a' }, gateway: { host: 'a', parentRefs: [{ name: 'g' }] } } });
+    assert.deepEqual(validateObject(kindValidators, controlPlaneManifest({ ...stored.spec, replicas: 2 }), stored), []);
   });
 
   it('pairs items of map lists by key and items of atomic lists not at all', () => {

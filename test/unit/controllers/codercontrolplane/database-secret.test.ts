@@ -7,15 +7,11 @@ import {
   isPostgresURL,
   resolveDatabaseSecret,
 } from '../../../../src/controllers/codercontrolplane/database-secret.ts';
+import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 
 const password = 's3cr3t-Pa55';
 const host = 'db.internal.example';
-const cp: CoderControlPlane = {
-  apiVersion: 'coder.com/v1alpha1',
-  kind: 'CoderControlPlane',
-  metadata: { name: 'coder', namespace: 'coder' },
-  spec: { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } },
-};
+const cp = aControlPlane('coder').inNamespace('coder').withDatabase('coder-db-app', 'uri').build();
 const secret = (data: Record<string, string>): V1Secret => ({
   metadata: { name: 'coder-db-app', namespace: 'coder' },
   data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),

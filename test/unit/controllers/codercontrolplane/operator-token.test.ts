@@ -11,6 +11,7 @@ import {
 import { resolveCredentialSecret } from '../../../../src/controllers/shared/credential-secret.ts';
 import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
+import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
 
 const cp = aControlPlane('coder').inNamespace('coder').withUid('uid-now').build();
 const secret = (ownerUid?: string) => ({
@@ -63,7 +64,7 @@ describe('operator token Secret (seed: Operator token Secret)', () => {
     assert.equal(built.metadata?.labels?.['coder.com/credential'], 'true');
     assert.equal(built.metadata?.annotations?.['coder.com/credential-destinations'], 'codercontrolplane/coder');
     assert.equal(readToken(built), 'the-token');
-    const other = { apiVersion: 'coder.com/v1alpha1', kind: 'CoderWorkspaceProxy', metadata: { name: 'eu', namespace: 'coder', uid: 'p' } };
+    const other = aWorkspaceProxy('eu').inNamespace('coder').withUid('p').build();
     assert.equal(resolveCredentialSecret(other, { name: 'coder-operator-token', key: 'token' }, built).ready, false);
   });
 

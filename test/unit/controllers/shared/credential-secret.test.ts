@@ -12,13 +12,10 @@ import {
   resolveCredentialSecret,
   type CredentialConsumer,
 } from '../../../../src/controllers/shared/credential-secret.ts';
+import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
 
 const secretValue = 'sk-live-DO-NOT-LEAK-7f3a9c';
-const proxy: CredentialConsumer = {
-  apiVersion: 'coder.com/v1alpha1',
-  kind: 'CoderWorkspaceProxy',
-  metadata: { name: 'eu-west', namespace: 'coder', uid: 'uid-eu-west' },
-};
+const proxy: CredentialConsumer = aWorkspaceProxy('eu-west').inNamespace('coder').build();
 const ref = { name: 'proxy-creds', key: 'token' };
 const ownerRef = (uid: string, controller = true): V1OwnerReference => ({
   apiVersion: 'coder.com/v1alpha1',
