@@ -5,14 +5,24 @@ import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
 import { crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
-import { loadCommonSchemas, loadKinds, type ResolvedKind } from './load.ts';
+import { compatibilityProblems } from './kubernetes-compat.ts';
+import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
 import { repoRoot } from './paths.ts';
 import { clusterRoleYaml, readPermissions } from './rbac.ts';
 import { commonTypesFile, kindTypesFile } from './types.ts';
 import { validatorFile, validatorsIndexFile } from './validators.ts';
 
+/** A schema that breaks a rule: reported in one message, without a stack trace. */
+class SchemaRuleError extends Error {}
+
 export async function generate(): Promise<OutputSet> {
+  const problems = compatibilityProblems(loadKubernetesDefinitions());
+  if (problems.length) {
+    throw new SchemaRuleError(
+      `schemas/kubernetes/definitions.yaml breaks the compatibility rule (codegen/kubernetes-compat.ts):\n  ${problems.join('\n  ')}`,
+    );
+  }
   const out = new OutputSet();
   const common = loadCommonSchemas();
   const kinds: ResolvedKind[] = loadKinds();
@@ -80,4 +90,8 @@ async function main(): Promise<void> {
   console.log(`codegen: wrote ${out.paths().length} files in ${Date.now() - started} ms`);
 }
 
-await main();
+await main().catch((err: unknown) => {
+  if (!(err instanceof SchemaRuleError)) throw err;
+  console.error(err.message);
+  process.exitCode = 1;
+});

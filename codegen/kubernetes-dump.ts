@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import { kubernetesVersion } from '../test/harness/binaries.ts';
 import { startControlPlane } from '../test/harness/control-plane.ts';
 import type { JsonSchema } from './json-schema.ts';
+import { atomicByEmbedding, quantityDefinition, quantityPattern, withoutEnums } from './kubernetes-compat.ts';
 import { kubernetesDefinitionsFile, schemasDir } from './paths.ts';
 
 const componentPrefix = '#/components/schemas/';
@@ -77,9 +78,8 @@ function referencedNames(): Set<string> {
 
 /** One definition made CRD-compatible; refs point into the same definitions file. */
 export function normalizeDefinition(name: string, schema: JsonSchema): JsonSchema {
-  if (name === 'io.k8s.apimachinery.pkg.util.intstr.IntOrString' || name === 'io.k8s.apimachinery.pkg.api.resource.Quantity') {
-    return { description: schema.description, ...intOrString };
-  }
+  if (name === 'io.k8s.apimachinery.pkg.util.intstr.IntOrString') return { description: schema.description, ...intOrString };
+  if (name === quantityDefinition) return { description: schema.description, ...intOrString, pattern: quantityPattern };
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== 'object') return node;
@@ -103,7 +103,8 @@ export function normalizeDefinition(name: string, schema: JsonSchema): JsonSchem
     }
     return out;
   };
-  return walk(schema) as JsonSchema;
+  const normalized = withoutEnums(walk(schema)) as JsonSchema;
+  return atomicByEmbedding.has(name) ? { ...normalized, 'x-kubernetes-map-type': 'atomic' } : normalized;
 }
 
 function collect(all: Record<string, JsonSchema>, roots: Set<string>): Record<string, JsonSchema> {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { JsonSchema } from './json-schema.ts';
-import { schemasDir } from './paths.ts';
+import { kubernetesDefinitionsFile, schemasDir } from './paths.ts';
 import { resolveRefs } from './resolve.ts';
 
 export interface PrinterColumn {
@@ -75,4 +75,9 @@ export function loadKinds(dir = schemasDir): ResolvedKind[] {
         resolved: resolveRefs(doc.schema as JsonSchema, join(dir, file)),
       };
     });
+}
+
+/** The Kubernetes definitions that schemas/ references (see kubernetes-dump.ts). */
+export function loadKubernetesDefinitions(file = kubernetesDefinitionsFile): Record<string, JsonSchema> {
+  return (parse(readFileSync(file, 'utf8')) as { definitions: Record<string, JsonSchema> }).definitions;
 }

@@ -6,7 +6,8 @@ import { Node, Project, type Expression } from 'ts-morph';
 import { stringify } from 'yaml';
 import { repoRoot } from './paths.ts';
 
-export const clusterRoleName = 'coder-k8s-manager';
+// The Go original's names, so that applying config/rbac/ over its install replaces its rules instead of adding ours.
+export const clusterRoleName = 'manager-role';
 
 export interface Rule {
   apiGroups: string[];

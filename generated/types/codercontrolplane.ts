@@ -38,17 +38,13 @@ export interface CoderControlPlaneSpec {
    */
   extraArgs?: string[];
   /**
-   * Extra environment variables for the Coder container (at most 256), added after the ones the operator sets, so they win over them. Without spec.database, set CODER_PG_CONNECTION_URL here (a literal value or valueFrom.secretKeyRef); with spec.database, the API server rejects CODER_PG_CONNECTION_URL here. Do not set CODER_REDIRECT_TO_ACCESS_URL: the operator's API calls then fail.
-   *
-   * @maxItems 256
+   * Extra environment variables for the Coder container, added after the ones the operator sets, so they win over them. Without spec.database, set CODER_PG_CONNECTION_URL here (a literal value or valueFrom.secretKeyRef); with spec.database, the API server rejects CODER_PG_CONNECTION_URL here. Do not set CODER_REDIRECT_TO_ACCESS_URL: the operator's API calls then fail.
    *
    * Items: EnvVar represents an environment variable present in a Container.
    */
   extraEnv?: V1EnvVar[];
   /**
-   * ConfigMaps and Secrets whose keys become environment variables of the Coder container (at most 256 entries). Each entry names one ConfigMap or one Secret. The controller does not look here for CODER_PG_CONNECTION_URL; it does look for CODER_ACCESS_URL (see envUseClusterAccessURL).
-   *
-   * @maxItems 256
+   * ConfigMaps and Secrets whose keys become environment variables of the Coder container. Each entry names one ConfigMap or one Secret. The controller does not look here for CODER_PG_CONNECTION_URL; it does look for CODER_ACCESS_URL (see envUseClusterAccessURL).
    *
    * Items: EnvFromSource represents the source of a set of ConfigMaps or Secrets
    */
@@ -344,7 +340,6 @@ export interface CoderControlPlaneSpecExposeGateway {
    * The Gateways (or listeners of them) that the HTTPRoute attaches to; at least one.
    *
    * @minItems 1
-   * @maxItems 32
    */
   parentRefs: CoderControlPlaneSpecExposeGatewayParentRefsItem[];
 }

@@ -51,9 +51,7 @@ export interface CoderWorkspaceProxySpec {
    */
   extraArgs?: string[];
   /**
-   * Extra environment variables (at most 256), added after CODER_PRIMARY_ACCESS_URL and CODER_PROXY_SESSION_TOKEN, for example CODER_ACCESS_URL with the proxy's own external URL.
-   *
-   * @maxItems 256
+   * Extra environment variables, added after CODER_PRIMARY_ACCESS_URL and CODER_PROXY_SESSION_TOKEN, for example CODER_ACCESS_URL with the proxy's own external URL.
    *
    * Items: EnvVar represents an environment variable present in a Container.
    */

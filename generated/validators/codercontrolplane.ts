@@ -12,16 +12,147 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32","minimum":0},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32","minimum":0,"maximum":65535},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","maxItems":256,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"envFrom":{"type":"array","maxItems":256,"items":{"type":"object","properties":{"configMapRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}},"prefix":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"database":{"type":"object","required":["connectionSecretRef"],"properties":{"connectionSecretRef":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"operatorAccess":{"type":"object","properties":{"disabled":{"type":"boolean"},"generatedTokenSecretName":{"type":"string","maxLength":253}}},"licenseSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"serviceAccount":{"type":"object","properties":{"disableCreate":{"type":"boolean"},"name":{"type":"string","maxLength":253},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"labels":{"type":"object","additionalProperties":{"type":"string"}}}},"rbac":{"type":"object","properties":{"workspacePerms":{"type":"boolean"},"enableDeployments":{"type":"boolean"},"extraRules":{"type":"array","items":{"type":"object","required":["verbs"],"properties":{"apiGroups":{"type":"array","items":{"type":"string"}},"nonResourceURLs":{"type":"array","items":{"type":"string"}},"resourceNames":{"type":"array","items":{"type":"string"}},"resources":{"type":"array","items":{"type":"string"}},"verbs":{"type":"array","items":{"type":"string"}}}}},"workspaceNamespaces":{"type":"array","items":{"type":"string"}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]}}}},"securityContext":{"type":"object","properties":{"allowPrivilegeEscalation":{"type":"boolean"},"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string","enum":["Localhost","RuntimeDefault","Unconfined"]}}},"capabilities":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}},"drop":{"type":"array","items":{"type":"string"}}}},"privileged":{"type":"boolean"},"procMount":{"type":"string","enum":["Default","Unmasked"]},"readOnlyRootFilesystem":{"type":"boolean"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string","enum":["Localhost","RuntimeDefault","Unconfined"]}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"podSecurityContext":{"type":"object","properties":{"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string","enum":["Localhost","RuntimeDefault","Unconfined"]}}},"fsGroup":{"type":"integer","format":"int64"},"fsGroupChangePolicy":{"type":"string","enum":["Always","OnRootMismatch"]},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxChangePolicy":{"type":"string"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string","enum":["Localhost","RuntimeDefault","Unconfined"]}}},"supplementalGroups":{"type":"array","items":{"type":"integer","format":"int64"}},"supplementalGroupsPolicy":{"type":"string","enum":["Merge","Strict"]},"sysctls":{"type":"array","items":{"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"tls":{"type":"object","properties":{"secretNames":{"type":"array","items":{"type":"string"}}}},"readinessProbe":{"$ref":"#/$defs/d0"},"livenessProbe":{"$ref":"#/$defs/d0"},"envUseClusterAccessURL":{"type":"boolean"},"expose":{"type":"object","properties":{"ingress":{"type":"object","required":["host"],"properties":{"host":{"type":"string"},"className":{"type":"string"},"wildcardHost":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"tls":{"type":"object","properties":{"secretName":{"type":"string"},"wildcardSecretName":{"type":"string"}}}}},"gateway":{"type":"object","required":["host","parentRefs"],"properties":{"host":{"type":"string"},"wildcardHost":{"type":"string"},"parentRefs":{"type":"array","minItems":1,"maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"sectionName":{"type":"string"}}}}}}}},"volumes":{"type":"array","items":{"type":"object","required":["name"],"properties":{"awsElasticBlockStore":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"azureDisk":{"type":"object","required":["diskName","diskURI"],"properties":{"cachingMode":{"type":"string","enum":["None","ReadOnly","ReadWrite"]},"diskName":{"type":"string"},"diskURI":{"type":"string"},"fsType":{"type":"string"},"kind":{"type":"string","enum":["Dedicated","Managed","Shared"]},"readOnly":{"type":"boolean"}}},"azureFile":{"type":"object","required":["secretName","shareName"],"properties":{"readOnly":{"type":"boolean"},"secretName":{"type":"string"},"shareName":{"type":"string"}}},"cephfs":{"type":"object","required":["monitors"],"properties":{"monitors":{"type":"array","items":{"type":"string"}},"path":{"type":"string"},"readOnly":{"type":"boolean"},"secretFile":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"cinder":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeID":{"type":"string"}}},"configMap":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"csi":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"nodePublishSecretRef":{"type":"object","properties":{"name":{"type":"string"}}},"readOnly":{"type":"boolean"},"volumeAttributes":{"type":"object","additionalProperties":{"type":"string"}}}},"downwardAPI":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"$ref":"#/$defs/d2"}}},"emptyDir":{"type":"object","properties":{"medium":{"type":"string"},"sizeLimit":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]}}},"ephemeral":{"type":"object","properties":{"volumeClaimTemplate":{"type":"object","required":["spec"],"properties":{"metadata":{"type":"object","properties":{"annotations":{"type":"object","additionalProperties":{"type":"string"}},"creationTimestamp":{"type":"string","format":"date-time"},"deletionGracePeriodSeconds":{"type":"integer","format":"int64"},"deletionTimestamp":{"type":"string","format":"date-time"},"finalizers":{"type":"array","items":{"type":"string"}},"generateName":{"type":"string"},"generation":{"type":"integer","format":"int64"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"managedFields":{"type":"array","items":{"type":"object","properties":{"apiVersion":{"type":"string"},"fieldsType":{"type":"string"},"fieldsV1":{"type":"object"},"manager":{"type":"string"},"operation":{"type":"string"},"subresource":{"type":"string"},"time":{"type":"string","format":"date-time"}}}},"name":{"type":"string"},"namespace":{"type":"string"},"ownerReferences":{"type":"array","items":{"type":"object","required":["apiVersion","kind","name","uid"],"properties":{"apiVersion":{"type":"string"},"blockOwnerDeletion":{"type":"boolean"},"controller":{"type":"boolean"},"kind":{"type":"string"},"name":{"type":"string"},"uid":{"type":"string"}}}},"resourceVersion":{"type":"string"},"selfLink":{"type":"string"},"uid":{"type":"string"}}},"spec":{"type":"object","properties":{"accessModes":{"type":"array","items":{"type":"string","enum":["ReadOnlyMany","ReadWriteMany","ReadWriteOnce","ReadWriteOncePod"]}},"dataSource":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"}}},"dataSourceRef":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"},"namespace":{"type":"string"}}},"resources":{"type":"object","properties":{"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]}}}},"selector":{"$ref":"#/$defs/d3"},"storageClassName":{"type":"string"},"volumeAttributesClassName":{"type":"string"},"volumeMode":{"type":"string","enum":["Block","Filesystem"]},"volumeName":{"type":"string"}}}}}}},"fc":{"type":"object","properties":{"fsType":{"type":"string"},"lun":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"targetWWNs":{"type":"array","items":{"type":"string"}},"wwids":{"type":"array","items":{"type":"string"}}}},"flexVolume":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"options":{"type":"object","additionalProperties":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}}}},"flocker":{"type":"object","properties":{"datasetName":{"type":"string"},"datasetUUID":{"type":"string"}}},"gcePersistentDisk":{"type":"object","required":["pdName"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"pdName":{"type":"string"},"readOnly":{"type":"boolean"}}},"gitRepo":{"type":"object","required":["repository"],"properties":{"directory":{"type":"string"},"repository":{"type":"string"},"revision":{"type":"string"}}},"glusterfs":{"type":"object","required":["endpoints","path"],"properties":{"endpoints":{"type":"string"},"path":{"type":"string"},"readOnly":{"type":"boolean"}}},"hostPath":{"type":"object","required":["path"],"properties":{"path":{"type":"string"},"type":{"type":"string","enum":["","BlockDevice","CharDevice","Directory","DirectoryOrCreate","File","FileOrCreate","Socket"]}}},"image":{"type":"object","properties":{"pullPolicy":{"type":"string","enum":["Always","IfNotPresent","Never"]},"reference":{"type":"string"}}},"iscsi":{"type":"object","required":["targetPortal","iqn","lun"],"properties":{"chapAuthDiscovery":{"type":"boolean"},"chapAuthSession":{"type":"boolean"},"fsType":{"type":"string"},"initiatorName":{"type":"string"},"iqn":{"type":"string"},"iscsiInterface":{"type":"string"},"lun":{"type":"integer","format":"int32"},"portals":{"type":"array","items":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"targetPortal":{"type":"string"}}},"name":{"type":"string"},"nfs":{"type":"object","required":["server","path"],"properties":{"path":{"type":"string"},"readOnly":{"type":"boolean"},"server":{"type":"string"}}},"persistentVolumeClaim":{"type":"object","required":["claimName"],"properties":{"claimName":{"type":"string"},"readOnly":{"type":"boolean"}}},"photonPersistentDisk":{"type":"object","required":["pdID"],"properties":{"fsType":{"type":"string"},"pdID":{"type":"string"}}},"portworxVolume":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"projected":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"sources":{"type":"array","items":{"type":"object","properties":{"clusterTrustBundle":{"type":"object","required":["path"],"properties":{"labelSelector":{"$ref":"#/$defs/d3"},"name":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"signerName":{"type":"string"}}},"configMap":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"downwardAPI":{"type":"object","properties":{"items":{"$ref":"#/$defs/d2"}}},"podCertificate":{"type":"object","required":["signerName","keyType"],"properties":{"certificateChainPath":{"type":"string"},"credentialBundlePath":{"type":"string"},"keyPath":{"type":"string"},"keyType":{"type":"string"},"maxExpirationSeconds":{"type":"integer","format":"int32"},"signerName":{"type":"string"},"userAnnotations":{"type":"object","additionalProperties":{"type":"string"}}}},"secret":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"serviceAccountToken":{"type":"object","required":["path"],"properties":{"audience":{"type":"string"},"expirationSeconds":{"type":"integer","format":"int64"},"path":{"type":"string"}}}}}}}},"quobyte":{"type":"object","required":["registry","volume"],"properties":{"group":{"type":"string"},"readOnly":{"type":"boolean"},"registry":{"type":"string"},"tenant":{"type":"string"},"user":{"type":"string"},"volume":{"type":"string"}}},"rbd":{"type":"object","required":["monitors","image"],"properties":{"fsType":{"type":"string"},"image":{"type":"string"},"keyring":{"type":"string"},"monitors":{"type":"array","items":{"type":"string"}},"pool":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"scaleIO":{"type":"object","required":["gateway","system","secretRef"],"properties":{"fsType":{"type":"string"},"gateway":{"type":"string"},"protectionDomain":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"sslEnabled":{"type":"boolean"},"storageMode":{"type":"string"},"storagePool":{"type":"string"},"system":{"type":"string"},"volumeName":{"type":"string"}}},"secret":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"optional":{"type":"boolean"},"secretName":{"type":"string"}}},"storageos":{"type":"object","properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeName":{"type":"string"},"volumeNamespace":{"type":"string"}}},"vsphereVolume":{"type":"object","required":["volumePath"],"properties":{"fsType":{"type":"string"},"storagePolicyID":{"type":"string"},"storagePolicyName":{"type":"string"},"volumePath":{"type":"string"}}}}}},"volumeMounts":{"type":"array","items":{"type":"object","required":["name","mountPath"],"properties":{"mountPath":{"type":"string"},"mountPropagation":{"type":"string","enum":["Bidirectional","HostToContainer","None"]},"name":{"type":"string"},"readOnly":{"type":"boolean"},"recursiveReadOnly":{"type":"string"},"subPath":{"type":"string"},"subPathExpr":{"type":"string"}}}},"certs":{"type":"object","properties":{"secrets":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["NoExecute","NoSchedule","PreferNoSchedule"]},"key":{"type":"string"},"operator":{"type":"string","enum":["Equal","Exists","Gt","Lt"]},"tolerationSeconds":{"type":"integer","format":"int64"},"value":{"type":"string"}}}},"affinity":{"type":"object","properties":{"nodeAffinity":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"type":"array","items":{"type":"object","required":["weight","preference"],"properties":{"preference":{"$ref":"#/$defs/d4"},"weight":{"type":"integer","format":"int32"}}}},"requiredDuringSchedulingIgnoredDuringExecution":{"type":"object","required":["nodeSelectorTerms"],"properties":{"nodeSelectorTerms":{"type":"array","items":{"$ref":"#/$defs/d4"}}}}}},"podAffinity":{"$ref":"#/$defs/d9"},"podAntiAffinity":{"$ref":"#/$defs/d9"}}},"topologySpreadConstraints":{"type":"array","items":{"type":"object","required":["maxSkew","topologyKey","whenUnsatisfiable"],"properties":{"labelSelector":{"$ref":"#/$defs/d3"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"maxSkew":{"type":"integer","format":"int32"},"minDomains":{"type":"integer","format":"int32"},"nodeAffinityPolicy":{"type":"string","enum":["Honor","Ignore"]},"nodeTaintsPolicy":{"type":"string","enum":["Honor","Ignore"]},"topologyKey":{"type":"string"},"whenUnsatisfiable":{"type":"string","enum":["DoNotSchedule","ScheduleAnyway"]}}}},"templateTests":{"type":"object","properties":{"ownerUserID":{"type":"string","format":"uuid","maxLength":36},"allowRetain":{"type":"boolean"}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"url":{"type":"string"},"phase":{"type":"string","enum":["Pending","Ready"]},"operatorAccessReady":{"type":"boolean"},"operatorTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"licenseLastApplied":{"type":"string","format":"date-time"},"licenseLastAppliedHash":{"type":"string"},"licenseTier":{"type":"string","enum":["none","trial","enterprise","premium","unknown"]},"entitlementsLastChecked":{"type":"string","format":"date-time"},"externalProvisionerDaemonsEntitlement":{"type":"string","enum":["entitled","grace_period","not_entitled","unknown"]},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{"d0":{"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32","minimum":0},"periodSeconds":{"type":"integer","format":"int32","minimum":0},"timeoutSeconds":{"type":"integer","format":"int32","minimum":0},"successThreshold":{"type":"integer","format":"int32","minimum":0},"failureThreshold":{"type":"integer","format":"int32","minimum":0}}},"d1":{"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}}}},"d2":{"type":"array","items":{"$ref":"#/$defs/d1"}},"d3":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}},"d4":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string","enum":["DoesNotExist","Exists","Gt","In","Lt","NotIn"]},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string","enum":["DoesNotExist","Exists","Gt","In","Lt","NotIn"]},"values":{"type":"array","items":{"type":"string"}}}}}}},"d5":{"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d3"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d3"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}},"d6":{"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d5"},"weight":{"type":"integer","format":"int32"}}},"d7":{"type":"array","items":{"$ref":"#/$defs/d6"}},"d8":{"type":"array","items":{"$ref":"#/$defs/d5"}},"d9":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d7"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"}}}}};
+const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"$ref":"#/$defs/d0"},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"envFrom":{"type":"array","items":{"type":"object","properties":{"configMapRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}},"prefix":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"database":{"type":"object","required":["connectionSecretRef"],"properties":{"connectionSecretRef":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"operatorAccess":{"type":"object","properties":{"disabled":{"type":"boolean"},"generatedTokenSecretName":{"type":"string"}}},"licenseSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"serviceAccount":{"type":"object","properties":{"disableCreate":{"type":"boolean"},"name":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"labels":{"type":"object","additionalProperties":{"type":"string"}}}},"rbac":{"type":"object","properties":{"workspacePerms":{"type":"boolean"},"enableDeployments":{"type":"boolean"},"extraRules":{"type":"array","items":{"type":"object","required":["verbs"],"properties":{"apiGroups":{"type":"array","items":{"type":"string"}},"nonResourceURLs":{"type":"array","items":{"type":"string"}},"resourceNames":{"type":"array","items":{"type":"string"}},"resources":{"type":"array","items":{"type":"string"}},"verbs":{"type":"array","items":{"type":"string"}}}}},"workspaceNamespaces":{"type":"array","items":{"type":"string"}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"securityContext":{"type":"object","properties":{"allowPrivilegeEscalation":{"type":"boolean"},"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"capabilities":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}},"drop":{"type":"array","items":{"type":"string"}}}},"privileged":{"type":"boolean"},"procMount":{"type":"string"},"readOnlyRootFilesystem":{"type":"boolean"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"podSecurityContext":{"type":"object","properties":{"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"fsGroup":{"type":"integer","format":"int64"},"fsGroupChangePolicy":{"type":"string"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxChangePolicy":{"type":"string"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"supplementalGroups":{"type":"array","items":{"type":"integer","format":"int64"}},"supplementalGroupsPolicy":{"type":"string"},"sysctls":{"type":"array","items":{"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"tls":{"type":"object","properties":{"secretNames":{"type":"array","items":{"type":"string"}}}},"readinessProbe":{"$ref":"#/$defs/d1"},"livenessProbe":{"$ref":"#/$defs/d1"},"envUseClusterAccessURL":{"type":"boolean"},"expose":{"type":"object","properties":{"ingress":{"type":"object","required":["host"],"properties":{"host":{"type":"string"},"className":{"type":"string"},"wildcardHost":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"tls":{"type":"object","properties":{"secretName":{"type":"string"},"wildcardSecretName":{"type":"string"}}}}},"gateway":{"type":"object","required":["host","parentRefs"],"properties":{"host":{"type":"string"},"wildcardHost":{"type":"string"},"parentRefs":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"sectionName":{"type":"string"}}}}}}}},"volumes":{"type":"array","items":{"type":"object","required":["name"],"properties":{"awsElasticBlockStore":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"azureDisk":{"type":"object","required":["diskName","diskURI"],"properties":{"cachingMode":{"type":"string"},"diskName":{"type":"string"},"diskURI":{"type":"string"},"fsType":{"type":"string"},"kind":{"type":"string"},"readOnly":{"type":"boolean"}}},"azureFile":{"type":"object","required":["secretName","shareName"],"properties":{"readOnly":{"type":"boolean"},"secretName":{"type":"string"},"shareName":{"type":"string"}}},"cephfs":{"type":"object","required":["monitors"],"properties":{"monitors":{"type":"array","items":{"type":"string"}},"path":{"type":"string"},"readOnly":{"type":"boolean"},"secretFile":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"cinder":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeID":{"type":"string"}}},"configMap":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"csi":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"nodePublishSecretRef":{"type":"object","properties":{"name":{"type":"string"}}},"readOnly":{"type":"boolean"},"volumeAttributes":{"type":"object","additionalProperties":{"type":"string"}}}},"downwardAPI":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"$ref":"#/$defs/d3"}}},"emptyDir":{"type":"object","properties":{"medium":{"type":"string"},"sizeLimit":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}},"ephemeral":{"type":"object","properties":{"volumeClaimTemplate":{"type":"object","required":["spec"],"properties":{"metadata":{"type":"object","properties":{"annotations":{"type":"object","additionalProperties":{"type":"string"}},"creationTimestamp":{"type":"string","format":"date-time"},"deletionGracePeriodSeconds":{"type":"integer","format":"int64"},"deletionTimestamp":{"type":"string","format":"date-time"},"finalizers":{"type":"array","items":{"type":"string"}},"generateName":{"type":"string"},"generation":{"type":"integer","format":"int64"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"managedFields":{"type":"array","items":{"type":"object","properties":{"apiVersion":{"type":"string"},"fieldsType":{"type":"string"},"fieldsV1":{"type":"object"},"manager":{"type":"string"},"operation":{"type":"string"},"subresource":{"type":"string"},"time":{"type":"string","format":"date-time"}}}},"name":{"type":"string"},"namespace":{"type":"string"},"ownerReferences":{"type":"array","items":{"type":"object","required":["apiVersion","kind","name","uid"],"properties":{"apiVersion":{"type":"string"},"blockOwnerDeletion":{"type":"boolean"},"controller":{"type":"boolean"},"kind":{"type":"string"},"name":{"type":"string"},"uid":{"type":"string"}}}},"resourceVersion":{"type":"string"},"selfLink":{"type":"string"},"uid":{"type":"string"}}},"spec":{"type":"object","properties":{"accessModes":{"type":"array","items":{"type":"string"}},"dataSource":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"}}},"dataSourceRef":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"},"namespace":{"type":"string"}}},"resources":{"type":"object","properties":{"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"selector":{"$ref":"#/$defs/d4"},"storageClassName":{"type":"string"},"volumeAttributesClassName":{"type":"string"},"volumeMode":{"type":"string"},"volumeName":{"type":"string"}}}}}}},"fc":{"type":"object","properties":{"fsType":{"type":"string"},"lun":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"targetWWNs":{"type":"array","items":{"type":"string"}},"wwids":{"type":"array","items":{"type":"string"}}}},"flexVolume":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"options":{"type":"object","additionalProperties":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}}}},"flocker":{"type":"object","properties":{"datasetName":{"type":"string"},"datasetUUID":{"type":"string"}}},"gcePersistentDisk":{"type":"object","required":["pdName"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"pdName":{"type":"string"},"readOnly":{"type":"boolean"}}},"gitRepo":{"type":"object","required":["repository"],"properties":{"directory":{"type":"string"},"repository":{"type":"string"},"revision":{"type":"string"}}},"glusterfs":{"type":"object","required":["endpoints","path"],"properties":{"endpoints":{"type":"string"},"path":{"type":"string"},"readOnly":{"type":"boolean"}}},"hostPath":{"type":"object","required":["path"],"properties":{"path":{"type":"string"},"type":{"type":"string"}}},"image":{"type":"object","properties":{"pullPolicy":{"type":"string"},"reference":{"type":"string"}}},"iscsi":{"type":"object","required":["targetPortal","iqn","lun"],"properties":{"chapAuthDiscovery":{"type":"boolean"},"chapAuthSession":{"type":"boolean"},"fsType":{"type":"string"},"initiatorName":{"type":"string"},"iqn":{"type":"string"},"iscsiInterface":{"type":"string"},"lun":{"type":"integer","format":"int32"},"portals":{"type":"array","items":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"targetPortal":{"type":"string"}}},"name":{"type":"string"},"nfs":{"type":"object","required":["server","path"],"properties":{"path":{"type":"string"},"readOnly":{"type":"boolean"},"server":{"type":"string"}}},"persistentVolumeClaim":{"type":"object","required":["claimName"],"properties":{"claimName":{"type":"string"},"readOnly":{"type":"boolean"}}},"photonPersistentDisk":{"type":"object","required":["pdID"],"properties":{"fsType":{"type":"string"},"pdID":{"type":"string"}}},"portworxVolume":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"projected":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"sources":{"type":"array","items":{"type":"object","properties":{"clusterTrustBundle":{"type":"object","required":["path"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"name":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"signerName":{"type":"string"}}},"configMap":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"downwardAPI":{"type":"object","properties":{"items":{"$ref":"#/$defs/d3"}}},"podCertificate":{"type":"object","required":["signerName","keyType"],"properties":{"certificateChainPath":{"type":"string"},"credentialBundlePath":{"type":"string"},"keyPath":{"type":"string"},"keyType":{"type":"string"},"maxExpirationSeconds":{"type":"integer","format":"int32"},"signerName":{"type":"string"},"userAnnotations":{"type":"object","additionalProperties":{"type":"string"}}}},"secret":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"serviceAccountToken":{"type":"object","required":["path"],"properties":{"audience":{"type":"string"},"expirationSeconds":{"type":"integer","format":"int64"},"path":{"type":"string"}}}}}}}},"quobyte":{"type":"object","required":["registry","volume"],"properties":{"group":{"type":"string"},"readOnly":{"type":"boolean"},"registry":{"type":"string"},"tenant":{"type":"string"},"user":{"type":"string"},"volume":{"type":"string"}}},"rbd":{"type":"object","required":["monitors","image"],"properties":{"fsType":{"type":"string"},"image":{"type":"string"},"keyring":{"type":"string"},"monitors":{"type":"array","items":{"type":"string"}},"pool":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"scaleIO":{"type":"object","required":["gateway","system","secretRef"],"properties":{"fsType":{"type":"string"},"gateway":{"type":"string"},"protectionDomain":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"sslEnabled":{"type":"boolean"},"storageMode":{"type":"string"},"storagePool":{"type":"string"},"system":{"type":"string"},"volumeName":{"type":"string"}}},"secret":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"optional":{"type":"boolean"},"secretName":{"type":"string"}}},"storageos":{"type":"object","properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeName":{"type":"string"},"volumeNamespace":{"type":"string"}}},"vsphereVolume":{"type":"object","required":["volumePath"],"properties":{"fsType":{"type":"string"},"storagePolicyID":{"type":"string"},"storagePolicyName":{"type":"string"},"volumePath":{"type":"string"}}}}}},"volumeMounts":{"type":"array","items":{"type":"object","required":["name","mountPath"],"properties":{"mountPath":{"type":"string"},"mountPropagation":{"type":"string"},"name":{"type":"string"},"readOnly":{"type":"boolean"},"recursiveReadOnly":{"type":"string"},"subPath":{"type":"string"},"subPathExpr":{"type":"string"}}}},"certs":{"type":"object","properties":{"secrets":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string"},"key":{"type":"string"},"operator":{"type":"string"},"tolerationSeconds":{"type":"integer","format":"int64"},"value":{"type":"string"}}}},"affinity":{"type":"object","properties":{"nodeAffinity":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"type":"array","items":{"type":"object","required":["weight","preference"],"properties":{"preference":{"$ref":"#/$defs/d5"},"weight":{"type":"integer","format":"int32"}}}},"requiredDuringSchedulingIgnoredDuringExecution":{"type":"object","required":["nodeSelectorTerms"],"properties":{"nodeSelectorTerms":{"type":"array","items":{"$ref":"#/$defs/d5"}}}}}},"podAffinity":{"$ref":"#/$defs/d10"},"podAntiAffinity":{"$ref":"#/$defs/d10"}}},"topologySpreadConstraints":{"type":"array","items":{"type":"object","required":["maxSkew","topologyKey","whenUnsatisfiable"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"maxSkew":{"type":"integer","format":"int32"},"minDomains":{"type":"integer","format":"int32"},"nodeAffinityPolicy":{"type":"string"},"nodeTaintsPolicy":{"type":"string"},"topologyKey":{"type":"string"},"whenUnsatisfiable":{"type":"string"}}}},"templateTests":{"type":"object","properties":{"ownerUserID":{"type":"string","format":"uuid","maxLength":36},"allowRetain":{"type":"boolean"}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"url":{"type":"string"},"phase":{"type":"string","enum":["Pending","Ready"]},"operatorAccessReady":{"type":"boolean"},"operatorTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"licenseLastApplied":{"type":"string","format":"date-time"},"licenseLastAppliedHash":{"type":"string"},"licenseTier":{"type":"string","enum":["none","trial","enterprise","premium","unknown"]},"entitlementsLastChecked":{"type":"string","format":"date-time"},"externalProvisionerDaemonsEntitlement":{"type":"string","enum":["entitled","grace_period","not_entitled","unknown"]},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{"d0":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"d1":{"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32"},"periodSeconds":{"type":"integer","format":"int32"},"timeoutSeconds":{"type":"integer","format":"int32"},"successThreshold":{"type":"integer","format":"int32"},"failureThreshold":{"type":"integer","format":"int32"}}},"d2":{"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"$ref":"#/$defs/d0"}}},"d3":{"type":"array","items":{"$ref":"#/$defs/d2"}},"d4":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}},"d5":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}},"d6":{"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d4"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}},"d7":{"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d6"},"weight":{"type":"integer","format":"int32"}}},"d8":{"type":"array","items":{"$ref":"#/$defs/d7"}},"d9":{"type":"array","items":{"$ref":"#/$defs/d6"}},"d10":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d9"}}}}};
 const formats0 = kubeFormats.int32;
 const formats4 = kubeFormats.int64;
 const formats36 = kubeFormats["date-time"];
 const formats76 = kubeFormats.uuid;
-const func2 = require("ajv/dist/runtime/ucs2length").default;
-const func6 = re2RegExp;
-const schema7 = {"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32","minimum":0},"periodSeconds":{"type":"integer","format":"int32","minimum":0},"timeoutSeconds":{"type":"integer","format":"int32","minimum":0},"successThreshold":{"type":"integer","format":"int32","minimum":0},"failureThreshold":{"type":"integer","format":"int32","minimum":0}}};
+const schema7 = {"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}};
+const func2 = re2RegExp;
+const pattern0 = func2("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.resource === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.containerName !== undefined){
+if(typeof data.containerName !== "string"){
+const err1 = {instancePath:instancePath+"/containerName",schemaPath:"#/properties/containerName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.divisor !== undefined){
+let data1 = data.divisor;
+if((!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) && (typeof data1 !== "string")){
+const err2 = {instancePath:instancePath+"/divisor",schemaPath:"#/properties/divisor/type",keyword:"type",params:{type: schema7.properties.divisor.type}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs5 = errors;
+let valid1 = false;
+const _errs6 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err3 = {instancePath:instancePath+"/divisor",schemaPath:"#/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs8 = errors;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/divisor",schemaPath:"#/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err5 = {instancePath:instancePath+"/divisor",schemaPath:"#/properties/divisor/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err6 = {instancePath:instancePath+"/divisor",schemaPath:"#/properties/divisor/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.resource !== undefined){
+if(typeof data.resource !== "string"){
+const err7 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const schema8 = {"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32"},"periodSeconds":{"type":"integer","format":"int32"},"timeoutSeconds":{"type":"integer","format":"int32"},"successThreshold":{"type":"integer","format":"int32"},"failureThreshold":{"type":"integer","format":"int32"}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50,8 +181,8 @@ vErrors.push(err1);
 errors++;
 }
 if(typeof data1 == "number"){
-if(data1 < 0 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/initialDelaySeconds",schemaPath:"#/properties/initialDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(formats0.validate(data1))){
+const err2 = {instancePath:instancePath+"/initialDelaySeconds",schemaPath:"#/properties/initialDelaySeconds/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -60,8 +191,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!(formats0.validate(data1))){
-const err3 = {instancePath:instancePath+"/initialDelaySeconds",schemaPath:"#/properties/initialDelaySeconds/format",keyword:"format",params:{format: "int32"}};
+}
+}
+if(data.periodSeconds !== undefined){
+let data2 = data.periodSeconds;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err3 = {instancePath:instancePath+"/periodSeconds",schemaPath:"#/properties/periodSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -70,12 +205,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-if(data.periodSeconds !== undefined){
-let data2 = data.periodSeconds;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err4 = {instancePath:instancePath+"/periodSeconds",schemaPath:"#/properties/periodSeconds/type",keyword:"type",params:{type: "integer"}};
+if(typeof data2 == "number"){
+if(!(formats0.validate(data2))){
+const err4 = {instancePath:instancePath+"/periodSeconds",schemaPath:"#/properties/periodSeconds/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -84,9 +216,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(typeof data2 == "number"){
-if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/periodSeconds",schemaPath:"#/properties/periodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+}
+if(data.timeoutSeconds !== undefined){
+let data3 = data.timeoutSeconds;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err5 = {instancePath:instancePath+"/timeoutSeconds",schemaPath:"#/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -95,8 +230,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!(formats0.validate(data2))){
-const err6 = {instancePath:instancePath+"/periodSeconds",schemaPath:"#/properties/periodSeconds/format",keyword:"format",params:{format: "int32"}};
+if(typeof data3 == "number"){
+if(!(formats0.validate(data3))){
+const err6 = {instancePath:instancePath+"/timeoutSeconds",schemaPath:"#/properties/timeoutSeconds/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -107,10 +243,10 @@ errors++;
 }
 }
 }
-if(data.timeoutSeconds !== undefined){
-let data3 = data.timeoutSeconds;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err7 = {instancePath:instancePath+"/timeoutSeconds",schemaPath:"#/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"}};
+if(data.successThreshold !== undefined){
+let data4 = data.successThreshold;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err7 = {instancePath:instancePath+"/successThreshold",schemaPath:"#/properties/successThreshold/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -119,9 +255,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-const err8 = {instancePath:instancePath+"/timeoutSeconds",schemaPath:"#/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(typeof data4 == "number"){
+if(!(formats0.validate(data4))){
+const err8 = {instancePath:instancePath+"/successThreshold",schemaPath:"#/properties/successThreshold/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -130,8 +266,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!(formats0.validate(data3))){
-const err9 = {instancePath:instancePath+"/timeoutSeconds",schemaPath:"#/properties/timeoutSeconds/format",keyword:"format",params:{format: "int32"}};
+}
+}
+if(data.failureThreshold !== undefined){
+let data5 = data.failureThreshold;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err9 = {instancePath:instancePath+"/failureThreshold",schemaPath:"#/properties/failureThreshold/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -140,12 +280,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-if(data.successThreshold !== undefined){
-let data4 = data.successThreshold;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err10 = {instancePath:instancePath+"/successThreshold",schemaPath:"#/properties/successThreshold/type",keyword:"type",params:{type: "integer"}};
+if(typeof data5 == "number"){
+if(!(formats0.validate(data5))){
+const err10 = {instancePath:instancePath+"/failureThreshold",schemaPath:"#/properties/failureThreshold/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -154,9 +291,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/successThreshold",schemaPath:"#/properties/successThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -165,72 +304,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!(formats0.validate(data4))){
-const err12 = {instancePath:instancePath+"/successThreshold",schemaPath:"#/properties/successThreshold/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data.failureThreshold !== undefined){
-let data5 = data.failureThreshold;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err13 = {instancePath:instancePath+"/failureThreshold",schemaPath:"#/properties/failureThreshold/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err14 = {instancePath:instancePath+"/failureThreshold",schemaPath:"#/properties/failureThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(!(formats0.validate(data5))){
-const err15 = {instancePath:instancePath+"/failureThreshold",schemaPath:"#/properties/failureThreshold/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-validate22.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-const schema8 = {"type":"array","items":{"$ref":"#/$defs/d1"}};
-const schema9 = {"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}}}};
+const schema9 = {"type":"array","items":{"$ref":"#/$defs/d2"}};
+const schema10 = {"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"$ref":"#/$defs/d0"}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -331,10 +412,14 @@ errors++;
 }
 }
 if(data.resourceFieldRef !== undefined){
-let data5 = data.resourceFieldRef;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.resource === undefined){
-const err8 = {instancePath:instancePath+"/resourceFieldRef",schemaPath:"#/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
+if(!(validate22(data.resourceFieldRef, {instancePath:instancePath+"/resourceFieldRef",parentData:data,parentDataProperty:"resourceFieldRef",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -343,130 +428,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data5.containerName !== undefined){
-if(typeof data5.containerName !== "string"){
-const err9 = {instancePath:instancePath+"/resourceFieldRef/containerName",schemaPath:"#/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data5.divisor !== undefined){
-let data7 = data5.divisor;
-if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (typeof data7 !== "string")){
-const err10 = {instancePath:instancePath+"/resourceFieldRef/divisor",schemaPath:"#/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema9.properties.resourceFieldRef.properties.divisor.type}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-const _errs17 = errors;
-let valid3 = false;
-const _errs18 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err11 = {instancePath:instancePath+"/resourceFieldRef/divisor",schemaPath:"#/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid0 = _errs18 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs20 = errors;
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/resourceFieldRef/divisor",schemaPath:"#/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid0 = _errs20 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-const err13 = {instancePath:instancePath+"/resourceFieldRef/divisor",schemaPath:"#/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data5.resource !== undefined){
-if(typeof data5.resource !== "string"){
-const err14 = {instancePath:instancePath+"/resourceFieldRef/resource",schemaPath:"#/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/resourceFieldRef",schemaPath:"#/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-validate26.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate26(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+if(!(validate28(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 }
@@ -481,13 +455,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
 
-const schema10 = {"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}};
+const schema11 = {"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -632,13 +606,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
 
-const schema11 = {"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string","enum":["DoesNotExist","Exists","Gt","In","Lt","NotIn"]},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string","enum":["DoesNotExist","Exists","Gt","In","Lt","NotIn"]},"values":{"type":"array","items":{"type":"string"}}}}}}};
+const schema12 = {"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -682,24 +656,13 @@ errors++;
 }
 }
 if(data1.operator !== undefined){
-let data3 = data1.operator;
-if(typeof data3 !== "string"){
+if(typeof data1.operator !== "string"){
 const err3 = {instancePath:instancePath+"/matchExpressions/" + i0+"/operator",schemaPath:"#/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
-}
-errors++;
-}
-if(!((((((data3 === "DoesNotExist") || (data3 === "Exists")) || (data3 === "Gt")) || (data3 === "In")) || (data3 === "Lt")) || (data3 === "NotIn"))){
-const err4 = {instancePath:instancePath+"/matchExpressions/" + i0+"/operator",schemaPath:"#/properties/matchExpressions/items/properties/operator/enum",keyword:"enum",params:{allowedValues: schema11.properties.matchExpressions.items.properties.operator.enum}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
 }
 errors++;
 }
@@ -710,7 +673,19 @@ if(Array.isArray(data4)){
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data4[i1] !== "string"){
-const err5 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values/" + i1,schemaPath:"#/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"}};
+const err4 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values/" + i1,schemaPath:"#/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values",schemaPath:"#/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -722,7 +697,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values",schemaPath:"#/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"}};
+const err6 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -734,24 +709,12 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"}};
+const err7 = {instancePath:instancePath+"/matchExpressions",schemaPath:"#/properties/matchExpressions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/matchExpressions",schemaPath:"#/properties/matchExpressions/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
 }
 errors++;
 }
@@ -764,7 +727,17 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.key === undefined){
-const err9 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/required",keyword:"required",params:{missingProperty: "key"}};
+const err8 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data7.operator === undefined){
+const err9 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/required",keyword:"required",params:{missingProperty: "operator"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -773,8 +746,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data7.operator === undefined){
-const err10 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/required",keyword:"required",params:{missingProperty: "operator"}};
+if(data7.key !== undefined){
+if(typeof data7.key !== "string"){
+const err10 = {instancePath:instancePath+"/matchFields/" + i2+"/key",schemaPath:"#/properties/matchFields/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -783,37 +757,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data7.key !== undefined){
-if(typeof data7.key !== "string"){
-const err11 = {instancePath:instancePath+"/matchFields/" + i2+"/key",schemaPath:"#/properties/matchFields/items/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data7.operator !== undefined){
+if(typeof data7.operator !== "string"){
+const err11 = {instancePath:instancePath+"/matchFields/" + i2+"/operator",schemaPath:"#/properties/matchFields/items/properties/operator/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data7.operator !== undefined){
-let data9 = data7.operator;
-if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/matchFields/" + i2+"/operator",schemaPath:"#/properties/matchFields/items/properties/operator/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(!((((((data9 === "DoesNotExist") || (data9 === "Exists")) || (data9 === "Gt")) || (data9 === "In")) || (data9 === "Lt")) || (data9 === "NotIn"))){
-const err13 = {instancePath:instancePath+"/matchFields/" + i2+"/operator",schemaPath:"#/properties/matchFields/items/properties/operator/enum",keyword:"enum",params:{allowedValues: schema11.properties.matchFields.items.properties.operator.enum}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
 }
 errors++;
 }
@@ -824,7 +776,31 @@ if(Array.isArray(data10)){
 const len3 = data10.length;
 for(let i3=0; i3<len3; i3++){
 if(typeof data10[i3] !== "string"){
-const err14 = {instancePath:instancePath+"/matchFields/" + i2+"/values/" + i3,schemaPath:"#/properties/matchFields/items/properties/values/items/type",keyword:"type",params:{type: "string"}};
+const err12 = {instancePath:instancePath+"/matchFields/" + i2+"/values/" + i3,schemaPath:"#/properties/matchFields/items/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/matchFields/" + i2+"/values",schemaPath:"#/properties/matchFields/items/properties/values/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -836,7 +812,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/matchFields/" + i2+"/values",schemaPath:"#/properties/matchFields/items/properties/values/type",keyword:"type",params:{type: "array"}};
+const err15 = {instancePath:instancePath+"/matchFields",schemaPath:"#/properties/matchFields/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -848,7 +824,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/type",keyword:"type",params:{type: "object"}};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -857,40 +833,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/matchFields",schemaPath:"#/properties/matchFields/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate33.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
 
-const schema12 = {"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d7"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"}}};
-const schema13 = {"type":"array","items":{"$ref":"#/$defs/d6"}};
-const schema14 = {"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d5"},"weight":{"type":"integer","format":"int32"}}};
-const schema15 = {"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d3"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d3"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}};
+const schema13 = {"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d9"}}};
+const schema14 = {"type":"array","items":{"$ref":"#/$defs/d7"}};
+const schema15 = {"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d6"},"weight":{"type":"integer","format":"int32"}}};
+const schema16 = {"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d4"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -905,8 +857,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.labelSelector !== undefined){
-if(!(validate29(data.labelSelector, {instancePath:instancePath+"/labelSelector",parentData:data,parentDataProperty:"labelSelector",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data.labelSelector, {instancePath:instancePath+"/labelSelector",parentData:data,parentDataProperty:"labelSelector",rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -967,8 +919,8 @@ errors++;
 }
 }
 if(data.namespaceSelector !== undefined){
-if(!(validate29(data.namespaceSelector, {instancePath:instancePath+"/namespaceSelector",parentData:data,parentDataProperty:"namespaceSelector",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data.namespaceSelector, {instancePath:instancePath+"/namespaceSelector",parentData:data,parentDataProperty:"namespaceSelector",rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -1023,12 +975,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1053,8 +1005,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.podAffinityTerm !== undefined){
-if(!(validate39(data.podAffinityTerm, {instancePath:instancePath+"/podAffinityTerm",parentData:data,parentDataProperty:"podAffinityTerm",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate42(data.podAffinityTerm, {instancePath:instancePath+"/podAffinityTerm",parentData:data,parentDataProperty:"podAffinityTerm",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 }
@@ -1094,19 +1046,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate38(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
@@ -1121,20 +1073,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-const schema16 = {"type":"array","items":{"$ref":"#/$defs/d5"}};
+const schema17 = {"type":"array","items":{"$ref":"#/$defs/d6"}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate39(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate42(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 }
@@ -1149,24 +1101,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.preferredDuringSchedulingIgnoredDuringExecution !== undefined){
-if(!(validate37(data.preferredDuringSchedulingIgnoredDuringExecution, {instancePath:instancePath+"/preferredDuringSchedulingIgnoredDuringExecution",parentData:data,parentDataProperty:"preferredDuringSchedulingIgnoredDuringExecution",rootData}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate40(data.preferredDuringSchedulingIgnoredDuringExecution, {instancePath:instancePath+"/preferredDuringSchedulingIgnoredDuringExecution",parentData:data,parentDataProperty:"preferredDuringSchedulingIgnoredDuringExecution",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
 if(data.requiredDuringSchedulingIgnoredDuringExecution !== undefined){
-if(!(validate45(data.requiredDuringSchedulingIgnoredDuringExecution, {instancePath:instancePath+"/requiredDuringSchedulingIgnoredDuringExecution",parentData:data,parentDataProperty:"requiredDuringSchedulingIgnoredDuringExecution",rootData}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+if(!(validate48(data.requiredDuringSchedulingIgnoredDuringExecution, {instancePath:instancePath+"/requiredDuringSchedulingIgnoredDuringExecution",parentData:data,parentDataProperty:"requiredDuringSchedulingIgnoredDuringExecution",rootData}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
 }
@@ -1181,12 +1133,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
-const pattern0 = func6("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
-const pattern1 = func6("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
+const func8 = require("ajv/dist/runtime/ucs2length").default;
+const pattern6 = func2("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
+const pattern7 = func2("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1257,23 +1210,13 @@ vErrors.push(err4);
 errors++;
 }
 if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err5 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(formats0.validate(data5))){
+const err5 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
-}
-errors++;
-}
-if(!(formats0.validate(data5))){
-const err6 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
 }
 errors++;
 }
@@ -1284,7 +1227,20 @@ let data6 = data3.service;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.type !== undefined){
 if(typeof data6.type !== "string"){
-const err7 = {instancePath:instancePath+"/spec/service/type",schemaPath:"#/properties/spec/properties/service/properties/type/type",keyword:"type",params:{type: "string"}};
+const err6 = {instancePath:instancePath+"/spec/service/type",schemaPath:"#/properties/spec/properties/service/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data6.port !== undefined){
+let data8 = data6.port;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err7 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1293,47 +1249,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data6.port !== undefined){
-let data8 = data6.port;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err8 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/type",keyword:"type",params:{type: "integer"}};
+if(typeof data8 == "number"){
+if(!(formats0.validate(data8))){
+const err8 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
-}
-errors++;
-}
-if(typeof data8 == "number"){
-if(data8 > 65535 || isNaN(data8)){
-const err9 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err10 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(!(formats0.validate(data8))){
-const err11 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
 }
 errors++;
 }
@@ -1344,7 +1267,47 @@ let data9 = data6.annotations;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key0 in data9){
 if(typeof data9[key0] !== "string"){
-const err12 = {instancePath:instancePath+"/spec/service/annotations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/service/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+const err9 = {instancePath:instancePath+"/spec/service/annotations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/service/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/spec/service/annotations",schemaPath:"#/properties/spec/properties/service/properties/annotations/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/spec/service",schemaPath:"#/properties/spec/properties/service/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data3.extraArgs !== undefined){
+let data11 = data3.extraArgs;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data11[i0] !== "string"){
+const err12 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1356,7 +1319,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/spec/service/annotations",schemaPath:"#/properties/spec/properties/service/properties/annotations/type",keyword:"type",params:{type: "object"}};
+const err13 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1366,9 +1329,15 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/spec/service",schemaPath:"#/properties/spec/properties/service/type",keyword:"type",params:{type: "object"}};
+if(data3.extraEnv !== undefined){
+let data13 = data3.extraEnv;
+if(Array.isArray(data13)){
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.name === undefined){
+const err14 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1377,14 +1346,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data3.extraArgs !== undefined){
-let data11 = data3.extraArgs;
-if(Array.isArray(data11)){
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data11[i0] !== "string"){
-const err15 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
+if(data14.name !== undefined){
+if(typeof data14.name !== "string"){
+const err15 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1394,65 +1358,14 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
+if(data14.value !== undefined){
+if(typeof data14.value !== "string"){
+const err16 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data3.extraEnv !== undefined){
-let data13 = data3.extraEnv;
-if(Array.isArray(data13)){
-if(data13.length > 256){
-const err17 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/maxItems",keyword:"maxItems",params:{limit: 256}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-const len1 = data13.length;
-for(let i1=0; i1<len1; i1++){
-let data14 = data13[i1];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.name === undefined){
-const err18 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data14.name !== undefined){
-if(typeof data14.name !== "string"){
-const err19 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data14.value !== undefined){
-if(typeof data14.value !== "string"){
-const err20 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
 }
 errors++;
 }
@@ -1464,7 +1377,54 @@ if(data17.configMapKeyRef !== undefined){
 let data18 = data17.configMapKeyRef;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 if(data18.key === undefined){
-const err21 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+const err17 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data18.key !== undefined){
+if(typeof data18.key !== "string"){
+const err18 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data18.name !== undefined){
+if(typeof data18.name !== "string"){
+const err19 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data18.optional !== undefined){
+if(typeof data18.optional !== "boolean"){
+const err20 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1473,9 +1433,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data18.key !== undefined){
-if(typeof data18.key !== "string"){
-const err22 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data17.fieldRef !== undefined){
+let data22 = data17.fieldRef;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.fieldPath === undefined){
+const err22 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1484,10 +1447,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data18.name !== undefined){
-if(typeof data18.name !== "string"){
-const err23 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data22.apiVersion !== undefined){
+if(typeof data22.apiVersion !== "string"){
+const err23 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1497,9 +1459,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data18.optional !== undefined){
-if(typeof data18.optional !== "boolean"){
-const err24 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data22.fieldPath !== undefined){
+if(typeof data22.fieldPath !== "string"){
+const err24 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1511,7 +1473,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
+const err25 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1521,11 +1483,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data17.fieldRef !== undefined){
-let data22 = data17.fieldRef;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.fieldPath === undefined){
-const err26 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
+if(data17.fileKeyRef !== undefined){
+let data25 = data17.fileKeyRef;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.volumeName === undefined){
+const err26 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1534,9 +1496,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data22.apiVersion !== undefined){
-if(typeof data22.apiVersion !== "string"){
-const err27 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
+if(data25.path === undefined){
+const err27 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1545,10 +1506,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data22.fieldPath !== undefined){
-if(typeof data22.fieldPath !== "string"){
-const err28 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
+if(data25.key === undefined){
+const err28 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1557,10 +1516,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
+if(data25.key !== undefined){
+if(typeof data25.key !== "string"){
+const err29 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1570,11 +1528,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data17.fileKeyRef !== undefined){
-let data25 = data17.fileKeyRef;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.volumeName === undefined){
-const err30 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
+if(data25.optional !== undefined){
+if(typeof data25.optional !== "boolean"){
+const err30 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1583,8 +1539,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data25.path === undefined){
-const err31 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
+}
+if(data25.path !== undefined){
+if(typeof data25.path !== "string"){
+const err31 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1593,8 +1551,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data25.key === undefined){
-const err32 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+}
+if(data25.volumeName !== undefined){
+if(typeof data25.volumeName !== "string"){
+const err32 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1603,9 +1563,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data25.key !== undefined){
-if(typeof data25.key !== "string"){
-const err33 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1615,9 +1576,17 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data25.optional !== undefined){
-if(typeof data25.optional !== "boolean"){
-const err34 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data17.resourceFieldRef !== undefined){
+if(!(validate22(data17.resourceFieldRef, {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",parentData:data17,parentDataProperty:"resourceFieldRef",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data17.secretKeyRef !== undefined){
+let data31 = data17.secretKeyRef;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.key === undefined){
+const err34 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1626,10 +1595,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data25.path !== undefined){
-if(typeof data25.path !== "string"){
-const err35 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data31.key !== undefined){
+if(typeof data31.key !== "string"){
+const err35 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1639,9 +1607,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data25.volumeName !== undefined){
-if(typeof data25.volumeName !== "string"){
-const err36 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
+if(data31.name !== undefined){
+if(typeof data31.name !== "string"){
+const err36 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1651,9 +1619,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
+if(data31.optional !== undefined){
+if(typeof data31.optional !== "boolean"){
+const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1663,11 +1631,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data17.resourceFieldRef !== undefined){
-let data30 = data17.resourceFieldRef;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.resource === undefined){
-const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
+}
+else {
+const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1676,9 +1642,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data30.containerName !== undefined){
-if(typeof data30.containerName !== "string"){
-const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/containerName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1688,10 +1655,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data30.divisor !== undefined){
-let data32 = data30.divisor;
-if((!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) && (typeof data32 !== "string")){
-const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema6.properties.spec.properties.extraEnv.items.properties.valueFrom.properties.resourceFieldRef.properties.divisor.type}};
+}
+else {
+const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1700,11 +1666,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-const _errs68 = errors;
-let valid14 = false;
-const _errs69 = errors;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
-const err41 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1713,12 +1678,20 @@ vErrors.push(err41);
 }
 errors++;
 }
-var _valid0 = _errs69 === errors;
-valid14 = valid14 || _valid0;
-if(!valid14){
-const _errs71 = errors;
-if(typeof data32 !== "string"){
-const err42 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
+}
+if(data3.envFrom !== undefined){
+let data35 = data3.envFrom;
+if(Array.isArray(data35)){
+const len2 = data35.length;
+for(let i2=0; i2<len2; i2++){
+let data36 = data35[i2];
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.configMapRef !== undefined){
+let data37 = data36.configMapRef;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.name !== undefined){
+if(typeof data37.name !== "string"){
+const err42 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/configMapRef/name",schemaPath:"#/properties/spec/properties/envFrom/items/properties/configMapRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1727,11 +1700,10 @@ vErrors.push(err42);
 }
 errors++;
 }
-var _valid0 = _errs71 === errors;
-valid14 = valid14 || _valid0;
 }
-if(!valid14){
-const err43 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
+if(data37.optional !== undefined){
+if(typeof data37.optional !== "boolean"){
+const err43 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/configMapRef/optional",schemaPath:"#/properties/spec/properties/envFrom/items/properties/configMapRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1740,21 +1712,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-else {
-errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data30.resource !== undefined){
-if(typeof data30.resource !== "string"){
-const err44 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/resource",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
+const err44 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/configMapRef",schemaPath:"#/properties/spec/properties/envFrom/items/properties/configMapRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1764,9 +1725,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
+if(data36.prefix !== undefined){
+if(typeof data36.prefix !== "string"){
+const err45 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/prefix",schemaPath:"#/properties/spec/properties/envFrom/items/properties/prefix/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1776,11 +1737,12 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data17.secretKeyRef !== undefined){
-let data34 = data17.secretKeyRef;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.key === undefined){
-const err46 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(data36.secretRef !== undefined){
+let data41 = data36.secretRef;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.name !== undefined){
+if(typeof data41.name !== "string"){
+const err46 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/secretRef/name",schemaPath:"#/properties/spec/properties/envFrom/items/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1789,9 +1751,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data34.key !== undefined){
-if(typeof data34.key !== "string"){
-const err47 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data41.optional !== undefined){
+if(typeof data41.optional !== "boolean"){
+const err47 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/secretRef/optional",schemaPath:"#/properties/spec/properties/envFrom/items/properties/secretRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1801,9 +1764,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data34.name !== undefined){
-if(typeof data34.name !== "string"){
-const err48 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err48 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/secretRef",schemaPath:"#/properties/spec/properties/envFrom/items/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1813,9 +1776,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data34.optional !== undefined){
-if(typeof data34.optional !== "boolean"){
-const err49 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err49 = {instancePath:instancePath+"/spec/envFrom/" + i2,schemaPath:"#/properties/spec/properties/envFrom/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1827,7 +1790,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
+const err50 = {instancePath:instancePath+"/spec/envFrom",schemaPath:"#/properties/spec/properties/envFrom/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1837,9 +1800,16 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
+if(data3.imagePullSecrets !== undefined){
+let data44 = data3.imagePullSecrets;
+if(Array.isArray(data44)){
+const len3 = data44.length;
+for(let i3=0; i3<len3; i3++){
+let data45 = data44[i3];
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.name !== undefined){
+if(typeof data45.name !== "string"){
+const err51 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1851,7 +1821,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
+const err52 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1863,7 +1833,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
+const err53 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1873,11 +1843,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data3.envFrom !== undefined){
-let data38 = data3.envFrom;
-if(Array.isArray(data38)){
-if(data38.length > 256){
-const err54 = {instancePath:instancePath+"/spec/envFrom",schemaPath:"#/properties/spec/properties/envFrom/maxItems",keyword:"maxItems",params:{limit: 256}};
+if(data3.database !== undefined){
+let data47 = data3.database;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+if(data47.connectionSecretRef === undefined){
+const err54 = {instancePath:instancePath+"/spec/database",schemaPath:"#/properties/spec/properties/database/required",keyword:"required",params:{missingProperty: "connectionSecretRef"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1886,16 +1856,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-const len2 = data38.length;
-for(let i2=0; i2<len2; i2++){
-let data39 = data38[i2];
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.configMapRef !== undefined){
-let data40 = data39.configMapRef;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.name !== undefined){
-if(typeof data40.name !== "string"){
-const err55 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/configMapRef/name",schemaPath:"#/properties/spec/properties/envFrom/items/properties/configMapRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data47.connectionSecretRef !== undefined){
+let data48 = data47.connectionSecretRef;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.name === undefined){
+const err55 = {instancePath:instancePath+"/spec/database/connectionSecretRef",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1904,10 +1869,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data40.optional !== undefined){
-if(typeof data40.optional !== "boolean"){
-const err56 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/configMapRef/optional",schemaPath:"#/properties/spec/properties/envFrom/items/properties/configMapRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data48.key === undefined){
+const err56 = {instancePath:instancePath+"/spec/database/connectionSecretRef",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1916,10 +1879,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/configMapRef",schemaPath:"#/properties/spec/properties/envFrom/items/properties/configMapRef/type",keyword:"type",params:{type: "object"}};
+if(data48.name !== undefined){
+if(typeof data48.name !== "string"){
+const err57 = {instancePath:instancePath+"/spec/database/connectionSecretRef/name",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1929,9 +1891,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data39.prefix !== undefined){
-if(typeof data39.prefix !== "string"){
-const err58 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/prefix",schemaPath:"#/properties/spec/properties/envFrom/items/properties/prefix/type",keyword:"type",params:{type: "string"}};
+if(data48.key !== undefined){
+if(typeof data48.key !== "string"){
+const err58 = {instancePath:instancePath+"/spec/database/connectionSecretRef/key",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1941,12 +1903,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data39.secretRef !== undefined){
-let data44 = data39.secretRef;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.name !== undefined){
-if(typeof data44.name !== "string"){
-const err59 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/secretRef/name",schemaPath:"#/properties/spec/properties/envFrom/items/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err59 = {instancePath:instancePath+"/spec/database/connectionSecretRef",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1956,9 +1915,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data44.optional !== undefined){
-if(typeof data44.optional !== "boolean"){
-const err60 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/secretRef/optional",schemaPath:"#/properties/spec/properties/envFrom/items/properties/secretRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err60 = {instancePath:instancePath+"/spec/database",schemaPath:"#/properties/spec/properties/database/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1968,9 +1927,12 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-else {
-const err61 = {instancePath:instancePath+"/spec/envFrom/" + i2+"/secretRef",schemaPath:"#/properties/spec/properties/envFrom/items/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+if(data3.operatorAccess !== undefined){
+let data51 = data3.operatorAccess;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.disabled !== undefined){
+if(typeof data51.disabled !== "boolean"){
+const err61 = {instancePath:instancePath+"/spec/operatorAccess/disabled",schemaPath:"#/properties/spec/properties/operatorAccess/properties/disabled/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1980,9 +1942,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/spec/envFrom/" + i2,schemaPath:"#/properties/spec/properties/envFrom/items/type",keyword:"type",params:{type: "object"}};
+if(data51.generatedTokenSecretName !== undefined){
+if(typeof data51.generatedTokenSecretName !== "string"){
+const err62 = {instancePath:instancePath+"/spec/operatorAccess/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/operatorAccess/properties/generatedTokenSecretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1994,7 +1956,7 @@ errors++;
 }
 }
 else {
-const err63 = {instancePath:instancePath+"/spec/envFrom",schemaPath:"#/properties/spec/properties/envFrom/type",keyword:"type",params:{type: "array"}};
+const err63 = {instancePath:instancePath+"/spec/operatorAccess",schemaPath:"#/properties/spec/properties/operatorAccess/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2004,16 +1966,11 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data3.imagePullSecrets !== undefined){
-let data47 = data3.imagePullSecrets;
-if(Array.isArray(data47)){
-const len3 = data47.length;
-for(let i3=0; i3<len3; i3++){
-let data48 = data47[i3];
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.name !== undefined){
-if(typeof data48.name !== "string"){
-const err64 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data3.licenseSecretRef !== undefined){
+let data54 = data3.licenseSecretRef;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.name === undefined){
+const err64 = {instancePath:instancePath+"/spec/licenseSecretRef",schemaPath:"#/properties/spec/properties/licenseSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2022,10 +1979,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
+if(data54.name !== undefined){
+if(typeof data54.name !== "string"){
+const err65 = {instancePath:instancePath+"/spec/licenseSecretRef/name",schemaPath:"#/properties/spec/properties/licenseSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2035,9 +1991,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-}
-else {
-const err66 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
+if(data54.key !== undefined){
+if(typeof data54.key !== "string"){
+const err66 = {instancePath:instancePath+"/spec/licenseSecretRef/key",schemaPath:"#/properties/spec/properties/licenseSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2047,11 +2003,9 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data3.database !== undefined){
-let data50 = data3.database;
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-if(data50.connectionSecretRef === undefined){
-const err67 = {instancePath:instancePath+"/spec/database",schemaPath:"#/properties/spec/properties/database/required",keyword:"required",params:{missingProperty: "connectionSecretRef"}};
+}
+else {
+const err67 = {instancePath:instancePath+"/spec/licenseSecretRef",schemaPath:"#/properties/spec/properties/licenseSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2060,11 +2014,13 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data50.connectionSecretRef !== undefined){
-let data51 = data50.connectionSecretRef;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.name === undefined){
-const err68 = {instancePath:instancePath+"/spec/database/connectionSecretRef",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+}
+if(data3.serviceAccount !== undefined){
+let data57 = data3.serviceAccount;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.disableCreate !== undefined){
+if(typeof data57.disableCreate !== "boolean"){
+const err68 = {instancePath:instancePath+"/spec/serviceAccount/disableCreate",schemaPath:"#/properties/spec/properties/serviceAccount/properties/disableCreate/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2073,8 +2029,10 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data51.key === undefined){
-const err69 = {instancePath:instancePath+"/spec/database/connectionSecretRef",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/required",keyword:"required",params:{missingProperty: "key"}};
+}
+if(data57.name !== undefined){
+if(typeof data57.name !== "string"){
+const err69 = {instancePath:instancePath+"/spec/serviceAccount/name",schemaPath:"#/properties/spec/properties/serviceAccount/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2083,9 +2041,13 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data51.name !== undefined){
-if(typeof data51.name !== "string"){
-const err70 = {instancePath:instancePath+"/spec/database/connectionSecretRef/name",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data57.annotations !== undefined){
+let data60 = data57.annotations;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+for(const key1 in data60){
+if(typeof data60[key1] !== "string"){
+const err70 = {instancePath:instancePath+"/spec/serviceAccount/annotations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/serviceAccount/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2095,9 +2057,9 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data51.key !== undefined){
-if(typeof data51.key !== "string"){
-const err71 = {instancePath:instancePath+"/spec/database/connectionSecretRef/key",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err71 = {instancePath:instancePath+"/spec/serviceAccount/annotations",schemaPath:"#/properties/spec/properties/serviceAccount/properties/annotations/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2107,9 +2069,12 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/spec/database/connectionSecretRef",schemaPath:"#/properties/spec/properties/database/properties/connectionSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data57.labels !== undefined){
+let data62 = data57.labels;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key2 in data62){
+if(typeof data62[key2] !== "string"){
+const err72 = {instancePath:instancePath+"/spec/serviceAccount/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/serviceAccount/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2121,7 +2086,7 @@ errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/spec/database",schemaPath:"#/properties/spec/properties/database/type",keyword:"type",params:{type: "object"}};
+const err73 = {instancePath:instancePath+"/spec/serviceAccount/labels",schemaPath:"#/properties/spec/properties/serviceAccount/properties/labels/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2131,12 +2096,9 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data3.operatorAccess !== undefined){
-let data54 = data3.operatorAccess;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.disabled !== undefined){
-if(typeof data54.disabled !== "boolean"){
-const err74 = {instancePath:instancePath+"/spec/operatorAccess/disabled",schemaPath:"#/properties/spec/properties/operatorAccess/properties/disabled/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err74 = {instancePath:instancePath+"/spec/serviceAccount",schemaPath:"#/properties/spec/properties/serviceAccount/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2146,11 +2108,12 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data54.generatedTokenSecretName !== undefined){
-let data56 = data54.generatedTokenSecretName;
-if(typeof data56 === "string"){
-if(func2(data56) > 253){
-const err75 = {instancePath:instancePath+"/spec/operatorAccess/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/operatorAccess/properties/generatedTokenSecretName/maxLength",keyword:"maxLength",params:{limit: 253}};
+if(data3.rbac !== undefined){
+let data64 = data3.rbac;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.workspacePerms !== undefined){
+if(typeof data64.workspacePerms !== "boolean"){
+const err75 = {instancePath:instancePath+"/spec/rbac/workspacePerms",schemaPath:"#/properties/spec/properties/rbac/properties/workspacePerms/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2160,8 +2123,9 @@ vErrors.push(err75);
 errors++;
 }
 }
-else {
-const err76 = {instancePath:instancePath+"/spec/operatorAccess/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/operatorAccess/properties/generatedTokenSecretName/type",keyword:"type",params:{type: "string"}};
+if(data64.enableDeployments !== undefined){
+if(typeof data64.enableDeployments !== "boolean"){
+const err76 = {instancePath:instancePath+"/spec/rbac/enableDeployments",schemaPath:"#/properties/spec/properties/rbac/properties/enableDeployments/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2171,9 +2135,15 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/spec/operatorAccess",schemaPath:"#/properties/spec/properties/operatorAccess/type",keyword:"type",params:{type: "object"}};
+if(data64.extraRules !== undefined){
+let data67 = data64.extraRules;
+if(Array.isArray(data67)){
+const len4 = data67.length;
+for(let i4=0; i4<len4; i4++){
+let data68 = data67[i4];
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.verbs === undefined){
+const err77 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/required",keyword:"required",params:{missingProperty: "verbs"}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2182,12 +2152,13 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data3.licenseSecretRef !== undefined){
-let data57 = data3.licenseSecretRef;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.name === undefined){
-const err78 = {instancePath:instancePath+"/spec/licenseSecretRef",schemaPath:"#/properties/spec/properties/licenseSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(data68.apiGroups !== undefined){
+let data69 = data68.apiGroups;
+if(Array.isArray(data69)){
+const len5 = data69.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data69[i5] !== "string"){
+const err78 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/apiGroups/" + i5,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/apiGroups/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2196,9 +2167,10 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data57.name !== undefined){
-if(typeof data57.name !== "string"){
-const err79 = {instancePath:instancePath+"/spec/licenseSecretRef/name",schemaPath:"#/properties/spec/properties/licenseSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/apiGroups",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/apiGroups/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2208,9 +2180,13 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data57.key !== undefined){
-if(typeof data57.key !== "string"){
-const err80 = {instancePath:instancePath+"/spec/licenseSecretRef/key",schemaPath:"#/properties/spec/properties/licenseSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data68.nonResourceURLs !== undefined){
+let data71 = data68.nonResourceURLs;
+if(Array.isArray(data71)){
+const len6 = data71.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data71[i6] !== "string"){
+const err80 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/nonResourceURLs/" + i6,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/nonResourceURLs/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2222,7 +2198,7 @@ errors++;
 }
 }
 else {
-const err81 = {instancePath:instancePath+"/spec/licenseSecretRef",schemaPath:"#/properties/spec/properties/licenseSecretRef/type",keyword:"type",params:{type: "object"}};
+const err81 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/nonResourceURLs",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/nonResourceURLs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2232,12 +2208,13 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data3.serviceAccount !== undefined){
-let data60 = data3.serviceAccount;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.disableCreate !== undefined){
-if(typeof data60.disableCreate !== "boolean"){
-const err82 = {instancePath:instancePath+"/spec/serviceAccount/disableCreate",schemaPath:"#/properties/spec/properties/serviceAccount/properties/disableCreate/type",keyword:"type",params:{type: "boolean"}};
+if(data68.resourceNames !== undefined){
+let data73 = data68.resourceNames;
+if(Array.isArray(data73)){
+const len7 = data73.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data73[i7] !== "string"){
+const err82 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resourceNames/" + i7,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resourceNames/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2247,11 +2224,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data60.name !== undefined){
-let data62 = data60.name;
-if(typeof data62 === "string"){
-if(func2(data62) > 253){
-const err83 = {instancePath:instancePath+"/spec/serviceAccount/name",schemaPath:"#/properties/spec/properties/serviceAccount/properties/name/maxLength",keyword:"maxLength",params:{limit: 253}};
+}
+else {
+const err83 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resourceNames",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resourceNames/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2261,8 +2236,13 @@ vErrors.push(err83);
 errors++;
 }
 }
-else {
-const err84 = {instancePath:instancePath+"/spec/serviceAccount/name",schemaPath:"#/properties/spec/properties/serviceAccount/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data68.resources !== undefined){
+let data75 = data68.resources;
+if(Array.isArray(data75)){
+const len8 = data75.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data75[i8] !== "string"){
+const err84 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resources/" + i8,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resources/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2272,12 +2252,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data60.annotations !== undefined){
-let data63 = data60.annotations;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-for(const key1 in data63){
-if(typeof data63[key1] !== "string"){
-const err85 = {instancePath:instancePath+"/spec/serviceAccount/annotations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/serviceAccount/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err85 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resources",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resources/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2287,9 +2264,13 @@ vErrors.push(err85);
 errors++;
 }
 }
-}
-else {
-const err86 = {instancePath:instancePath+"/spec/serviceAccount/annotations",schemaPath:"#/properties/spec/properties/serviceAccount/properties/annotations/type",keyword:"type",params:{type: "object"}};
+if(data68.verbs !== undefined){
+let data77 = data68.verbs;
+if(Array.isArray(data77)){
+const len9 = data77.length;
+for(let i9=0; i9<len9; i9++){
+if(typeof data77[i9] !== "string"){
+const err86 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/verbs/" + i9,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/verbs/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2299,12 +2280,9 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data60.labels !== undefined){
-let data65 = data60.labels;
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const key2 in data65){
-if(typeof data65[key2] !== "string"){
-const err87 = {instancePath:instancePath+"/spec/serviceAccount/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/serviceAccount/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err87 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/verbs",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/verbs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2316,7 +2294,7 @@ errors++;
 }
 }
 else {
-const err88 = {instancePath:instancePath+"/spec/serviceAccount/labels",schemaPath:"#/properties/spec/properties/serviceAccount/properties/labels/type",keyword:"type",params:{type: "object"}};
+const err88 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2328,7 +2306,7 @@ errors++;
 }
 }
 else {
-const err89 = {instancePath:instancePath+"/spec/serviceAccount",schemaPath:"#/properties/spec/properties/serviceAccount/type",keyword:"type",params:{type: "object"}};
+const err89 = {instancePath:instancePath+"/spec/rbac/extraRules",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -2338,12 +2316,13 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data3.rbac !== undefined){
-let data67 = data3.rbac;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(data67.workspacePerms !== undefined){
-if(typeof data67.workspacePerms !== "boolean"){
-const err90 = {instancePath:instancePath+"/spec/rbac/workspacePerms",schemaPath:"#/properties/spec/properties/rbac/properties/workspacePerms/type",keyword:"type",params:{type: "boolean"}};
+if(data64.workspaceNamespaces !== undefined){
+let data79 = data64.workspaceNamespaces;
+if(Array.isArray(data79)){
+const len10 = data79.length;
+for(let i10=0; i10<len10; i10++){
+if(typeof data79[i10] !== "string"){
+const err90 = {instancePath:instancePath+"/spec/rbac/workspaceNamespaces/" + i10,schemaPath:"#/properties/spec/properties/rbac/properties/workspaceNamespaces/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2353,9 +2332,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data67.enableDeployments !== undefined){
-if(typeof data67.enableDeployments !== "boolean"){
-const err91 = {instancePath:instancePath+"/spec/rbac/enableDeployments",schemaPath:"#/properties/spec/properties/rbac/properties/enableDeployments/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err91 = {instancePath:instancePath+"/spec/rbac/workspaceNamespaces",schemaPath:"#/properties/spec/properties/rbac/properties/workspaceNamespaces/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2365,15 +2344,9 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data67.extraRules !== undefined){
-let data70 = data67.extraRules;
-if(Array.isArray(data70)){
-const len4 = data70.length;
-for(let i4=0; i4<len4; i4++){
-let data71 = data70[i4];
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.verbs === undefined){
-const err92 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/required",keyword:"required",params:{missingProperty: "verbs"}};
+}
+else {
+const err92 = {instancePath:instancePath+"/spec/rbac",schemaPath:"#/properties/spec/properties/rbac/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2382,13 +2355,19 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data71.apiGroups !== undefined){
-let data72 = data71.apiGroups;
-if(Array.isArray(data72)){
-const len5 = data72.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data72[i5] !== "string"){
-const err93 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/apiGroups/" + i5,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/apiGroups/items/type",keyword:"type",params:{type: "string"}};
+}
+if(data3.resources !== undefined){
+let data81 = data3.resources;
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(data81.claims !== undefined){
+let data82 = data81.claims;
+if(Array.isArray(data82)){
+const len11 = data82.length;
+for(let i11=0; i11<len11; i11++){
+let data83 = data82[i11];
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+if(data83.name === undefined){
+const err93 = {instancePath:instancePath+"/spec/resources/claims/" + i11,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2397,10 +2376,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/apiGroups",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/apiGroups/type",keyword:"type",params:{type: "array"}};
+if(data83.name !== undefined){
+if(typeof data83.name !== "string"){
+const err94 = {instancePath:instancePath+"/spec/resources/claims/" + i11+"/name",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2410,13 +2388,9 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data71.nonResourceURLs !== undefined){
-let data74 = data71.nonResourceURLs;
-if(Array.isArray(data74)){
-const len6 = data74.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data74[i6] !== "string"){
-const err95 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/nonResourceURLs/" + i6,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/nonResourceURLs/items/type",keyword:"type",params:{type: "string"}};
+if(data83.request !== undefined){
+if(typeof data83.request !== "string"){
+const err95 = {instancePath:instancePath+"/spec/resources/claims/" + i11+"/request",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/request/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -2428,7 +2402,7 @@ errors++;
 }
 }
 else {
-const err96 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/nonResourceURLs",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/nonResourceURLs/type",keyword:"type",params:{type: "array"}};
+const err96 = {instancePath:instancePath+"/spec/resources/claims/" + i11,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -2438,13 +2412,9 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data71.resourceNames !== undefined){
-let data76 = data71.resourceNames;
-if(Array.isArray(data76)){
-const len7 = data76.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data76[i7] !== "string"){
-const err97 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resourceNames/" + i7,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resourceNames/items/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err97 = {instancePath:instancePath+"/spec/resources/claims",schemaPath:"#/properties/spec/properties/resources/properties/claims/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2454,9 +2424,13 @@ vErrors.push(err97);
 errors++;
 }
 }
-}
-else {
-const err98 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resourceNames",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resourceNames/type",keyword:"type",params:{type: "array"}};
+if(data81.limits !== undefined){
+let data86 = data81.limits;
+if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
+for(const key3 in data86){
+let data87 = data86[key3];
+if((!((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87)))) && (typeof data87 !== "string")){
+const err98 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.limits.additionalProperties.type}};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2465,14 +2439,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-if(data71.resources !== undefined){
-let data78 = data71.resources;
-if(Array.isArray(data78)){
-const len8 = data78.length;
-for(let i8=0; i8<len8; i8++){
-if(typeof data78[i8] !== "string"){
-const err99 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resources/" + i8,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resources/items/type",keyword:"type",params:{type: "string"}};
+const _errs180 = errors;
+let valid50 = false;
+const _errs181 = errors;
+if(!((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87)))){
+const err99 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2481,10 +2452,12 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-else {
-const err100 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/resources",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/resources/type",keyword:"type",params:{type: "array"}};
+var _valid0 = _errs181 === errors;
+valid50 = valid50 || _valid0;
+if(!valid50){
+const _errs183 = errors;
+if(typeof data87 !== "string"){
+const err100 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2493,14 +2466,11 @@ vErrors.push(err100);
 }
 errors++;
 }
+var _valid0 = _errs183 === errors;
+valid50 = valid50 || _valid0;
 }
-if(data71.verbs !== undefined){
-let data80 = data71.verbs;
-if(Array.isArray(data80)){
-const len9 = data80.length;
-for(let i9=0; i9<len9; i9++){
-if(typeof data80[i9] !== "string"){
-const err101 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/verbs/" + i9,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/verbs/items/type",keyword:"type",params:{type: "string"}};
+if(!valid50){
+const err101 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2509,10 +2479,20 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
+else {
+errors = _errs180;
+if(vErrors !== null){
+if(_errs180){
+vErrors.length = _errs180;
 }
 else {
-const err102 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4+"/verbs",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/properties/verbs/type",keyword:"type",params:{type: "array"}};
+vErrors = null;
+}
+}
+}
+if(typeof data87 === "string"){
+if(!pattern0.test(data87)){
+const err102 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2523,8 +2503,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err103 = {instancePath:instancePath+"/spec/rbac/extraRules/" + i4,schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/items/type",keyword:"type",params:{type: "object"}};
+const err103 = {instancePath:instancePath+"/spec/resources/limits",schemaPath:"#/properties/spec/properties/resources/properties/limits/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2534,9 +2515,13 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-else {
-const err104 = {instancePath:instancePath+"/spec/rbac/extraRules",schemaPath:"#/properties/spec/properties/rbac/properties/extraRules/type",keyword:"type",params:{type: "array"}};
+if(data81.requests !== undefined){
+let data88 = data81.requests;
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+for(const key4 in data88){
+let data89 = data88[key4];
+if((!((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89)))) && (typeof data89 !== "string")){
+const err104 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.requests.additionalProperties.type}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2545,14 +2530,11 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data67.workspaceNamespaces !== undefined){
-let data82 = data67.workspaceNamespaces;
-if(Array.isArray(data82)){
-const len10 = data82.length;
-for(let i10=0; i10<len10; i10++){
-if(typeof data82[i10] !== "string"){
-const err105 = {instancePath:instancePath+"/spec/rbac/workspaceNamespaces/" + i10,schemaPath:"#/properties/spec/properties/rbac/properties/workspaceNamespaces/items/type",keyword:"type",params:{type: "string"}};
+const _errs190 = errors;
+let valid52 = false;
+const _errs191 = errors;
+if(!((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89)))){
+const err105 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2561,10 +2543,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/spec/rbac/workspaceNamespaces",schemaPath:"#/properties/spec/properties/rbac/properties/workspaceNamespaces/type",keyword:"type",params:{type: "array"}};
+var _valid1 = _errs191 === errors;
+valid52 = valid52 || _valid1;
+if(!valid52){
+const _errs193 = errors;
+if(typeof data89 !== "string"){
+const err106 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2573,10 +2557,11 @@ vErrors.push(err106);
 }
 errors++;
 }
+var _valid1 = _errs193 === errors;
+valid52 = valid52 || _valid1;
 }
-}
-else {
-const err107 = {instancePath:instancePath+"/spec/rbac",schemaPath:"#/properties/spec/properties/rbac/type",keyword:"type",params:{type: "object"}};
+if(!valid52){
+const err107 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2585,19 +2570,20 @@ vErrors.push(err107);
 }
 errors++;
 }
+else {
+errors = _errs190;
+if(vErrors !== null){
+if(_errs190){
+vErrors.length = _errs190;
 }
-if(data3.resources !== undefined){
-let data84 = data3.resources;
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-if(data84.claims !== undefined){
-let data85 = data84.claims;
-if(Array.isArray(data85)){
-const len11 = data85.length;
-for(let i11=0; i11<len11; i11++){
-let data86 = data85[i11];
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.name === undefined){
-const err108 = {instancePath:instancePath+"/spec/resources/claims/" + i11,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/required",keyword:"required",params:{missingProperty: "name"}};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data89 === "string"){
+if(!pattern0.test(data89)){
+const err108 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2606,9 +2592,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data86.name !== undefined){
-if(typeof data86.name !== "string"){
-const err109 = {instancePath:instancePath+"/spec/resources/claims/" + i11+"/name",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/spec/resources/requests",schemaPath:"#/properties/spec/properties/resources/properties/requests/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2618,9 +2606,9 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data86.request !== undefined){
-if(typeof data86.request !== "string"){
-const err110 = {instancePath:instancePath+"/spec/resources/claims/" + i11+"/request",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/request/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err110 = {instancePath:instancePath+"/spec/resources",schemaPath:"#/properties/spec/properties/resources/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2630,9 +2618,12 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-else {
-const err111 = {instancePath:instancePath+"/spec/resources/claims/" + i11,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/type",keyword:"type",params:{type: "object"}};
+if(data3.securityContext !== undefined){
+let data90 = data3.securityContext;
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.allowPrivilegeEscalation !== undefined){
+if(typeof data90.allowPrivilegeEscalation !== "boolean"){
+const err111 = {instancePath:instancePath+"/spec/securityContext/allowPrivilegeEscalation",schemaPath:"#/properties/spec/properties/securityContext/properties/allowPrivilegeEscalation/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2642,9 +2633,11 @@ vErrors.push(err111);
 errors++;
 }
 }
-}
-else {
-const err112 = {instancePath:instancePath+"/spec/resources/claims",schemaPath:"#/properties/spec/properties/resources/properties/claims/type",keyword:"type",params:{type: "array"}};
+if(data90.appArmorProfile !== undefined){
+let data92 = data90.appArmorProfile;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+if(data92.type === undefined){
+const err112 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2653,14 +2646,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-if(data84.limits !== undefined){
-let data89 = data84.limits;
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-for(const key3 in data89){
-let data90 = data89[key3];
-if((!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))) && (typeof data90 !== "string")){
-const err113 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.limits.additionalProperties.type}};
+if(data92.localhostProfile !== undefined){
+if(typeof data92.localhostProfile !== "string"){
+const err113 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile/localhostProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2669,11 +2657,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-const _errs192 = errors;
-let valid52 = false;
-const _errs193 = errors;
-if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
-const err114 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+}
+if(data92.type !== undefined){
+if(typeof data92.type !== "string"){
+const err114 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2682,12 +2669,10 @@ vErrors.push(err114);
 }
 errors++;
 }
-var _valid1 = _errs193 === errors;
-valid52 = valid52 || _valid1;
-if(!valid52){
-const _errs195 = errors;
-if(typeof data90 !== "string"){
-const err115 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2696,11 +2681,17 @@ vErrors.push(err115);
 }
 errors++;
 }
-var _valid1 = _errs195 === errors;
-valid52 = valid52 || _valid1;
 }
-if(!valid52){
-const err116 = {instancePath:instancePath+"/spec/resources/limits/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf",keyword:"anyOf",params:{}};
+if(data90.capabilities !== undefined){
+let data95 = data90.capabilities;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(data95.add !== undefined){
+let data96 = data95.add;
+if(Array.isArray(data96)){
+const len12 = data96.length;
+for(let i12=0; i12<len12; i12++){
+if(typeof data96[i12] !== "string"){
+const err116 = {instancePath:instancePath+"/spec/securityContext/capabilities/add/" + i12,schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/add/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2709,21 +2700,10 @@ vErrors.push(err116);
 }
 errors++;
 }
-else {
-errors = _errs192;
-if(vErrors !== null){
-if(_errs192){
-vErrors.length = _errs192;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err117 = {instancePath:instancePath+"/spec/resources/limits",schemaPath:"#/properties/spec/properties/resources/properties/limits/type",keyword:"type",params:{type: "object"}};
+const err117 = {instancePath:instancePath+"/spec/securityContext/capabilities/add",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/add/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2733,13 +2713,13 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data84.requests !== undefined){
-let data91 = data84.requests;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-for(const key4 in data91){
-let data92 = data91[key4];
-if((!((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92)))) && (typeof data92 !== "string")){
-const err118 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.requests.additionalProperties.type}};
+if(data95.drop !== undefined){
+let data98 = data95.drop;
+if(Array.isArray(data98)){
+const len13 = data98.length;
+for(let i13=0; i13<len13; i13++){
+if(typeof data98[i13] !== "string"){
+const err118 = {instancePath:instancePath+"/spec/securityContext/capabilities/drop/" + i13,schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/drop/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2748,11 +2728,10 @@ vErrors.push(err118);
 }
 errors++;
 }
-const _errs202 = errors;
-let valid54 = false;
-const _errs203 = errors;
-if(!((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92)))){
-const err119 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/spec/securityContext/capabilities/drop",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/drop/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2761,12 +2740,10 @@ vErrors.push(err119);
 }
 errors++;
 }
-var _valid2 = _errs203 === errors;
-valid54 = valid54 || _valid2;
-if(!valid54){
-const _errs205 = errors;
-if(typeof data92 !== "string"){
-const err120 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/spec/securityContext/capabilities",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2775,11 +2752,10 @@ vErrors.push(err120);
 }
 errors++;
 }
-var _valid2 = _errs205 === errors;
-valid54 = valid54 || _valid2;
 }
-if(!valid54){
-const err121 = {instancePath:instancePath+"/spec/resources/requests/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf",keyword:"anyOf",params:{}};
+if(data90.privileged !== undefined){
+if(typeof data90.privileged !== "boolean"){
+const err121 = {instancePath:instancePath+"/spec/securityContext/privileged",schemaPath:"#/properties/spec/properties/securityContext/properties/privileged/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -2788,21 +2764,10 @@ vErrors.push(err121);
 }
 errors++;
 }
-else {
-errors = _errs202;
-if(vErrors !== null){
-if(_errs202){
-vErrors.length = _errs202;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err122 = {instancePath:instancePath+"/spec/resources/requests",schemaPath:"#/properties/spec/properties/resources/properties/requests/type",keyword:"type",params:{type: "object"}};
+if(data90.procMount !== undefined){
+if(typeof data90.procMount !== "string"){
+const err122 = {instancePath:instancePath+"/spec/securityContext/procMount",schemaPath:"#/properties/spec/properties/securityContext/properties/procMount/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2812,9 +2777,9 @@ vErrors.push(err122);
 errors++;
 }
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/spec/resources",schemaPath:"#/properties/spec/properties/resources/type",keyword:"type",params:{type: "object"}};
+if(data90.readOnlyRootFilesystem !== undefined){
+if(typeof data90.readOnlyRootFilesystem !== "boolean"){
+const err123 = {instancePath:instancePath+"/spec/securityContext/readOnlyRootFilesystem",schemaPath:"#/properties/spec/properties/securityContext/properties/readOnlyRootFilesystem/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -2824,12 +2789,10 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data3.securityContext !== undefined){
-let data93 = data3.securityContext;
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-if(data93.allowPrivilegeEscalation !== undefined){
-if(typeof data93.allowPrivilegeEscalation !== "boolean"){
-const err124 = {instancePath:instancePath+"/spec/securityContext/allowPrivilegeEscalation",schemaPath:"#/properties/spec/properties/securityContext/properties/allowPrivilegeEscalation/type",keyword:"type",params:{type: "boolean"}};
+if(data90.runAsGroup !== undefined){
+let data103 = data90.runAsGroup;
+if(!((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103)))){
+const err124 = {instancePath:instancePath+"/spec/securityContext/runAsGroup",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsGroup/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -2838,12 +2801,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data93.appArmorProfile !== undefined){
-let data95 = data93.appArmorProfile;
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.type === undefined){
-const err125 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/required",keyword:"required",params:{missingProperty: "type"}};
+if(typeof data103 == "number"){
+if(!(formats4.validate(data103))){
+const err125 = {instancePath:instancePath+"/spec/securityContext/runAsGroup",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsGroup/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -2852,9 +2812,11 @@ vErrors.push(err125);
 }
 errors++;
 }
-if(data95.localhostProfile !== undefined){
-if(typeof data95.localhostProfile !== "string"){
-const err126 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile/localhostProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
+}
+}
+if(data90.runAsNonRoot !== undefined){
+if(typeof data90.runAsNonRoot !== "boolean"){
+const err126 = {instancePath:instancePath+"/spec/securityContext/runAsNonRoot",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsNonRoot/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -2864,10 +2826,10 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data95.type !== undefined){
-let data97 = data95.type;
-if(typeof data97 !== "string"){
-const err127 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data90.runAsUser !== undefined){
+let data105 = data90.runAsUser;
+if(!((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105)))){
+const err127 = {instancePath:instancePath+"/spec/securityContext/runAsUser",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsUser/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -2876,8 +2838,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(!(((data97 === "Localhost") || (data97 === "RuntimeDefault")) || (data97 === "Unconfined"))){
-const err128 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/properties/type/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.securityContext.properties.appArmorProfile.properties.type.enum}};
+if(typeof data105 == "number"){
+if(!(formats4.validate(data105))){
+const err128 = {instancePath:instancePath+"/spec/securityContext/runAsUser",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsUser/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2888,8 +2851,12 @@ errors++;
 }
 }
 }
-else {
-const err129 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/type",keyword:"type",params:{type: "object"}};
+if(data90.seLinuxOptions !== undefined){
+let data106 = data90.seLinuxOptions;
+if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
+if(data106.level !== undefined){
+if(typeof data106.level !== "string"){
+const err129 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/level",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/level/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -2899,16 +2866,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data93.capabilities !== undefined){
-let data98 = data93.capabilities;
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-if(data98.add !== undefined){
-let data99 = data98.add;
-if(Array.isArray(data99)){
-const len12 = data99.length;
-for(let i12=0; i12<len12; i12++){
-if(typeof data99[i12] !== "string"){
-const err130 = {instancePath:instancePath+"/spec/securityContext/capabilities/add/" + i12,schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/add/items/type",keyword:"type",params:{type: "string"}};
+if(data106.role !== undefined){
+if(typeof data106.role !== "string"){
+const err130 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/role",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/role/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -2918,9 +2878,9 @@ vErrors.push(err130);
 errors++;
 }
 }
-}
-else {
-const err131 = {instancePath:instancePath+"/spec/securityContext/capabilities/add",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/add/type",keyword:"type",params:{type: "array"}};
+if(data106.type !== undefined){
+if(typeof data106.type !== "string"){
+const err131 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/type",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -2930,13 +2890,9 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data98.drop !== undefined){
-let data101 = data98.drop;
-if(Array.isArray(data101)){
-const len13 = data101.length;
-for(let i13=0; i13<len13; i13++){
-if(typeof data101[i13] !== "string"){
-const err132 = {instancePath:instancePath+"/spec/securityContext/capabilities/drop/" + i13,schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/drop/items/type",keyword:"type",params:{type: "string"}};
+if(data106.user !== undefined){
+if(typeof data106.user !== "string"){
+const err132 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/user",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/user/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -2948,7 +2904,7 @@ errors++;
 }
 }
 else {
-const err133 = {instancePath:instancePath+"/spec/securityContext/capabilities/drop",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/drop/type",keyword:"type",params:{type: "array"}};
+const err133 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -2958,9 +2914,11 @@ vErrors.push(err133);
 errors++;
 }
 }
-}
-else {
-const err134 = {instancePath:instancePath+"/spec/securityContext/capabilities",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/type",keyword:"type",params:{type: "object"}};
+if(data90.seccompProfile !== undefined){
+let data111 = data90.seccompProfile;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.type === undefined){
+const err134 = {instancePath:instancePath+"/spec/securityContext/seccompProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -2969,10 +2927,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-if(data93.privileged !== undefined){
-if(typeof data93.privileged !== "boolean"){
-const err135 = {instancePath:instancePath+"/spec/securityContext/privileged",schemaPath:"#/properties/spec/properties/securityContext/properties/privileged/type",keyword:"type",params:{type: "boolean"}};
+if(data111.localhostProfile !== undefined){
+if(typeof data111.localhostProfile !== "string"){
+const err135 = {instancePath:instancePath+"/spec/securityContext/seccompProfile/localhostProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -2982,10 +2939,9 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data93.procMount !== undefined){
-let data104 = data93.procMount;
-if(typeof data104 !== "string"){
-const err136 = {instancePath:instancePath+"/spec/securityContext/procMount",schemaPath:"#/properties/spec/properties/securityContext/properties/procMount/type",keyword:"type",params:{type: "string"}};
+if(data111.type !== undefined){
+if(typeof data111.type !== "string"){
+const err136 = {instancePath:instancePath+"/spec/securityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -2994,8 +2950,10 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(!((data104 === "Default") || (data104 === "Unmasked"))){
-const err137 = {instancePath:instancePath+"/spec/securityContext/procMount",schemaPath:"#/properties/spec/properties/securityContext/properties/procMount/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.securityContext.properties.procMount.enum}};
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/spec/securityContext/seccompProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -3005,9 +2963,12 @@ vErrors.push(err137);
 errors++;
 }
 }
-if(data93.readOnlyRootFilesystem !== undefined){
-if(typeof data93.readOnlyRootFilesystem !== "boolean"){
-const err138 = {instancePath:instancePath+"/spec/securityContext/readOnlyRootFilesystem",schemaPath:"#/properties/spec/properties/securityContext/properties/readOnlyRootFilesystem/type",keyword:"type",params:{type: "boolean"}};
+if(data90.windowsOptions !== undefined){
+let data114 = data90.windowsOptions;
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+if(data114.gmsaCredentialSpec !== undefined){
+if(typeof data114.gmsaCredentialSpec !== "string"){
+const err138 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/gmsaCredentialSpec",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/gmsaCredentialSpec/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -3017,10 +2978,9 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(data93.runAsGroup !== undefined){
-let data106 = data93.runAsGroup;
-if(!((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106)))){
-const err139 = {instancePath:instancePath+"/spec/securityContext/runAsGroup",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsGroup/type",keyword:"type",params:{type: "integer"}};
+if(data114.gmsaCredentialSpecName !== undefined){
+if(typeof data114.gmsaCredentialSpecName !== "string"){
+const err139 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/gmsaCredentialSpecName",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/gmsaCredentialSpecName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3029,9 +2989,10 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(typeof data106 == "number"){
-if(!(formats4.validate(data106))){
-const err140 = {instancePath:instancePath+"/spec/securityContext/runAsGroup",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsGroup/format",keyword:"format",params:{format: "int64"}};
+}
+if(data114.hostProcess !== undefined){
+if(typeof data114.hostProcess !== "boolean"){
+const err140 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/hostProcess",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/hostProcess/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3041,10 +3002,9 @@ vErrors.push(err140);
 errors++;
 }
 }
-}
-if(data93.runAsNonRoot !== undefined){
-if(typeof data93.runAsNonRoot !== "boolean"){
-const err141 = {instancePath:instancePath+"/spec/securityContext/runAsNonRoot",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsNonRoot/type",keyword:"type",params:{type: "boolean"}};
+if(data114.runAsUserName !== undefined){
+if(typeof data114.runAsUserName !== "string"){
+const err141 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/runAsUserName",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/runAsUserName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -3054,10 +3014,9 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data93.runAsUser !== undefined){
-let data108 = data93.runAsUser;
-if(!((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108)))){
-const err142 = {instancePath:instancePath+"/spec/securityContext/runAsUser",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsUser/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err142 = {instancePath:instancePath+"/spec/securityContext/windowsOptions",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -3066,9 +3025,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(typeof data108 == "number"){
-if(!(formats4.validate(data108))){
-const err143 = {instancePath:instancePath+"/spec/securityContext/runAsUser",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsUser/format",keyword:"format",params:{format: "int64"}};
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/spec/securityContext",schemaPath:"#/properties/spec/properties/securityContext/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -3078,13 +3038,14 @@ vErrors.push(err143);
 errors++;
 }
 }
-}
-if(data93.seLinuxOptions !== undefined){
-let data109 = data93.seLinuxOptions;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-if(data109.level !== undefined){
-if(typeof data109.level !== "string"){
-const err144 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/level",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/level/type",keyword:"type",params:{type: "string"}};
+if(data3.podSecurityContext !== undefined){
+let data119 = data3.podSecurityContext;
+if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
+if(data119.appArmorProfile !== undefined){
+let data120 = data119.appArmorProfile;
+if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
+if(data120.type === undefined){
+const err144 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -3093,10 +3054,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-if(data109.role !== undefined){
-if(typeof data109.role !== "string"){
-const err145 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/role",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/role/type",keyword:"type",params:{type: "string"}};
+if(data120.localhostProfile !== undefined){
+if(typeof data120.localhostProfile !== "string"){
+const err145 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile/localhostProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -3106,9 +3066,9 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data109.type !== undefined){
-if(typeof data109.type !== "string"){
-const err146 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/type",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data120.type !== undefined){
+if(typeof data120.type !== "string"){
+const err146 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3118,9 +3078,9 @@ vErrors.push(err146);
 errors++;
 }
 }
-if(data109.user !== undefined){
-if(typeof data109.user !== "string"){
-const err147 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/user",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/user/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err147 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -3130,9 +3090,10 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
-else {
-const err148 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/type",keyword:"type",params:{type: "object"}};
+if(data119.fsGroup !== undefined){
+let data123 = data119.fsGroup;
+if(!((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123)))){
+const err148 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroup/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -3141,12 +3102,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-if(data93.seccompProfile !== undefined){
-let data114 = data93.seccompProfile;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(data114.type === undefined){
-const err149 = {instancePath:instancePath+"/spec/securityContext/seccompProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/required",keyword:"required",params:{missingProperty: "type"}};
+if(typeof data123 == "number"){
+if(!(formats4.validate(data123))){
+const err149 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroup/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -3155,9 +3113,11 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(data114.localhostProfile !== undefined){
-if(typeof data114.localhostProfile !== "string"){
-const err150 = {instancePath:instancePath+"/spec/securityContext/seccompProfile/localhostProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
+}
+}
+if(data119.fsGroupChangePolicy !== undefined){
+if(typeof data119.fsGroupChangePolicy !== "string"){
+const err150 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroupChangePolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroupChangePolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -3167,10 +3127,10 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(data114.type !== undefined){
-let data116 = data114.type;
-if(typeof data116 !== "string"){
-const err151 = {instancePath:instancePath+"/spec/securityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data119.runAsGroup !== undefined){
+let data125 = data119.runAsGroup;
+if(!((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125)))){
+const err151 = {instancePath:instancePath+"/spec/podSecurityContext/runAsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsGroup/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -3179,8 +3139,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(!(((data116 === "Localhost") || (data116 === "RuntimeDefault")) || (data116 === "Unconfined"))){
-const err152 = {instancePath:instancePath+"/spec/securityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/properties/type/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.securityContext.properties.seccompProfile.properties.type.enum}};
+if(typeof data125 == "number"){
+if(!(formats4.validate(data125))){
+const err152 = {instancePath:instancePath+"/spec/podSecurityContext/runAsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsGroup/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -3191,8 +3152,9 @@ errors++;
 }
 }
 }
-else {
-const err153 = {instancePath:instancePath+"/spec/securityContext/seccompProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/type",keyword:"type",params:{type: "object"}};
+if(data119.runAsNonRoot !== undefined){
+if(typeof data119.runAsNonRoot !== "boolean"){
+const err153 = {instancePath:instancePath+"/spec/podSecurityContext/runAsNonRoot",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsNonRoot/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -3202,12 +3164,10 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data93.windowsOptions !== undefined){
-let data117 = data93.windowsOptions;
-if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
-if(data117.gmsaCredentialSpec !== undefined){
-if(typeof data117.gmsaCredentialSpec !== "string"){
-const err154 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/gmsaCredentialSpec",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/gmsaCredentialSpec/type",keyword:"type",params:{type: "string"}};
+if(data119.runAsUser !== undefined){
+let data127 = data119.runAsUser;
+if(!((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127)))){
+const err154 = {instancePath:instancePath+"/spec/podSecurityContext/runAsUser",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsUser/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -3216,10 +3176,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-if(data117.gmsaCredentialSpecName !== undefined){
-if(typeof data117.gmsaCredentialSpecName !== "string"){
-const err155 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/gmsaCredentialSpecName",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/gmsaCredentialSpecName/type",keyword:"type",params:{type: "string"}};
+if(typeof data127 == "number"){
+if(!(formats4.validate(data127))){
+const err155 = {instancePath:instancePath+"/spec/podSecurityContext/runAsUser",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsUser/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -3229,9 +3188,10 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data117.hostProcess !== undefined){
-if(typeof data117.hostProcess !== "boolean"){
-const err156 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/hostProcess",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/hostProcess/type",keyword:"type",params:{type: "boolean"}};
+}
+if(data119.seLinuxChangePolicy !== undefined){
+if(typeof data119.seLinuxChangePolicy !== "string"){
+const err156 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxChangePolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxChangePolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -3241,9 +3201,12 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data117.runAsUserName !== undefined){
-if(typeof data117.runAsUserName !== "string"){
-const err157 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/runAsUserName",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/runAsUserName/type",keyword:"type",params:{type: "string"}};
+if(data119.seLinuxOptions !== undefined){
+let data129 = data119.seLinuxOptions;
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+if(data129.level !== undefined){
+if(typeof data129.level !== "string"){
+const err157 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/level",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/level/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -3253,9 +3216,9 @@ vErrors.push(err157);
 errors++;
 }
 }
-}
-else {
-const err158 = {instancePath:instancePath+"/spec/securityContext/windowsOptions",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/type",keyword:"type",params:{type: "object"}};
+if(data129.role !== undefined){
+if(typeof data129.role !== "string"){
+const err158 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/role",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/role/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -3265,9 +3228,9 @@ vErrors.push(err158);
 errors++;
 }
 }
-}
-else {
-const err159 = {instancePath:instancePath+"/spec/securityContext",schemaPath:"#/properties/spec/properties/securityContext/type",keyword:"type",params:{type: "object"}};
+if(data129.type !== undefined){
+if(typeof data129.type !== "string"){
+const err159 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -3277,14 +3240,9 @@ vErrors.push(err159);
 errors++;
 }
 }
-if(data3.podSecurityContext !== undefined){
-let data122 = data3.podSecurityContext;
-if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-if(data122.appArmorProfile !== undefined){
-let data123 = data122.appArmorProfile;
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
-if(data123.type === undefined){
-const err160 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/required",keyword:"required",params:{missingProperty: "type"}};
+if(data129.user !== undefined){
+if(typeof data129.user !== "string"){
+const err160 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/user",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/user/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -3293,9 +3251,10 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(data123.localhostProfile !== undefined){
-if(typeof data123.localhostProfile !== "string"){
-const err161 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile/localhostProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -3305,10 +3264,11 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data123.type !== undefined){
-let data125 = data123.type;
-if(typeof data125 !== "string"){
-const err162 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data119.seccompProfile !== undefined){
+let data134 = data119.seccompProfile;
+if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
+if(data134.type === undefined){
+const err162 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3317,8 +3277,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(!(((data125 === "Localhost") || (data125 === "RuntimeDefault")) || (data125 === "Unconfined"))){
-const err163 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/properties/type/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.podSecurityContext.properties.appArmorProfile.properties.type.enum}};
+if(data134.localhostProfile !== undefined){
+if(typeof data134.localhostProfile !== "string"){
+const err163 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile/localhostProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -3328,9 +3289,9 @@ vErrors.push(err163);
 errors++;
 }
 }
-}
-else {
-const err164 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/type",keyword:"type",params:{type: "object"}};
+if(data134.type !== undefined){
+if(typeof data134.type !== "string"){
+const err164 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -3340,10 +3301,9 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data122.fsGroup !== undefined){
-let data126 = data122.fsGroup;
-if(!((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126)))){
-const err165 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroup/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err165 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -3352,9 +3312,15 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(typeof data126 == "number"){
-if(!(formats4.validate(data126))){
-const err166 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroup/format",keyword:"format",params:{format: "int64"}};
+}
+if(data119.supplementalGroups !== undefined){
+let data137 = data119.supplementalGroups;
+if(Array.isArray(data137)){
+const len14 = data137.length;
+for(let i14=0; i14<len14; i14++){
+let data138 = data137[i14];
+if(!((typeof data138 == "number") && (!(data138 % 1) && !isNaN(data138)))){
+const err166 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups/" + i14,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/items/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -3363,12 +3329,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-}
-if(data122.fsGroupChangePolicy !== undefined){
-let data127 = data122.fsGroupChangePolicy;
-if(typeof data127 !== "string"){
-const err167 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroupChangePolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroupChangePolicy/type",keyword:"type",params:{type: "string"}};
+if(typeof data138 == "number"){
+if(!(formats4.validate(data138))){
+const err167 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups/" + i14,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/items/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -3377,8 +3340,11 @@ vErrors.push(err167);
 }
 errors++;
 }
-if(!((data127 === "Always") || (data127 === "OnRootMismatch"))){
-const err168 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroupChangePolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroupChangePolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.podSecurityContext.properties.fsGroupChangePolicy.enum}};
+}
+}
+}
+else {
+const err168 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -3388,10 +3354,9 @@ vErrors.push(err168);
 errors++;
 }
 }
-if(data122.runAsGroup !== undefined){
-let data128 = data122.runAsGroup;
-if(!((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128)))){
-const err169 = {instancePath:instancePath+"/spec/podSecurityContext/runAsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsGroup/type",keyword:"type",params:{type: "integer"}};
+if(data119.supplementalGroupsPolicy !== undefined){
+if(typeof data119.supplementalGroupsPolicy !== "string"){
+const err169 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroupsPolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroupsPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -3400,9 +3365,16 @@ vErrors.push(err169);
 }
 errors++;
 }
-if(typeof data128 == "number"){
-if(!(formats4.validate(data128))){
-const err170 = {instancePath:instancePath+"/spec/podSecurityContext/runAsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsGroup/format",keyword:"format",params:{format: "int64"}};
+}
+if(data119.sysctls !== undefined){
+let data140 = data119.sysctls;
+if(Array.isArray(data140)){
+const len15 = data140.length;
+for(let i15=0; i15<len15; i15++){
+let data141 = data140[i15];
+if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
+if(data141.name === undefined){
+const err170 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -3411,11 +3383,8 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-}
-if(data122.runAsNonRoot !== undefined){
-if(typeof data122.runAsNonRoot !== "boolean"){
-const err171 = {instancePath:instancePath+"/spec/podSecurityContext/runAsNonRoot",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsNonRoot/type",keyword:"type",params:{type: "boolean"}};
+if(data141.value === undefined){
+const err171 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/required",keyword:"required",params:{missingProperty: "value"}};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -3424,11 +3393,9 @@ vErrors.push(err171);
 }
 errors++;
 }
-}
-if(data122.runAsUser !== undefined){
-let data130 = data122.runAsUser;
-if(!((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130)))){
-const err172 = {instancePath:instancePath+"/spec/podSecurityContext/runAsUser",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsUser/type",keyword:"type",params:{type: "integer"}};
+if(data141.name !== undefined){
+if(typeof data141.name !== "string"){
+const err172 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15+"/name",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -3437,9 +3404,10 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(typeof data130 == "number"){
-if(!(formats4.validate(data130))){
-const err173 = {instancePath:instancePath+"/spec/podSecurityContext/runAsUser",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsUser/format",keyword:"format",params:{format: "int64"}};
+}
+if(data141.value !== undefined){
+if(typeof data141.value !== "string"){
+const err173 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15+"/value",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -3450,9 +3418,8 @@ errors++;
 }
 }
 }
-if(data122.seLinuxChangePolicy !== undefined){
-if(typeof data122.seLinuxChangePolicy !== "string"){
-const err174 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxChangePolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxChangePolicy/type",keyword:"type",params:{type: "string"}};
+else {
+const err174 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -3462,12 +3429,9 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(data122.seLinuxOptions !== undefined){
-let data132 = data122.seLinuxOptions;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-if(data132.level !== undefined){
-if(typeof data132.level !== "string"){
-const err175 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/level",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/level/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err175 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -3477,9 +3441,12 @@ vErrors.push(err175);
 errors++;
 }
 }
-if(data132.role !== undefined){
-if(typeof data132.role !== "string"){
-const err176 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/role",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/role/type",keyword:"type",params:{type: "string"}};
+if(data119.windowsOptions !== undefined){
+let data144 = data119.windowsOptions;
+if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
+if(data144.gmsaCredentialSpec !== undefined){
+if(typeof data144.gmsaCredentialSpec !== "string"){
+const err176 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/gmsaCredentialSpec",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/gmsaCredentialSpec/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -3489,9 +3456,9 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data132.type !== undefined){
-if(typeof data132.type !== "string"){
-const err177 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data144.gmsaCredentialSpecName !== undefined){
+if(typeof data144.gmsaCredentialSpecName !== "string"){
+const err177 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/gmsaCredentialSpecName",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/gmsaCredentialSpecName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -3501,9 +3468,9 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data132.user !== undefined){
-if(typeof data132.user !== "string"){
-const err178 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/user",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/user/type",keyword:"type",params:{type: "string"}};
+if(data144.hostProcess !== undefined){
+if(typeof data144.hostProcess !== "boolean"){
+const err178 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/hostProcess",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/hostProcess/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -3513,9 +3480,9 @@ vErrors.push(err178);
 errors++;
 }
 }
-}
-else {
-const err179 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/type",keyword:"type",params:{type: "object"}};
+if(data144.runAsUserName !== undefined){
+if(typeof data144.runAsUserName !== "string"){
+const err179 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/runAsUserName",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/runAsUserName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -3525,11 +3492,9 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data122.seccompProfile !== undefined){
-let data137 = data122.seccompProfile;
-if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
-if(data137.type === undefined){
-const err180 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/required",keyword:"required",params:{missingProperty: "type"}};
+}
+else {
+const err180 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -3538,9 +3503,10 @@ vErrors.push(err180);
 }
 errors++;
 }
-if(data137.localhostProfile !== undefined){
-if(typeof data137.localhostProfile !== "string"){
-const err181 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile/localhostProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err181 = {instancePath:instancePath+"/spec/podSecurityContext",schemaPath:"#/properties/spec/properties/podSecurityContext/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -3550,10 +3516,16 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data137.type !== undefined){
-let data139 = data137.type;
-if(typeof data139 !== "string"){
-const err182 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data3.tls !== undefined){
+let data149 = data3.tls;
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+if(data149.secretNames !== undefined){
+let data150 = data149.secretNames;
+if(Array.isArray(data150)){
+const len16 = data150.length;
+for(let i16=0; i16<len16; i16++){
+if(typeof data150[i16] !== "string"){
+const err182 = {instancePath:instancePath+"/spec/tls/secretNames/" + i16,schemaPath:"#/properties/spec/properties/tls/properties/secretNames/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -3562,8 +3534,10 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(!(((data139 === "Localhost") || (data139 === "RuntimeDefault")) || (data139 === "Unconfined"))){
-const err183 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/properties/type/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.podSecurityContext.properties.seccompProfile.properties.type.enum}};
+}
+}
+else {
+const err183 = {instancePath:instancePath+"/spec/tls/secretNames",schemaPath:"#/properties/spec/properties/tls/properties/secretNames/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -3575,7 +3549,7 @@ errors++;
 }
 }
 else {
-const err184 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/type",keyword:"type",params:{type: "object"}};
+const err184 = {instancePath:instancePath+"/spec/tls",schemaPath:"#/properties/spec/properties/tls/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -3585,14 +3559,21 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data122.supplementalGroups !== undefined){
-let data140 = data122.supplementalGroups;
-if(Array.isArray(data140)){
-const len14 = data140.length;
-for(let i14=0; i14<len14; i14++){
-let data141 = data140[i14];
-if(!((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141)))){
-const err185 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups/" + i14,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/items/type",keyword:"type",params:{type: "integer"}};
+if(data3.readinessProbe !== undefined){
+if(!(validate24(data3.readinessProbe, {instancePath:instancePath+"/spec/readinessProbe",parentData:data3,parentDataProperty:"readinessProbe",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data3.livenessProbe !== undefined){
+if(!(validate24(data3.livenessProbe, {instancePath:instancePath+"/spec/livenessProbe",parentData:data3,parentDataProperty:"livenessProbe",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data3.envUseClusterAccessURL !== undefined){
+if(typeof data3.envUseClusterAccessURL !== "boolean"){
+const err185 = {instancePath:instancePath+"/spec/envUseClusterAccessURL",schemaPath:"#/properties/spec/properties/envUseClusterAccessURL/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -3601,9 +3582,15 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(typeof data141 == "number"){
-if(!(formats4.validate(data141))){
-const err186 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups/" + i14,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/items/format",keyword:"format",params:{format: "int64"}};
+}
+if(data3.expose !== undefined){
+let data155 = data3.expose;
+if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
+if(data155.ingress !== undefined){
+let data156 = data155.ingress;
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(data156.host === undefined){
+const err186 = {instancePath:instancePath+"/spec/expose/ingress",schemaPath:"#/properties/spec/properties/expose/properties/ingress/required",keyword:"required",params:{missingProperty: "host"}};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -3612,11 +3599,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err187 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/type",keyword:"type",params:{type: "array"}};
+if(data156.host !== undefined){
+if(typeof data156.host !== "string"){
+const err187 = {instancePath:instancePath+"/spec/expose/ingress/host",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/host/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -3626,10 +3611,9 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data122.supplementalGroupsPolicy !== undefined){
-let data142 = data122.supplementalGroupsPolicy;
-if(typeof data142 !== "string"){
-const err188 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroupsPolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroupsPolicy/type",keyword:"type",params:{type: "string"}};
+if(data156.className !== undefined){
+if(typeof data156.className !== "string"){
+const err188 = {instancePath:instancePath+"/spec/expose/ingress/className",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/className/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -3638,8 +3622,10 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(!((data142 === "Merge") || (data142 === "Strict"))){
-const err189 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroupsPolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroupsPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.podSecurityContext.properties.supplementalGroupsPolicy.enum}};
+}
+if(data156.wildcardHost !== undefined){
+if(typeof data156.wildcardHost !== "string"){
+const err189 = {instancePath:instancePath+"/spec/expose/ingress/wildcardHost",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/wildcardHost/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -3649,15 +3635,12 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data122.sysctls !== undefined){
-let data143 = data122.sysctls;
-if(Array.isArray(data143)){
-const len15 = data143.length;
-for(let i15=0; i15<len15; i15++){
-let data144 = data143[i15];
-if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
-if(data144.name === undefined){
-const err190 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(data156.annotations !== undefined){
+let data160 = data156.annotations;
+if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
+for(const key5 in data160){
+if(typeof data160[key5] !== "string"){
+const err190 = {instancePath:instancePath+"/spec/expose/ingress/annotations/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -3666,8 +3649,10 @@ vErrors.push(err190);
 }
 errors++;
 }
-if(data144.value === undefined){
-const err191 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/required",keyword:"required",params:{missingProperty: "value"}};
+}
+}
+else {
+const err191 = {instancePath:instancePath+"/spec/expose/ingress/annotations",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/annotations/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -3676,9 +3661,13 @@ vErrors.push(err191);
 }
 errors++;
 }
-if(data144.name !== undefined){
-if(typeof data144.name !== "string"){
-const err192 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15+"/name",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data156.tls !== undefined){
+let data162 = data156.tls;
+if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
+if(data162.secretName !== undefined){
+if(typeof data162.secretName !== "string"){
+const err192 = {instancePath:instancePath+"/spec/expose/ingress/tls/secretName",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/tls/properties/secretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -3688,9 +3677,9 @@ vErrors.push(err192);
 errors++;
 }
 }
-if(data144.value !== undefined){
-if(typeof data144.value !== "string"){
-const err193 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15+"/value",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/properties/value/type",keyword:"type",params:{type: "string"}};
+if(data162.wildcardSecretName !== undefined){
+if(typeof data162.wildcardSecretName !== "string"){
+const err193 = {instancePath:instancePath+"/spec/expose/ingress/tls/wildcardSecretName",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/tls/properties/wildcardSecretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -3702,7 +3691,7 @@ errors++;
 }
 }
 else {
-const err194 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i15,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/type",keyword:"type",params:{type: "object"}};
+const err194 = {instancePath:instancePath+"/spec/expose/ingress/tls",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/tls/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -3714,7 +3703,7 @@ errors++;
 }
 }
 else {
-const err195 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/type",keyword:"type",params:{type: "array"}};
+const err195 = {instancePath:instancePath+"/spec/expose/ingress",schemaPath:"#/properties/spec/properties/expose/properties/ingress/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -3724,12 +3713,11 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data122.windowsOptions !== undefined){
-let data147 = data122.windowsOptions;
-if(data147 && typeof data147 == "object" && !Array.isArray(data147)){
-if(data147.gmsaCredentialSpec !== undefined){
-if(typeof data147.gmsaCredentialSpec !== "string"){
-const err196 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/gmsaCredentialSpec",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/gmsaCredentialSpec/type",keyword:"type",params:{type: "string"}};
+if(data155.gateway !== undefined){
+let data165 = data155.gateway;
+if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
+if(data165.host === undefined){
+const err196 = {instancePath:instancePath+"/spec/expose/gateway",schemaPath:"#/properties/spec/properties/expose/properties/gateway/required",keyword:"required",params:{missingProperty: "host"}};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -3738,10 +3726,8 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-if(data147.gmsaCredentialSpecName !== undefined){
-if(typeof data147.gmsaCredentialSpecName !== "string"){
-const err197 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/gmsaCredentialSpecName",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/gmsaCredentialSpecName/type",keyword:"type",params:{type: "string"}};
+if(data165.parentRefs === undefined){
+const err197 = {instancePath:instancePath+"/spec/expose/gateway",schemaPath:"#/properties/spec/properties/expose/properties/gateway/required",keyword:"required",params:{missingProperty: "parentRefs"}};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -3750,10 +3736,9 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-if(data147.hostProcess !== undefined){
-if(typeof data147.hostProcess !== "boolean"){
-const err198 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/hostProcess",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/hostProcess/type",keyword:"type",params:{type: "boolean"}};
+if(data165.host !== undefined){
+if(typeof data165.host !== "string"){
+const err198 = {instancePath:instancePath+"/spec/expose/gateway/host",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/host/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -3763,9 +3748,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data147.runAsUserName !== undefined){
-if(typeof data147.runAsUserName !== "string"){
-const err199 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/runAsUserName",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/runAsUserName/type",keyword:"type",params:{type: "string"}};
+if(data165.wildcardHost !== undefined){
+if(typeof data165.wildcardHost !== "string"){
+const err199 = {instancePath:instancePath+"/spec/expose/gateway/wildcardHost",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/wildcardHost/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -3775,9 +3760,11 @@ vErrors.push(err199);
 errors++;
 }
 }
-}
-else {
-const err200 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/type",keyword:"type",params:{type: "object"}};
+if(data165.parentRefs !== undefined){
+let data168 = data165.parentRefs;
+if(Array.isArray(data168)){
+if(data168.length < 1){
+const err200 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -3786,10 +3773,12 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-}
-else {
-const err201 = {instancePath:instancePath+"/spec/podSecurityContext",schemaPath:"#/properties/spec/properties/podSecurityContext/type",keyword:"type",params:{type: "object"}};
+const len17 = data168.length;
+for(let i17=0; i17<len17; i17++){
+let data169 = data168[i17];
+if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
+if(data169.name === undefined){
+const err201 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17,schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -3798,17 +3787,9 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-if(data3.tls !== undefined){
-let data152 = data3.tls;
-if(data152 && typeof data152 == "object" && !Array.isArray(data152)){
-if(data152.secretNames !== undefined){
-let data153 = data152.secretNames;
-if(Array.isArray(data153)){
-const len16 = data153.length;
-for(let i16=0; i16<len16; i16++){
-if(typeof data153[i16] !== "string"){
-const err202 = {instancePath:instancePath+"/spec/tls/secretNames/" + i16,schemaPath:"#/properties/spec/properties/tls/properties/secretNames/items/type",keyword:"type",params:{type: "string"}};
+if(data169.name !== undefined){
+if(typeof data169.name !== "string"){
+const err202 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17+"/name",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -3818,9 +3799,9 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
-else {
-const err203 = {instancePath:instancePath+"/spec/tls/secretNames",schemaPath:"#/properties/spec/properties/tls/properties/secretNames/type",keyword:"type",params:{type: "array"}};
+if(data169.namespace !== undefined){
+if(typeof data169.namespace !== "string"){
+const err203 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17+"/namespace",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/properties/namespace/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -3830,9 +3811,9 @@ vErrors.push(err203);
 errors++;
 }
 }
-}
-else {
-const err204 = {instancePath:instancePath+"/spec/tls",schemaPath:"#/properties/spec/properties/tls/type",keyword:"type",params:{type: "object"}};
+if(data169.sectionName !== undefined){
+if(typeof data169.sectionName !== "string"){
+const err204 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17+"/sectionName",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/properties/sectionName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -3842,21 +3823,9 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data3.readinessProbe !== undefined){
-if(!(validate22(data3.readinessProbe, {instancePath:instancePath+"/spec/readinessProbe",parentData:data3,parentDataProperty:"readinessProbe",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
 }
-}
-if(data3.livenessProbe !== undefined){
-if(!(validate22(data3.livenessProbe, {instancePath:instancePath+"/spec/livenessProbe",parentData:data3,parentDataProperty:"livenessProbe",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-}
-if(data3.envUseClusterAccessURL !== undefined){
-if(typeof data3.envUseClusterAccessURL !== "boolean"){
-const err205 = {instancePath:instancePath+"/spec/envUseClusterAccessURL",schemaPath:"#/properties/spec/properties/envUseClusterAccessURL/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err205 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17,schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -3866,14 +3835,9 @@ vErrors.push(err205);
 errors++;
 }
 }
-if(data3.expose !== undefined){
-let data158 = data3.expose;
-if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
-if(data158.ingress !== undefined){
-let data159 = data158.ingress;
-if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
-if(data159.host === undefined){
-const err206 = {instancePath:instancePath+"/spec/expose/ingress",schemaPath:"#/properties/spec/properties/expose/properties/ingress/required",keyword:"required",params:{missingProperty: "host"}};
+}
+else {
+const err206 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -3882,9 +3846,10 @@ vErrors.push(err206);
 }
 errors++;
 }
-if(data159.host !== undefined){
-if(typeof data159.host !== "string"){
-const err207 = {instancePath:instancePath+"/spec/expose/ingress/host",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/host/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/spec/expose/gateway",schemaPath:"#/properties/spec/properties/expose/properties/gateway/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -3894,9 +3859,9 @@ vErrors.push(err207);
 errors++;
 }
 }
-if(data159.className !== undefined){
-if(typeof data159.className !== "string"){
-const err208 = {instancePath:instancePath+"/spec/expose/ingress/className",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/className/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err208 = {instancePath:instancePath+"/spec/expose",schemaPath:"#/properties/spec/properties/expose/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -3906,9 +3871,15 @@ vErrors.push(err208);
 errors++;
 }
 }
-if(data159.wildcardHost !== undefined){
-if(typeof data159.wildcardHost !== "string"){
-const err209 = {instancePath:instancePath+"/spec/expose/ingress/wildcardHost",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/wildcardHost/type",keyword:"type",params:{type: "string"}};
+if(data3.volumes !== undefined){
+let data173 = data3.volumes;
+if(Array.isArray(data173)){
+const len18 = data173.length;
+for(let i18=0; i18<len18; i18++){
+let data174 = data173[i18];
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+if(data174.name === undefined){
+const err209 = {instancePath:instancePath+"/spec/volumes/" + i18,schemaPath:"#/properties/spec/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -3917,13 +3888,11 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
-if(data159.annotations !== undefined){
-let data163 = data159.annotations;
-if(data163 && typeof data163 == "object" && !Array.isArray(data163)){
-for(const key5 in data163){
-if(typeof data163[key5] !== "string"){
-const err210 = {instancePath:instancePath+"/spec/expose/ingress/annotations/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(data174.awsElasticBlockStore !== undefined){
+let data175 = data174.awsElasticBlockStore;
+if(data175 && typeof data175 == "object" && !Array.isArray(data175)){
+if(data175.volumeID === undefined){
+const err210 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/required",keyword:"required",params:{missingProperty: "volumeID"}};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -3932,10 +3901,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
-}
-else {
-const err211 = {instancePath:instancePath+"/spec/expose/ingress/annotations",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/annotations/type",keyword:"type",params:{type: "object"}};
+if(data175.fsType !== undefined){
+if(typeof data175.fsType !== "string"){
+const err211 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -3945,12 +3913,10 @@ vErrors.push(err211);
 errors++;
 }
 }
-if(data159.tls !== undefined){
-let data165 = data159.tls;
-if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
-if(data165.secretName !== undefined){
-if(typeof data165.secretName !== "string"){
-const err212 = {instancePath:instancePath+"/spec/expose/ingress/tls/secretName",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/tls/properties/secretName/type",keyword:"type",params:{type: "string"}};
+if(data175.partition !== undefined){
+let data177 = data175.partition;
+if(!((typeof data177 == "number") && (!(data177 % 1) && !isNaN(data177)))){
+const err212 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/partition/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -3959,10 +3925,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-if(data165.wildcardSecretName !== undefined){
-if(typeof data165.wildcardSecretName !== "string"){
-const err213 = {instancePath:instancePath+"/spec/expose/ingress/tls/wildcardSecretName",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/tls/properties/wildcardSecretName/type",keyword:"type",params:{type: "string"}};
+if(typeof data177 == "number"){
+if(!(formats0.validate(data177))){
+const err213 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/partition/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -3973,8 +3938,9 @@ errors++;
 }
 }
 }
-else {
-const err214 = {instancePath:instancePath+"/spec/expose/ingress/tls",schemaPath:"#/properties/spec/properties/expose/properties/ingress/properties/tls/type",keyword:"type",params:{type: "object"}};
+if(data175.readOnly !== undefined){
+if(typeof data175.readOnly !== "boolean"){
+const err214 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -3984,9 +3950,9 @@ vErrors.push(err214);
 errors++;
 }
 }
-}
-else {
-const err215 = {instancePath:instancePath+"/spec/expose/ingress",schemaPath:"#/properties/spec/properties/expose/properties/ingress/type",keyword:"type",params:{type: "object"}};
+if(data175.volumeID !== undefined){
+if(typeof data175.volumeID !== "string"){
+const err215 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/volumeID",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/volumeID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -3996,11 +3962,9 @@ vErrors.push(err215);
 errors++;
 }
 }
-if(data158.gateway !== undefined){
-let data168 = data158.gateway;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.host === undefined){
-const err216 = {instancePath:instancePath+"/spec/expose/gateway",schemaPath:"#/properties/spec/properties/expose/properties/gateway/required",keyword:"required",params:{missingProperty: "host"}};
+}
+else {
+const err216 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -4009,8 +3973,12 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(data168.parentRefs === undefined){
-const err217 = {instancePath:instancePath+"/spec/expose/gateway",schemaPath:"#/properties/spec/properties/expose/properties/gateway/required",keyword:"required",params:{missingProperty: "parentRefs"}};
+}
+if(data174.azureDisk !== undefined){
+let data180 = data174.azureDisk;
+if(data180 && typeof data180 == "object" && !Array.isArray(data180)){
+if(data180.diskName === undefined){
+const err217 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/required",keyword:"required",params:{missingProperty: "diskName"}};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -4019,9 +3987,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data168.host !== undefined){
-if(typeof data168.host !== "string"){
-const err218 = {instancePath:instancePath+"/spec/expose/gateway/host",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/host/type",keyword:"type",params:{type: "string"}};
+if(data180.diskURI === undefined){
+const err218 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/required",keyword:"required",params:{missingProperty: "diskURI"}};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -4030,10 +3997,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-}
-if(data168.wildcardHost !== undefined){
-if(typeof data168.wildcardHost !== "string"){
-const err219 = {instancePath:instancePath+"/spec/expose/gateway/wildcardHost",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/wildcardHost/type",keyword:"type",params:{type: "string"}};
+if(data180.cachingMode !== undefined){
+if(typeof data180.cachingMode !== "string"){
+const err219 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/cachingMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/cachingMode/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -4043,11 +4009,9 @@ vErrors.push(err219);
 errors++;
 }
 }
-if(data168.parentRefs !== undefined){
-let data171 = data168.parentRefs;
-if(Array.isArray(data171)){
-if(data171.length > 32){
-const err220 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(data180.diskName !== undefined){
+if(typeof data180.diskName !== "string"){
+const err220 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/diskName",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/diskName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -4056,8 +4020,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(data171.length < 1){
-const err221 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/minItems",keyword:"minItems",params:{limit: 1}};
+}
+if(data180.diskURI !== undefined){
+if(typeof data180.diskURI !== "string"){
+const err221 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/diskURI",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/diskURI/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -4066,12 +4032,10 @@ vErrors.push(err221);
 }
 errors++;
 }
-const len17 = data171.length;
-for(let i17=0; i17<len17; i17++){
-let data172 = data171[i17];
-if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
-if(data172.name === undefined){
-const err222 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17,schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/required",keyword:"required",params:{missingProperty: "name"}};
+}
+if(data180.fsType !== undefined){
+if(typeof data180.fsType !== "string"){
+const err222 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -4080,9 +4044,10 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(data172.name !== undefined){
-if(typeof data172.name !== "string"){
-const err223 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17+"/name",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data180.kind !== undefined){
+if(typeof data180.kind !== "string"){
+const err223 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -4092,9 +4057,9 @@ vErrors.push(err223);
 errors++;
 }
 }
-if(data172.namespace !== undefined){
-if(typeof data172.namespace !== "string"){
-const err224 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17+"/namespace",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/properties/namespace/type",keyword:"type",params:{type: "string"}};
+if(data180.readOnly !== undefined){
+if(typeof data180.readOnly !== "boolean"){
+const err224 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -4104,9 +4069,9 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data172.sectionName !== undefined){
-if(typeof data172.sectionName !== "string"){
-const err225 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17+"/sectionName",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/properties/sectionName/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err225 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -4116,9 +4081,11 @@ vErrors.push(err225);
 errors++;
 }
 }
-}
-else {
-const err226 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs/" + i17,schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/items/type",keyword:"type",params:{type: "object"}};
+if(data174.azureFile !== undefined){
+let data187 = data174.azureFile;
+if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
+if(data187.secretName === undefined){
+const err226 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/required",keyword:"required",params:{missingProperty: "secretName"}};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -4127,10 +4094,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-}
-else {
-const err227 = {instancePath:instancePath+"/spec/expose/gateway/parentRefs",schemaPath:"#/properties/spec/properties/expose/properties/gateway/properties/parentRefs/type",keyword:"type",params:{type: "array"}};
+if(data187.shareName === undefined){
+const err227 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/required",keyword:"required",params:{missingProperty: "shareName"}};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -4139,10 +4104,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-}
-else {
-const err228 = {instancePath:instancePath+"/spec/expose/gateway",schemaPath:"#/properties/spec/properties/expose/properties/gateway/type",keyword:"type",params:{type: "object"}};
+if(data187.readOnly !== undefined){
+if(typeof data187.readOnly !== "boolean"){
+const err228 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -4152,9 +4116,9 @@ vErrors.push(err228);
 errors++;
 }
 }
-}
-else {
-const err229 = {instancePath:instancePath+"/spec/expose",schemaPath:"#/properties/spec/properties/expose/type",keyword:"type",params:{type: "object"}};
+if(data187.secretName !== undefined){
+if(typeof data187.secretName !== "string"){
+const err229 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile/secretName",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/properties/secretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -4164,15 +4128,9 @@ vErrors.push(err229);
 errors++;
 }
 }
-if(data3.volumes !== undefined){
-let data176 = data3.volumes;
-if(Array.isArray(data176)){
-const len18 = data176.length;
-for(let i18=0; i18<len18; i18++){
-let data177 = data176[i18];
-if(data177 && typeof data177 == "object" && !Array.isArray(data177)){
-if(data177.name === undefined){
-const err230 = {instancePath:instancePath+"/spec/volumes/" + i18,schemaPath:"#/properties/spec/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(data187.shareName !== undefined){
+if(typeof data187.shareName !== "string"){
+const err230 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile/shareName",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/properties/shareName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -4181,11 +4139,10 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data177.awsElasticBlockStore !== undefined){
-let data178 = data177.awsElasticBlockStore;
-if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
-if(data178.volumeID === undefined){
-const err231 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/required",keyword:"required",params:{missingProperty: "volumeID"}};
+}
+}
+else {
+const err231 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -4194,9 +4151,12 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data178.fsType !== undefined){
-if(typeof data178.fsType !== "string"){
-const err232 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+if(data174.cephfs !== undefined){
+let data191 = data174.cephfs;
+if(data191 && typeof data191 == "object" && !Array.isArray(data191)){
+if(data191.monitors === undefined){
+const err232 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/required",keyword:"required",params:{missingProperty: "monitors"}};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -4205,11 +4165,13 @@ vErrors.push(err232);
 }
 errors++;
 }
-}
-if(data178.partition !== undefined){
-let data180 = data178.partition;
-if(!((typeof data180 == "number") && (!(data180 % 1) && !isNaN(data180)))){
-const err233 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/partition/type",keyword:"type",params:{type: "integer"}};
+if(data191.monitors !== undefined){
+let data192 = data191.monitors;
+if(Array.isArray(data192)){
+const len19 = data192.length;
+for(let i19=0; i19<len19; i19++){
+if(typeof data192[i19] !== "string"){
+const err233 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/monitors/" + i19,schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/monitors/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -4218,9 +4180,10 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(typeof data180 == "number"){
-if(!(formats0.validate(data180))){
-const err234 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/partition/format",keyword:"format",params:{format: "int32"}};
+}
+}
+else {
+const err234 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/monitors",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/monitors/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -4230,10 +4193,9 @@ vErrors.push(err234);
 errors++;
 }
 }
-}
-if(data178.readOnly !== undefined){
-if(typeof data178.readOnly !== "boolean"){
-const err235 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data191.path !== undefined){
+if(typeof data191.path !== "string"){
+const err235 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -4243,9 +4205,9 @@ vErrors.push(err235);
 errors++;
 }
 }
-if(data178.volumeID !== undefined){
-if(typeof data178.volumeID !== "string"){
-const err236 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore/volumeID",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/properties/volumeID/type",keyword:"type",params:{type: "string"}};
+if(data191.readOnly !== undefined){
+if(typeof data191.readOnly !== "boolean"){
+const err236 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -4255,9 +4217,9 @@ vErrors.push(err236);
 errors++;
 }
 }
-}
-else {
-const err237 = {instancePath:instancePath+"/spec/volumes/" + i18+"/awsElasticBlockStore",schemaPath:"#/properties/spec/properties/volumes/items/properties/awsElasticBlockStore/type",keyword:"type",params:{type: "object"}};
+if(data191.secretFile !== undefined){
+if(typeof data191.secretFile !== "string"){
+const err237 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/secretFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/secretFile/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -4267,11 +4229,12 @@ vErrors.push(err237);
 errors++;
 }
 }
-if(data177.azureDisk !== undefined){
-let data183 = data177.azureDisk;
-if(data183 && typeof data183 == "object" && !Array.isArray(data183)){
-if(data183.diskName === undefined){
-const err238 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/required",keyword:"required",params:{missingProperty: "diskName"}};
+if(data191.secretRef !== undefined){
+let data197 = data191.secretRef;
+if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
+if(data197.name !== undefined){
+if(typeof data197.name !== "string"){
+const err238 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -4280,8 +4243,10 @@ vErrors.push(err238);
 }
 errors++;
 }
-if(data183.diskURI === undefined){
-const err239 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/required",keyword:"required",params:{missingProperty: "diskURI"}};
+}
+}
+else {
+const err239 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -4290,10 +4255,10 @@ vErrors.push(err239);
 }
 errors++;
 }
-if(data183.cachingMode !== undefined){
-let data184 = data183.cachingMode;
-if(typeof data184 !== "string"){
-const err240 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/cachingMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/cachingMode/type",keyword:"type",params:{type: "string"}};
+}
+if(data191.user !== undefined){
+if(typeof data191.user !== "string"){
+const err240 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/user",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/user/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -4302,8 +4267,10 @@ vErrors.push(err240);
 }
 errors++;
 }
-if(!(((data184 === "None") || (data184 === "ReadOnly")) || (data184 === "ReadWrite"))){
-const err241 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/cachingMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/cachingMode/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.volumes.items.properties.azureDisk.properties.cachingMode.enum}};
+}
+}
+else {
+const err241 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -4313,9 +4280,11 @@ vErrors.push(err241);
 errors++;
 }
 }
-if(data183.diskName !== undefined){
-if(typeof data183.diskName !== "string"){
-const err242 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/diskName",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/diskName/type",keyword:"type",params:{type: "string"}};
+if(data174.cinder !== undefined){
+let data200 = data174.cinder;
+if(data200 && typeof data200 == "object" && !Array.isArray(data200)){
+if(data200.volumeID === undefined){
+const err242 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/required",keyword:"required",params:{missingProperty: "volumeID"}};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -4324,10 +4293,9 @@ vErrors.push(err242);
 }
 errors++;
 }
-}
-if(data183.diskURI !== undefined){
-if(typeof data183.diskURI !== "string"){
-const err243 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/diskURI",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/diskURI/type",keyword:"type",params:{type: "string"}};
+if(data200.fsType !== undefined){
+if(typeof data200.fsType !== "string"){
+const err243 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -4337,9 +4305,9 @@ vErrors.push(err243);
 errors++;
 }
 }
-if(data183.fsType !== undefined){
-if(typeof data183.fsType !== "string"){
-const err244 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/fsType/type",keyword:"type",params:{type: "string"}};
+if(data200.readOnly !== undefined){
+if(typeof data200.readOnly !== "boolean"){
+const err244 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -4349,10 +4317,12 @@ vErrors.push(err244);
 errors++;
 }
 }
-if(data183.kind !== undefined){
-let data188 = data183.kind;
-if(typeof data188 !== "string"){
-const err245 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(data200.secretRef !== undefined){
+let data203 = data200.secretRef;
+if(data203 && typeof data203 == "object" && !Array.isArray(data203)){
+if(data203.name !== undefined){
+if(typeof data203.name !== "string"){
+const err245 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -4361,8 +4331,10 @@ vErrors.push(err245);
 }
 errors++;
 }
-if(!(((data188 === "Dedicated") || (data188 === "Managed")) || (data188 === "Shared"))){
-const err246 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/kind/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.volumes.items.properties.azureDisk.properties.kind.enum}};
+}
+}
+else {
+const err246 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -4372,9 +4344,9 @@ vErrors.push(err246);
 errors++;
 }
 }
-if(data183.readOnly !== undefined){
-if(typeof data183.readOnly !== "boolean"){
-const err247 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data200.volumeID !== undefined){
+if(typeof data200.volumeID !== "string"){
+const err247 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/volumeID",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/volumeID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -4386,7 +4358,7 @@ errors++;
 }
 }
 else {
-const err248 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureDisk/type",keyword:"type",params:{type: "object"}};
+const err248 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -4396,11 +4368,13 @@ vErrors.push(err248);
 errors++;
 }
 }
-if(data177.azureFile !== undefined){
-let data190 = data177.azureFile;
-if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
-if(data190.secretName === undefined){
-const err249 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/required",keyword:"required",params:{missingProperty: "secretName"}};
+if(data174.configMap !== undefined){
+let data206 = data174.configMap;
+if(data206 && typeof data206 == "object" && !Array.isArray(data206)){
+if(data206.defaultMode !== undefined){
+let data207 = data206.defaultMode;
+if(!((typeof data207 == "number") && (!(data207 % 1) && !isNaN(data207)))){
+const err249 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -4409,8 +4383,9 @@ vErrors.push(err249);
 }
 errors++;
 }
-if(data190.shareName === undefined){
-const err250 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/required",keyword:"required",params:{missingProperty: "shareName"}};
+if(typeof data207 == "number"){
+if(!(formats0.validate(data207))){
+const err250 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -4419,9 +4394,17 @@ vErrors.push(err250);
 }
 errors++;
 }
-if(data190.readOnly !== undefined){
-if(typeof data190.readOnly !== "boolean"){
-const err251 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+}
+}
+if(data206.items !== undefined){
+let data208 = data206.items;
+if(Array.isArray(data208)){
+const len20 = data208.length;
+for(let i20=0; i20<len20; i20++){
+let data209 = data208[i20];
+if(data209 && typeof data209 == "object" && !Array.isArray(data209)){
+if(data209.key === undefined){
+const err251 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20,schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -4430,10 +4413,8 @@ vErrors.push(err251);
 }
 errors++;
 }
-}
-if(data190.secretName !== undefined){
-if(typeof data190.secretName !== "string"){
-const err252 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile/secretName",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/properties/secretName/type",keyword:"type",params:{type: "string"}};
+if(data209.path === undefined){
+const err252 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20,schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -4442,10 +4423,9 @@ vErrors.push(err252);
 }
 errors++;
 }
-}
-if(data190.shareName !== undefined){
-if(typeof data190.shareName !== "string"){
-const err253 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile/shareName",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/properties/shareName/type",keyword:"type",params:{type: "string"}};
+if(data209.key !== undefined){
+if(typeof data209.key !== "string"){
+const err253 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -4455,9 +4435,10 @@ vErrors.push(err253);
 errors++;
 }
 }
-}
-else {
-const err254 = {instancePath:instancePath+"/spec/volumes/" + i18+"/azureFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/azureFile/type",keyword:"type",params:{type: "object"}};
+if(data209.mode !== undefined){
+let data211 = data209.mode;
+if(!((typeof data211 == "number") && (!(data211 % 1) && !isNaN(data211)))){
+const err254 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -4466,12 +4447,9 @@ vErrors.push(err254);
 }
 errors++;
 }
-}
-if(data177.cephfs !== undefined){
-let data194 = data177.cephfs;
-if(data194 && typeof data194 == "object" && !Array.isArray(data194)){
-if(data194.monitors === undefined){
-const err255 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/required",keyword:"required",params:{missingProperty: "monitors"}};
+if(typeof data211 == "number"){
+if(!(formats0.validate(data211))){
+const err255 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -4480,13 +4458,11 @@ vErrors.push(err255);
 }
 errors++;
 }
-if(data194.monitors !== undefined){
-let data195 = data194.monitors;
-if(Array.isArray(data195)){
-const len19 = data195.length;
-for(let i19=0; i19<len19; i19++){
-if(typeof data195[i19] !== "string"){
-const err256 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/monitors/" + i19,schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/monitors/items/type",keyword:"type",params:{type: "string"}};
+}
+}
+if(data209.path !== undefined){
+if(typeof data209.path !== "string"){
+const err256 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -4498,7 +4474,7 @@ errors++;
 }
 }
 else {
-const err257 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/monitors",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/monitors/type",keyword:"type",params:{type: "array"}};
+const err257 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20,schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -4508,9 +4484,9 @@ vErrors.push(err257);
 errors++;
 }
 }
-if(data194.path !== undefined){
-if(typeof data194.path !== "string"){
-const err258 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/path/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err258 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -4520,9 +4496,9 @@ vErrors.push(err258);
 errors++;
 }
 }
-if(data194.readOnly !== undefined){
-if(typeof data194.readOnly !== "boolean"){
-const err259 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data206.name !== undefined){
+if(typeof data206.name !== "string"){
+const err259 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -4532,9 +4508,9 @@ vErrors.push(err259);
 errors++;
 }
 }
-if(data194.secretFile !== undefined){
-if(typeof data194.secretFile !== "string"){
-const err260 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/secretFile",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/secretFile/type",keyword:"type",params:{type: "string"}};
+if(data206.optional !== undefined){
+if(typeof data206.optional !== "boolean"){
+const err260 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -4544,12 +4520,9 @@ vErrors.push(err260);
 errors++;
 }
 }
-if(data194.secretRef !== undefined){
-let data200 = data194.secretRef;
-if(data200 && typeof data200 == "object" && !Array.isArray(data200)){
-if(data200.name !== undefined){
-if(typeof data200.name !== "string"){
-const err261 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err261 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -4559,9 +4532,11 @@ vErrors.push(err261);
 errors++;
 }
 }
-}
-else {
-const err262 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+if(data174.csi !== undefined){
+let data215 = data174.csi;
+if(data215 && typeof data215 == "object" && !Array.isArray(data215)){
+if(data215.driver === undefined){
+const err262 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/required",keyword:"required",params:{missingProperty: "driver"}};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -4570,10 +4545,9 @@ vErrors.push(err262);
 }
 errors++;
 }
-}
-if(data194.user !== undefined){
-if(typeof data194.user !== "string"){
-const err263 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs/user",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/properties/user/type",keyword:"type",params:{type: "string"}};
+if(data215.driver !== undefined){
+if(typeof data215.driver !== "string"){
+const err263 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/driver",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/driver/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -4583,9 +4557,9 @@ vErrors.push(err263);
 errors++;
 }
 }
-}
-else {
-const err264 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cephfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/cephfs/type",keyword:"type",params:{type: "object"}};
+if(data215.fsType !== undefined){
+if(typeof data215.fsType !== "string"){
+const err264 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -4595,11 +4569,12 @@ vErrors.push(err264);
 errors++;
 }
 }
-if(data177.cinder !== undefined){
-let data203 = data177.cinder;
-if(data203 && typeof data203 == "object" && !Array.isArray(data203)){
-if(data203.volumeID === undefined){
-const err265 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/required",keyword:"required",params:{missingProperty: "volumeID"}};
+if(data215.nodePublishSecretRef !== undefined){
+let data218 = data215.nodePublishSecretRef;
+if(data218 && typeof data218 == "object" && !Array.isArray(data218)){
+if(data218.name !== undefined){
+if(typeof data218.name !== "string"){
+const err265 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/nodePublishSecretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/nodePublishSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -4608,9 +4583,10 @@ vErrors.push(err265);
 }
 errors++;
 }
-if(data203.fsType !== undefined){
-if(typeof data203.fsType !== "string"){
-const err266 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err266 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/nodePublishSecretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/nodePublishSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -4620,9 +4596,9 @@ vErrors.push(err266);
 errors++;
 }
 }
-if(data203.readOnly !== undefined){
-if(typeof data203.readOnly !== "boolean"){
-const err267 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data215.readOnly !== undefined){
+if(typeof data215.readOnly !== "boolean"){
+const err267 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -4632,12 +4608,12 @@ vErrors.push(err267);
 errors++;
 }
 }
-if(data203.secretRef !== undefined){
-let data206 = data203.secretRef;
-if(data206 && typeof data206 == "object" && !Array.isArray(data206)){
-if(data206.name !== undefined){
-if(typeof data206.name !== "string"){
-const err268 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data215.volumeAttributes !== undefined){
+let data221 = data215.volumeAttributes;
+if(data221 && typeof data221 == "object" && !Array.isArray(data221)){
+for(const key6 in data221){
+if(typeof data221[key6] !== "string"){
+const err268 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/volumeAttributes/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/volumeAttributes/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -4649,7 +4625,7 @@ errors++;
 }
 }
 else {
-const err269 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+const err269 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/volumeAttributes",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/volumeAttributes/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -4659,9 +4635,9 @@ vErrors.push(err269);
 errors++;
 }
 }
-if(data203.volumeID !== undefined){
-if(typeof data203.volumeID !== "string"){
-const err270 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder/volumeID",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/properties/volumeID/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err270 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -4671,9 +4647,13 @@ vErrors.push(err270);
 errors++;
 }
 }
-}
-else {
-const err271 = {instancePath:instancePath+"/spec/volumes/" + i18+"/cinder",schemaPath:"#/properties/spec/properties/volumes/items/properties/cinder/type",keyword:"type",params:{type: "object"}};
+if(data174.downwardAPI !== undefined){
+let data223 = data174.downwardAPI;
+if(data223 && typeof data223 == "object" && !Array.isArray(data223)){
+if(data223.defaultMode !== undefined){
+let data224 = data223.defaultMode;
+if(!((typeof data224 == "number") && (!(data224 % 1) && !isNaN(data224)))){
+const err271 = {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/downwardAPI/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -4682,14 +4662,9 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-if(data177.configMap !== undefined){
-let data209 = data177.configMap;
-if(data209 && typeof data209 == "object" && !Array.isArray(data209)){
-if(data209.defaultMode !== undefined){
-let data210 = data209.defaultMode;
-if(!((typeof data210 == "number") && (!(data210 % 1) && !isNaN(data210)))){
-const err272 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
+if(typeof data224 == "number"){
+if(!(formats0.validate(data224))){
+const err272 = {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/downwardAPI/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -4698,9 +4673,17 @@ vErrors.push(err272);
 }
 errors++;
 }
-if(typeof data210 == "number"){
-if(!(formats0.validate(data210))){
-const err273 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
+}
+}
+if(data223.items !== undefined){
+if(!(validate27(data223.items, {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI/items",parentData:data223,parentDataProperty:"items",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err273 = {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI",schemaPath:"#/properties/spec/properties/volumes/items/properties/downwardAPI/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -4710,16 +4693,12 @@ vErrors.push(err273);
 errors++;
 }
 }
-}
-if(data209.items !== undefined){
-let data211 = data209.items;
-if(Array.isArray(data211)){
-const len20 = data211.length;
-for(let i20=0; i20<len20; i20++){
-let data212 = data211[i20];
-if(data212 && typeof data212 == "object" && !Array.isArray(data212)){
-if(data212.key === undefined){
-const err274 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20,schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
+if(data174.emptyDir !== undefined){
+let data226 = data174.emptyDir;
+if(data226 && typeof data226 == "object" && !Array.isArray(data226)){
+if(data226.medium !== undefined){
+if(typeof data226.medium !== "string"){
+const err274 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/medium",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/medium/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -4728,8 +4707,11 @@ vErrors.push(err274);
 }
 errors++;
 }
-if(data212.path === undefined){
-const err275 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20,schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
+}
+if(data226.sizeLimit !== undefined){
+let data228 = data226.sizeLimit;
+if((!((typeof data228 == "number") && (!(data228 % 1) && !isNaN(data228)))) && (typeof data228 !== "string")){
+const err275 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/type",keyword:"type",params:{type: schema6.properties.spec.properties.volumes.items.properties.emptyDir.properties.sizeLimit.type}};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -4738,9 +4720,11 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(data212.key !== undefined){
-if(typeof data212.key !== "string"){
-const err276 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
+const _errs472 = errors;
+let valid105 = false;
+const _errs473 = errors;
+if(!((typeof data228 == "number") && (!(data228 % 1) && !isNaN(data228)))){
+const err276 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -4749,11 +4733,12 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-if(data212.mode !== undefined){
-let data214 = data212.mode;
-if(!((typeof data214 == "number") && (!(data214 % 1) && !isNaN(data214)))){
-const err277 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
+var _valid2 = _errs473 === errors;
+valid105 = valid105 || _valid2;
+if(!valid105){
+const _errs475 = errors;
+if(typeof data228 !== "string"){
+const err277 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -4762,9 +4747,11 @@ vErrors.push(err277);
 }
 errors++;
 }
-if(typeof data214 == "number"){
-if(!(formats0.validate(data214))){
-const err278 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
+var _valid2 = _errs475 === errors;
+valid105 = valid105 || _valid2;
+}
+if(!valid105){
+const err278 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -4773,11 +4760,20 @@ vErrors.push(err278);
 }
 errors++;
 }
+else {
+errors = _errs472;
+if(vErrors !== null){
+if(_errs472){
+vErrors.length = _errs472;
+}
+else {
+vErrors = null;
 }
 }
-if(data212.path !== undefined){
-if(typeof data212.path !== "string"){
-const err279 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
+}
+if(typeof data228 === "string"){
+if(!pattern0.test(data228)){
+const err279 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -4788,8 +4784,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err280 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items/" + i20,schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/items/type",keyword:"type",params:{type: "object"}};
+const err280 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -4799,9 +4796,14 @@ vErrors.push(err280);
 errors++;
 }
 }
-}
-else {
-const err281 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/items/type",keyword:"type",params:{type: "array"}};
+if(data174.ephemeral !== undefined){
+let data229 = data174.ephemeral;
+if(data229 && typeof data229 == "object" && !Array.isArray(data229)){
+if(data229.volumeClaimTemplate !== undefined){
+let data230 = data229.volumeClaimTemplate;
+if(data230 && typeof data230 == "object" && !Array.isArray(data230)){
+if(data230.spec === undefined){
+const err281 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/required",keyword:"required",params:{missingProperty: "spec"}};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -4810,10 +4812,15 @@ vErrors.push(err281);
 }
 errors++;
 }
-}
-if(data209.name !== undefined){
-if(typeof data209.name !== "string"){
-const err282 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data230.metadata !== undefined){
+let data231 = data230.metadata;
+if(data231 && typeof data231 == "object" && !Array.isArray(data231)){
+if(data231.annotations !== undefined){
+let data232 = data231.annotations;
+if(data232 && typeof data232 == "object" && !Array.isArray(data232)){
+for(const key7 in data232){
+if(typeof data232[key7] !== "string"){
+const err282 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/annotations/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -4823,9 +4830,9 @@ vErrors.push(err282);
 errors++;
 }
 }
-if(data209.optional !== undefined){
-if(typeof data209.optional !== "boolean"){
-const err283 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err283 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/annotations",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/annotations/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -4835,9 +4842,11 @@ vErrors.push(err283);
 errors++;
 }
 }
-}
-else {
-const err284 = {instancePath:instancePath+"/spec/volumes/" + i18+"/configMap",schemaPath:"#/properties/spec/properties/volumes/items/properties/configMap/type",keyword:"type",params:{type: "object"}};
+if(data231.creationTimestamp !== undefined){
+let data234 = data231.creationTimestamp;
+if(typeof data234 === "string"){
+if(!(formats36.validate(data234))){
+const err284 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/creationTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/creationTimestamp/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -4847,11 +4856,8 @@ vErrors.push(err284);
 errors++;
 }
 }
-if(data177.csi !== undefined){
-let data218 = data177.csi;
-if(data218 && typeof data218 == "object" && !Array.isArray(data218)){
-if(data218.driver === undefined){
-const err285 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/required",keyword:"required",params:{missingProperty: "driver"}};
+else {
+const err285 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/creationTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/creationTimestamp/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -4860,9 +4866,11 @@ vErrors.push(err285);
 }
 errors++;
 }
-if(data218.driver !== undefined){
-if(typeof data218.driver !== "string"){
-const err286 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/driver",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/driver/type",keyword:"type",params:{type: "string"}};
+}
+if(data231.deletionGracePeriodSeconds !== undefined){
+let data235 = data231.deletionGracePeriodSeconds;
+if(!((typeof data235 == "number") && (!(data235 % 1) && !isNaN(data235)))){
+const err286 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionGracePeriodSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionGracePeriodSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -4871,10 +4879,9 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-if(data218.fsType !== undefined){
-if(typeof data218.fsType !== "string"){
-const err287 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/fsType/type",keyword:"type",params:{type: "string"}};
+if(typeof data235 == "number"){
+if(!(formats4.validate(data235))){
+const err287 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionGracePeriodSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionGracePeriodSeconds/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -4884,12 +4891,12 @@ vErrors.push(err287);
 errors++;
 }
 }
-if(data218.nodePublishSecretRef !== undefined){
-let data221 = data218.nodePublishSecretRef;
-if(data221 && typeof data221 == "object" && !Array.isArray(data221)){
-if(data221.name !== undefined){
-if(typeof data221.name !== "string"){
-const err288 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/nodePublishSecretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/nodePublishSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data231.deletionTimestamp !== undefined){
+let data236 = data231.deletionTimestamp;
+if(typeof data236 === "string"){
+if(!(formats36.validate(data236))){
+const err288 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionTimestamp/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -4899,9 +4906,8 @@ vErrors.push(err288);
 errors++;
 }
 }
-}
 else {
-const err289 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/nodePublishSecretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/nodePublishSecretRef/type",keyword:"type",params:{type: "object"}};
+const err289 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionTimestamp/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -4911,9 +4917,13 @@ vErrors.push(err289);
 errors++;
 }
 }
-if(data218.readOnly !== undefined){
-if(typeof data218.readOnly !== "boolean"){
-const err290 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data231.finalizers !== undefined){
+let data237 = data231.finalizers;
+if(Array.isArray(data237)){
+const len21 = data237.length;
+for(let i21=0; i21<len21; i21++){
+if(typeof data237[i21] !== "string"){
+const err290 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/finalizers/" + i21,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/finalizers/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -4923,12 +4933,9 @@ vErrors.push(err290);
 errors++;
 }
 }
-if(data218.volumeAttributes !== undefined){
-let data224 = data218.volumeAttributes;
-if(data224 && typeof data224 == "object" && !Array.isArray(data224)){
-for(const key6 in data224){
-if(typeof data224[key6] !== "string"){
-const err291 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/volumeAttributes/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/volumeAttributes/additionalProperties/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err291 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/finalizers",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/finalizers/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -4938,9 +4945,9 @@ vErrors.push(err291);
 errors++;
 }
 }
-}
-else {
-const err292 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi/volumeAttributes",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/properties/volumeAttributes/type",keyword:"type",params:{type: "object"}};
+if(data231.generateName !== undefined){
+if(typeof data231.generateName !== "string"){
+const err292 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/generateName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/generateName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -4950,9 +4957,10 @@ vErrors.push(err292);
 errors++;
 }
 }
-}
-else {
-const err293 = {instancePath:instancePath+"/spec/volumes/" + i18+"/csi",schemaPath:"#/properties/spec/properties/volumes/items/properties/csi/type",keyword:"type",params:{type: "object"}};
+if(data231.generation !== undefined){
+let data240 = data231.generation;
+if(!((typeof data240 == "number") && (!(data240 % 1) && !isNaN(data240)))){
+const err293 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/generation",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/generation/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -4961,14 +4969,9 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-if(data177.downwardAPI !== undefined){
-let data226 = data177.downwardAPI;
-if(data226 && typeof data226 == "object" && !Array.isArray(data226)){
-if(data226.defaultMode !== undefined){
-let data227 = data226.defaultMode;
-if(!((typeof data227 == "number") && (!(data227 % 1) && !isNaN(data227)))){
-const err294 = {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/downwardAPI/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
+if(typeof data240 == "number"){
+if(!(formats4.validate(data240))){
+const err294 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/generation",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/generation/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -4977,9 +4980,14 @@ vErrors.push(err294);
 }
 errors++;
 }
-if(typeof data227 == "number"){
-if(!(formats0.validate(data227))){
-const err295 = {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/downwardAPI/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
+}
+}
+if(data231.labels !== undefined){
+let data241 = data231.labels;
+if(data241 && typeof data241 == "object" && !Array.isArray(data241)){
+for(const key8 in data241){
+if(typeof data241[key8] !== "string"){
+const err295 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/labels/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -4990,15 +4998,8 @@ errors++;
 }
 }
 }
-if(data226.items !== undefined){
-if(!(validate25(data226.items, {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI/items",parentData:data226,parentDataProperty:"items",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-}
-}
 else {
-const err296 = {instancePath:instancePath+"/spec/volumes/" + i18+"/downwardAPI",schemaPath:"#/properties/spec/properties/volumes/items/properties/downwardAPI/type",keyword:"type",params:{type: "object"}};
+const err296 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/labels",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/labels/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -5008,12 +5009,16 @@ vErrors.push(err296);
 errors++;
 }
 }
-if(data177.emptyDir !== undefined){
-let data229 = data177.emptyDir;
-if(data229 && typeof data229 == "object" && !Array.isArray(data229)){
-if(data229.medium !== undefined){
-if(typeof data229.medium !== "string"){
-const err297 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/medium",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/medium/type",keyword:"type",params:{type: "string"}};
+if(data231.managedFields !== undefined){
+let data243 = data231.managedFields;
+if(Array.isArray(data243)){
+const len22 = data243.length;
+for(let i22=0; i22<len22; i22++){
+let data244 = data243[i22];
+if(data244 && typeof data244 == "object" && !Array.isArray(data244)){
+if(data244.apiVersion !== undefined){
+if(typeof data244.apiVersion !== "string"){
+const err297 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/apiVersion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -5023,10 +5028,9 @@ vErrors.push(err297);
 errors++;
 }
 }
-if(data229.sizeLimit !== undefined){
-let data231 = data229.sizeLimit;
-if((!((typeof data231 == "number") && (!(data231 % 1) && !isNaN(data231)))) && (typeof data231 !== "string")){
-const err298 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/type",keyword:"type",params:{type: schema6.properties.spec.properties.volumes.items.properties.emptyDir.properties.sizeLimit.type}};
+if(data244.fieldsType !== undefined){
+if(typeof data244.fieldsType !== "string"){
+const err298 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/fieldsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/fieldsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -5035,11 +5039,11 @@ vErrors.push(err298);
 }
 errors++;
 }
-const _errs484 = errors;
-let valid107 = false;
-const _errs485 = errors;
-if(!((typeof data231 == "number") && (!(data231 % 1) && !isNaN(data231)))){
-const err299 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+}
+if(data244.fieldsV1 !== undefined){
+let data247 = data244.fieldsV1;
+if(!(data247 && typeof data247 == "object" && !Array.isArray(data247))){
+const err299 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/fieldsV1",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/fieldsV1/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -5048,12 +5052,10 @@ vErrors.push(err299);
 }
 errors++;
 }
-var _valid3 = _errs485 === errors;
-valid107 = valid107 || _valid3;
-if(!valid107){
-const _errs487 = errors;
-if(typeof data231 !== "string"){
-const err300 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/anyOf/1/type",keyword:"type",params:{type: "string"}};
+}
+if(data244.manager !== undefined){
+if(typeof data244.manager !== "string"){
+const err300 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/manager",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/manager/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -5062,11 +5064,10 @@ vErrors.push(err300);
 }
 errors++;
 }
-var _valid3 = _errs487 === errors;
-valid107 = valid107 || _valid3;
 }
-if(!valid107){
-const err301 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir/sizeLimit",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/properties/sizeLimit/anyOf",keyword:"anyOf",params:{}};
+if(data244.operation !== undefined){
+if(typeof data244.operation !== "string"){
+const err301 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/operation",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/operation/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -5075,21 +5076,10 @@ vErrors.push(err301);
 }
 errors++;
 }
-else {
-errors = _errs484;
-if(vErrors !== null){
-if(_errs484){
-vErrors.length = _errs484;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err302 = {instancePath:instancePath+"/spec/volumes/" + i18+"/emptyDir",schemaPath:"#/properties/spec/properties/volumes/items/properties/emptyDir/type",keyword:"type",params:{type: "object"}};
+if(data244.subresource !== undefined){
+if(typeof data244.subresource !== "string"){
+const err302 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/subresource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/subresource/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -5099,14 +5089,11 @@ vErrors.push(err302);
 errors++;
 }
 }
-if(data177.ephemeral !== undefined){
-let data232 = data177.ephemeral;
-if(data232 && typeof data232 == "object" && !Array.isArray(data232)){
-if(data232.volumeClaimTemplate !== undefined){
-let data233 = data232.volumeClaimTemplate;
-if(data233 && typeof data233 == "object" && !Array.isArray(data233)){
-if(data233.spec === undefined){
-const err303 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/required",keyword:"required",params:{missingProperty: "spec"}};
+if(data244.time !== undefined){
+let data251 = data244.time;
+if(typeof data251 === "string"){
+if(!(formats36.validate(data251))){
+const err303 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/time",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/time/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -5115,15 +5102,9 @@ vErrors.push(err303);
 }
 errors++;
 }
-if(data233.metadata !== undefined){
-let data234 = data233.metadata;
-if(data234 && typeof data234 == "object" && !Array.isArray(data234)){
-if(data234.annotations !== undefined){
-let data235 = data234.annotations;
-if(data235 && typeof data235 == "object" && !Array.isArray(data235)){
-for(const key7 in data235){
-if(typeof data235[key7] !== "string"){
-const err304 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/annotations/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err304 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/time",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/time/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -5135,7 +5116,7 @@ errors++;
 }
 }
 else {
-const err305 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/annotations",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/annotations/type",keyword:"type",params:{type: "object"}};
+const err305 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -5145,11 +5126,9 @@ vErrors.push(err305);
 errors++;
 }
 }
-if(data234.creationTimestamp !== undefined){
-let data237 = data234.creationTimestamp;
-if(typeof data237 === "string"){
-if(!(formats36.validate(data237))){
-const err306 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/creationTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/creationTimestamp/format",keyword:"format",params:{format: "date-time"}};
+}
+else {
+const err306 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -5159,8 +5138,9 @@ vErrors.push(err306);
 errors++;
 }
 }
-else {
-const err307 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/creationTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/creationTimestamp/type",keyword:"type",params:{type: "string"}};
+if(data231.name !== undefined){
+if(typeof data231.name !== "string"){
+const err307 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -5170,10 +5150,9 @@ vErrors.push(err307);
 errors++;
 }
 }
-if(data234.deletionGracePeriodSeconds !== undefined){
-let data238 = data234.deletionGracePeriodSeconds;
-if(!((typeof data238 == "number") && (!(data238 % 1) && !isNaN(data238)))){
-const err308 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionGracePeriodSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionGracePeriodSeconds/type",keyword:"type",params:{type: "integer"}};
+if(data231.namespace !== undefined){
+if(typeof data231.namespace !== "string"){
+const err308 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/namespace",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -5182,9 +5161,16 @@ vErrors.push(err308);
 }
 errors++;
 }
-if(typeof data238 == "number"){
-if(!(formats4.validate(data238))){
-const err309 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionGracePeriodSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionGracePeriodSeconds/format",keyword:"format",params:{format: "int64"}};
+}
+if(data231.ownerReferences !== undefined){
+let data254 = data231.ownerReferences;
+if(Array.isArray(data254)){
+const len23 = data254.length;
+for(let i23=0; i23<len23; i23++){
+let data255 = data254[i23];
+if(data255 && typeof data255 == "object" && !Array.isArray(data255)){
+if(data255.apiVersion === undefined){
+const err309 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "apiVersion"}};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -5193,13 +5179,8 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-}
-if(data234.deletionTimestamp !== undefined){
-let data239 = data234.deletionTimestamp;
-if(typeof data239 === "string"){
-if(!(formats36.validate(data239))){
-const err310 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionTimestamp/format",keyword:"format",params:{format: "date-time"}};
+if(data255.kind === undefined){
+const err310 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -5208,9 +5189,8 @@ vErrors.push(err310);
 }
 errors++;
 }
-}
-else {
-const err311 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/deletionTimestamp",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/deletionTimestamp/type",keyword:"type",params:{type: "string"}};
+if(data255.name === undefined){
+const err311 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -5219,14 +5199,8 @@ vErrors.push(err311);
 }
 errors++;
 }
-}
-if(data234.finalizers !== undefined){
-let data240 = data234.finalizers;
-if(Array.isArray(data240)){
-const len21 = data240.length;
-for(let i21=0; i21<len21; i21++){
-if(typeof data240[i21] !== "string"){
-const err312 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/finalizers/" + i21,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/finalizers/items/type",keyword:"type",params:{type: "string"}};
+if(data255.uid === undefined){
+const err312 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "uid"}};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -5235,10 +5209,9 @@ vErrors.push(err312);
 }
 errors++;
 }
-}
-}
-else {
-const err313 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/finalizers",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/finalizers/type",keyword:"type",params:{type: "array"}};
+if(data255.apiVersion !== undefined){
+if(typeof data255.apiVersion !== "string"){
+const err313 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/apiVersion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -5248,9 +5221,9 @@ vErrors.push(err313);
 errors++;
 }
 }
-if(data234.generateName !== undefined){
-if(typeof data234.generateName !== "string"){
-const err314 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/generateName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/generateName/type",keyword:"type",params:{type: "string"}};
+if(data255.blockOwnerDeletion !== undefined){
+if(typeof data255.blockOwnerDeletion !== "boolean"){
+const err314 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/blockOwnerDeletion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/blockOwnerDeletion/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -5260,10 +5233,9 @@ vErrors.push(err314);
 errors++;
 }
 }
-if(data234.generation !== undefined){
-let data243 = data234.generation;
-if(!((typeof data243 == "number") && (!(data243 % 1) && !isNaN(data243)))){
-const err315 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/generation",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/generation/type",keyword:"type",params:{type: "integer"}};
+if(data255.controller !== undefined){
+if(typeof data255.controller !== "boolean"){
+const err315 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/controller",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/controller/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -5272,9 +5244,10 @@ vErrors.push(err315);
 }
 errors++;
 }
-if(typeof data243 == "number"){
-if(!(formats4.validate(data243))){
-const err316 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/generation",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/generation/format",keyword:"format",params:{format: "int64"}};
+}
+if(data255.kind !== undefined){
+if(typeof data255.kind !== "string"){
+const err316 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -5284,13 +5257,9 @@ vErrors.push(err316);
 errors++;
 }
 }
-}
-if(data234.labels !== undefined){
-let data244 = data234.labels;
-if(data244 && typeof data244 == "object" && !Array.isArray(data244)){
-for(const key8 in data244){
-if(typeof data244[key8] !== "string"){
-const err317 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/labels/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(data255.name !== undefined){
+if(typeof data255.name !== "string"){
+const err317 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -5300,9 +5269,9 @@ vErrors.push(err317);
 errors++;
 }
 }
-}
-else {
-const err318 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/labels",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/labels/type",keyword:"type",params:{type: "object"}};
+if(data255.uid !== undefined){
+if(typeof data255.uid !== "string"){
+const err318 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/uid",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/uid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -5312,16 +5281,9 @@ vErrors.push(err318);
 errors++;
 }
 }
-if(data234.managedFields !== undefined){
-let data246 = data234.managedFields;
-if(Array.isArray(data246)){
-const len22 = data246.length;
-for(let i22=0; i22<len22; i22++){
-let data247 = data246[i22];
-if(data247 && typeof data247 == "object" && !Array.isArray(data247)){
-if(data247.apiVersion !== undefined){
-if(typeof data247.apiVersion !== "string"){
-const err319 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/apiVersion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err319 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -5331,9 +5293,9 @@ vErrors.push(err319);
 errors++;
 }
 }
-if(data247.fieldsType !== undefined){
-if(typeof data247.fieldsType !== "string"){
-const err320 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/fieldsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/fieldsType/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err320 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -5343,10 +5305,9 @@ vErrors.push(err320);
 errors++;
 }
 }
-if(data247.fieldsV1 !== undefined){
-let data250 = data247.fieldsV1;
-if(!(data250 && typeof data250 == "object" && !Array.isArray(data250))){
-const err321 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/fieldsV1",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/fieldsV1/type",keyword:"type",params:{type: "object"}};
+if(data231.resourceVersion !== undefined){
+if(typeof data231.resourceVersion !== "string"){
+const err321 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/resourceVersion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/resourceVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -5356,9 +5317,9 @@ vErrors.push(err321);
 errors++;
 }
 }
-if(data247.manager !== undefined){
-if(typeof data247.manager !== "string"){
-const err322 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/manager",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/manager/type",keyword:"type",params:{type: "string"}};
+if(data231.selfLink !== undefined){
+if(typeof data231.selfLink !== "string"){
+const err322 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/selfLink",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/selfLink/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -5368,9 +5329,9 @@ vErrors.push(err322);
 errors++;
 }
 }
-if(data247.operation !== undefined){
-if(typeof data247.operation !== "string"){
-const err323 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/operation",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/operation/type",keyword:"type",params:{type: "string"}};
+if(data231.uid !== undefined){
+if(typeof data231.uid !== "string"){
+const err323 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/uid",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/uid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -5380,9 +5341,9 @@ vErrors.push(err323);
 errors++;
 }
 }
-if(data247.subresource !== undefined){
-if(typeof data247.subresource !== "string"){
-const err324 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/subresource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/subresource/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err324 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -5392,11 +5353,16 @@ vErrors.push(err324);
 errors++;
 }
 }
-if(data247.time !== undefined){
-let data254 = data247.time;
-if(typeof data254 === "string"){
-if(!(formats36.validate(data254))){
-const err325 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/time",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/time/format",keyword:"format",params:{format: "date-time"}};
+if(data230.spec !== undefined){
+let data265 = data230.spec;
+if(data265 && typeof data265 == "object" && !Array.isArray(data265)){
+if(data265.accessModes !== undefined){
+let data266 = data265.accessModes;
+if(Array.isArray(data266)){
+const len24 = data266.length;
+for(let i24=0; i24<len24; i24++){
+if(typeof data266[i24] !== "string"){
+const err325 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/accessModes/" + i24,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/accessModes/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -5406,8 +5372,9 @@ vErrors.push(err325);
 errors++;
 }
 }
+}
 else {
-const err326 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22+"/time",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/properties/time/type",keyword:"type",params:{type: "string"}};
+const err326 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/accessModes",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/accessModes/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -5417,9 +5384,11 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
-else {
-const err327 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields/" + i22,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/items/type",keyword:"type",params:{type: "object"}};
+if(data265.dataSource !== undefined){
+let data268 = data265.dataSource;
+if(data268 && typeof data268 == "object" && !Array.isArray(data268)){
+if(data268.kind === undefined){
+const err327 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -5428,10 +5397,8 @@ vErrors.push(err327);
 }
 errors++;
 }
-}
-}
-else {
-const err328 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/managedFields",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/managedFields/type",keyword:"type",params:{type: "array"}};
+if(data268.name === undefined){
+const err328 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -5440,10 +5407,9 @@ vErrors.push(err328);
 }
 errors++;
 }
-}
-if(data234.name !== undefined){
-if(typeof data234.name !== "string"){
-const err329 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data268.apiGroup !== undefined){
+if(typeof data268.apiGroup !== "string"){
+const err329 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource/apiGroup",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/properties/apiGroup/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -5453,9 +5419,9 @@ vErrors.push(err329);
 errors++;
 }
 }
-if(data234.namespace !== undefined){
-if(typeof data234.namespace !== "string"){
-const err330 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/namespace",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"}};
+if(data268.kind !== undefined){
+if(typeof data268.kind !== "string"){
+const err330 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -5465,15 +5431,9 @@ vErrors.push(err330);
 errors++;
 }
 }
-if(data234.ownerReferences !== undefined){
-let data257 = data234.ownerReferences;
-if(Array.isArray(data257)){
-const len23 = data257.length;
-for(let i23=0; i23<len23; i23++){
-let data258 = data257[i23];
-if(data258 && typeof data258 == "object" && !Array.isArray(data258)){
-if(data258.apiVersion === undefined){
-const err331 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "apiVersion"}};
+if(data268.name !== undefined){
+if(typeof data268.name !== "string"){
+const err331 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -5482,8 +5442,10 @@ vErrors.push(err331);
 }
 errors++;
 }
-if(data258.kind === undefined){
-const err332 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "kind"}};
+}
+}
+else {
+const err332 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -5492,8 +5454,12 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(data258.name === undefined){
-const err333 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "name"}};
+}
+if(data265.dataSourceRef !== undefined){
+let data272 = data265.dataSourceRef;
+if(data272 && typeof data272 == "object" && !Array.isArray(data272)){
+if(data272.kind === undefined){
+const err333 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -5502,8 +5468,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-if(data258.uid === undefined){
-const err334 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/required",keyword:"required",params:{missingProperty: "uid"}};
+if(data272.name === undefined){
+const err334 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -5512,9 +5478,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(data258.apiVersion !== undefined){
-if(typeof data258.apiVersion !== "string"){
-const err335 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/apiVersion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
+if(data272.apiGroup !== undefined){
+if(typeof data272.apiGroup !== "string"){
+const err335 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/apiGroup",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/apiGroup/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -5524,9 +5490,9 @@ vErrors.push(err335);
 errors++;
 }
 }
-if(data258.blockOwnerDeletion !== undefined){
-if(typeof data258.blockOwnerDeletion !== "boolean"){
-const err336 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/blockOwnerDeletion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/blockOwnerDeletion/type",keyword:"type",params:{type: "boolean"}};
+if(data272.kind !== undefined){
+if(typeof data272.kind !== "string"){
+const err336 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -5536,9 +5502,9 @@ vErrors.push(err336);
 errors++;
 }
 }
-if(data258.controller !== undefined){
-if(typeof data258.controller !== "boolean"){
-const err337 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/controller",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/controller/type",keyword:"type",params:{type: "boolean"}};
+if(data272.name !== undefined){
+if(typeof data272.name !== "string"){
+const err337 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -5548,9 +5514,9 @@ vErrors.push(err337);
 errors++;
 }
 }
-if(data258.kind !== undefined){
-if(typeof data258.kind !== "string"){
-const err338 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(data272.namespace !== undefined){
+if(typeof data272.namespace !== "string"){
+const err338 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/namespace",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/namespace/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -5560,9 +5526,9 @@ vErrors.push(err338);
 errors++;
 }
 }
-if(data258.name !== undefined){
-if(typeof data258.name !== "string"){
-const err339 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err339 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -5572,9 +5538,16 @@ vErrors.push(err339);
 errors++;
 }
 }
-if(data258.uid !== undefined){
-if(typeof data258.uid !== "string"){
-const err340 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23+"/uid",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/properties/uid/type",keyword:"type",params:{type: "string"}};
+if(data265.resources !== undefined){
+let data277 = data265.resources;
+if(data277 && typeof data277 == "object" && !Array.isArray(data277)){
+if(data277.limits !== undefined){
+let data278 = data277.limits;
+if(data278 && typeof data278 == "object" && !Array.isArray(data278)){
+for(const key9 in data278){
+let data279 = data278[key9];
+if((!((typeof data279 == "number") && (!(data279 % 1) && !isNaN(data279)))) && (typeof data279 !== "string")){
+const err340 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.volumes.items.properties.ephemeral.properties.volumeClaimTemplate.properties.spec.properties.resources.properties.limits.additionalProperties.type}};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -5583,10 +5556,11 @@ vErrors.push(err340);
 }
 errors++;
 }
-}
-}
-else {
-const err341 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences/" + i23,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/items/type",keyword:"type",params:{type: "object"}};
+const _errs582 = errors;
+let valid126 = false;
+const _errs583 = errors;
+if(!((typeof data279 == "number") && (!(data279 % 1) && !isNaN(data279)))){
+const err341 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -5595,10 +5569,12 @@ vErrors.push(err341);
 }
 errors++;
 }
-}
-}
-else {
-const err342 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/ownerReferences",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/ownerReferences/type",keyword:"type",params:{type: "array"}};
+var _valid3 = _errs583 === errors;
+valid126 = valid126 || _valid3;
+if(!valid126){
+const _errs585 = errors;
+if(typeof data279 !== "string"){
+const err342 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -5607,10 +5583,11 @@ vErrors.push(err342);
 }
 errors++;
 }
+var _valid3 = _errs585 === errors;
+valid126 = valid126 || _valid3;
 }
-if(data234.resourceVersion !== undefined){
-if(typeof data234.resourceVersion !== "string"){
-const err343 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/resourceVersion",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/resourceVersion/type",keyword:"type",params:{type: "string"}};
+if(!valid126){
+const err343 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -5619,10 +5596,20 @@ vErrors.push(err343);
 }
 errors++;
 }
+else {
+errors = _errs582;
+if(vErrors !== null){
+if(_errs582){
+vErrors.length = _errs582;
 }
-if(data234.selfLink !== undefined){
-if(typeof data234.selfLink !== "string"){
-const err344 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/selfLink",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/selfLink/type",keyword:"type",params:{type: "string"}};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data279 === "string"){
+if(!pattern0.test(data279)){
+const err344 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -5632,9 +5619,10 @@ vErrors.push(err344);
 errors++;
 }
 }
-if(data234.uid !== undefined){
-if(typeof data234.uid !== "string"){
-const err345 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata/uid",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/properties/uid/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err345 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -5644,9 +5632,13 @@ vErrors.push(err345);
 errors++;
 }
 }
-}
-else {
-const err346 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/metadata",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/metadata/type",keyword:"type",params:{type: "object"}};
+if(data277.requests !== undefined){
+let data280 = data277.requests;
+if(data280 && typeof data280 == "object" && !Array.isArray(data280)){
+for(const key10 in data280){
+let data281 = data280[key10];
+if((!((typeof data281 == "number") && (!(data281 % 1) && !isNaN(data281)))) && (typeof data281 !== "string")){
+const err346 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.volumes.items.properties.ephemeral.properties.volumeClaimTemplate.properties.spec.properties.resources.properties.requests.additionalProperties.type}};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -5655,18 +5647,11 @@ vErrors.push(err346);
 }
 errors++;
 }
-}
-if(data233.spec !== undefined){
-let data268 = data233.spec;
-if(data268 && typeof data268 == "object" && !Array.isArray(data268)){
-if(data268.accessModes !== undefined){
-let data269 = data268.accessModes;
-if(Array.isArray(data269)){
-const len24 = data269.length;
-for(let i24=0; i24<len24; i24++){
-let data270 = data269[i24];
-if(typeof data270 !== "string"){
-const err347 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/accessModes/" + i24,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/accessModes/items/type",keyword:"type",params:{type: "string"}};
+const _errs592 = errors;
+let valid128 = false;
+const _errs593 = errors;
+if(!((typeof data281 == "number") && (!(data281 % 1) && !isNaN(data281)))){
+const err347 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -5675,8 +5660,12 @@ vErrors.push(err347);
 }
 errors++;
 }
-if(!((((data270 === "ReadOnlyMany") || (data270 === "ReadWriteMany")) || (data270 === "ReadWriteOnce")) || (data270 === "ReadWriteOncePod"))){
-const err348 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/accessModes/" + i24,schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/accessModes/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.volumes.items.properties.ephemeral.properties.volumeClaimTemplate.properties.spec.properties.accessModes.items.enum}};
+var _valid4 = _errs593 === errors;
+valid128 = valid128 || _valid4;
+if(!valid128){
+const _errs595 = errors;
+if(typeof data281 !== "string"){
+const err348 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -5685,10 +5674,11 @@ vErrors.push(err348);
 }
 errors++;
 }
+var _valid4 = _errs595 === errors;
+valid128 = valid128 || _valid4;
 }
-}
-else {
-const err349 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/accessModes",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/accessModes/type",keyword:"type",params:{type: "array"}};
+if(!valid128){
+const err349 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -5697,12 +5687,20 @@ vErrors.push(err349);
 }
 errors++;
 }
+else {
+errors = _errs592;
+if(vErrors !== null){
+if(_errs592){
+vErrors.length = _errs592;
 }
-if(data268.dataSource !== undefined){
-let data271 = data268.dataSource;
-if(data271 && typeof data271 == "object" && !Array.isArray(data271)){
-if(data271.kind === undefined){
-const err350 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/required",keyword:"required",params:{missingProperty: "kind"}};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data281 === "string"){
+if(!pattern0.test(data281)){
+const err350 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -5711,8 +5709,11 @@ vErrors.push(err350);
 }
 errors++;
 }
-if(data271.name === undefined){
-const err351 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/required",keyword:"required",params:{missingProperty: "name"}};
+}
+}
+}
+else {
+const err351 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -5721,9 +5722,10 @@ vErrors.push(err351);
 }
 errors++;
 }
-if(data271.apiGroup !== undefined){
-if(typeof data271.apiGroup !== "string"){
-const err352 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource/apiGroup",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/properties/apiGroup/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err352 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -5733,9 +5735,15 @@ vErrors.push(err352);
 errors++;
 }
 }
-if(data271.kind !== undefined){
-if(typeof data271.kind !== "string"){
-const err353 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(data265.selector !== undefined){
+if(!(validate32(data265.selector, {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/selector",parentData:data265,parentDataProperty:"selector",rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+if(data265.storageClassName !== undefined){
+if(typeof data265.storageClassName !== "string"){
+const err353 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/storageClassName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/storageClassName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -5745,9 +5753,9 @@ vErrors.push(err353);
 errors++;
 }
 }
-if(data271.name !== undefined){
-if(typeof data271.name !== "string"){
-const err354 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data265.volumeAttributesClassName !== undefined){
+if(typeof data265.volumeAttributesClassName !== "string"){
+const err354 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/volumeAttributesClassName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/volumeAttributesClassName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -5757,9 +5765,9 @@ vErrors.push(err354);
 errors++;
 }
 }
-}
-else {
-const err355 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSource",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSource/type",keyword:"type",params:{type: "object"}};
+if(data265.volumeMode !== undefined){
+if(typeof data265.volumeMode !== "string"){
+const err355 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/volumeMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/volumeMode/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -5769,11 +5777,9 @@ vErrors.push(err355);
 errors++;
 }
 }
-if(data268.dataSourceRef !== undefined){
-let data275 = data268.dataSourceRef;
-if(data275 && typeof data275 == "object" && !Array.isArray(data275)){
-if(data275.kind === undefined){
-const err356 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/required",keyword:"required",params:{missingProperty: "kind"}};
+if(data265.volumeName !== undefined){
+if(typeof data265.volumeName !== "string"){
+const err356 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/volumeName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/volumeName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -5782,8 +5788,10 @@ vErrors.push(err356);
 }
 errors++;
 }
-if(data275.name === undefined){
-const err357 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/required",keyword:"required",params:{missingProperty: "name"}};
+}
+}
+else {
+const err357 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -5792,9 +5800,10 @@ vErrors.push(err357);
 }
 errors++;
 }
-if(data275.apiGroup !== undefined){
-if(typeof data275.apiGroup !== "string"){
-const err358 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/apiGroup",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/apiGroup/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err358 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -5804,9 +5813,9 @@ vErrors.push(err358);
 errors++;
 }
 }
-if(data275.kind !== undefined){
-if(typeof data275.kind !== "string"){
-const err359 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/kind",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/kind/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err359 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -5816,9 +5825,12 @@ vErrors.push(err359);
 errors++;
 }
 }
-if(data275.name !== undefined){
-if(typeof data275.name !== "string"){
-const err360 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data174.fc !== undefined){
+let data287 = data174.fc;
+if(data287 && typeof data287 == "object" && !Array.isArray(data287)){
+if(data287.fsType !== undefined){
+if(typeof data287.fsType !== "string"){
+const err360 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -5828,9 +5840,10 @@ vErrors.push(err360);
 errors++;
 }
 }
-if(data275.namespace !== undefined){
-if(typeof data275.namespace !== "string"){
-const err361 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef/namespace",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/properties/namespace/type",keyword:"type",params:{type: "string"}};
+if(data287.lun !== undefined){
+let data289 = data287.lun;
+if(!((typeof data289 == "number") && (!(data289 % 1) && !isNaN(data289)))){
+const err361 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/lun/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -5839,10 +5852,9 @@ vErrors.push(err361);
 }
 errors++;
 }
-}
-}
-else {
-const err362 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/dataSourceRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/dataSourceRef/type",keyword:"type",params:{type: "object"}};
+if(typeof data289 == "number"){
+if(!(formats0.validate(data289))){
+const err362 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/lun/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -5852,16 +5864,10 @@ vErrors.push(err362);
 errors++;
 }
 }
-if(data268.resources !== undefined){
-let data280 = data268.resources;
-if(data280 && typeof data280 == "object" && !Array.isArray(data280)){
-if(data280.limits !== undefined){
-let data281 = data280.limits;
-if(data281 && typeof data281 == "object" && !Array.isArray(data281)){
-for(const key9 in data281){
-let data282 = data281[key9];
-if((!((typeof data282 == "number") && (!(data282 % 1) && !isNaN(data282)))) && (typeof data282 !== "string")){
-const err363 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.volumes.items.properties.ephemeral.properties.volumeClaimTemplate.properties.spec.properties.resources.properties.limits.additionalProperties.type}};
+}
+if(data287.readOnly !== undefined){
+if(typeof data287.readOnly !== "boolean"){
+const err363 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -5870,11 +5876,14 @@ vErrors.push(err363);
 }
 errors++;
 }
-const _errs594 = errors;
-let valid128 = false;
-const _errs595 = errors;
-if(!((typeof data282 == "number") && (!(data282 % 1) && !isNaN(data282)))){
-const err364 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+}
+if(data287.targetWWNs !== undefined){
+let data291 = data287.targetWWNs;
+if(Array.isArray(data291)){
+const len25 = data291.length;
+for(let i25=0; i25<len25; i25++){
+if(typeof data291[i25] !== "string"){
+const err364 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/targetWWNs/" + i25,schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/targetWWNs/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -5883,12 +5892,10 @@ vErrors.push(err364);
 }
 errors++;
 }
-var _valid4 = _errs595 === errors;
-valid128 = valid128 || _valid4;
-if(!valid128){
-const _errs597 = errors;
-if(typeof data282 !== "string"){
-const err365 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err365 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/targetWWNs",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/targetWWNs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -5897,11 +5904,14 @@ vErrors.push(err365);
 }
 errors++;
 }
-var _valid4 = _errs597 === errors;
-valid128 = valid128 || _valid4;
 }
-if(!valid128){
-const err366 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf",keyword:"anyOf",params:{}};
+if(data287.wwids !== undefined){
+let data293 = data287.wwids;
+if(Array.isArray(data293)){
+const len26 = data293.length;
+for(let i26=0; i26<len26; i26++){
+if(typeof data293[i26] !== "string"){
+const err366 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/wwids/" + i26,schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/wwids/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -5910,21 +5920,10 @@ vErrors.push(err366);
 }
 errors++;
 }
-else {
-errors = _errs594;
-if(vErrors !== null){
-if(_errs594){
-vErrors.length = _errs594;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err367 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/limits",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/limits/type",keyword:"type",params:{type: "object"}};
+const err367 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/wwids",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/wwids/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -5934,13 +5933,9 @@ vErrors.push(err367);
 errors++;
 }
 }
-if(data280.requests !== undefined){
-let data283 = data280.requests;
-if(data283 && typeof data283 == "object" && !Array.isArray(data283)){
-for(const key10 in data283){
-let data284 = data283[key10];
-if((!((typeof data284 == "number") && (!(data284 % 1) && !isNaN(data284)))) && (typeof data284 !== "string")){
-const err368 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.volumes.items.properties.ephemeral.properties.volumeClaimTemplate.properties.spec.properties.resources.properties.requests.additionalProperties.type}};
+}
+else {
+const err368 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -5949,11 +5944,12 @@ vErrors.push(err368);
 }
 errors++;
 }
-const _errs604 = errors;
-let valid130 = false;
-const _errs605 = errors;
-if(!((typeof data284 == "number") && (!(data284 % 1) && !isNaN(data284)))){
-const err369 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+}
+if(data174.flexVolume !== undefined){
+let data295 = data174.flexVolume;
+if(data295 && typeof data295 == "object" && !Array.isArray(data295)){
+if(data295.driver === undefined){
+const err369 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/required",keyword:"required",params:{missingProperty: "driver"}};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -5962,12 +5958,9 @@ vErrors.push(err369);
 }
 errors++;
 }
-var _valid5 = _errs605 === errors;
-valid130 = valid130 || _valid5;
-if(!valid130){
-const _errs607 = errors;
-if(typeof data284 !== "string"){
-const err370 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
+if(data295.driver !== undefined){
+if(typeof data295.driver !== "string"){
+const err370 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/driver",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/driver/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -5976,11 +5969,10 @@ vErrors.push(err370);
 }
 errors++;
 }
-var _valid5 = _errs607 === errors;
-valid130 = valid130 || _valid5;
 }
-if(!valid130){
-const err371 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf",keyword:"anyOf",params:{}};
+if(data295.fsType !== undefined){
+if(typeof data295.fsType !== "string"){
+const err371 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -5989,21 +5981,13 @@ vErrors.push(err371);
 }
 errors++;
 }
-else {
-errors = _errs604;
-if(vErrors !== null){
-if(_errs604){
-vErrors.length = _errs604;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err372 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources/requests",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/properties/requests/type",keyword:"type",params:{type: "object"}};
+if(data295.options !== undefined){
+let data298 = data295.options;
+if(data298 && typeof data298 == "object" && !Array.isArray(data298)){
+for(const key11 in data298){
+if(typeof data298[key11] !== "string"){
+const err372 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/options/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/options/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -6015,7 +5999,7 @@ errors++;
 }
 }
 else {
-const err373 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/resources",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/resources/type",keyword:"type",params:{type: "object"}};
+const err373 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/options",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/options/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -6025,15 +6009,9 @@ vErrors.push(err373);
 errors++;
 }
 }
-if(data268.selector !== undefined){
-if(!(validate29(data268.selector, {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/selector",parentData:data268,parentDataProperty:"selector",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-}
-if(data268.storageClassName !== undefined){
-if(typeof data268.storageClassName !== "string"){
-const err374 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/storageClassName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/storageClassName/type",keyword:"type",params:{type: "string"}};
+if(data295.readOnly !== undefined){
+if(typeof data295.readOnly !== "boolean"){
+const err374 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -6043,9 +6021,12 @@ vErrors.push(err374);
 errors++;
 }
 }
-if(data268.volumeAttributesClassName !== undefined){
-if(typeof data268.volumeAttributesClassName !== "string"){
-const err375 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/volumeAttributesClassName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/volumeAttributesClassName/type",keyword:"type",params:{type: "string"}};
+if(data295.secretRef !== undefined){
+let data301 = data295.secretRef;
+if(data301 && typeof data301 == "object" && !Array.isArray(data301)){
+if(data301.name !== undefined){
+if(typeof data301.name !== "string"){
+const err375 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -6055,10 +6036,9 @@ vErrors.push(err375);
 errors++;
 }
 }
-if(data268.volumeMode !== undefined){
-let data288 = data268.volumeMode;
-if(typeof data288 !== "string"){
-const err376 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/volumeMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/volumeMode/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err376 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -6067,8 +6047,10 @@ vErrors.push(err376);
 }
 errors++;
 }
-if(!((data288 === "Block") || (data288 === "Filesystem"))){
-const err377 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/volumeMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/volumeMode/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.volumes.items.properties.ephemeral.properties.volumeClaimTemplate.properties.spec.properties.volumeMode.enum}};
+}
+}
+else {
+const err377 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -6078,9 +6060,12 @@ vErrors.push(err377);
 errors++;
 }
 }
-if(data268.volumeName !== undefined){
-if(typeof data268.volumeName !== "string"){
-const err378 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec/volumeName",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/properties/volumeName/type",keyword:"type",params:{type: "string"}};
+if(data174.flocker !== undefined){
+let data303 = data174.flocker;
+if(data303 && typeof data303 == "object" && !Array.isArray(data303)){
+if(data303.datasetName !== undefined){
+if(typeof data303.datasetName !== "string"){
+const err378 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flocker/datasetName",schemaPath:"#/properties/spec/properties/volumes/items/properties/flocker/properties/datasetName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -6090,9 +6075,9 @@ vErrors.push(err378);
 errors++;
 }
 }
-}
-else {
-const err379 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate/spec",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/properties/spec/type",keyword:"type",params:{type: "object"}};
+if(data303.datasetUUID !== undefined){
+if(typeof data303.datasetUUID !== "string"){
+const err379 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flocker/datasetUUID",schemaPath:"#/properties/spec/properties/volumes/items/properties/flocker/properties/datasetUUID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -6104,7 +6089,7 @@ errors++;
 }
 }
 else {
-const err380 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral/volumeClaimTemplate",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/properties/volumeClaimTemplate/type",keyword:"type",params:{type: "object"}};
+const err380 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flocker",schemaPath:"#/properties/spec/properties/volumes/items/properties/flocker/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -6114,9 +6099,11 @@ vErrors.push(err380);
 errors++;
 }
 }
-}
-else {
-const err381 = {instancePath:instancePath+"/spec/volumes/" + i18+"/ephemeral",schemaPath:"#/properties/spec/properties/volumes/items/properties/ephemeral/type",keyword:"type",params:{type: "object"}};
+if(data174.gcePersistentDisk !== undefined){
+let data306 = data174.gcePersistentDisk;
+if(data306 && typeof data306 == "object" && !Array.isArray(data306)){
+if(data306.pdName === undefined){
+const err381 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/required",keyword:"required",params:{missingProperty: "pdName"}};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -6125,13 +6112,9 @@ vErrors.push(err381);
 }
 errors++;
 }
-}
-if(data177.fc !== undefined){
-let data290 = data177.fc;
-if(data290 && typeof data290 == "object" && !Array.isArray(data290)){
-if(data290.fsType !== undefined){
-if(typeof data290.fsType !== "string"){
-const err382 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/fsType/type",keyword:"type",params:{type: "string"}};
+if(data306.fsType !== undefined){
+if(typeof data306.fsType !== "string"){
+const err382 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -6141,10 +6124,10 @@ vErrors.push(err382);
 errors++;
 }
 }
-if(data290.lun !== undefined){
-let data292 = data290.lun;
-if(!((typeof data292 == "number") && (!(data292 % 1) && !isNaN(data292)))){
-const err383 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/lun/type",keyword:"type",params:{type: "integer"}};
+if(data306.partition !== undefined){
+let data308 = data306.partition;
+if(!((typeof data308 == "number") && (!(data308 % 1) && !isNaN(data308)))){
+const err383 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/partition/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -6153,9 +6136,9 @@ vErrors.push(err383);
 }
 errors++;
 }
-if(typeof data292 == "number"){
-if(!(formats0.validate(data292))){
-const err384 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/lun/format",keyword:"format",params:{format: "int32"}};
+if(typeof data308 == "number"){
+if(!(formats0.validate(data308))){
+const err384 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/partition/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -6166,9 +6149,9 @@ errors++;
 }
 }
 }
-if(data290.readOnly !== undefined){
-if(typeof data290.readOnly !== "boolean"){
-const err385 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data306.pdName !== undefined){
+if(typeof data306.pdName !== "string"){
+const err385 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/pdName",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/pdName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -6178,13 +6161,9 @@ vErrors.push(err385);
 errors++;
 }
 }
-if(data290.targetWWNs !== undefined){
-let data294 = data290.targetWWNs;
-if(Array.isArray(data294)){
-const len25 = data294.length;
-for(let i25=0; i25<len25; i25++){
-if(typeof data294[i25] !== "string"){
-const err386 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/targetWWNs/" + i25,schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/targetWWNs/items/type",keyword:"type",params:{type: "string"}};
+if(data306.readOnly !== undefined){
+if(typeof data306.readOnly !== "boolean"){
+const err386 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -6196,7 +6175,7 @@ errors++;
 }
 }
 else {
-const err387 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/targetWWNs",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/targetWWNs/type",keyword:"type",params:{type: "array"}};
+const err387 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -6206,13 +6185,11 @@ vErrors.push(err387);
 errors++;
 }
 }
-if(data290.wwids !== undefined){
-let data296 = data290.wwids;
-if(Array.isArray(data296)){
-const len26 = data296.length;
-for(let i26=0; i26<len26; i26++){
-if(typeof data296[i26] !== "string"){
-const err388 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/wwids/" + i26,schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/wwids/items/type",keyword:"type",params:{type: "string"}};
+if(data174.gitRepo !== undefined){
+let data311 = data174.gitRepo;
+if(data311 && typeof data311 == "object" && !Array.isArray(data311)){
+if(data311.repository === undefined){
+const err388 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/required",keyword:"required",params:{missingProperty: "repository"}};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -6221,10 +6198,9 @@ vErrors.push(err388);
 }
 errors++;
 }
-}
-}
-else {
-const err389 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc/wwids",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/properties/wwids/type",keyword:"type",params:{type: "array"}};
+if(data311.directory !== undefined){
+if(typeof data311.directory !== "string"){
+const err389 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo/directory",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/properties/directory/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -6234,9 +6210,9 @@ vErrors.push(err389);
 errors++;
 }
 }
-}
-else {
-const err390 = {instancePath:instancePath+"/spec/volumes/" + i18+"/fc",schemaPath:"#/properties/spec/properties/volumes/items/properties/fc/type",keyword:"type",params:{type: "object"}};
+if(data311.repository !== undefined){
+if(typeof data311.repository !== "string"){
+const err390 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo/repository",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/properties/repository/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -6246,11 +6222,9 @@ vErrors.push(err390);
 errors++;
 }
 }
-if(data177.flexVolume !== undefined){
-let data298 = data177.flexVolume;
-if(data298 && typeof data298 == "object" && !Array.isArray(data298)){
-if(data298.driver === undefined){
-const err391 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/required",keyword:"required",params:{missingProperty: "driver"}};
+if(data311.revision !== undefined){
+if(typeof data311.revision !== "string"){
+const err391 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo/revision",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/properties/revision/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -6259,9 +6233,10 @@ vErrors.push(err391);
 }
 errors++;
 }
-if(data298.driver !== undefined){
-if(typeof data298.driver !== "string"){
-const err392 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/driver",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/driver/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err392 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -6271,9 +6246,11 @@ vErrors.push(err392);
 errors++;
 }
 }
-if(data298.fsType !== undefined){
-if(typeof data298.fsType !== "string"){
-const err393 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/fsType/type",keyword:"type",params:{type: "string"}};
+if(data174.glusterfs !== undefined){
+let data315 = data174.glusterfs;
+if(data315 && typeof data315 == "object" && !Array.isArray(data315)){
+if(data315.endpoints === undefined){
+const err393 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/required",keyword:"required",params:{missingProperty: "endpoints"}};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -6282,13 +6259,8 @@ vErrors.push(err393);
 }
 errors++;
 }
-}
-if(data298.options !== undefined){
-let data301 = data298.options;
-if(data301 && typeof data301 == "object" && !Array.isArray(data301)){
-for(const key11 in data301){
-if(typeof data301[key11] !== "string"){
-const err394 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/options/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/options/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(data315.path === undefined){
+const err394 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -6297,10 +6269,9 @@ vErrors.push(err394);
 }
 errors++;
 }
-}
-}
-else {
-const err395 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/options",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/options/type",keyword:"type",params:{type: "object"}};
+if(data315.endpoints !== undefined){
+if(typeof data315.endpoints !== "string"){
+const err395 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs/endpoints",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/properties/endpoints/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -6310,9 +6281,9 @@ vErrors.push(err395);
 errors++;
 }
 }
-if(data298.readOnly !== undefined){
-if(typeof data298.readOnly !== "boolean"){
-const err396 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data315.path !== undefined){
+if(typeof data315.path !== "string"){
+const err396 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -6322,12 +6293,9 @@ vErrors.push(err396);
 errors++;
 }
 }
-if(data298.secretRef !== undefined){
-let data304 = data298.secretRef;
-if(data304 && typeof data304 == "object" && !Array.isArray(data304)){
-if(data304.name !== undefined){
-if(typeof data304.name !== "string"){
-const err397 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data315.readOnly !== undefined){
+if(typeof data315.readOnly !== "boolean"){
+const err397 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -6339,7 +6307,7 @@ errors++;
 }
 }
 else {
-const err398 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+const err398 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -6349,9 +6317,11 @@ vErrors.push(err398);
 errors++;
 }
 }
-}
-else {
-const err399 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flexVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/flexVolume/type",keyword:"type",params:{type: "object"}};
+if(data174.hostPath !== undefined){
+let data319 = data174.hostPath;
+if(data319 && typeof data319 == "object" && !Array.isArray(data319)){
+if(data319.path === undefined){
+const err399 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -6360,13 +6330,9 @@ vErrors.push(err399);
 }
 errors++;
 }
-}
-if(data177.flocker !== undefined){
-let data306 = data177.flocker;
-if(data306 && typeof data306 == "object" && !Array.isArray(data306)){
-if(data306.datasetName !== undefined){
-if(typeof data306.datasetName !== "string"){
-const err400 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flocker/datasetName",schemaPath:"#/properties/spec/properties/volumes/items/properties/flocker/properties/datasetName/type",keyword:"type",params:{type: "string"}};
+if(data319.path !== undefined){
+if(typeof data319.path !== "string"){
+const err400 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -6376,9 +6342,9 @@ vErrors.push(err400);
 errors++;
 }
 }
-if(data306.datasetUUID !== undefined){
-if(typeof data306.datasetUUID !== "string"){
-const err401 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flocker/datasetUUID",schemaPath:"#/properties/spec/properties/volumes/items/properties/flocker/properties/datasetUUID/type",keyword:"type",params:{type: "string"}};
+if(data319.type !== undefined){
+if(typeof data319.type !== "string"){
+const err401 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath/type",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -6390,7 +6356,7 @@ errors++;
 }
 }
 else {
-const err402 = {instancePath:instancePath+"/spec/volumes/" + i18+"/flocker",schemaPath:"#/properties/spec/properties/volumes/items/properties/flocker/type",keyword:"type",params:{type: "object"}};
+const err402 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -6400,11 +6366,12 @@ vErrors.push(err402);
 errors++;
 }
 }
-if(data177.gcePersistentDisk !== undefined){
-let data309 = data177.gcePersistentDisk;
-if(data309 && typeof data309 == "object" && !Array.isArray(data309)){
-if(data309.pdName === undefined){
-const err403 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/required",keyword:"required",params:{missingProperty: "pdName"}};
+if(data174.image !== undefined){
+let data322 = data174.image;
+if(data322 && typeof data322 == "object" && !Array.isArray(data322)){
+if(data322.pullPolicy !== undefined){
+if(typeof data322.pullPolicy !== "string"){
+const err403 = {instancePath:instancePath+"/spec/volumes/" + i18+"/image/pullPolicy",schemaPath:"#/properties/spec/properties/volumes/items/properties/image/properties/pullPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -6413,9 +6380,10 @@ vErrors.push(err403);
 }
 errors++;
 }
-if(data309.fsType !== undefined){
-if(typeof data309.fsType !== "string"){
-const err404 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+if(data322.reference !== undefined){
+if(typeof data322.reference !== "string"){
+const err404 = {instancePath:instancePath+"/spec/volumes/" + i18+"/image/reference",schemaPath:"#/properties/spec/properties/volumes/items/properties/image/properties/reference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -6425,10 +6393,9 @@ vErrors.push(err404);
 errors++;
 }
 }
-if(data309.partition !== undefined){
-let data311 = data309.partition;
-if(!((typeof data311 == "number") && (!(data311 % 1) && !isNaN(data311)))){
-const err405 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/partition/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err405 = {instancePath:instancePath+"/spec/volumes/" + i18+"/image",schemaPath:"#/properties/spec/properties/volumes/items/properties/image/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -6437,9 +6404,12 @@ vErrors.push(err405);
 }
 errors++;
 }
-if(typeof data311 == "number"){
-if(!(formats0.validate(data311))){
-const err406 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/partition",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/partition/format",keyword:"format",params:{format: "int32"}};
+}
+if(data174.iscsi !== undefined){
+let data325 = data174.iscsi;
+if(data325 && typeof data325 == "object" && !Array.isArray(data325)){
+if(data325.targetPortal === undefined){
+const err406 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/required",keyword:"required",params:{missingProperty: "targetPortal"}};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -6448,11 +6418,8 @@ vErrors.push(err406);
 }
 errors++;
 }
-}
-}
-if(data309.pdName !== undefined){
-if(typeof data309.pdName !== "string"){
-const err407 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/pdName",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/pdName/type",keyword:"type",params:{type: "string"}};
+if(data325.iqn === undefined){
+const err407 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/required",keyword:"required",params:{missingProperty: "iqn"}};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -6461,10 +6428,8 @@ vErrors.push(err407);
 }
 errors++;
 }
-}
-if(data309.readOnly !== undefined){
-if(typeof data309.readOnly !== "boolean"){
-const err408 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data325.lun === undefined){
+const err408 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/required",keyword:"required",params:{missingProperty: "lun"}};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -6473,10 +6438,9 @@ vErrors.push(err408);
 }
 errors++;
 }
-}
-}
-else {
-const err409 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gcePersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/gcePersistentDisk/type",keyword:"type",params:{type: "object"}};
+if(data325.chapAuthDiscovery !== undefined){
+if(typeof data325.chapAuthDiscovery !== "boolean"){
+const err409 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/chapAuthDiscovery",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/chapAuthDiscovery/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -6486,11 +6450,9 @@ vErrors.push(err409);
 errors++;
 }
 }
-if(data177.gitRepo !== undefined){
-let data314 = data177.gitRepo;
-if(data314 && typeof data314 == "object" && !Array.isArray(data314)){
-if(data314.repository === undefined){
-const err410 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/required",keyword:"required",params:{missingProperty: "repository"}};
+if(data325.chapAuthSession !== undefined){
+if(typeof data325.chapAuthSession !== "boolean"){
+const err410 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/chapAuthSession",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/chapAuthSession/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -6499,9 +6461,10 @@ vErrors.push(err410);
 }
 errors++;
 }
-if(data314.directory !== undefined){
-if(typeof data314.directory !== "string"){
-const err411 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo/directory",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/properties/directory/type",keyword:"type",params:{type: "string"}};
+}
+if(data325.fsType !== undefined){
+if(typeof data325.fsType !== "string"){
+const err411 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -6511,9 +6474,9 @@ vErrors.push(err411);
 errors++;
 }
 }
-if(data314.repository !== undefined){
-if(typeof data314.repository !== "string"){
-const err412 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo/repository",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/properties/repository/type",keyword:"type",params:{type: "string"}};
+if(data325.initiatorName !== undefined){
+if(typeof data325.initiatorName !== "string"){
+const err412 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/initiatorName",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/initiatorName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -6523,9 +6486,9 @@ vErrors.push(err412);
 errors++;
 }
 }
-if(data314.revision !== undefined){
-if(typeof data314.revision !== "string"){
-const err413 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo/revision",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(data325.iqn !== undefined){
+if(typeof data325.iqn !== "string"){
+const err413 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/iqn",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/iqn/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -6535,9 +6498,9 @@ vErrors.push(err413);
 errors++;
 }
 }
-}
-else {
-const err414 = {instancePath:instancePath+"/spec/volumes/" + i18+"/gitRepo",schemaPath:"#/properties/spec/properties/volumes/items/properties/gitRepo/type",keyword:"type",params:{type: "object"}};
+if(data325.iscsiInterface !== undefined){
+if(typeof data325.iscsiInterface !== "string"){
+const err414 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/iscsiInterface",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/iscsiInterface/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -6547,11 +6510,10 @@ vErrors.push(err414);
 errors++;
 }
 }
-if(data177.glusterfs !== undefined){
-let data318 = data177.glusterfs;
-if(data318 && typeof data318 == "object" && !Array.isArray(data318)){
-if(data318.endpoints === undefined){
-const err415 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/required",keyword:"required",params:{missingProperty: "endpoints"}};
+if(data325.lun !== undefined){
+let data332 = data325.lun;
+if(!((typeof data332 == "number") && (!(data332 % 1) && !isNaN(data332)))){
+const err415 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/lun/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -6560,8 +6522,9 @@ vErrors.push(err415);
 }
 errors++;
 }
-if(data318.path === undefined){
-const err416 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/required",keyword:"required",params:{missingProperty: "path"}};
+if(typeof data332 == "number"){
+if(!(formats0.validate(data332))){
+const err416 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/lun/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -6570,9 +6533,15 @@ vErrors.push(err416);
 }
 errors++;
 }
-if(data318.endpoints !== undefined){
-if(typeof data318.endpoints !== "string"){
-const err417 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs/endpoints",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/properties/endpoints/type",keyword:"type",params:{type: "string"}};
+}
+}
+if(data325.portals !== undefined){
+let data333 = data325.portals;
+if(Array.isArray(data333)){
+const len27 = data333.length;
+for(let i27=0; i27<len27; i27++){
+if(typeof data333[i27] !== "string"){
+const err417 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/portals/" + i27,schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/portals/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -6582,9 +6551,9 @@ vErrors.push(err417);
 errors++;
 }
 }
-if(data318.path !== undefined){
-if(typeof data318.path !== "string"){
-const err418 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/properties/path/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err418 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/portals",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/portals/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -6594,9 +6563,9 @@ vErrors.push(err418);
 errors++;
 }
 }
-if(data318.readOnly !== undefined){
-if(typeof data318.readOnly !== "boolean"){
-const err419 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data325.readOnly !== undefined){
+if(typeof data325.readOnly !== "boolean"){
+const err419 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -6606,9 +6575,12 @@ vErrors.push(err419);
 errors++;
 }
 }
-}
-else {
-const err420 = {instancePath:instancePath+"/spec/volumes/" + i18+"/glusterfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/glusterfs/type",keyword:"type",params:{type: "object"}};
+if(data325.secretRef !== undefined){
+let data336 = data325.secretRef;
+if(data336 && typeof data336 == "object" && !Array.isArray(data336)){
+if(data336.name !== undefined){
+if(typeof data336.name !== "string"){
+const err420 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -6618,11 +6590,9 @@ vErrors.push(err420);
 errors++;
 }
 }
-if(data177.hostPath !== undefined){
-let data322 = data177.hostPath;
-if(data322 && typeof data322 == "object" && !Array.isArray(data322)){
-if(data322.path === undefined){
-const err421 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/required",keyword:"required",params:{missingProperty: "path"}};
+}
+else {
+const err421 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -6631,9 +6601,10 @@ vErrors.push(err421);
 }
 errors++;
 }
-if(data322.path !== undefined){
-if(typeof data322.path !== "string"){
-const err422 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/properties/path/type",keyword:"type",params:{type: "string"}};
+}
+if(data325.targetPortal !== undefined){
+if(typeof data325.targetPortal !== "string"){
+const err422 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/targetPortal",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/targetPortal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -6643,10 +6614,9 @@ vErrors.push(err422);
 errors++;
 }
 }
-if(data322.type !== undefined){
-let data324 = data322.type;
-if(typeof data324 !== "string"){
-const err423 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath/type",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/properties/type/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err423 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -6655,8 +6625,10 @@ vErrors.push(err423);
 }
 errors++;
 }
-if(!((((((((data324 === "") || (data324 === "BlockDevice")) || (data324 === "CharDevice")) || (data324 === "Directory")) || (data324 === "DirectoryOrCreate")) || (data324 === "File")) || (data324 === "FileOrCreate")) || (data324 === "Socket"))){
-const err424 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath/type",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/properties/type/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.volumes.items.properties.hostPath.properties.type.enum}};
+}
+if(data174.name !== undefined){
+if(typeof data174.name !== "string"){
+const err424 = {instancePath:instancePath+"/spec/volumes/" + i18+"/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -6666,9 +6638,11 @@ vErrors.push(err424);
 errors++;
 }
 }
-}
-else {
-const err425 = {instancePath:instancePath+"/spec/volumes/" + i18+"/hostPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "object"}};
+if(data174.nfs !== undefined){
+let data340 = data174.nfs;
+if(data340 && typeof data340 == "object" && !Array.isArray(data340)){
+if(data340.server === undefined){
+const err425 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/required",keyword:"required",params:{missingProperty: "server"}};
 if(vErrors === null){
 vErrors = [err425];
 }
@@ -6677,14 +6651,8 @@ vErrors.push(err425);
 }
 errors++;
 }
-}
-if(data177.image !== undefined){
-let data325 = data177.image;
-if(data325 && typeof data325 == "object" && !Array.isArray(data325)){
-if(data325.pullPolicy !== undefined){
-let data326 = data325.pullPolicy;
-if(typeof data326 !== "string"){
-const err426 = {instancePath:instancePath+"/spec/volumes/" + i18+"/image/pullPolicy",schemaPath:"#/properties/spec/properties/volumes/items/properties/image/properties/pullPolicy/type",keyword:"type",params:{type: "string"}};
+if(data340.path === undefined){
+const err426 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err426];
 }
@@ -6693,8 +6661,9 @@ vErrors.push(err426);
 }
 errors++;
 }
-if(!(((data326 === "Always") || (data326 === "IfNotPresent")) || (data326 === "Never"))){
-const err427 = {instancePath:instancePath+"/spec/volumes/" + i18+"/image/pullPolicy",schemaPath:"#/properties/spec/properties/volumes/items/properties/image/properties/pullPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.volumes.items.properties.image.properties.pullPolicy.enum}};
+if(data340.path !== undefined){
+if(typeof data340.path !== "string"){
+const err427 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err427];
 }
@@ -6704,9 +6673,9 @@ vErrors.push(err427);
 errors++;
 }
 }
-if(data325.reference !== undefined){
-if(typeof data325.reference !== "string"){
-const err428 = {instancePath:instancePath+"/spec/volumes/" + i18+"/image/reference",schemaPath:"#/properties/spec/properties/volumes/items/properties/image/properties/reference/type",keyword:"type",params:{type: "string"}};
+if(data340.readOnly !== undefined){
+if(typeof data340.readOnly !== "boolean"){
+const err428 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err428];
 }
@@ -6716,9 +6685,9 @@ vErrors.push(err428);
 errors++;
 }
 }
-}
-else {
-const err429 = {instancePath:instancePath+"/spec/volumes/" + i18+"/image",schemaPath:"#/properties/spec/properties/volumes/items/properties/image/type",keyword:"type",params:{type: "object"}};
+if(data340.server !== undefined){
+if(typeof data340.server !== "string"){
+const err429 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs/server",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/properties/server/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err429];
 }
@@ -6728,11 +6697,9 @@ vErrors.push(err429);
 errors++;
 }
 }
-if(data177.iscsi !== undefined){
-let data328 = data177.iscsi;
-if(data328 && typeof data328 == "object" && !Array.isArray(data328)){
-if(data328.targetPortal === undefined){
-const err430 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/required",keyword:"required",params:{missingProperty: "targetPortal"}};
+}
+else {
+const err430 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err430];
 }
@@ -6741,8 +6708,12 @@ vErrors.push(err430);
 }
 errors++;
 }
-if(data328.iqn === undefined){
-const err431 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/required",keyword:"required",params:{missingProperty: "iqn"}};
+}
+if(data174.persistentVolumeClaim !== undefined){
+let data344 = data174.persistentVolumeClaim;
+if(data344 && typeof data344 == "object" && !Array.isArray(data344)){
+if(data344.claimName === undefined){
+const err431 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/required",keyword:"required",params:{missingProperty: "claimName"}};
 if(vErrors === null){
 vErrors = [err431];
 }
@@ -6751,8 +6722,9 @@ vErrors.push(err431);
 }
 errors++;
 }
-if(data328.lun === undefined){
-const err432 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/required",keyword:"required",params:{missingProperty: "lun"}};
+if(data344.claimName !== undefined){
+if(typeof data344.claimName !== "string"){
+const err432 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim/claimName",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/properties/claimName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err432];
 }
@@ -6761,9 +6733,10 @@ vErrors.push(err432);
 }
 errors++;
 }
-if(data328.chapAuthDiscovery !== undefined){
-if(typeof data328.chapAuthDiscovery !== "boolean"){
-const err433 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/chapAuthDiscovery",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/chapAuthDiscovery/type",keyword:"type",params:{type: "boolean"}};
+}
+if(data344.readOnly !== undefined){
+if(typeof data344.readOnly !== "boolean"){
+const err433 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err433];
 }
@@ -6773,9 +6746,9 @@ vErrors.push(err433);
 errors++;
 }
 }
-if(data328.chapAuthSession !== undefined){
-if(typeof data328.chapAuthSession !== "boolean"){
-const err434 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/chapAuthSession",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/chapAuthSession/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err434 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err434];
 }
@@ -6785,9 +6758,11 @@ vErrors.push(err434);
 errors++;
 }
 }
-if(data328.fsType !== undefined){
-if(typeof data328.fsType !== "string"){
-const err435 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/fsType/type",keyword:"type",params:{type: "string"}};
+if(data174.photonPersistentDisk !== undefined){
+let data347 = data174.photonPersistentDisk;
+if(data347 && typeof data347 == "object" && !Array.isArray(data347)){
+if(data347.pdID === undefined){
+const err435 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/required",keyword:"required",params:{missingProperty: "pdID"}};
 if(vErrors === null){
 vErrors = [err435];
 }
@@ -6796,10 +6771,9 @@ vErrors.push(err435);
 }
 errors++;
 }
-}
-if(data328.initiatorName !== undefined){
-if(typeof data328.initiatorName !== "string"){
-const err436 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/initiatorName",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/initiatorName/type",keyword:"type",params:{type: "string"}};
+if(data347.fsType !== undefined){
+if(typeof data347.fsType !== "string"){
+const err436 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err436];
 }
@@ -6809,9 +6783,9 @@ vErrors.push(err436);
 errors++;
 }
 }
-if(data328.iqn !== undefined){
-if(typeof data328.iqn !== "string"){
-const err437 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/iqn",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/iqn/type",keyword:"type",params:{type: "string"}};
+if(data347.pdID !== undefined){
+if(typeof data347.pdID !== "string"){
+const err437 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk/pdID",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/properties/pdID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err437];
 }
@@ -6821,9 +6795,9 @@ vErrors.push(err437);
 errors++;
 }
 }
-if(data328.iscsiInterface !== undefined){
-if(typeof data328.iscsiInterface !== "string"){
-const err438 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/iscsiInterface",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/iscsiInterface/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err438 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err438];
 }
@@ -6833,10 +6807,11 @@ vErrors.push(err438);
 errors++;
 }
 }
-if(data328.lun !== undefined){
-let data335 = data328.lun;
-if(!((typeof data335 == "number") && (!(data335 % 1) && !isNaN(data335)))){
-const err439 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/lun/type",keyword:"type",params:{type: "integer"}};
+if(data174.portworxVolume !== undefined){
+let data350 = data174.portworxVolume;
+if(data350 && typeof data350 == "object" && !Array.isArray(data350)){
+if(data350.volumeID === undefined){
+const err439 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/required",keyword:"required",params:{missingProperty: "volumeID"}};
 if(vErrors === null){
 vErrors = [err439];
 }
@@ -6845,9 +6820,9 @@ vErrors.push(err439);
 }
 errors++;
 }
-if(typeof data335 == "number"){
-if(!(formats0.validate(data335))){
-const err440 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/lun",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/lun/format",keyword:"format",params:{format: "int32"}};
+if(data350.fsType !== undefined){
+if(typeof data350.fsType !== "string"){
+const err440 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err440];
 }
@@ -6857,14 +6832,9 @@ vErrors.push(err440);
 errors++;
 }
 }
-}
-if(data328.portals !== undefined){
-let data336 = data328.portals;
-if(Array.isArray(data336)){
-const len27 = data336.length;
-for(let i27=0; i27<len27; i27++){
-if(typeof data336[i27] !== "string"){
-const err441 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/portals/" + i27,schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/portals/items/type",keyword:"type",params:{type: "string"}};
+if(data350.readOnly !== undefined){
+if(typeof data350.readOnly !== "boolean"){
+const err441 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err441];
 }
@@ -6874,9 +6844,9 @@ vErrors.push(err441);
 errors++;
 }
 }
-}
-else {
-const err442 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/portals",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/portals/type",keyword:"type",params:{type: "array"}};
+if(data350.volumeID !== undefined){
+if(typeof data350.volumeID !== "string"){
+const err442 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume/volumeID",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/properties/volumeID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err442];
 }
@@ -6886,9 +6856,9 @@ vErrors.push(err442);
 errors++;
 }
 }
-if(data328.readOnly !== undefined){
-if(typeof data328.readOnly !== "boolean"){
-const err443 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err443 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err443];
 }
@@ -6898,12 +6868,13 @@ vErrors.push(err443);
 errors++;
 }
 }
-if(data328.secretRef !== undefined){
-let data339 = data328.secretRef;
-if(data339 && typeof data339 == "object" && !Array.isArray(data339)){
-if(data339.name !== undefined){
-if(typeof data339.name !== "string"){
-const err444 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data174.projected !== undefined){
+let data354 = data174.projected;
+if(data354 && typeof data354 == "object" && !Array.isArray(data354)){
+if(data354.defaultMode !== undefined){
+let data355 = data354.defaultMode;
+if(!((typeof data355 == "number") && (!(data355 % 1) && !isNaN(data355)))){
+const err444 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err444];
 }
@@ -6912,10 +6883,9 @@ vErrors.push(err444);
 }
 errors++;
 }
-}
-}
-else {
-const err445 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+if(typeof data355 == "number"){
+if(!(formats0.validate(data355))){
+const err445 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err445];
 }
@@ -6925,9 +6895,19 @@ vErrors.push(err445);
 errors++;
 }
 }
-if(data328.targetPortal !== undefined){
-if(typeof data328.targetPortal !== "string"){
-const err446 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi/targetPortal",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/properties/targetPortal/type",keyword:"type",params:{type: "string"}};
+}
+if(data354.sources !== undefined){
+let data356 = data354.sources;
+if(Array.isArray(data356)){
+const len28 = data356.length;
+for(let i28=0; i28<len28; i28++){
+let data357 = data356[i28];
+if(data357 && typeof data357 == "object" && !Array.isArray(data357)){
+if(data357.clusterTrustBundle !== undefined){
+let data358 = data357.clusterTrustBundle;
+if(data358 && typeof data358 == "object" && !Array.isArray(data358)){
+if(data358.path === undefined){
+const err446 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err446];
 }
@@ -6936,10 +6916,15 @@ vErrors.push(err446);
 }
 errors++;
 }
+if(data358.labelSelector !== undefined){
+if(!(validate32(data358.labelSelector, {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/labelSelector",parentData:data358,parentDataProperty:"labelSelector",rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
 }
 }
-else {
-const err447 = {instancePath:instancePath+"/spec/volumes/" + i18+"/iscsi",schemaPath:"#/properties/spec/properties/volumes/items/properties/iscsi/type",keyword:"type",params:{type: "object"}};
+if(data358.name !== undefined){
+if(typeof data358.name !== "string"){
+const err447 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err447];
 }
@@ -6949,9 +6934,9 @@ vErrors.push(err447);
 errors++;
 }
 }
-if(data177.name !== undefined){
-if(typeof data177.name !== "string"){
-const err448 = {instancePath:instancePath+"/spec/volumes/" + i18+"/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data358.optional !== undefined){
+if(typeof data358.optional !== "boolean"){
+const err448 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err448];
 }
@@ -6961,11 +6946,9 @@ vErrors.push(err448);
 errors++;
 }
 }
-if(data177.nfs !== undefined){
-let data343 = data177.nfs;
-if(data343 && typeof data343 == "object" && !Array.isArray(data343)){
-if(data343.server === undefined){
-const err449 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/required",keyword:"required",params:{missingProperty: "server"}};
+if(data358.path !== undefined){
+if(typeof data358.path !== "string"){
+const err449 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err449];
 }
@@ -6974,8 +6957,10 @@ vErrors.push(err449);
 }
 errors++;
 }
-if(data343.path === undefined){
-const err450 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/required",keyword:"required",params:{missingProperty: "path"}};
+}
+if(data358.signerName !== undefined){
+if(typeof data358.signerName !== "string"){
+const err450 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/signerName",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/signerName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err450];
 }
@@ -6984,9 +6969,10 @@ vErrors.push(err450);
 }
 errors++;
 }
-if(data343.path !== undefined){
-if(typeof data343.path !== "string"){
-const err451 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/properties/path/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err451 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err451];
 }
@@ -6996,9 +6982,18 @@ vErrors.push(err451);
 errors++;
 }
 }
-if(data343.readOnly !== undefined){
-if(typeof data343.readOnly !== "boolean"){
-const err452 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data357.configMap !== undefined){
+let data364 = data357.configMap;
+if(data364 && typeof data364 == "object" && !Array.isArray(data364)){
+if(data364.items !== undefined){
+let data365 = data364.items;
+if(Array.isArray(data365)){
+const len29 = data365.length;
+for(let i29=0; i29<len29; i29++){
+let data366 = data365[i29];
+if(data366 && typeof data366 == "object" && !Array.isArray(data366)){
+if(data366.key === undefined){
+const err452 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err452];
 }
@@ -7007,10 +7002,8 @@ vErrors.push(err452);
 }
 errors++;
 }
-}
-if(data343.server !== undefined){
-if(typeof data343.server !== "string"){
-const err453 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs/server",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/properties/server/type",keyword:"type",params:{type: "string"}};
+if(data366.path === undefined){
+const err453 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err453];
 }
@@ -7019,10 +7012,9 @@ vErrors.push(err453);
 }
 errors++;
 }
-}
-}
-else {
-const err454 = {instancePath:instancePath+"/spec/volumes/" + i18+"/nfs",schemaPath:"#/properties/spec/properties/volumes/items/properties/nfs/type",keyword:"type",params:{type: "object"}};
+if(data366.key !== undefined){
+if(typeof data366.key !== "string"){
+const err454 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err454];
 }
@@ -7032,11 +7024,10 @@ vErrors.push(err454);
 errors++;
 }
 }
-if(data177.persistentVolumeClaim !== undefined){
-let data347 = data177.persistentVolumeClaim;
-if(data347 && typeof data347 == "object" && !Array.isArray(data347)){
-if(data347.claimName === undefined){
-const err455 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/required",keyword:"required",params:{missingProperty: "claimName"}};
+if(data366.mode !== undefined){
+let data368 = data366.mode;
+if(!((typeof data368 == "number") && (!(data368 % 1) && !isNaN(data368)))){
+const err455 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err455];
 }
@@ -7045,9 +7036,9 @@ vErrors.push(err455);
 }
 errors++;
 }
-if(data347.claimName !== undefined){
-if(typeof data347.claimName !== "string"){
-const err456 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim/claimName",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/properties/claimName/type",keyword:"type",params:{type: "string"}};
+if(typeof data368 == "number"){
+if(!(formats0.validate(data368))){
+const err456 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err456];
 }
@@ -7057,9 +7048,10 @@ vErrors.push(err456);
 errors++;
 }
 }
-if(data347.readOnly !== undefined){
-if(typeof data347.readOnly !== "boolean"){
-const err457 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+}
+if(data366.path !== undefined){
+if(typeof data366.path !== "string"){
+const err457 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err457];
 }
@@ -7071,7 +7063,7 @@ errors++;
 }
 }
 else {
-const err458 = {instancePath:instancePath+"/spec/volumes/" + i18+"/persistentVolumeClaim",schemaPath:"#/properties/spec/properties/volumes/items/properties/persistentVolumeClaim/type",keyword:"type",params:{type: "object"}};
+const err458 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err458];
 }
@@ -7081,11 +7073,9 @@ vErrors.push(err458);
 errors++;
 }
 }
-if(data177.photonPersistentDisk !== undefined){
-let data350 = data177.photonPersistentDisk;
-if(data350 && typeof data350 == "object" && !Array.isArray(data350)){
-if(data350.pdID === undefined){
-const err459 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/required",keyword:"required",params:{missingProperty: "pdID"}};
+}
+else {
+const err459 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err459];
 }
@@ -7094,9 +7084,10 @@ vErrors.push(err459);
 }
 errors++;
 }
-if(data350.fsType !== undefined){
-if(typeof data350.fsType !== "string"){
-const err460 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+if(data364.name !== undefined){
+if(typeof data364.name !== "string"){
+const err460 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err460];
 }
@@ -7106,9 +7097,9 @@ vErrors.push(err460);
 errors++;
 }
 }
-if(data350.pdID !== undefined){
-if(typeof data350.pdID !== "string"){
-const err461 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk/pdID",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/properties/pdID/type",keyword:"type",params:{type: "string"}};
+if(data364.optional !== undefined){
+if(typeof data364.optional !== "boolean"){
+const err461 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err461];
 }
@@ -7120,7 +7111,7 @@ errors++;
 }
 }
 else {
-const err462 = {instancePath:instancePath+"/spec/volumes/" + i18+"/photonPersistentDisk",schemaPath:"#/properties/spec/properties/volumes/items/properties/photonPersistentDisk/type",keyword:"type",params:{type: "object"}};
+const err462 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err462];
 }
@@ -7130,11 +7121,18 @@ vErrors.push(err462);
 errors++;
 }
 }
-if(data177.portworxVolume !== undefined){
-let data353 = data177.portworxVolume;
-if(data353 && typeof data353 == "object" && !Array.isArray(data353)){
-if(data353.volumeID === undefined){
-const err463 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/required",keyword:"required",params:{missingProperty: "volumeID"}};
+if(data357.downwardAPI !== undefined){
+let data372 = data357.downwardAPI;
+if(data372 && typeof data372 == "object" && !Array.isArray(data372)){
+if(data372.items !== undefined){
+if(!(validate27(data372.items, {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/downwardAPI/items",parentData:data372,parentDataProperty:"items",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err463 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/downwardAPI",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/downwardAPI/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err463];
 }
@@ -7143,9 +7141,12 @@ vErrors.push(err463);
 }
 errors++;
 }
-if(data353.fsType !== undefined){
-if(typeof data353.fsType !== "string"){
-const err464 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+if(data357.podCertificate !== undefined){
+let data374 = data357.podCertificate;
+if(data374 && typeof data374 == "object" && !Array.isArray(data374)){
+if(data374.signerName === undefined){
+const err464 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/required",keyword:"required",params:{missingProperty: "signerName"}};
 if(vErrors === null){
 vErrors = [err464];
 }
@@ -7154,10 +7155,8 @@ vErrors.push(err464);
 }
 errors++;
 }
-}
-if(data353.readOnly !== undefined){
-if(typeof data353.readOnly !== "boolean"){
-const err465 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data374.keyType === undefined){
+const err465 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/required",keyword:"required",params:{missingProperty: "keyType"}};
 if(vErrors === null){
 vErrors = [err465];
 }
@@ -7166,10 +7165,9 @@ vErrors.push(err465);
 }
 errors++;
 }
-}
-if(data353.volumeID !== undefined){
-if(typeof data353.volumeID !== "string"){
-const err466 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume/volumeID",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/properties/volumeID/type",keyword:"type",params:{type: "string"}};
+if(data374.certificateChainPath !== undefined){
+if(typeof data374.certificateChainPath !== "string"){
+const err466 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/certificateChainPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/certificateChainPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err466];
 }
@@ -7179,9 +7177,9 @@ vErrors.push(err466);
 errors++;
 }
 }
-}
-else {
-const err467 = {instancePath:instancePath+"/spec/volumes/" + i18+"/portworxVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/portworxVolume/type",keyword:"type",params:{type: "object"}};
+if(data374.credentialBundlePath !== undefined){
+if(typeof data374.credentialBundlePath !== "string"){
+const err467 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/credentialBundlePath",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/credentialBundlePath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err467];
 }
@@ -7191,13 +7189,9 @@ vErrors.push(err467);
 errors++;
 }
 }
-if(data177.projected !== undefined){
-let data357 = data177.projected;
-if(data357 && typeof data357 == "object" && !Array.isArray(data357)){
-if(data357.defaultMode !== undefined){
-let data358 = data357.defaultMode;
-if(!((typeof data358 == "number") && (!(data358 % 1) && !isNaN(data358)))){
-const err468 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
+if(data374.keyPath !== undefined){
+if(typeof data374.keyPath !== "string"){
+const err468 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/keyPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/keyPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err468];
 }
@@ -7206,9 +7200,10 @@ vErrors.push(err468);
 }
 errors++;
 }
-if(typeof data358 == "number"){
-if(!(formats0.validate(data358))){
-const err469 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
+}
+if(data374.keyType !== undefined){
+if(typeof data374.keyType !== "string"){
+const err469 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/keyType",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/keyType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err469];
 }
@@ -7218,19 +7213,10 @@ vErrors.push(err469);
 errors++;
 }
 }
-}
-if(data357.sources !== undefined){
-let data359 = data357.sources;
-if(Array.isArray(data359)){
-const len28 = data359.length;
-for(let i28=0; i28<len28; i28++){
-let data360 = data359[i28];
-if(data360 && typeof data360 == "object" && !Array.isArray(data360)){
-if(data360.clusterTrustBundle !== undefined){
-let data361 = data360.clusterTrustBundle;
-if(data361 && typeof data361 == "object" && !Array.isArray(data361)){
-if(data361.path === undefined){
-const err470 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/required",keyword:"required",params:{missingProperty: "path"}};
+if(data374.maxExpirationSeconds !== undefined){
+let data379 = data374.maxExpirationSeconds;
+if(!((typeof data379 == "number") && (!(data379 % 1) && !isNaN(data379)))){
+const err470 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/maxExpirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/maxExpirationSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err470];
 }
@@ -7239,15 +7225,9 @@ vErrors.push(err470);
 }
 errors++;
 }
-if(data361.labelSelector !== undefined){
-if(!(validate29(data361.labelSelector, {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/labelSelector",parentData:data361,parentDataProperty:"labelSelector",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-}
-if(data361.name !== undefined){
-if(typeof data361.name !== "string"){
-const err471 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/name/type",keyword:"type",params:{type: "string"}};
+if(typeof data379 == "number"){
+if(!(formats0.validate(data379))){
+const err471 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/maxExpirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/maxExpirationSeconds/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err471];
 }
@@ -7257,9 +7237,10 @@ vErrors.push(err471);
 errors++;
 }
 }
-if(data361.optional !== undefined){
-if(typeof data361.optional !== "boolean"){
-const err472 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+}
+if(data374.signerName !== undefined){
+if(typeof data374.signerName !== "string"){
+const err472 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/signerName",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/signerName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err472];
 }
@@ -7269,9 +7250,12 @@ vErrors.push(err472);
 errors++;
 }
 }
-if(data361.path !== undefined){
-if(typeof data361.path !== "string"){
-const err473 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data374.userAnnotations !== undefined){
+let data381 = data374.userAnnotations;
+if(data381 && typeof data381 == "object" && !Array.isArray(data381)){
+for(const key12 in data381){
+if(typeof data381[key12] !== "string"){
+const err473 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/userAnnotations/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/userAnnotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err473];
 }
@@ -7281,9 +7265,9 @@ vErrors.push(err473);
 errors++;
 }
 }
-if(data361.signerName !== undefined){
-if(typeof data361.signerName !== "string"){
-const err474 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle/signerName",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/properties/signerName/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err474 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/userAnnotations",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/userAnnotations/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err474];
 }
@@ -7295,7 +7279,7 @@ errors++;
 }
 }
 else {
-const err475 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/clusterTrustBundle",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/clusterTrustBundle/type",keyword:"type",params:{type: "object"}};
+const err475 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err475];
 }
@@ -7305,18 +7289,18 @@ vErrors.push(err475);
 errors++;
 }
 }
-if(data360.configMap !== undefined){
-let data367 = data360.configMap;
-if(data367 && typeof data367 == "object" && !Array.isArray(data367)){
-if(data367.items !== undefined){
-let data368 = data367.items;
-if(Array.isArray(data368)){
-const len29 = data368.length;
-for(let i29=0; i29<len29; i29++){
-let data369 = data368[i29];
-if(data369 && typeof data369 == "object" && !Array.isArray(data369)){
-if(data369.key === undefined){
-const err476 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
+if(data357.secret !== undefined){
+let data383 = data357.secret;
+if(data383 && typeof data383 == "object" && !Array.isArray(data383)){
+if(data383.items !== undefined){
+let data384 = data383.items;
+if(Array.isArray(data384)){
+const len30 = data384.length;
+for(let i30=0; i30<len30; i30++){
+let data385 = data384[i30];
+if(data385 && typeof data385 == "object" && !Array.isArray(data385)){
+if(data385.key === undefined){
+const err476 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err476];
 }
@@ -7325,8 +7309,8 @@ vErrors.push(err476);
 }
 errors++;
 }
-if(data369.path === undefined){
-const err477 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
+if(data385.path === undefined){
+const err477 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err477];
 }
@@ -7335,9 +7319,9 @@ vErrors.push(err477);
 }
 errors++;
 }
-if(data369.key !== undefined){
-if(typeof data369.key !== "string"){
-const err478 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data385.key !== undefined){
+if(typeof data385.key !== "string"){
+const err478 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err478];
 }
@@ -7347,10 +7331,10 @@ vErrors.push(err478);
 errors++;
 }
 }
-if(data369.mode !== undefined){
-let data371 = data369.mode;
-if(!((typeof data371 == "number") && (!(data371 % 1) && !isNaN(data371)))){
-const err479 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
+if(data385.mode !== undefined){
+let data387 = data385.mode;
+if(!((typeof data387 == "number") && (!(data387 % 1) && !isNaN(data387)))){
+const err479 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err479];
 }
@@ -7359,9 +7343,9 @@ vErrors.push(err479);
 }
 errors++;
 }
-if(typeof data371 == "number"){
-if(!(formats0.validate(data371))){
-const err480 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
+if(typeof data387 == "number"){
+if(!(formats0.validate(data387))){
+const err480 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err480];
 }
@@ -7372,9 +7356,9 @@ errors++;
 }
 }
 }
-if(data369.path !== undefined){
-if(typeof data369.path !== "string"){
-const err481 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data385.path !== undefined){
+if(typeof data385.path !== "string"){
+const err481 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err481];
 }
@@ -7386,7 +7370,7 @@ errors++;
 }
 }
 else {
-const err482 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items/" + i29,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/items/type",keyword:"type",params:{type: "object"}};
+const err482 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err482];
 }
@@ -7398,7 +7382,7 @@ errors++;
 }
 }
 else {
-const err483 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/items/type",keyword:"type",params:{type: "array"}};
+const err483 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err483];
 }
@@ -7408,9 +7392,9 @@ vErrors.push(err483);
 errors++;
 }
 }
-if(data367.name !== undefined){
-if(typeof data367.name !== "string"){
-const err484 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data383.name !== undefined){
+if(typeof data383.name !== "string"){
+const err484 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err484];
 }
@@ -7420,9 +7404,9 @@ vErrors.push(err484);
 errors++;
 }
 }
-if(data367.optional !== undefined){
-if(typeof data367.optional !== "boolean"){
-const err485 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data383.optional !== undefined){
+if(typeof data383.optional !== "boolean"){
+const err485 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err485];
 }
@@ -7434,7 +7418,7 @@ errors++;
 }
 }
 else {
-const err486 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/configMap",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/configMap/type",keyword:"type",params:{type: "object"}};
+const err486 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err486];
 }
@@ -7444,18 +7428,11 @@ vErrors.push(err486);
 errors++;
 }
 }
-if(data360.downwardAPI !== undefined){
-let data375 = data360.downwardAPI;
-if(data375 && typeof data375 == "object" && !Array.isArray(data375)){
-if(data375.items !== undefined){
-if(!(validate25(data375.items, {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/downwardAPI/items",parentData:data375,parentDataProperty:"items",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err487 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/downwardAPI",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/downwardAPI/type",keyword:"type",params:{type: "object"}};
+if(data357.serviceAccountToken !== undefined){
+let data391 = data357.serviceAccountToken;
+if(data391 && typeof data391 == "object" && !Array.isArray(data391)){
+if(data391.path === undefined){
+const err487 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err487];
 }
@@ -7464,12 +7441,9 @@ vErrors.push(err487);
 }
 errors++;
 }
-}
-if(data360.podCertificate !== undefined){
-let data377 = data360.podCertificate;
-if(data377 && typeof data377 == "object" && !Array.isArray(data377)){
-if(data377.signerName === undefined){
-const err488 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/required",keyword:"required",params:{missingProperty: "signerName"}};
+if(data391.audience !== undefined){
+if(typeof data391.audience !== "string"){
+const err488 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/audience",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/audience/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err488];
 }
@@ -7478,8 +7452,11 @@ vErrors.push(err488);
 }
 errors++;
 }
-if(data377.keyType === undefined){
-const err489 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/required",keyword:"required",params:{missingProperty: "keyType"}};
+}
+if(data391.expirationSeconds !== undefined){
+let data393 = data391.expirationSeconds;
+if(!((typeof data393 == "number") && (!(data393 % 1) && !isNaN(data393)))){
+const err489 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/expirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/expirationSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err489];
 }
@@ -7488,9 +7465,9 @@ vErrors.push(err489);
 }
 errors++;
 }
-if(data377.certificateChainPath !== undefined){
-if(typeof data377.certificateChainPath !== "string"){
-const err490 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/certificateChainPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/certificateChainPath/type",keyword:"type",params:{type: "string"}};
+if(typeof data393 == "number"){
+if(!(formats4.validate(data393))){
+const err490 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/expirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/expirationSeconds/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err490];
 }
@@ -7500,9 +7477,10 @@ vErrors.push(err490);
 errors++;
 }
 }
-if(data377.credentialBundlePath !== undefined){
-if(typeof data377.credentialBundlePath !== "string"){
-const err491 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/credentialBundlePath",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/credentialBundlePath/type",keyword:"type",params:{type: "string"}};
+}
+if(data391.path !== undefined){
+if(typeof data391.path !== "string"){
+const err491 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err491];
 }
@@ -7512,9 +7490,9 @@ vErrors.push(err491);
 errors++;
 }
 }
-if(data377.keyPath !== undefined){
-if(typeof data377.keyPath !== "string"){
-const err492 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/keyPath",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/keyPath/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err492 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err492];
 }
@@ -7524,9 +7502,9 @@ vErrors.push(err492);
 errors++;
 }
 }
-if(data377.keyType !== undefined){
-if(typeof data377.keyType !== "string"){
-const err493 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/keyType",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/keyType/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err493 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err493];
 }
@@ -7536,10 +7514,9 @@ vErrors.push(err493);
 errors++;
 }
 }
-if(data377.maxExpirationSeconds !== undefined){
-let data382 = data377.maxExpirationSeconds;
-if(!((typeof data382 == "number") && (!(data382 % 1) && !isNaN(data382)))){
-const err494 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/maxExpirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/maxExpirationSeconds/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err494 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err494];
 }
@@ -7548,9 +7525,10 @@ vErrors.push(err494);
 }
 errors++;
 }
-if(typeof data382 == "number"){
-if(!(formats0.validate(data382))){
-const err495 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/maxExpirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/maxExpirationSeconds/format",keyword:"format",params:{format: "int32"}};
+}
+}
+else {
+const err495 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err495];
 }
@@ -7560,10 +7538,11 @@ vErrors.push(err495);
 errors++;
 }
 }
-}
-if(data377.signerName !== undefined){
-if(typeof data377.signerName !== "string"){
-const err496 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/signerName",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/signerName/type",keyword:"type",params:{type: "string"}};
+if(data174.quobyte !== undefined){
+let data395 = data174.quobyte;
+if(data395 && typeof data395 == "object" && !Array.isArray(data395)){
+if(data395.registry === undefined){
+const err496 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/required",keyword:"required",params:{missingProperty: "registry"}};
 if(vErrors === null){
 vErrors = [err496];
 }
@@ -7572,13 +7551,8 @@ vErrors.push(err496);
 }
 errors++;
 }
-}
-if(data377.userAnnotations !== undefined){
-let data384 = data377.userAnnotations;
-if(data384 && typeof data384 == "object" && !Array.isArray(data384)){
-for(const key12 in data384){
-if(typeof data384[key12] !== "string"){
-const err497 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/userAnnotations/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/userAnnotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(data395.volume === undefined){
+const err497 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/required",keyword:"required",params:{missingProperty: "volume"}};
 if(vErrors === null){
 vErrors = [err497];
 }
@@ -7587,10 +7561,9 @@ vErrors.push(err497);
 }
 errors++;
 }
-}
-}
-else {
-const err498 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate/userAnnotations",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/properties/userAnnotations/type",keyword:"type",params:{type: "object"}};
+if(data395.group !== undefined){
+if(typeof data395.group !== "string"){
+const err498 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/group",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/group/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err498];
 }
@@ -7600,9 +7573,9 @@ vErrors.push(err498);
 errors++;
 }
 }
-}
-else {
-const err499 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/podCertificate",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/podCertificate/type",keyword:"type",params:{type: "object"}};
+if(data395.readOnly !== undefined){
+if(typeof data395.readOnly !== "boolean"){
+const err499 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err499];
 }
@@ -7612,18 +7585,9 @@ vErrors.push(err499);
 errors++;
 }
 }
-if(data360.secret !== undefined){
-let data386 = data360.secret;
-if(data386 && typeof data386 == "object" && !Array.isArray(data386)){
-if(data386.items !== undefined){
-let data387 = data386.items;
-if(Array.isArray(data387)){
-const len30 = data387.length;
-for(let i30=0; i30<len30; i30++){
-let data388 = data387[i30];
-if(data388 && typeof data388 == "object" && !Array.isArray(data388)){
-if(data388.key === undefined){
-const err500 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
+if(data395.registry !== undefined){
+if(typeof data395.registry !== "string"){
+const err500 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/registry",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/registry/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err500];
 }
@@ -7632,8 +7596,10 @@ vErrors.push(err500);
 }
 errors++;
 }
-if(data388.path === undefined){
-const err501 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
+}
+if(data395.tenant !== undefined){
+if(typeof data395.tenant !== "string"){
+const err501 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/tenant",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/tenant/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err501];
 }
@@ -7642,9 +7608,10 @@ vErrors.push(err501);
 }
 errors++;
 }
-if(data388.key !== undefined){
-if(typeof data388.key !== "string"){
-const err502 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data395.user !== undefined){
+if(typeof data395.user !== "string"){
+const err502 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/user",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/user/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err502];
 }
@@ -7654,10 +7621,9 @@ vErrors.push(err502);
 errors++;
 }
 }
-if(data388.mode !== undefined){
-let data390 = data388.mode;
-if(!((typeof data390 == "number") && (!(data390 % 1) && !isNaN(data390)))){
-const err503 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
+if(data395.volume !== undefined){
+if(typeof data395.volume !== "string"){
+const err503 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/volume",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/volume/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err503];
 }
@@ -7666,9 +7632,10 @@ vErrors.push(err503);
 }
 errors++;
 }
-if(typeof data390 == "number"){
-if(!(formats0.validate(data390))){
-const err504 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
+}
+}
+else {
+const err504 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err504];
 }
@@ -7678,10 +7645,11 @@ vErrors.push(err504);
 errors++;
 }
 }
-}
-if(data388.path !== undefined){
-if(typeof data388.path !== "string"){
-const err505 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data174.rbd !== undefined){
+let data402 = data174.rbd;
+if(data402 && typeof data402 == "object" && !Array.isArray(data402)){
+if(data402.monitors === undefined){
+const err505 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/required",keyword:"required",params:{missingProperty: "monitors"}};
 if(vErrors === null){
 vErrors = [err505];
 }
@@ -7690,10 +7658,8 @@ vErrors.push(err505);
 }
 errors++;
 }
-}
-}
-else {
-const err506 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items/" + i30,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/items/type",keyword:"type",params:{type: "object"}};
+if(data402.image === undefined){
+const err506 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/required",keyword:"required",params:{missingProperty: "image"}};
 if(vErrors === null){
 vErrors = [err506];
 }
@@ -7702,10 +7668,9 @@ vErrors.push(err506);
 }
 errors++;
 }
-}
-}
-else {
-const err507 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/items/type",keyword:"type",params:{type: "array"}};
+if(data402.fsType !== undefined){
+if(typeof data402.fsType !== "string"){
+const err507 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err507];
 }
@@ -7715,9 +7680,9 @@ vErrors.push(err507);
 errors++;
 }
 }
-if(data386.name !== undefined){
-if(typeof data386.name !== "string"){
-const err508 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data402.image !== undefined){
+if(typeof data402.image !== "string"){
+const err508 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/image",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/image/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err508];
 }
@@ -7727,9 +7692,9 @@ vErrors.push(err508);
 errors++;
 }
 }
-if(data386.optional !== undefined){
-if(typeof data386.optional !== "boolean"){
-const err509 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data402.keyring !== undefined){
+if(typeof data402.keyring !== "string"){
+const err509 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/keyring",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/keyring/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err509];
 }
@@ -7739,9 +7704,13 @@ vErrors.push(err509);
 errors++;
 }
 }
-}
-else {
-const err510 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/secret",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/secret/type",keyword:"type",params:{type: "object"}};
+if(data402.monitors !== undefined){
+let data406 = data402.monitors;
+if(Array.isArray(data406)){
+const len31 = data406.length;
+for(let i31=0; i31<len31; i31++){
+if(typeof data406[i31] !== "string"){
+const err510 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/monitors/" + i31,schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/monitors/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err510];
 }
@@ -7751,11 +7720,9 @@ vErrors.push(err510);
 errors++;
 }
 }
-if(data360.serviceAccountToken !== undefined){
-let data394 = data360.serviceAccountToken;
-if(data394 && typeof data394 == "object" && !Array.isArray(data394)){
-if(data394.path === undefined){
-const err511 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/required",keyword:"required",params:{missingProperty: "path"}};
+}
+else {
+const err511 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/monitors",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/monitors/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err511];
 }
@@ -7764,9 +7731,10 @@ vErrors.push(err511);
 }
 errors++;
 }
-if(data394.audience !== undefined){
-if(typeof data394.audience !== "string"){
-const err512 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/audience",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/audience/type",keyword:"type",params:{type: "string"}};
+}
+if(data402.pool !== undefined){
+if(typeof data402.pool !== "string"){
+const err512 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/pool",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/pool/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err512];
 }
@@ -7776,10 +7744,9 @@ vErrors.push(err512);
 errors++;
 }
 }
-if(data394.expirationSeconds !== undefined){
-let data396 = data394.expirationSeconds;
-if(!((typeof data396 == "number") && (!(data396 % 1) && !isNaN(data396)))){
-const err513 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/expirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/expirationSeconds/type",keyword:"type",params:{type: "integer"}};
+if(data402.readOnly !== undefined){
+if(typeof data402.readOnly !== "boolean"){
+const err513 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err513];
 }
@@ -7788,9 +7755,13 @@ vErrors.push(err513);
 }
 errors++;
 }
-if(typeof data396 == "number"){
-if(!(formats4.validate(data396))){
-const err514 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/expirationSeconds",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/expirationSeconds/format",keyword:"format",params:{format: "int64"}};
+}
+if(data402.secretRef !== undefined){
+let data410 = data402.secretRef;
+if(data410 && typeof data410 == "object" && !Array.isArray(data410)){
+if(data410.name !== undefined){
+if(typeof data410.name !== "string"){
+const err514 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err514];
 }
@@ -7801,9 +7772,8 @@ errors++;
 }
 }
 }
-if(data394.path !== undefined){
-if(typeof data394.path !== "string"){
-const err515 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/properties/path/type",keyword:"type",params:{type: "string"}};
+else {
+const err515 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err515];
 }
@@ -7813,9 +7783,9 @@ vErrors.push(err515);
 errors++;
 }
 }
-}
-else {
-const err516 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28+"/serviceAccountToken",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/properties/serviceAccountToken/type",keyword:"type",params:{type: "object"}};
+if(data402.user !== undefined){
+if(typeof data402.user !== "string"){
+const err516 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/user",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/user/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -7827,7 +7797,7 @@ errors++;
 }
 }
 else {
-const err517 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources/" + i28,schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/items/type",keyword:"type",params:{type: "object"}};
+const err517 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -7837,9 +7807,11 @@ vErrors.push(err517);
 errors++;
 }
 }
-}
-else {
-const err518 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected/sources",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/properties/sources/type",keyword:"type",params:{type: "array"}};
+if(data174.scaleIO !== undefined){
+let data413 = data174.scaleIO;
+if(data413 && typeof data413 == "object" && !Array.isArray(data413)){
+if(data413.gateway === undefined){
+const err518 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/required",keyword:"required",params:{missingProperty: "gateway"}};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -7848,10 +7820,8 @@ vErrors.push(err518);
 }
 errors++;
 }
-}
-}
-else {
-const err519 = {instancePath:instancePath+"/spec/volumes/" + i18+"/projected",schemaPath:"#/properties/spec/properties/volumes/items/properties/projected/type",keyword:"type",params:{type: "object"}};
+if(data413.system === undefined){
+const err519 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/required",keyword:"required",params:{missingProperty: "system"}};
 if(vErrors === null){
 vErrors = [err519];
 }
@@ -7860,12 +7830,8 @@ vErrors.push(err519);
 }
 errors++;
 }
-}
-if(data177.quobyte !== undefined){
-let data398 = data177.quobyte;
-if(data398 && typeof data398 == "object" && !Array.isArray(data398)){
-if(data398.registry === undefined){
-const err520 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/required",keyword:"required",params:{missingProperty: "registry"}};
+if(data413.secretRef === undefined){
+const err520 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/required",keyword:"required",params:{missingProperty: "secretRef"}};
 if(vErrors === null){
 vErrors = [err520];
 }
@@ -7874,8 +7840,9 @@ vErrors.push(err520);
 }
 errors++;
 }
-if(data398.volume === undefined){
-const err521 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/required",keyword:"required",params:{missingProperty: "volume"}};
+if(data413.fsType !== undefined){
+if(typeof data413.fsType !== "string"){
+const err521 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err521];
 }
@@ -7884,9 +7851,10 @@ vErrors.push(err521);
 }
 errors++;
 }
-if(data398.group !== undefined){
-if(typeof data398.group !== "string"){
-const err522 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/group",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/group/type",keyword:"type",params:{type: "string"}};
+}
+if(data413.gateway !== undefined){
+if(typeof data413.gateway !== "string"){
+const err522 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/gateway",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/gateway/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err522];
 }
@@ -7896,9 +7864,9 @@ vErrors.push(err522);
 errors++;
 }
 }
-if(data398.readOnly !== undefined){
-if(typeof data398.readOnly !== "boolean"){
-const err523 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data413.protectionDomain !== undefined){
+if(typeof data413.protectionDomain !== "string"){
+const err523 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/protectionDomain",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/protectionDomain/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err523];
 }
@@ -7908,9 +7876,9 @@ vErrors.push(err523);
 errors++;
 }
 }
-if(data398.registry !== undefined){
-if(typeof data398.registry !== "string"){
-const err524 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/registry",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/registry/type",keyword:"type",params:{type: "string"}};
+if(data413.readOnly !== undefined){
+if(typeof data413.readOnly !== "boolean"){
+const err524 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err524];
 }
@@ -7920,9 +7888,12 @@ vErrors.push(err524);
 errors++;
 }
 }
-if(data398.tenant !== undefined){
-if(typeof data398.tenant !== "string"){
-const err525 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/tenant",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/tenant/type",keyword:"type",params:{type: "string"}};
+if(data413.secretRef !== undefined){
+let data418 = data413.secretRef;
+if(data418 && typeof data418 == "object" && !Array.isArray(data418)){
+if(data418.name !== undefined){
+if(typeof data418.name !== "string"){
+const err525 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err525];
 }
@@ -7932,9 +7903,9 @@ vErrors.push(err525);
 errors++;
 }
 }
-if(data398.user !== undefined){
-if(typeof data398.user !== "string"){
-const err526 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/user",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/user/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err526 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err526];
 }
@@ -7944,9 +7915,9 @@ vErrors.push(err526);
 errors++;
 }
 }
-if(data398.volume !== undefined){
-if(typeof data398.volume !== "string"){
-const err527 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte/volume",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/properties/volume/type",keyword:"type",params:{type: "string"}};
+if(data413.sslEnabled !== undefined){
+if(typeof data413.sslEnabled !== "boolean"){
+const err527 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/sslEnabled",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/sslEnabled/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err527];
 }
@@ -7956,9 +7927,9 @@ vErrors.push(err527);
 errors++;
 }
 }
-}
-else {
-const err528 = {instancePath:instancePath+"/spec/volumes/" + i18+"/quobyte",schemaPath:"#/properties/spec/properties/volumes/items/properties/quobyte/type",keyword:"type",params:{type: "object"}};
+if(data413.storageMode !== undefined){
+if(typeof data413.storageMode !== "string"){
+const err528 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/storageMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/storageMode/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err528];
 }
@@ -7968,11 +7939,9 @@ vErrors.push(err528);
 errors++;
 }
 }
-if(data177.rbd !== undefined){
-let data405 = data177.rbd;
-if(data405 && typeof data405 == "object" && !Array.isArray(data405)){
-if(data405.monitors === undefined){
-const err529 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/required",keyword:"required",params:{missingProperty: "monitors"}};
+if(data413.storagePool !== undefined){
+if(typeof data413.storagePool !== "string"){
+const err529 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/storagePool",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/storagePool/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err529];
 }
@@ -7981,8 +7950,10 @@ vErrors.push(err529);
 }
 errors++;
 }
-if(data405.image === undefined){
-const err530 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/required",keyword:"required",params:{missingProperty: "image"}};
+}
+if(data413.system !== undefined){
+if(typeof data413.system !== "string"){
+const err530 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/system",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/system/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err530];
 }
@@ -7991,9 +7962,10 @@ vErrors.push(err530);
 }
 errors++;
 }
-if(data405.fsType !== undefined){
-if(typeof data405.fsType !== "string"){
-const err531 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+if(data413.volumeName !== undefined){
+if(typeof data413.volumeName !== "string"){
+const err531 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/volumeName",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/volumeName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err531];
 }
@@ -8003,9 +7975,9 @@ vErrors.push(err531);
 errors++;
 }
 }
-if(data405.image !== undefined){
-if(typeof data405.image !== "string"){
-const err532 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/image",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/image/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err532 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err532];
 }
@@ -8015,9 +7987,13 @@ vErrors.push(err532);
 errors++;
 }
 }
-if(data405.keyring !== undefined){
-if(typeof data405.keyring !== "string"){
-const err533 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/keyring",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/keyring/type",keyword:"type",params:{type: "string"}};
+if(data174.secret !== undefined){
+let data425 = data174.secret;
+if(data425 && typeof data425 == "object" && !Array.isArray(data425)){
+if(data425.defaultMode !== undefined){
+let data426 = data425.defaultMode;
+if(!((typeof data426 == "number") && (!(data426 % 1) && !isNaN(data426)))){
+const err533 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err533];
 }
@@ -8026,14 +8002,9 @@ vErrors.push(err533);
 }
 errors++;
 }
-}
-if(data405.monitors !== undefined){
-let data409 = data405.monitors;
-if(Array.isArray(data409)){
-const len31 = data409.length;
-for(let i31=0; i31<len31; i31++){
-if(typeof data409[i31] !== "string"){
-const err534 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/monitors/" + i31,schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/monitors/items/type",keyword:"type",params:{type: "string"}};
+if(typeof data426 == "number"){
+if(!(formats0.validate(data426))){
+const err534 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err534];
 }
@@ -8044,8 +8015,15 @@ errors++;
 }
 }
 }
-else {
-const err535 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/monitors",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/monitors/type",keyword:"type",params:{type: "array"}};
+if(data425.items !== undefined){
+let data427 = data425.items;
+if(Array.isArray(data427)){
+const len32 = data427.length;
+for(let i32=0; i32<len32; i32++){
+let data428 = data427[i32];
+if(data428 && typeof data428 == "object" && !Array.isArray(data428)){
+if(data428.key === undefined){
+const err535 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32,schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err535];
 }
@@ -8054,10 +8032,8 @@ vErrors.push(err535);
 }
 errors++;
 }
-}
-if(data405.pool !== undefined){
-if(typeof data405.pool !== "string"){
-const err536 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/pool",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/pool/type",keyword:"type",params:{type: "string"}};
+if(data428.path === undefined){
+const err536 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32,schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err536];
 }
@@ -8066,10 +8042,9 @@ vErrors.push(err536);
 }
 errors++;
 }
-}
-if(data405.readOnly !== undefined){
-if(typeof data405.readOnly !== "boolean"){
-const err537 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data428.key !== undefined){
+if(typeof data428.key !== "string"){
+const err537 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err537];
 }
@@ -8079,12 +8054,10 @@ vErrors.push(err537);
 errors++;
 }
 }
-if(data405.secretRef !== undefined){
-let data413 = data405.secretRef;
-if(data413 && typeof data413 == "object" && !Array.isArray(data413)){
-if(data413.name !== undefined){
-if(typeof data413.name !== "string"){
-const err538 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data428.mode !== undefined){
+let data430 = data428.mode;
+if(!((typeof data430 == "number") && (!(data430 % 1) && !isNaN(data430)))){
+const err538 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err538];
 }
@@ -8093,10 +8066,9 @@ vErrors.push(err538);
 }
 errors++;
 }
-}
-}
-else {
-const err539 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+if(typeof data430 == "number"){
+if(!(formats0.validate(data430))){
+const err539 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err539];
 }
@@ -8106,9 +8078,10 @@ vErrors.push(err539);
 errors++;
 }
 }
-if(data405.user !== undefined){
-if(typeof data405.user !== "string"){
-const err540 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd/user",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/properties/user/type",keyword:"type",params:{type: "string"}};
+}
+if(data428.path !== undefined){
+if(typeof data428.path !== "string"){
+const err540 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err540];
 }
@@ -8120,7 +8093,7 @@ errors++;
 }
 }
 else {
-const err541 = {instancePath:instancePath+"/spec/volumes/" + i18+"/rbd",schemaPath:"#/properties/spec/properties/volumes/items/properties/rbd/type",keyword:"type",params:{type: "object"}};
+const err541 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32,schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err541];
 }
@@ -8130,11 +8103,9 @@ vErrors.push(err541);
 errors++;
 }
 }
-if(data177.scaleIO !== undefined){
-let data416 = data177.scaleIO;
-if(data416 && typeof data416 == "object" && !Array.isArray(data416)){
-if(data416.gateway === undefined){
-const err542 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/required",keyword:"required",params:{missingProperty: "gateway"}};
+}
+else {
+const err542 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err542];
 }
@@ -8143,8 +8114,10 @@ vErrors.push(err542);
 }
 errors++;
 }
-if(data416.system === undefined){
-const err543 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/required",keyword:"required",params:{missingProperty: "system"}};
+}
+if(data425.optional !== undefined){
+if(typeof data425.optional !== "boolean"){
+const err543 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err543];
 }
@@ -8153,8 +8126,10 @@ vErrors.push(err543);
 }
 errors++;
 }
-if(data416.secretRef === undefined){
-const err544 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/required",keyword:"required",params:{missingProperty: "secretRef"}};
+}
+if(data425.secretName !== undefined){
+if(typeof data425.secretName !== "string"){
+const err544 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/secretName",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/secretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err544];
 }
@@ -8163,9 +8138,10 @@ vErrors.push(err544);
 }
 errors++;
 }
-if(data416.fsType !== undefined){
-if(typeof data416.fsType !== "string"){
-const err545 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err545 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err545];
 }
@@ -8175,9 +8151,12 @@ vErrors.push(err545);
 errors++;
 }
 }
-if(data416.gateway !== undefined){
-if(typeof data416.gateway !== "string"){
-const err546 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/gateway",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/gateway/type",keyword:"type",params:{type: "string"}};
+if(data174.storageos !== undefined){
+let data434 = data174.storageos;
+if(data434 && typeof data434 == "object" && !Array.isArray(data434)){
+if(data434.fsType !== undefined){
+if(typeof data434.fsType !== "string"){
+const err546 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err546];
 }
@@ -8187,9 +8166,9 @@ vErrors.push(err546);
 errors++;
 }
 }
-if(data416.protectionDomain !== undefined){
-if(typeof data416.protectionDomain !== "string"){
-const err547 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/protectionDomain",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/protectionDomain/type",keyword:"type",params:{type: "string"}};
+if(data434.readOnly !== undefined){
+if(typeof data434.readOnly !== "boolean"){
+const err547 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err547];
 }
@@ -8199,9 +8178,12 @@ vErrors.push(err547);
 errors++;
 }
 }
-if(data416.readOnly !== undefined){
-if(typeof data416.readOnly !== "boolean"){
-const err548 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data434.secretRef !== undefined){
+let data437 = data434.secretRef;
+if(data437 && typeof data437 == "object" && !Array.isArray(data437)){
+if(data437.name !== undefined){
+if(typeof data437.name !== "string"){
+const err548 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err548];
 }
@@ -8211,12 +8193,9 @@ vErrors.push(err548);
 errors++;
 }
 }
-if(data416.secretRef !== undefined){
-let data421 = data416.secretRef;
-if(data421 && typeof data421 == "object" && !Array.isArray(data421)){
-if(data421.name !== undefined){
-if(typeof data421.name !== "string"){
-const err549 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err549 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err549];
 }
@@ -8226,9 +8205,9 @@ vErrors.push(err549);
 errors++;
 }
 }
-}
-else {
-const err550 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+if(data434.volumeName !== undefined){
+if(typeof data434.volumeName !== "string"){
+const err550 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/volumeName",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/volumeName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err550];
 }
@@ -8238,9 +8217,9 @@ vErrors.push(err550);
 errors++;
 }
 }
-if(data416.sslEnabled !== undefined){
-if(typeof data416.sslEnabled !== "boolean"){
-const err551 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/sslEnabled",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/sslEnabled/type",keyword:"type",params:{type: "boolean"}};
+if(data434.volumeNamespace !== undefined){
+if(typeof data434.volumeNamespace !== "string"){
+const err551 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/volumeNamespace",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/volumeNamespace/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err551];
 }
@@ -8250,9 +8229,9 @@ vErrors.push(err551);
 errors++;
 }
 }
-if(data416.storageMode !== undefined){
-if(typeof data416.storageMode !== "string"){
-const err552 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/storageMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/storageMode/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err552 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err552];
 }
@@ -8262,9 +8241,11 @@ vErrors.push(err552);
 errors++;
 }
 }
-if(data416.storagePool !== undefined){
-if(typeof data416.storagePool !== "string"){
-const err553 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/storagePool",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/storagePool/type",keyword:"type",params:{type: "string"}};
+if(data174.vsphereVolume !== undefined){
+let data441 = data174.vsphereVolume;
+if(data441 && typeof data441 == "object" && !Array.isArray(data441)){
+if(data441.volumePath === undefined){
+const err553 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/required",keyword:"required",params:{missingProperty: "volumePath"}};
 if(vErrors === null){
 vErrors = [err553];
 }
@@ -8273,10 +8254,9 @@ vErrors.push(err553);
 }
 errors++;
 }
-}
-if(data416.system !== undefined){
-if(typeof data416.system !== "string"){
-const err554 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/system",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/system/type",keyword:"type",params:{type: "string"}};
+if(data441.fsType !== undefined){
+if(typeof data441.fsType !== "string"){
+const err554 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/fsType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err554];
 }
@@ -8286,9 +8266,9 @@ vErrors.push(err554);
 errors++;
 }
 }
-if(data416.volumeName !== undefined){
-if(typeof data416.volumeName !== "string"){
-const err555 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO/volumeName",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/properties/volumeName/type",keyword:"type",params:{type: "string"}};
+if(data441.storagePolicyID !== undefined){
+if(typeof data441.storagePolicyID !== "string"){
+const err555 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/storagePolicyID",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/storagePolicyID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err555];
 }
@@ -8298,9 +8278,9 @@ vErrors.push(err555);
 errors++;
 }
 }
-}
-else {
-const err556 = {instancePath:instancePath+"/spec/volumes/" + i18+"/scaleIO",schemaPath:"#/properties/spec/properties/volumes/items/properties/scaleIO/type",keyword:"type",params:{type: "object"}};
+if(data441.storagePolicyName !== undefined){
+if(typeof data441.storagePolicyName !== "string"){
+const err556 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/storagePolicyName",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/storagePolicyName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err556];
 }
@@ -8310,13 +8290,9 @@ vErrors.push(err556);
 errors++;
 }
 }
-if(data177.secret !== undefined){
-let data428 = data177.secret;
-if(data428 && typeof data428 == "object" && !Array.isArray(data428)){
-if(data428.defaultMode !== undefined){
-let data429 = data428.defaultMode;
-if(!((typeof data429 == "number") && (!(data429 % 1) && !isNaN(data429)))){
-const err557 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/defaultMode/type",keyword:"type",params:{type: "integer"}};
+if(data441.volumePath !== undefined){
+if(typeof data441.volumePath !== "string"){
+const err557 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/volumePath",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/volumePath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err557];
 }
@@ -8325,9 +8301,10 @@ vErrors.push(err557);
 }
 errors++;
 }
-if(typeof data429 == "number"){
-if(!(formats0.validate(data429))){
-const err558 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/defaultMode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/defaultMode/format",keyword:"format",params:{format: "int32"}};
+}
+}
+else {
+const err558 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err558];
 }
@@ -8338,15 +8315,8 @@ errors++;
 }
 }
 }
-if(data428.items !== undefined){
-let data430 = data428.items;
-if(Array.isArray(data430)){
-const len32 = data430.length;
-for(let i32=0; i32<len32; i32++){
-let data431 = data430[i32];
-if(data431 && typeof data431 == "object" && !Array.isArray(data431)){
-if(data431.key === undefined){
-const err559 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32,schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "key"}};
+else {
+const err559 = {instancePath:instancePath+"/spec/volumes/" + i18,schemaPath:"#/properties/spec/properties/volumes/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err559];
 }
@@ -8355,8 +8325,10 @@ vErrors.push(err559);
 }
 errors++;
 }
-if(data431.path === undefined){
-const err560 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32,schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/required",keyword:"required",params:{missingProperty: "path"}};
+}
+}
+else {
+const err560 = {instancePath:instancePath+"/spec/volumes",schemaPath:"#/properties/spec/properties/volumes/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err560];
 }
@@ -8365,9 +8337,16 @@ vErrors.push(err560);
 }
 errors++;
 }
-if(data431.key !== undefined){
-if(typeof data431.key !== "string"){
-const err561 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/key",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data3.volumeMounts !== undefined){
+let data446 = data3.volumeMounts;
+if(Array.isArray(data446)){
+const len33 = data446.length;
+for(let i33=0; i33<len33; i33++){
+let data447 = data446[i33];
+if(data447 && typeof data447 == "object" && !Array.isArray(data447)){
+if(data447.name === undefined){
+const err561 = {instancePath:instancePath+"/spec/volumeMounts/" + i33,schemaPath:"#/properties/spec/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err561];
 }
@@ -8376,11 +8355,8 @@ vErrors.push(err561);
 }
 errors++;
 }
-}
-if(data431.mode !== undefined){
-let data433 = data431.mode;
-if(!((typeof data433 == "number") && (!(data433 % 1) && !isNaN(data433)))){
-const err562 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/mode/type",keyword:"type",params:{type: "integer"}};
+if(data447.mountPath === undefined){
+const err562 = {instancePath:instancePath+"/spec/volumeMounts/" + i33,schemaPath:"#/properties/spec/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"}};
 if(vErrors === null){
 vErrors = [err562];
 }
@@ -8389,9 +8365,9 @@ vErrors.push(err562);
 }
 errors++;
 }
-if(typeof data433 == "number"){
-if(!(formats0.validate(data433))){
-const err563 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/mode",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/mode/format",keyword:"format",params:{format: "int32"}};
+if(data447.mountPath !== undefined){
+if(typeof data447.mountPath !== "string"){
+const err563 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/mountPath",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err563];
 }
@@ -8401,10 +8377,9 @@ vErrors.push(err563);
 errors++;
 }
 }
-}
-if(data431.path !== undefined){
-if(typeof data431.path !== "string"){
-const err564 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32+"/path",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data447.mountPropagation !== undefined){
+if(typeof data447.mountPropagation !== "string"){
+const err564 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/mountPropagation",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/mountPropagation/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err564];
 }
@@ -8414,9 +8389,9 @@ vErrors.push(err564);
 errors++;
 }
 }
-}
-else {
-const err565 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items/" + i32,schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/items/type",keyword:"type",params:{type: "object"}};
+if(data447.name !== undefined){
+if(typeof data447.name !== "string"){
+const err565 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/name",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err565];
 }
@@ -8426,9 +8401,9 @@ vErrors.push(err565);
 errors++;
 }
 }
-}
-else {
-const err566 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/items",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/items/type",keyword:"type",params:{type: "array"}};
+if(data447.readOnly !== undefined){
+if(typeof data447.readOnly !== "boolean"){
+const err566 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/readOnly",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err566];
 }
@@ -8438,9 +8413,9 @@ vErrors.push(err566);
 errors++;
 }
 }
-if(data428.optional !== undefined){
-if(typeof data428.optional !== "boolean"){
-const err567 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/optional",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data447.recursiveReadOnly !== undefined){
+if(typeof data447.recursiveReadOnly !== "string"){
+const err567 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/recursiveReadOnly",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/recursiveReadOnly/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err567];
 }
@@ -8450,9 +8425,9 @@ vErrors.push(err567);
 errors++;
 }
 }
-if(data428.secretName !== undefined){
-if(typeof data428.secretName !== "string"){
-const err568 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret/secretName",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/properties/secretName/type",keyword:"type",params:{type: "string"}};
+if(data447.subPath !== undefined){
+if(typeof data447.subPath !== "string"){
+const err568 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/subPath",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/subPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err568];
 }
@@ -8462,9 +8437,9 @@ vErrors.push(err568);
 errors++;
 }
 }
-}
-else {
-const err569 = {instancePath:instancePath+"/spec/volumes/" + i18+"/secret",schemaPath:"#/properties/spec/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "object"}};
+if(data447.subPathExpr !== undefined){
+if(typeof data447.subPathExpr !== "string"){
+const err569 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/subPathExpr",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/subPathExpr/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err569];
 }
@@ -8474,12 +8449,9 @@ vErrors.push(err569);
 errors++;
 }
 }
-if(data177.storageos !== undefined){
-let data437 = data177.storageos;
-if(data437 && typeof data437 == "object" && !Array.isArray(data437)){
-if(data437.fsType !== undefined){
-if(typeof data437.fsType !== "string"){
-const err570 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err570 = {instancePath:instancePath+"/spec/volumeMounts/" + i33,schemaPath:"#/properties/spec/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err570];
 }
@@ -8489,9 +8461,9 @@ vErrors.push(err570);
 errors++;
 }
 }
-if(data437.readOnly !== undefined){
-if(typeof data437.readOnly !== "boolean"){
-const err571 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/readOnly",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err571 = {instancePath:instancePath+"/spec/volumeMounts",schemaPath:"#/properties/spec/properties/volumeMounts/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err571];
 }
@@ -8501,12 +8473,18 @@ vErrors.push(err571);
 errors++;
 }
 }
-if(data437.secretRef !== undefined){
-let data440 = data437.secretRef;
-if(data440 && typeof data440 == "object" && !Array.isArray(data440)){
-if(data440.name !== undefined){
-if(typeof data440.name !== "string"){
-const err572 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/secretRef/name",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data3.certs !== undefined){
+let data455 = data3.certs;
+if(data455 && typeof data455 == "object" && !Array.isArray(data455)){
+if(data455.secrets !== undefined){
+let data456 = data455.secrets;
+if(Array.isArray(data456)){
+const len34 = data456.length;
+for(let i34=0; i34<len34; i34++){
+let data457 = data456[i34];
+if(data457 && typeof data457 == "object" && !Array.isArray(data457)){
+if(data457.name === undefined){
+const err572 = {instancePath:instancePath+"/spec/certs/secrets/" + i34,schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err572];
 }
@@ -8515,10 +8493,8 @@ vErrors.push(err572);
 }
 errors++;
 }
-}
-}
-else {
-const err573 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/secretRef",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+if(data457.key === undefined){
+const err573 = {instancePath:instancePath+"/spec/certs/secrets/" + i34,schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err573];
 }
@@ -8527,10 +8503,9 @@ vErrors.push(err573);
 }
 errors++;
 }
-}
-if(data437.volumeName !== undefined){
-if(typeof data437.volumeName !== "string"){
-const err574 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/volumeName",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/volumeName/type",keyword:"type",params:{type: "string"}};
+if(data457.name !== undefined){
+if(typeof data457.name !== "string"){
+const err574 = {instancePath:instancePath+"/spec/certs/secrets/" + i34+"/name",schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err574];
 }
@@ -8540,9 +8515,9 @@ vErrors.push(err574);
 errors++;
 }
 }
-if(data437.volumeNamespace !== undefined){
-if(typeof data437.volumeNamespace !== "string"){
-const err575 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos/volumeNamespace",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/properties/volumeNamespace/type",keyword:"type",params:{type: "string"}};
+if(data457.key !== undefined){
+if(typeof data457.key !== "string"){
+const err575 = {instancePath:instancePath+"/spec/certs/secrets/" + i34+"/key",schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err575];
 }
@@ -8554,7 +8529,7 @@ errors++;
 }
 }
 else {
-const err576 = {instancePath:instancePath+"/spec/volumes/" + i18+"/storageos",schemaPath:"#/properties/spec/properties/volumes/items/properties/storageos/type",keyword:"type",params:{type: "object"}};
+const err576 = {instancePath:instancePath+"/spec/certs/secrets/" + i34,schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err576];
 }
@@ -8564,11 +8539,9 @@ vErrors.push(err576);
 errors++;
 }
 }
-if(data177.vsphereVolume !== undefined){
-let data444 = data177.vsphereVolume;
-if(data444 && typeof data444 == "object" && !Array.isArray(data444)){
-if(data444.volumePath === undefined){
-const err577 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/required",keyword:"required",params:{missingProperty: "volumePath"}};
+}
+else {
+const err577 = {instancePath:instancePath+"/spec/certs/secrets",schemaPath:"#/properties/spec/properties/certs/properties/secrets/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err577];
 }
@@ -8577,9 +8550,10 @@ vErrors.push(err577);
 }
 errors++;
 }
-if(data444.fsType !== undefined){
-if(typeof data444.fsType !== "string"){
-const err578 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/fsType",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/fsType/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err578 = {instancePath:instancePath+"/spec/certs",schemaPath:"#/properties/spec/properties/certs/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err578];
 }
@@ -8589,9 +8563,12 @@ vErrors.push(err578);
 errors++;
 }
 }
-if(data444.storagePolicyID !== undefined){
-if(typeof data444.storagePolicyID !== "string"){
-const err579 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/storagePolicyID",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/storagePolicyID/type",keyword:"type",params:{type: "string"}};
+if(data3.nodeSelector !== undefined){
+let data460 = data3.nodeSelector;
+if(data460 && typeof data460 == "object" && !Array.isArray(data460)){
+for(const key13 in data460){
+if(typeof data460[key13] !== "string"){
+const err579 = {instancePath:instancePath+"/spec/nodeSelector/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/nodeSelector/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err579];
 }
@@ -8601,9 +8578,9 @@ vErrors.push(err579);
 errors++;
 }
 }
-if(data444.storagePolicyName !== undefined){
-if(typeof data444.storagePolicyName !== "string"){
-const err580 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/storagePolicyName",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/storagePolicyName/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err580 = {instancePath:instancePath+"/spec/nodeSelector",schemaPath:"#/properties/spec/properties/nodeSelector/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err580];
 }
@@ -8613,9 +8590,16 @@ vErrors.push(err580);
 errors++;
 }
 }
-if(data444.volumePath !== undefined){
-if(typeof data444.volumePath !== "string"){
-const err581 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume/volumePath",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/properties/volumePath/type",keyword:"type",params:{type: "string"}};
+if(data3.tolerations !== undefined){
+let data462 = data3.tolerations;
+if(Array.isArray(data462)){
+const len35 = data462.length;
+for(let i35=0; i35<len35; i35++){
+let data463 = data462[i35];
+if(data463 && typeof data463 == "object" && !Array.isArray(data463)){
+if(data463.effect !== undefined){
+if(typeof data463.effect !== "string"){
+const err581 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/effect",schemaPath:"#/properties/spec/properties/tolerations/items/properties/effect/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err581];
 }
@@ -8625,9 +8609,9 @@ vErrors.push(err581);
 errors++;
 }
 }
-}
-else {
-const err582 = {instancePath:instancePath+"/spec/volumes/" + i18+"/vsphereVolume",schemaPath:"#/properties/spec/properties/volumes/items/properties/vsphereVolume/type",keyword:"type",params:{type: "object"}};
+if(data463.key !== undefined){
+if(typeof data463.key !== "string"){
+const err582 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/key",schemaPath:"#/properties/spec/properties/tolerations/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err582];
 }
@@ -8637,9 +8621,9 @@ vErrors.push(err582);
 errors++;
 }
 }
-}
-else {
-const err583 = {instancePath:instancePath+"/spec/volumes/" + i18,schemaPath:"#/properties/spec/properties/volumes/items/type",keyword:"type",params:{type: "object"}};
+if(data463.operator !== undefined){
+if(typeof data463.operator !== "string"){
+const err583 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/operator",schemaPath:"#/properties/spec/properties/tolerations/items/properties/operator/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err583];
 }
@@ -8649,9 +8633,10 @@ vErrors.push(err583);
 errors++;
 }
 }
-}
-else {
-const err584 = {instancePath:instancePath+"/spec/volumes",schemaPath:"#/properties/spec/properties/volumes/type",keyword:"type",params:{type: "array"}};
+if(data463.tolerationSeconds !== undefined){
+let data467 = data463.tolerationSeconds;
+if(!((typeof data467 == "number") && (!(data467 % 1) && !isNaN(data467)))){
+const err584 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/tolerationSeconds",schemaPath:"#/properties/spec/properties/tolerations/items/properties/tolerationSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err584];
 }
@@ -8660,16 +8645,9 @@ vErrors.push(err584);
 }
 errors++;
 }
-}
-if(data3.volumeMounts !== undefined){
-let data449 = data3.volumeMounts;
-if(Array.isArray(data449)){
-const len33 = data449.length;
-for(let i33=0; i33<len33; i33++){
-let data450 = data449[i33];
-if(data450 && typeof data450 == "object" && !Array.isArray(data450)){
-if(data450.name === undefined){
-const err585 = {instancePath:instancePath+"/spec/volumeMounts/" + i33,schemaPath:"#/properties/spec/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(typeof data467 == "number"){
+if(!(formats4.validate(data467))){
+const err585 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/tolerationSeconds",schemaPath:"#/properties/spec/properties/tolerations/items/properties/tolerationSeconds/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err585];
 }
@@ -8678,8 +8656,11 @@ vErrors.push(err585);
 }
 errors++;
 }
-if(data450.mountPath === undefined){
-const err586 = {instancePath:instancePath+"/spec/volumeMounts/" + i33,schemaPath:"#/properties/spec/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"}};
+}
+}
+if(data463.value !== undefined){
+if(typeof data463.value !== "string"){
+const err586 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/value",schemaPath:"#/properties/spec/properties/tolerations/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err586];
 }
@@ -8688,9 +8669,10 @@ vErrors.push(err586);
 }
 errors++;
 }
-if(data450.mountPath !== undefined){
-if(typeof data450.mountPath !== "string"){
-const err587 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/mountPath",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err587 = {instancePath:instancePath+"/spec/tolerations/" + i35,schemaPath:"#/properties/spec/properties/tolerations/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err587];
 }
@@ -8700,10 +8682,9 @@ vErrors.push(err587);
 errors++;
 }
 }
-if(data450.mountPropagation !== undefined){
-let data452 = data450.mountPropagation;
-if(typeof data452 !== "string"){
-const err588 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/mountPropagation",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/mountPropagation/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err588 = {instancePath:instancePath+"/spec/tolerations",schemaPath:"#/properties/spec/properties/tolerations/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err588];
 }
@@ -8712,8 +8693,22 @@ vErrors.push(err588);
 }
 errors++;
 }
-if(!(((data452 === "Bidirectional") || (data452 === "HostToContainer")) || (data452 === "None"))){
-const err589 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/mountPropagation",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/mountPropagation/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.volumeMounts.items.properties.mountPropagation.enum}};
+}
+if(data3.affinity !== undefined){
+let data469 = data3.affinity;
+if(data469 && typeof data469 == "object" && !Array.isArray(data469)){
+if(data469.nodeAffinity !== undefined){
+let data470 = data469.nodeAffinity;
+if(data470 && typeof data470 == "object" && !Array.isArray(data470)){
+if(data470.preferredDuringSchedulingIgnoredDuringExecution !== undefined){
+let data471 = data470.preferredDuringSchedulingIgnoredDuringExecution;
+if(Array.isArray(data471)){
+const len36 = data471.length;
+for(let i36=0; i36<len36; i36++){
+let data472 = data471[i36];
+if(data472 && typeof data472 == "object" && !Array.isArray(data472)){
+if(data472.weight === undefined){
+const err589 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/required",keyword:"required",params:{missingProperty: "weight"}};
 if(vErrors === null){
 vErrors = [err589];
 }
@@ -8722,10 +8717,8 @@ vErrors.push(err589);
 }
 errors++;
 }
-}
-if(data450.name !== undefined){
-if(typeof data450.name !== "string"){
-const err590 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/name",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data472.preference === undefined){
+const err590 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/required",keyword:"required",params:{missingProperty: "preference"}};
 if(vErrors === null){
 vErrors = [err590];
 }
@@ -8734,10 +8727,16 @@ vErrors.push(err590);
 }
 errors++;
 }
+if(data472.preference !== undefined){
+if(!(validate36(data472.preference, {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36+"/preference",parentData:data472,parentDataProperty:"preference",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
 }
-if(data450.readOnly !== undefined){
-if(typeof data450.readOnly !== "boolean"){
-const err591 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/readOnly",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: "boolean"}};
+}
+if(data472.weight !== undefined){
+let data474 = data472.weight;
+if(!((typeof data474 == "number") && (!(data474 % 1) && !isNaN(data474)))){
+const err591 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36+"/weight",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/properties/weight/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err591];
 }
@@ -8746,10 +8745,9 @@ vErrors.push(err591);
 }
 errors++;
 }
-}
-if(data450.recursiveReadOnly !== undefined){
-if(typeof data450.recursiveReadOnly !== "string"){
-const err592 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/recursiveReadOnly",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/recursiveReadOnly/type",keyword:"type",params:{type: "string"}};
+if(typeof data474 == "number"){
+if(!(formats0.validate(data474))){
+const err592 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36+"/weight",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/properties/weight/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err592];
 }
@@ -8759,9 +8757,10 @@ vErrors.push(err592);
 errors++;
 }
 }
-if(data450.subPath !== undefined){
-if(typeof data450.subPath !== "string"){
-const err593 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/subPath",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/subPath/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err593 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err593];
 }
@@ -8771,9 +8770,9 @@ vErrors.push(err593);
 errors++;
 }
 }
-if(data450.subPathExpr !== undefined){
-if(typeof data450.subPathExpr !== "string"){
-const err594 = {instancePath:instancePath+"/spec/volumeMounts/" + i33+"/subPathExpr",schemaPath:"#/properties/spec/properties/volumeMounts/items/properties/subPathExpr/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err594 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err594];
 }
@@ -8783,9 +8782,11 @@ vErrors.push(err594);
 errors++;
 }
 }
-}
-else {
-const err595 = {instancePath:instancePath+"/spec/volumeMounts/" + i33,schemaPath:"#/properties/spec/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"}};
+if(data470.requiredDuringSchedulingIgnoredDuringExecution !== undefined){
+let data475 = data470.requiredDuringSchedulingIgnoredDuringExecution;
+if(data475 && typeof data475 == "object" && !Array.isArray(data475)){
+if(data475.nodeSelectorTerms === undefined){
+const err595 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/required",keyword:"required",params:{missingProperty: "nodeSelectorTerms"}};
 if(vErrors === null){
 vErrors = [err595];
 }
@@ -8794,10 +8795,19 @@ vErrors.push(err595);
 }
 errors++;
 }
+if(data475.nodeSelectorTerms !== undefined){
+let data476 = data475.nodeSelectorTerms;
+if(Array.isArray(data476)){
+const len37 = data476.length;
+for(let i37=0; i37<len37; i37++){
+if(!(validate36(data476[i37], {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/" + i37,parentData:data476,parentDataProperty:i37,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
 }
 }
 else {
-const err596 = {instancePath:instancePath+"/spec/volumeMounts",schemaPath:"#/properties/spec/properties/volumeMounts/type",keyword:"type",params:{type: "array"}};
+const err596 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/properties/nodeSelectorTerms/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err596];
 }
@@ -8807,18 +8817,9 @@ vErrors.push(err596);
 errors++;
 }
 }
-if(data3.certs !== undefined){
-let data458 = data3.certs;
-if(data458 && typeof data458 == "object" && !Array.isArray(data458)){
-if(data458.secrets !== undefined){
-let data459 = data458.secrets;
-if(Array.isArray(data459)){
-const len34 = data459.length;
-for(let i34=0; i34<len34; i34++){
-let data460 = data459[i34];
-if(data460 && typeof data460 == "object" && !Array.isArray(data460)){
-if(data460.name === undefined){
-const err597 = {instancePath:instancePath+"/spec/certs/secrets/" + i34,schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/required",keyword:"required",params:{missingProperty: "name"}};
+}
+else {
+const err597 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err597];
 }
@@ -8827,8 +8828,10 @@ vErrors.push(err597);
 }
 errors++;
 }
-if(data460.key === undefined){
-const err598 = {instancePath:instancePath+"/spec/certs/secrets/" + i34,schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/required",keyword:"required",params:{missingProperty: "key"}};
+}
+}
+else {
+const err598 = {instancePath:instancePath+"/spec/affinity/nodeAffinity",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err598];
 }
@@ -8837,9 +8840,22 @@ vErrors.push(err598);
 }
 errors++;
 }
-if(data460.name !== undefined){
-if(typeof data460.name !== "string"){
-const err599 = {instancePath:instancePath+"/spec/certs/secrets/" + i34+"/name",schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data469.podAffinity !== undefined){
+if(!(validate39(data469.podAffinity, {instancePath:instancePath+"/spec/affinity/podAffinity",parentData:data469,parentDataProperty:"podAffinity",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+if(data469.podAntiAffinity !== undefined){
+if(!(validate39(data469.podAntiAffinity, {instancePath:instancePath+"/spec/affinity/podAntiAffinity",parentData:data469,parentDataProperty:"podAntiAffinity",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err599 = {instancePath:instancePath+"/spec/affinity",schemaPath:"#/properties/spec/properties/affinity/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err599];
 }
@@ -8849,9 +8865,15 @@ vErrors.push(err599);
 errors++;
 }
 }
-if(data460.key !== undefined){
-if(typeof data460.key !== "string"){
-const err600 = {instancePath:instancePath+"/spec/certs/secrets/" + i34+"/key",schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data3.topologySpreadConstraints !== undefined){
+let data480 = data3.topologySpreadConstraints;
+if(Array.isArray(data480)){
+const len38 = data480.length;
+for(let i38=0; i38<len38; i38++){
+let data481 = data480[i38];
+if(data481 && typeof data481 == "object" && !Array.isArray(data481)){
+if(data481.maxSkew === undefined){
+const err600 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "maxSkew"}};
 if(vErrors === null){
 vErrors = [err600];
 }
@@ -8860,10 +8882,8 @@ vErrors.push(err600);
 }
 errors++;
 }
-}
-}
-else {
-const err601 = {instancePath:instancePath+"/spec/certs/secrets/" + i34,schemaPath:"#/properties/spec/properties/certs/properties/secrets/items/type",keyword:"type",params:{type: "object"}};
+if(data481.topologyKey === undefined){
+const err601 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "topologyKey"}};
 if(vErrors === null){
 vErrors = [err601];
 }
@@ -8872,10 +8892,8 @@ vErrors.push(err601);
 }
 errors++;
 }
-}
-}
-else {
-const err602 = {instancePath:instancePath+"/spec/certs/secrets",schemaPath:"#/properties/spec/properties/certs/properties/secrets/type",keyword:"type",params:{type: "array"}};
+if(data481.whenUnsatisfiable === undefined){
+const err602 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "whenUnsatisfiable"}};
 if(vErrors === null){
 vErrors = [err602];
 }
@@ -8884,10 +8902,19 @@ vErrors.push(err602);
 }
 errors++;
 }
+if(data481.labelSelector !== undefined){
+if(!(validate32(data481.labelSelector, {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/labelSelector",parentData:data481,parentDataProperty:"labelSelector",rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
 }
 }
-else {
-const err603 = {instancePath:instancePath+"/spec/certs",schemaPath:"#/properties/spec/properties/certs/type",keyword:"type",params:{type: "object"}};
+if(data481.matchLabelKeys !== undefined){
+let data483 = data481.matchLabelKeys;
+if(Array.isArray(data483)){
+const len39 = data483.length;
+for(let i39=0; i39<len39; i39++){
+if(typeof data483[i39] !== "string"){
+const err603 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/matchLabelKeys/" + i39,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/matchLabelKeys/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err603];
 }
@@ -8897,12 +8924,9 @@ vErrors.push(err603);
 errors++;
 }
 }
-if(data3.nodeSelector !== undefined){
-let data463 = data3.nodeSelector;
-if(data463 && typeof data463 == "object" && !Array.isArray(data463)){
-for(const key13 in data463){
-if(typeof data463[key13] !== "string"){
-const err604 = {instancePath:instancePath+"/spec/nodeSelector/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/nodeSelector/additionalProperties/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err604 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/matchLabelKeys",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/matchLabelKeys/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err604];
 }
@@ -8912,9 +8936,10 @@ vErrors.push(err604);
 errors++;
 }
 }
-}
-else {
-const err605 = {instancePath:instancePath+"/spec/nodeSelector",schemaPath:"#/properties/spec/properties/nodeSelector/type",keyword:"type",params:{type: "object"}};
+if(data481.maxSkew !== undefined){
+let data485 = data481.maxSkew;
+if(!((typeof data485 == "number") && (!(data485 % 1) && !isNaN(data485)))){
+const err605 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/maxSkew",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/maxSkew/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err605];
 }
@@ -8923,18 +8948,9 @@ vErrors.push(err605);
 }
 errors++;
 }
-}
-if(data3.tolerations !== undefined){
-let data465 = data3.tolerations;
-if(Array.isArray(data465)){
-const len35 = data465.length;
-for(let i35=0; i35<len35; i35++){
-let data466 = data465[i35];
-if(data466 && typeof data466 == "object" && !Array.isArray(data466)){
-if(data466.effect !== undefined){
-let data467 = data466.effect;
-if(typeof data467 !== "string"){
-const err606 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/effect",schemaPath:"#/properties/spec/properties/tolerations/items/properties/effect/type",keyword:"type",params:{type: "string"}};
+if(typeof data485 == "number"){
+if(!(formats0.validate(data485))){
+const err606 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/maxSkew",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/maxSkew/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err606];
 }
@@ -8943,8 +8959,12 @@ vErrors.push(err606);
 }
 errors++;
 }
-if(!(((data467 === "NoExecute") || (data467 === "NoSchedule")) || (data467 === "PreferNoSchedule"))){
-const err607 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/effect",schemaPath:"#/properties/spec/properties/tolerations/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.tolerations.items.properties.effect.enum}};
+}
+}
+if(data481.minDomains !== undefined){
+let data486 = data481.minDomains;
+if(!((typeof data486 == "number") && (!(data486 % 1) && !isNaN(data486)))){
+const err607 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/minDomains",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/minDomains/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err607];
 }
@@ -8953,10 +8973,9 @@ vErrors.push(err607);
 }
 errors++;
 }
-}
-if(data466.key !== undefined){
-if(typeof data466.key !== "string"){
-const err608 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/key",schemaPath:"#/properties/spec/properties/tolerations/items/properties/key/type",keyword:"type",params:{type: "string"}};
+if(typeof data486 == "number"){
+if(!(formats0.validate(data486))){
+const err608 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/minDomains",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/minDomains/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err608];
 }
@@ -8966,10 +8985,10 @@ vErrors.push(err608);
 errors++;
 }
 }
-if(data466.operator !== undefined){
-let data469 = data466.operator;
-if(typeof data469 !== "string"){
-const err609 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/operator",schemaPath:"#/properties/spec/properties/tolerations/items/properties/operator/type",keyword:"type",params:{type: "string"}};
+}
+if(data481.nodeAffinityPolicy !== undefined){
+if(typeof data481.nodeAffinityPolicy !== "string"){
+const err609 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/nodeAffinityPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeAffinityPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err609];
 }
@@ -8978,8 +8997,10 @@ vErrors.push(err609);
 }
 errors++;
 }
-if(!((((data469 === "Equal") || (data469 === "Exists")) || (data469 === "Gt")) || (data469 === "Lt"))){
-const err610 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/operator",schemaPath:"#/properties/spec/properties/tolerations/items/properties/operator/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.tolerations.items.properties.operator.enum}};
+}
+if(data481.nodeTaintsPolicy !== undefined){
+if(typeof data481.nodeTaintsPolicy !== "string"){
+const err610 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/nodeTaintsPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeTaintsPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err610];
 }
@@ -8989,10 +9010,9 @@ vErrors.push(err610);
 errors++;
 }
 }
-if(data466.tolerationSeconds !== undefined){
-let data470 = data466.tolerationSeconds;
-if(!((typeof data470 == "number") && (!(data470 % 1) && !isNaN(data470)))){
-const err611 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/tolerationSeconds",schemaPath:"#/properties/spec/properties/tolerations/items/properties/tolerationSeconds/type",keyword:"type",params:{type: "integer"}};
+if(data481.topologyKey !== undefined){
+if(typeof data481.topologyKey !== "string"){
+const err611 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/topologyKey",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/topologyKey/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err611];
 }
@@ -9001,9 +9021,10 @@ vErrors.push(err611);
 }
 errors++;
 }
-if(typeof data470 == "number"){
-if(!(formats4.validate(data470))){
-const err612 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/tolerationSeconds",schemaPath:"#/properties/spec/properties/tolerations/items/properties/tolerationSeconds/format",keyword:"format",params:{format: "int64"}};
+}
+if(data481.whenUnsatisfiable !== undefined){
+if(typeof data481.whenUnsatisfiable !== "string"){
+const err612 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/whenUnsatisfiable",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/whenUnsatisfiable/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err612];
 }
@@ -9014,9 +9035,8 @@ errors++;
 }
 }
 }
-if(data466.value !== undefined){
-if(typeof data466.value !== "string"){
-const err613 = {instancePath:instancePath+"/spec/tolerations/" + i35+"/value",schemaPath:"#/properties/spec/properties/tolerations/items/properties/value/type",keyword:"type",params:{type: "string"}};
+else {
+const err613 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err613];
 }
@@ -9028,7 +9048,7 @@ errors++;
 }
 }
 else {
-const err614 = {instancePath:instancePath+"/spec/tolerations/" + i35,schemaPath:"#/properties/spec/properties/tolerations/items/type",keyword:"type",params:{type: "object"}};
+const err614 = {instancePath:instancePath+"/spec/topologySpreadConstraints",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err614];
 }
@@ -9038,9 +9058,14 @@ vErrors.push(err614);
 errors++;
 }
 }
-}
-else {
-const err615 = {instancePath:instancePath+"/spec/tolerations",schemaPath:"#/properties/spec/properties/tolerations/type",keyword:"type",params:{type: "array"}};
+if(data3.templateTests !== undefined){
+let data491 = data3.templateTests;
+if(data491 && typeof data491 == "object" && !Array.isArray(data491)){
+if(data491.ownerUserID !== undefined){
+let data492 = data491.ownerUserID;
+if(typeof data492 === "string"){
+if(func8(data492) > 36){
+const err615 = {instancePath:instancePath+"/spec/templateTests/ownerUserID",schemaPath:"#/properties/spec/properties/templateTests/properties/ownerUserID/maxLength",keyword:"maxLength",params:{limit: 36}};
 if(vErrors === null){
 vErrors = [err615];
 }
@@ -9049,22 +9074,8 @@ vErrors.push(err615);
 }
 errors++;
 }
-}
-if(data3.affinity !== undefined){
-let data472 = data3.affinity;
-if(data472 && typeof data472 == "object" && !Array.isArray(data472)){
-if(data472.nodeAffinity !== undefined){
-let data473 = data472.nodeAffinity;
-if(data473 && typeof data473 == "object" && !Array.isArray(data473)){
-if(data473.preferredDuringSchedulingIgnoredDuringExecution !== undefined){
-let data474 = data473.preferredDuringSchedulingIgnoredDuringExecution;
-if(Array.isArray(data474)){
-const len36 = data474.length;
-for(let i36=0; i36<len36; i36++){
-let data475 = data474[i36];
-if(data475 && typeof data475 == "object" && !Array.isArray(data475)){
-if(data475.weight === undefined){
-const err616 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/required",keyword:"required",params:{missingProperty: "weight"}};
+if(!(formats76.validate(data492))){
+const err616 = {instancePath:instancePath+"/spec/templateTests/ownerUserID",schemaPath:"#/properties/spec/properties/templateTests/properties/ownerUserID/format",keyword:"format",params:{format: "uuid"}};
 if(vErrors === null){
 vErrors = [err616];
 }
@@ -9073,8 +9084,9 @@ vErrors.push(err616);
 }
 errors++;
 }
-if(data475.preference === undefined){
-const err617 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/required",keyword:"required",params:{missingProperty: "preference"}};
+}
+else {
+const err617 = {instancePath:instancePath+"/spec/templateTests/ownerUserID",schemaPath:"#/properties/spec/properties/templateTests/properties/ownerUserID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err617];
 }
@@ -9083,16 +9095,10 @@ vErrors.push(err617);
 }
 errors++;
 }
-if(data475.preference !== undefined){
-if(!(validate33(data475.preference, {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36+"/preference",parentData:data475,parentDataProperty:"preference",rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
 }
-}
-if(data475.weight !== undefined){
-let data477 = data475.weight;
-if(!((typeof data477 == "number") && (!(data477 % 1) && !isNaN(data477)))){
-const err618 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36+"/weight",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/properties/weight/type",keyword:"type",params:{type: "integer"}};
+if(data491.allowRetain !== undefined){
+if(typeof data491.allowRetain !== "boolean"){
+const err618 = {instancePath:instancePath+"/spec/templateTests/allowRetain",schemaPath:"#/properties/spec/properties/templateTests/properties/allowRetain/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err618];
 }
@@ -9101,9 +9107,10 @@ vErrors.push(err618);
 }
 errors++;
 }
-if(typeof data477 == "number"){
-if(!(formats0.validate(data477))){
-const err619 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36+"/weight",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/properties/weight/format",keyword:"format",params:{format: "int32"}};
+}
+}
+else {
+const err619 = {instancePath:instancePath+"/spec/templateTests",schemaPath:"#/properties/spec/properties/templateTests/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err619];
 }
@@ -9114,9 +9121,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err620 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i36,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/type",keyword:"type",params:{type: "object"}};
+const err620 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err620];
 }
@@ -9126,9 +9132,13 @@ vErrors.push(err620);
 errors++;
 }
 }
-}
-else {
-const err621 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/type",keyword:"type",params:{type: "array"}};
+if(data.status !== undefined){
+let data494 = data.status;
+if(data494 && typeof data494 == "object" && !Array.isArray(data494)){
+if(data494.observedGeneration !== undefined){
+let data495 = data494.observedGeneration;
+if(!((typeof data495 == "number") && (!(data495 % 1) && !isNaN(data495)))){
+const err621 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err621];
 }
@@ -9137,12 +9147,9 @@ vErrors.push(err621);
 }
 errors++;
 }
-}
-if(data473.requiredDuringSchedulingIgnoredDuringExecution !== undefined){
-let data478 = data473.requiredDuringSchedulingIgnoredDuringExecution;
-if(data478 && typeof data478 == "object" && !Array.isArray(data478)){
-if(data478.nodeSelectorTerms === undefined){
-const err622 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/required",keyword:"required",params:{missingProperty: "nodeSelectorTerms"}};
+if(typeof data495 == "number"){
+if(!(formats4.validate(data495))){
+const err622 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err622];
 }
@@ -9151,19 +9158,12 @@ vErrors.push(err622);
 }
 errors++;
 }
-if(data478.nodeSelectorTerms !== undefined){
-let data479 = data478.nodeSelectorTerms;
-if(Array.isArray(data479)){
-const len37 = data479.length;
-for(let i37=0; i37<len37; i37++){
-if(!(validate33(data479[i37], {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/" + i37,parentData:data479,parentDataProperty:i37,rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
 }
 }
-}
-else {
-const err623 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/properties/nodeSelectorTerms/type",keyword:"type",params:{type: "array"}};
+if(data494.readyReplicas !== undefined){
+let data496 = data494.readyReplicas;
+if(!((typeof data496 == "number") && (!(data496 % 1) && !isNaN(data496)))){
+const err623 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err623];
 }
@@ -9172,10 +9172,9 @@ vErrors.push(err623);
 }
 errors++;
 }
-}
-}
-else {
-const err624 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/type",keyword:"type",params:{type: "object"}};
+if(typeof data496 == "number"){
+if(!(formats0.validate(data496))){
+const err624 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err624];
 }
@@ -9186,8 +9185,9 @@ errors++;
 }
 }
 }
-else {
-const err625 = {instancePath:instancePath+"/spec/affinity/nodeAffinity",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/type",keyword:"type",params:{type: "object"}};
+if(data494.url !== undefined){
+if(typeof data494.url !== "string"){
+const err625 = {instancePath:instancePath+"/status/url",schemaPath:"#/properties/status/properties/url/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err625];
 }
@@ -9197,21 +9197,10 @@ vErrors.push(err625);
 errors++;
 }
 }
-if(data472.podAffinity !== undefined){
-if(!(validate36(data472.podAffinity, {instancePath:instancePath+"/spec/affinity/podAffinity",parentData:data472,parentDataProperty:"podAffinity",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-}
-if(data472.podAntiAffinity !== undefined){
-if(!(validate36(data472.podAntiAffinity, {instancePath:instancePath+"/spec/affinity/podAntiAffinity",parentData:data472,parentDataProperty:"podAntiAffinity",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err626 = {instancePath:instancePath+"/spec/affinity",schemaPath:"#/properties/spec/properties/affinity/type",keyword:"type",params:{type: "object"}};
+if(data494.phase !== undefined){
+let data498 = data494.phase;
+if(typeof data498 !== "string"){
+const err626 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err626];
 }
@@ -9220,16 +9209,8 @@ vErrors.push(err626);
 }
 errors++;
 }
-}
-if(data3.topologySpreadConstraints !== undefined){
-let data483 = data3.topologySpreadConstraints;
-if(Array.isArray(data483)){
-const len38 = data483.length;
-for(let i38=0; i38<len38; i38++){
-let data484 = data483[i38];
-if(data484 && typeof data484 == "object" && !Array.isArray(data484)){
-if(data484.maxSkew === undefined){
-const err627 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "maxSkew"}};
+if(!((data498 === "Pending") || (data498 === "Ready"))){
+const err627 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
 if(vErrors === null){
 vErrors = [err627];
 }
@@ -9238,8 +9219,10 @@ vErrors.push(err627);
 }
 errors++;
 }
-if(data484.topologyKey === undefined){
-const err628 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "topologyKey"}};
+}
+if(data494.operatorAccessReady !== undefined){
+if(typeof data494.operatorAccessReady !== "boolean"){
+const err628 = {instancePath:instancePath+"/status/operatorAccessReady",schemaPath:"#/properties/status/properties/operatorAccessReady/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err628];
 }
@@ -9248,8 +9231,12 @@ vErrors.push(err628);
 }
 errors++;
 }
-if(data484.whenUnsatisfiable === undefined){
-const err629 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "whenUnsatisfiable"}};
+}
+if(data494.operatorTokenSecretRef !== undefined){
+let data500 = data494.operatorTokenSecretRef;
+if(data500 && typeof data500 == "object" && !Array.isArray(data500)){
+if(data500.name === undefined){
+const err629 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err629];
 }
@@ -9258,19 +9245,9 @@ vErrors.push(err629);
 }
 errors++;
 }
-if(data484.labelSelector !== undefined){
-if(!(validate29(data484.labelSelector, {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/labelSelector",parentData:data484,parentDataProperty:"labelSelector",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-}
-if(data484.matchLabelKeys !== undefined){
-let data486 = data484.matchLabelKeys;
-if(Array.isArray(data486)){
-const len39 = data486.length;
-for(let i39=0; i39<len39; i39++){
-if(typeof data486[i39] !== "string"){
-const err630 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/matchLabelKeys/" + i39,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/matchLabelKeys/items/type",keyword:"type",params:{type: "string"}};
+if(data500.name !== undefined){
+if(typeof data500.name !== "string"){
+const err630 = {instancePath:instancePath+"/status/operatorTokenSecretRef/name",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err630];
 }
@@ -9280,9 +9257,9 @@ vErrors.push(err630);
 errors++;
 }
 }
-}
-else {
-const err631 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/matchLabelKeys",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/matchLabelKeys/type",keyword:"type",params:{type: "array"}};
+if(data500.key !== undefined){
+if(typeof data500.key !== "string"){
+const err631 = {instancePath:instancePath+"/status/operatorTokenSecretRef/key",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err631];
 }
@@ -9292,10 +9269,9 @@ vErrors.push(err631);
 errors++;
 }
 }
-if(data484.maxSkew !== undefined){
-let data488 = data484.maxSkew;
-if(!((typeof data488 == "number") && (!(data488 % 1) && !isNaN(data488)))){
-const err632 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/maxSkew",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/maxSkew/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err632 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err632];
 }
@@ -9304,9 +9280,12 @@ vErrors.push(err632);
 }
 errors++;
 }
-if(typeof data488 == "number"){
-if(!(formats0.validate(data488))){
-const err633 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/maxSkew",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/maxSkew/format",keyword:"format",params:{format: "int32"}};
+}
+if(data494.licenseLastApplied !== undefined){
+let data503 = data494.licenseLastApplied;
+if(typeof data503 === "string"){
+if(!(formats36.validate(data503))){
+const err633 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err633];
 }
@@ -9316,11 +9295,8 @@ vErrors.push(err633);
 errors++;
 }
 }
-}
-if(data484.minDomains !== undefined){
-let data489 = data484.minDomains;
-if(!((typeof data489 == "number") && (!(data489 % 1) && !isNaN(data489)))){
-const err634 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/minDomains",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/minDomains/type",keyword:"type",params:{type: "integer"}};
+else {
+const err634 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err634];
 }
@@ -9329,9 +9305,10 @@ vErrors.push(err634);
 }
 errors++;
 }
-if(typeof data489 == "number"){
-if(!(formats0.validate(data489))){
-const err635 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/minDomains",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/minDomains/format",keyword:"format",params:{format: "int32"}};
+}
+if(data494.licenseLastAppliedHash !== undefined){
+if(typeof data494.licenseLastAppliedHash !== "string"){
+const err635 = {instancePath:instancePath+"/status/licenseLastAppliedHash",schemaPath:"#/properties/status/properties/licenseLastAppliedHash/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err635];
 }
@@ -9341,11 +9318,10 @@ vErrors.push(err635);
 errors++;
 }
 }
-}
-if(data484.nodeAffinityPolicy !== undefined){
-let data490 = data484.nodeAffinityPolicy;
-if(typeof data490 !== "string"){
-const err636 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/nodeAffinityPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeAffinityPolicy/type",keyword:"type",params:{type: "string"}};
+if(data494.licenseTier !== undefined){
+let data505 = data494.licenseTier;
+if(typeof data505 !== "string"){
+const err636 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err636];
 }
@@ -9354,8 +9330,8 @@ vErrors.push(err636);
 }
 errors++;
 }
-if(!((data490 === "Honor") || (data490 === "Ignore"))){
-const err637 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/nodeAffinityPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeAffinityPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.topologySpreadConstraints.items.properties.nodeAffinityPolicy.enum}};
+if(!(((((data505 === "none") || (data505 === "trial")) || (data505 === "enterprise")) || (data505 === "premium")) || (data505 === "unknown"))){
+const err637 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.licenseTier.enum}};
 if(vErrors === null){
 vErrors = [err637];
 }
@@ -9365,10 +9341,11 @@ vErrors.push(err637);
 errors++;
 }
 }
-if(data484.nodeTaintsPolicy !== undefined){
-let data491 = data484.nodeTaintsPolicy;
-if(typeof data491 !== "string"){
-const err638 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/nodeTaintsPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeTaintsPolicy/type",keyword:"type",params:{type: "string"}};
+if(data494.entitlementsLastChecked !== undefined){
+let data506 = data494.entitlementsLastChecked;
+if(typeof data506 === "string"){
+if(!(formats36.validate(data506))){
+const err638 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err638];
 }
@@ -9377,8 +9354,9 @@ vErrors.push(err638);
 }
 errors++;
 }
-if(!((data491 === "Honor") || (data491 === "Ignore"))){
-const err639 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/nodeTaintsPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeTaintsPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.topologySpreadConstraints.items.properties.nodeTaintsPolicy.enum}};
+}
+else {
+const err639 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err639];
 }
@@ -9388,9 +9366,10 @@ vErrors.push(err639);
 errors++;
 }
 }
-if(data484.topologyKey !== undefined){
-if(typeof data484.topologyKey !== "string"){
-const err640 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/topologyKey",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/topologyKey/type",keyword:"type",params:{type: "string"}};
+if(data494.externalProvisionerDaemonsEntitlement !== undefined){
+let data507 = data494.externalProvisionerDaemonsEntitlement;
+if(typeof data507 !== "string"){
+const err640 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err640];
 }
@@ -9399,11 +9378,8 @@ vErrors.push(err640);
 }
 errors++;
 }
-}
-if(data484.whenUnsatisfiable !== undefined){
-let data493 = data484.whenUnsatisfiable;
-if(typeof data493 !== "string"){
-const err641 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/whenUnsatisfiable",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/whenUnsatisfiable/type",keyword:"type",params:{type: "string"}};
+if(!((((data507 === "entitled") || (data507 === "grace_period")) || (data507 === "not_entitled")) || (data507 === "unknown"))){
+const err641 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.externalProvisionerDaemonsEntitlement.enum}};
 if(vErrors === null){
 vErrors = [err641];
 }
@@ -9412,8 +9388,16 @@ vErrors.push(err641);
 }
 errors++;
 }
-if(!((data493 === "DoNotSchedule") || (data493 === "ScheduleAnyway"))){
-const err642 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38+"/whenUnsatisfiable",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/whenUnsatisfiable/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.topologySpreadConstraints.items.properties.whenUnsatisfiable.enum}};
+}
+if(data494.conditions !== undefined){
+let data508 = data494.conditions;
+if(Array.isArray(data508)){
+const len40 = data508.length;
+for(let i40=0; i40<len40; i40++){
+let data509 = data508[i40];
+if(data509 && typeof data509 == "object" && !Array.isArray(data509)){
+if(data509.type === undefined){
+const err642 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err642];
 }
@@ -9422,10 +9406,8 @@ vErrors.push(err642);
 }
 errors++;
 }
-}
-}
-else {
-const err643 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i38,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/type",keyword:"type",params:{type: "object"}};
+if(data509.status === undefined){
+const err643 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err643];
 }
@@ -9434,10 +9416,8 @@ vErrors.push(err643);
 }
 errors++;
 }
-}
-}
-else {
-const err644 = {instancePath:instancePath+"/spec/topologySpreadConstraints",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/type",keyword:"type",params:{type: "array"}};
+if(data509.lastTransitionTime === undefined){
+const err644 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err644];
 }
@@ -9446,15 +9426,8 @@ vErrors.push(err644);
 }
 errors++;
 }
-}
-if(data3.templateTests !== undefined){
-let data494 = data3.templateTests;
-if(data494 && typeof data494 == "object" && !Array.isArray(data494)){
-if(data494.ownerUserID !== undefined){
-let data495 = data494.ownerUserID;
-if(typeof data495 === "string"){
-if(func2(data495) > 36){
-const err645 = {instancePath:instancePath+"/spec/templateTests/ownerUserID",schemaPath:"#/properties/spec/properties/templateTests/properties/ownerUserID/maxLength",keyword:"maxLength",params:{limit: 36}};
+if(data509.reason === undefined){
+const err645 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err645];
 }
@@ -9463,8 +9436,8 @@ vErrors.push(err645);
 }
 errors++;
 }
-if(!(formats76.validate(data495))){
-const err646 = {instancePath:instancePath+"/spec/templateTests/ownerUserID",schemaPath:"#/properties/spec/properties/templateTests/properties/ownerUserID/format",keyword:"format",params:{format: "uuid"}};
+if(data509.message === undefined){
+const err646 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err646];
 }
@@ -9473,9 +9446,11 @@ vErrors.push(err646);
 }
 errors++;
 }
-}
-else {
-const err647 = {instancePath:instancePath+"/spec/templateTests/ownerUserID",schemaPath:"#/properties/spec/properties/templateTests/properties/ownerUserID/type",keyword:"type",params:{type: "string"}};
+if(data509.type !== undefined){
+let data510 = data509.type;
+if(typeof data510 === "string"){
+if(func8(data510) > 316){
+const err647 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err647];
 }
@@ -9484,10 +9459,8 @@ vErrors.push(err647);
 }
 errors++;
 }
-}
-if(data494.allowRetain !== undefined){
-if(typeof data494.allowRetain !== "boolean"){
-const err648 = {instancePath:instancePath+"/spec/templateTests/allowRetain",schemaPath:"#/properties/spec/properties/templateTests/properties/allowRetain/type",keyword:"type",params:{type: "boolean"}};
+if(!pattern6.test(data510)){
+const err648 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err648];
 }
@@ -9497,9 +9470,8 @@ vErrors.push(err648);
 errors++;
 }
 }
-}
 else {
-const err649 = {instancePath:instancePath+"/spec/templateTests",schemaPath:"#/properties/spec/properties/templateTests/type",keyword:"type",params:{type: "object"}};
+const err649 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err649];
 }
@@ -9509,9 +9481,10 @@ vErrors.push(err649);
 errors++;
 }
 }
-}
-else {
-const err650 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+if(data509.status !== undefined){
+let data511 = data509.status;
+if(typeof data511 !== "string"){
+const err650 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err650];
 }
@@ -9520,14 +9493,8 @@ vErrors.push(err650);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data497 = data.status;
-if(data497 && typeof data497 == "object" && !Array.isArray(data497)){
-if(data497.observedGeneration !== undefined){
-let data498 = data497.observedGeneration;
-if(!((typeof data498 == "number") && (!(data498 % 1) && !isNaN(data498)))){
-const err651 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(!(((data511 === "True") || (data511 === "False")) || (data511 === "Unknown"))){
+const err651 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err651];
 }
@@ -9536,9 +9503,11 @@ vErrors.push(err651);
 }
 errors++;
 }
-if(typeof data498 == "number"){
-if(!(formats4.validate(data498))){
-const err652 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+if(data509.observedGeneration !== undefined){
+let data512 = data509.observedGeneration;
+if(!((typeof data512 == "number") && (!(data512 % 1) && !isNaN(data512)))){
+const err652 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err652];
 }
@@ -9547,12 +9516,9 @@ vErrors.push(err652);
 }
 errors++;
 }
-}
-}
-if(data497.readyReplicas !== undefined){
-let data499 = data497.readyReplicas;
-if(!((typeof data499 == "number") && (!(data499 % 1) && !isNaN(data499)))){
-const err653 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
+if(typeof data512 == "number"){
+if(data512 < 0 || isNaN(data512)){
+const err653 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err653];
 }
@@ -9561,9 +9527,8 @@ vErrors.push(err653);
 }
 errors++;
 }
-if(typeof data499 == "number"){
-if(!(formats0.validate(data499))){
-const err654 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
+if(!(formats4.validate(data512))){
+const err654 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err654];
 }
@@ -9574,9 +9539,11 @@ errors++;
 }
 }
 }
-if(data497.url !== undefined){
-if(typeof data497.url !== "string"){
-const err655 = {instancePath:instancePath+"/status/url",schemaPath:"#/properties/status/properties/url/type",keyword:"type",params:{type: "string"}};
+if(data509.lastTransitionTime !== undefined){
+let data513 = data509.lastTransitionTime;
+if(typeof data513 === "string"){
+if(!(formats36.validate(data513))){
+const err655 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err655];
 }
@@ -9586,10 +9553,8 @@ vErrors.push(err655);
 errors++;
 }
 }
-if(data497.phase !== undefined){
-let data501 = data497.phase;
-if(typeof data501 !== "string"){
-const err656 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
+else {
+const err656 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err656];
 }
@@ -9598,8 +9563,12 @@ vErrors.push(err656);
 }
 errors++;
 }
-if(!((data501 === "Pending") || (data501 === "Ready"))){
-const err657 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
+}
+if(data509.reason !== undefined){
+let data514 = data509.reason;
+if(typeof data514 === "string"){
+if(func8(data514) > 1024){
+const err657 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err657];
 }
@@ -9608,10 +9577,8 @@ vErrors.push(err657);
 }
 errors++;
 }
-}
-if(data497.operatorAccessReady !== undefined){
-if(typeof data497.operatorAccessReady !== "boolean"){
-const err658 = {instancePath:instancePath+"/status/operatorAccessReady",schemaPath:"#/properties/status/properties/operatorAccessReady/type",keyword:"type",params:{type: "boolean"}};
+if(func8(data514) < 1){
+const err658 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err658];
 }
@@ -9620,12 +9587,8 @@ vErrors.push(err658);
 }
 errors++;
 }
-}
-if(data497.operatorTokenSecretRef !== undefined){
-let data503 = data497.operatorTokenSecretRef;
-if(data503 && typeof data503 == "object" && !Array.isArray(data503)){
-if(data503.name === undefined){
-const err659 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(!pattern7.test(data514)){
+const err659 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err659];
 }
@@ -9634,9 +9597,9 @@ vErrors.push(err659);
 }
 errors++;
 }
-if(data503.name !== undefined){
-if(typeof data503.name !== "string"){
-const err660 = {instancePath:instancePath+"/status/operatorTokenSecretRef/name",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err660 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err660];
 }
@@ -9646,9 +9609,11 @@ vErrors.push(err660);
 errors++;
 }
 }
-if(data503.key !== undefined){
-if(typeof data503.key !== "string"){
-const err661 = {instancePath:instancePath+"/status/operatorTokenSecretRef/key",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data509.message !== undefined){
+let data515 = data509.message;
+if(typeof data515 === "string"){
+if(func8(data515) > 32768){
+const err661 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err661];
 }
@@ -9658,9 +9623,8 @@ vErrors.push(err661);
 errors++;
 }
 }
-}
 else {
-const err662 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/type",keyword:"type",params:{type: "object"}};
+const err662 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err662];
 }
@@ -9670,11 +9634,9 @@ vErrors.push(err662);
 errors++;
 }
 }
-if(data497.licenseLastApplied !== undefined){
-let data506 = data497.licenseLastApplied;
-if(typeof data506 === "string"){
-if(!(formats36.validate(data506))){
-const err663 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/format",keyword:"format",params:{format: "date-time"}};
+}
+else {
+const err663 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err663];
 }
@@ -9684,8 +9646,9 @@ vErrors.push(err663);
 errors++;
 }
 }
+}
 else {
-const err664 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/type",keyword:"type",params:{type: "string"}};
+const err664 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err664];
 }
@@ -9695,9 +9658,9 @@ vErrors.push(err664);
 errors++;
 }
 }
-if(data497.licenseLastAppliedHash !== undefined){
-if(typeof data497.licenseLastAppliedHash !== "string"){
-const err665 = {instancePath:instancePath+"/status/licenseLastAppliedHash",schemaPath:"#/properties/status/properties/licenseLastAppliedHash/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err665 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err665];
 }
@@ -9707,366 +9670,14 @@ vErrors.push(err665);
 errors++;
 }
 }
-if(data497.licenseTier !== undefined){
-let data508 = data497.licenseTier;
-if(typeof data508 !== "string"){
-const err666 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err666 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err666];
 }
 else {
 vErrors.push(err666);
-}
-errors++;
-}
-if(!(((((data508 === "none") || (data508 === "trial")) || (data508 === "enterprise")) || (data508 === "premium")) || (data508 === "unknown"))){
-const err667 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.licenseTier.enum}};
-if(vErrors === null){
-vErrors = [err667];
-}
-else {
-vErrors.push(err667);
-}
-errors++;
-}
-}
-if(data497.entitlementsLastChecked !== undefined){
-let data509 = data497.entitlementsLastChecked;
-if(typeof data509 === "string"){
-if(!(formats36.validate(data509))){
-const err668 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/format",keyword:"format",params:{format: "date-time"}};
-if(vErrors === null){
-vErrors = [err668];
-}
-else {
-vErrors.push(err668);
-}
-errors++;
-}
-}
-else {
-const err669 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err669];
-}
-else {
-vErrors.push(err669);
-}
-errors++;
-}
-}
-if(data497.externalProvisionerDaemonsEntitlement !== undefined){
-let data510 = data497.externalProvisionerDaemonsEntitlement;
-if(typeof data510 !== "string"){
-const err670 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err670];
-}
-else {
-vErrors.push(err670);
-}
-errors++;
-}
-if(!((((data510 === "entitled") || (data510 === "grace_period")) || (data510 === "not_entitled")) || (data510 === "unknown"))){
-const err671 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.externalProvisionerDaemonsEntitlement.enum}};
-if(vErrors === null){
-vErrors = [err671];
-}
-else {
-vErrors.push(err671);
-}
-errors++;
-}
-}
-if(data497.conditions !== undefined){
-let data511 = data497.conditions;
-if(Array.isArray(data511)){
-const len40 = data511.length;
-for(let i40=0; i40<len40; i40++){
-let data512 = data511[i40];
-if(data512 && typeof data512 == "object" && !Array.isArray(data512)){
-if(data512.type === undefined){
-const err672 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
-if(vErrors === null){
-vErrors = [err672];
-}
-else {
-vErrors.push(err672);
-}
-errors++;
-}
-if(data512.status === undefined){
-const err673 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
-if(vErrors === null){
-vErrors = [err673];
-}
-else {
-vErrors.push(err673);
-}
-errors++;
-}
-if(data512.lastTransitionTime === undefined){
-const err674 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
-if(vErrors === null){
-vErrors = [err674];
-}
-else {
-vErrors.push(err674);
-}
-errors++;
-}
-if(data512.reason === undefined){
-const err675 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
-if(vErrors === null){
-vErrors = [err675];
-}
-else {
-vErrors.push(err675);
-}
-errors++;
-}
-if(data512.message === undefined){
-const err676 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
-if(vErrors === null){
-vErrors = [err676];
-}
-else {
-vErrors.push(err676);
-}
-errors++;
-}
-if(data512.type !== undefined){
-let data513 = data512.type;
-if(typeof data513 === "string"){
-if(func2(data513) > 316){
-const err677 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
-if(vErrors === null){
-vErrors = [err677];
-}
-else {
-vErrors.push(err677);
-}
-errors++;
-}
-if(!pattern0.test(data513)){
-const err678 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
-if(vErrors === null){
-vErrors = [err678];
-}
-else {
-vErrors.push(err678);
-}
-errors++;
-}
-}
-else {
-const err679 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err679];
-}
-else {
-vErrors.push(err679);
-}
-errors++;
-}
-}
-if(data512.status !== undefined){
-let data514 = data512.status;
-if(typeof data514 !== "string"){
-const err680 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err680];
-}
-else {
-vErrors.push(err680);
-}
-errors++;
-}
-if(!(((data514 === "True") || (data514 === "False")) || (data514 === "Unknown"))){
-const err681 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
-if(vErrors === null){
-vErrors = [err681];
-}
-else {
-vErrors.push(err681);
-}
-errors++;
-}
-}
-if(data512.observedGeneration !== undefined){
-let data515 = data512.observedGeneration;
-if(!((typeof data515 == "number") && (!(data515 % 1) && !isNaN(data515)))){
-const err682 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err682];
-}
-else {
-vErrors.push(err682);
-}
-errors++;
-}
-if(typeof data515 == "number"){
-if(data515 < 0 || isNaN(data515)){
-const err683 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err683];
-}
-else {
-vErrors.push(err683);
-}
-errors++;
-}
-if(!(formats4.validate(data515))){
-const err684 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err684];
-}
-else {
-vErrors.push(err684);
-}
-errors++;
-}
-}
-}
-if(data512.lastTransitionTime !== undefined){
-let data516 = data512.lastTransitionTime;
-if(typeof data516 === "string"){
-if(!(formats36.validate(data516))){
-const err685 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
-if(vErrors === null){
-vErrors = [err685];
-}
-else {
-vErrors.push(err685);
-}
-errors++;
-}
-}
-else {
-const err686 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err686];
-}
-else {
-vErrors.push(err686);
-}
-errors++;
-}
-}
-if(data512.reason !== undefined){
-let data517 = data512.reason;
-if(typeof data517 === "string"){
-if(func2(data517) > 1024){
-const err687 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
-if(vErrors === null){
-vErrors = [err687];
-}
-else {
-vErrors.push(err687);
-}
-errors++;
-}
-if(func2(data517) < 1){
-const err688 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err688];
-}
-else {
-vErrors.push(err688);
-}
-errors++;
-}
-if(!pattern1.test(data517)){
-const err689 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
-if(vErrors === null){
-vErrors = [err689];
-}
-else {
-vErrors.push(err689);
-}
-errors++;
-}
-}
-else {
-const err690 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err690];
-}
-else {
-vErrors.push(err690);
-}
-errors++;
-}
-}
-if(data512.message !== undefined){
-let data518 = data512.message;
-if(typeof data518 === "string"){
-if(func2(data518) > 32768){
-const err691 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
-if(vErrors === null){
-vErrors = [err691];
-}
-else {
-vErrors.push(err691);
-}
-errors++;
-}
-}
-else {
-const err692 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err692];
-}
-else {
-vErrors.push(err692);
-}
-errors++;
-}
-}
-}
-else {
-const err693 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err693];
-}
-else {
-vErrors.push(err693);
-}
-errors++;
-}
-}
-}
-else {
-const err694 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err694];
-}
-else {
-vErrors.push(err694);
-}
-errors++;
-}
-}
-}
-else {
-const err695 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err695];
-}
-else {
-vErrors.push(err695);
-}
-errors++;
-}
-}
-}
-else {
-const err696 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err696];
-}
-else {
-vErrors.push(err696);
 }
 errors++;
 }

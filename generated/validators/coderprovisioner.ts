@@ -12,14 +12,15 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"organizationName":{"type":"string","maxLength":128},"key":{"type":"object","properties":{"name":{"type":"string","maxLength":128},"secretName":{"type":"string","maxLength":253},"secretKey":{"type":"string","maxLength":253}}},"replicas":{"type":"integer","format":"int32","minimum":0},"tags":{"type":"object","additionalProperties":{"type":"string"}},"image":{"type":"string"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","maxItems":256,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"terminationGracePeriodSeconds":{"type":"integer","format":"int64","minimum":0}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"organizationID":{"type":"string"},"organizationName":{"type":"string"},"provisionerKeyID":{"type":"string"},"provisionerKeyName":{"type":"string"},"tagsHash":{"type":"string"},"controlPlaneRefName":{"type":"string"},"controlPlaneURL":{"type":"string"},"secretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef"],"properties":{"controlPlaneRef":{"type":"object","properties":{"name":{"type":"string"}}},"organizationName":{"type":"string","maxLength":128},"key":{"type":"object","properties":{"name":{"type":"string","maxLength":128},"secretName":{"type":"string","maxLength":253},"secretKey":{"type":"string","maxLength":253}}},"replicas":{"type":"integer","format":"int32"},"tags":{"type":"object","additionalProperties":{"type":"string"}},"image":{"type":"string"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"terminationGracePeriodSeconds":{"type":"integer","format":"int64"}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"organizationID":{"type":"string"},"organizationName":{"type":"string"},"provisionerKeyID":{"type":"string"},"provisionerKeyName":{"type":"string"},"tagsHash":{"type":"string"},"controlPlaneRefName":{"type":"string"},"controlPlaneURL":{"type":"string"},"secretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const func8 = re2RegExp;
+const func6 = re2RegExp;
 const formats0 = kubeFormats.int32;
 const formats2 = kubeFormats.int64;
 const formats10 = kubeFormats["date-time"];
-const pattern0 = func8("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
-const pattern1 = func8("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
+const pattern0 = func6("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$", "u");
+const pattern3 = func6("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
+const pattern4 = func6("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -78,8 +79,9 @@ errors++;
 if(data3.controlPlaneRef !== undefined){
 let data4 = data3.controlPlaneRef;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.name === undefined){
-const err4 = {instancePath:instancePath+"/spec/controlPlaneRef",schemaPath:"#/properties/spec/properties/controlPlaneRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err4 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -88,11 +90,10 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data4.name !== undefined){
-let data5 = data4.name;
-if(typeof data5 === "string"){
-if(func2(data5) < 1){
-const err5 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/spec/controlPlaneRef",schemaPath:"#/properties/spec/properties/controlPlaneRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -102,8 +103,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data3.organizationName !== undefined){
+let data6 = data3.organizationName;
+if(typeof data6 === "string"){
+if(func2(data6) > 128){
+const err6 = {instancePath:instancePath+"/spec/organizationName",schemaPath:"#/properties/spec/properties/organizationName/maxLength",keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -113,39 +117,13 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
 else {
-const err7 = {instancePath:instancePath+"/spec/controlPlaneRef",schemaPath:"#/properties/spec/properties/controlPlaneRef/type",keyword:"type",params:{type: "object"}};
+const err7 = {instancePath:instancePath+"/spec/organizationName",schemaPath:"#/properties/spec/properties/organizationName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data3.organizationName !== undefined){
-let data6 = data3.organizationName;
-if(typeof data6 === "string"){
-if(func2(data6) > 128){
-const err8 = {instancePath:instancePath+"/spec/organizationName",schemaPath:"#/properties/spec/properties/organizationName/maxLength",keyword:"maxLength",params:{limit: 128}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/spec/organizationName",schemaPath:"#/properties/spec/properties/organizationName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
 }
 errors++;
 }
@@ -157,7 +135,32 @@ if(data7.name !== undefined){
 let data8 = data7.name;
 if(typeof data8 === "string"){
 if(func2(data8) > 128){
-const err10 = {instancePath:instancePath+"/spec/key/name",schemaPath:"#/properties/spec/properties/key/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+const err8 = {instancePath:instancePath+"/spec/key/name",schemaPath:"#/properties/spec/properties/key/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/spec/key/name",schemaPath:"#/properties/spec/properties/key/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data7.secretName !== undefined){
+let data9 = data7.secretName;
+if(typeof data9 === "string"){
+if(func2(data9) > 253){
+const err10 = {instancePath:instancePath+"/spec/key/secretName",schemaPath:"#/properties/spec/properties/key/properties/secretName/maxLength",keyword:"maxLength",params:{limit: 253}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -168,7 +171,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/spec/key/name",schemaPath:"#/properties/spec/properties/key/properties/name/type",keyword:"type",params:{type: "string"}};
+const err11 = {instancePath:instancePath+"/spec/key/secretName",schemaPath:"#/properties/spec/properties/key/properties/secretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -178,11 +181,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data7.secretName !== undefined){
-let data9 = data7.secretName;
-if(typeof data9 === "string"){
-if(func2(data9) > 253){
-const err12 = {instancePath:instancePath+"/spec/key/secretName",schemaPath:"#/properties/spec/properties/key/properties/secretName/maxLength",keyword:"maxLength",params:{limit: 253}};
+if(data7.secretKey !== undefined){
+let data10 = data7.secretKey;
+if(typeof data10 === "string"){
+if(func2(data10) > 253){
+const err12 = {instancePath:instancePath+"/spec/key/secretKey",schemaPath:"#/properties/spec/properties/key/properties/secretKey/maxLength",keyword:"maxLength",params:{limit: 253}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -193,7 +196,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/spec/key/secretName",schemaPath:"#/properties/spec/properties/key/properties/secretName/type",keyword:"type",params:{type: "string"}};
+const err13 = {instancePath:instancePath+"/spec/key/secretKey",schemaPath:"#/properties/spec/properties/key/properties/secretKey/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -203,11 +206,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data7.secretKey !== undefined){
-let data10 = data7.secretKey;
-if(typeof data10 === "string"){
-if(func2(data10) > 253){
-const err14 = {instancePath:instancePath+"/spec/key/secretKey",schemaPath:"#/properties/spec/properties/key/properties/secretKey/maxLength",keyword:"maxLength",params:{limit: 253}};
+}
+else {
+const err14 = {instancePath:instancePath+"/spec/key",schemaPath:"#/properties/spec/properties/key/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -217,8 +218,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/spec/key/secretKey",schemaPath:"#/properties/spec/properties/key/properties/secretKey/type",keyword:"type",params:{type: "string"}};
+if(data3.replicas !== undefined){
+let data11 = data3.replicas;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err15 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -227,49 +230,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/spec/key",schemaPath:"#/properties/spec/properties/key/type",keyword:"type",params:{type: "object"}};
+if(typeof data11 == "number"){
+if(!(formats0.validate(data11))){
+const err16 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data3.replicas !== undefined){
-let data11 = data3.replicas;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err17 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-const err18 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(!(formats0.validate(data11))){
-const err19 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
@@ -280,7 +248,47 @@ let data12 = data3.tags;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key0 in data12){
 if(typeof data12[key0] !== "string"){
-const err20 = {instancePath:instancePath+"/spec/tags/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/tags/additionalProperties/type",keyword:"type",params:{type: "string"}};
+const err17 = {instancePath:instancePath+"/spec/tags/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/tags/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/spec/tags",schemaPath:"#/properties/spec/properties/tags/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data3.image !== undefined){
+if(typeof data3.image !== "string"){
+const err19 = {instancePath:instancePath+"/spec/image",schemaPath:"#/properties/spec/properties/image/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data3.extraArgs !== undefined){
+let data15 = data3.extraArgs;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data15[i0] !== "string"){
+const err20 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -292,7 +300,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/spec/tags",schemaPath:"#/properties/spec/properties/tags/type",keyword:"type",params:{type: "object"}};
+const err21 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -302,9 +310,15 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data3.image !== undefined){
-if(typeof data3.image !== "string"){
-const err22 = {instancePath:instancePath+"/spec/image",schemaPath:"#/properties/spec/properties/image/type",keyword:"type",params:{type: "string"}};
+if(data3.extraEnv !== undefined){
+let data17 = data3.extraEnv;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+let data18 = data17[i1];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.name === undefined){
+const err22 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -313,14 +327,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data3.extraArgs !== undefined){
-let data15 = data3.extraArgs;
-if(Array.isArray(data15)){
-const len0 = data15.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data15[i0] !== "string"){
-const err23 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
+if(data18.name !== undefined){
+if(typeof data18.name !== "string"){
+const err23 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -330,65 +339,14 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
+if(data18.value !== undefined){
+if(typeof data18.value !== "string"){
+const err24 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data3.extraEnv !== undefined){
-let data17 = data3.extraEnv;
-if(Array.isArray(data17)){
-if(data17.length > 256){
-const err25 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/maxItems",keyword:"maxItems",params:{limit: 256}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.name === undefined){
-const err26 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data18.name !== undefined){
-if(typeof data18.name !== "string"){
-const err27 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data18.value !== undefined){
-if(typeof data18.value !== "string"){
-const err28 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
 }
 errors++;
 }
@@ -400,7 +358,54 @@ if(data21.configMapKeyRef !== undefined){
 let data22 = data21.configMapKeyRef;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.key === undefined){
-const err29 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+const err25 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data22.key !== undefined){
+if(typeof data22.key !== "string"){
+const err26 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data22.name !== undefined){
+if(typeof data22.name !== "string"){
+const err27 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data22.optional !== undefined){
+if(typeof data22.optional !== "boolean"){
+const err28 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -409,9 +414,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data22.key !== undefined){
-if(typeof data22.key !== "string"){
-const err30 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data21.fieldRef !== undefined){
+let data26 = data21.fieldRef;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.fieldPath === undefined){
+const err30 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -420,10 +428,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data22.name !== undefined){
-if(typeof data22.name !== "string"){
-const err31 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data26.apiVersion !== undefined){
+if(typeof data26.apiVersion !== "string"){
+const err31 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -433,9 +440,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data22.optional !== undefined){
-if(typeof data22.optional !== "boolean"){
-const err32 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data26.fieldPath !== undefined){
+if(typeof data26.fieldPath !== "string"){
+const err32 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -447,7 +454,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
+const err33 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -457,11 +464,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data21.fieldRef !== undefined){
-let data26 = data21.fieldRef;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.fieldPath === undefined){
-const err34 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
+if(data21.fileKeyRef !== undefined){
+let data29 = data21.fileKeyRef;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.volumeName === undefined){
+const err34 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -470,9 +477,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data26.apiVersion !== undefined){
-if(typeof data26.apiVersion !== "string"){
-const err35 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
+if(data29.path === undefined){
+const err35 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -481,10 +487,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data26.fieldPath !== undefined){
-if(typeof data26.fieldPath !== "string"){
-const err36 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
+if(data29.key === undefined){
+const err36 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -493,10 +497,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
+if(data29.key !== undefined){
+if(typeof data29.key !== "string"){
+const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -506,11 +509,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data21.fileKeyRef !== undefined){
-let data29 = data21.fileKeyRef;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.volumeName === undefined){
-const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
+if(data29.optional !== undefined){
+if(typeof data29.optional !== "boolean"){
+const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -519,8 +520,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data29.path === undefined){
-const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
+}
+if(data29.path !== undefined){
+if(typeof data29.path !== "string"){
+const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -529,8 +532,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data29.key === undefined){
-const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+}
+if(data29.volumeName !== undefined){
+if(typeof data29.volumeName !== "string"){
+const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -539,9 +544,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data29.key !== undefined){
-if(typeof data29.key !== "string"){
-const err41 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -551,9 +557,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data29.optional !== undefined){
-if(typeof data29.optional !== "boolean"){
-const err42 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data21.resourceFieldRef !== undefined){
+let data34 = data21.resourceFieldRef;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.resource === undefined){
+const err42 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -562,10 +570,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data29.path !== undefined){
-if(typeof data29.path !== "string"){
-const err43 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data34.containerName !== undefined){
+if(typeof data34.containerName !== "string"){
+const err43 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/containerName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -575,9 +582,10 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data29.volumeName !== undefined){
-if(typeof data29.volumeName !== "string"){
-const err44 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
+if(data34.divisor !== undefined){
+let data36 = data34.divisor;
+if((!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) && (typeof data36 !== "string")){
+const err44 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema6.properties.spec.properties.extraEnv.items.properties.valueFrom.properties.resourceFieldRef.properties.divisor.type}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -586,10 +594,11 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
+const _errs76 = errors;
+let valid15 = false;
+const _errs77 = errors;
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
+const err45 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -598,12 +607,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data21.resourceFieldRef !== undefined){
-let data34 = data21.resourceFieldRef;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.resource === undefined){
-const err46 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
+var _valid0 = _errs77 === errors;
+valid15 = valid15 || _valid0;
+if(!valid15){
+const _errs79 = errors;
+if(typeof data36 !== "string"){
+const err46 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -612,67 +621,16 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data34.containerName !== undefined){
-if(typeof data34.containerName !== "string"){
-const err47 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/containerName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
+var _valid0 = _errs79 === errors;
+valid15 = valid15 || _valid0;
+}
+if(!valid15){
+const err47 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err47];
 }
 else {
 vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data34.divisor !== undefined){
-let data36 = data34.divisor;
-if((!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) && (typeof data36 !== "string")){
-const err48 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema6.properties.spec.properties.extraEnv.items.properties.valueFrom.properties.resourceFieldRef.properties.divisor.type}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-const _errs76 = errors;
-let valid15 = false;
-const _errs77 = errors;
-if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
-const err49 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-var _valid0 = _errs77 === errors;
-valid15 = valid15 || _valid0;
-if(!valid15){
-const _errs79 = errors;
-if(typeof data36 !== "string"){
-const err50 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-var _valid0 = _errs79 === errors;
-valid15 = valid15 || _valid0;
-}
-if(!valid15){
-const err51 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
 }
 errors++;
 }
@@ -687,10 +645,59 @@ vErrors = null;
 }
 }
 }
+if(typeof data36 === "string"){
+if(!pattern0.test(data36)){
+const err48 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
 }
 if(data34.resource !== undefined){
 if(typeof data34.resource !== "string"){
-const err52 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/resource",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
+const err49 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/resource",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data21.secretKeyRef !== undefined){
+let data38 = data21.secretKeyRef;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.key === undefined){
+const err51 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data38.key !== undefined){
+if(typeof data38.key !== "string"){
+const err52 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -700,9 +707,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
+if(data38.name !== undefined){
+if(typeof data38.name !== "string"){
+const err53 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -712,11 +719,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data21.secretKeyRef !== undefined){
-let data38 = data21.secretKeyRef;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.key === undefined){
-const err54 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(data38.optional !== undefined){
+if(typeof data38.optional !== "boolean"){
+const err54 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -725,9 +730,10 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data38.key !== undefined){
-if(typeof data38.key !== "string"){
-const err55 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -737,9 +743,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data38.name !== undefined){
-if(typeof data38.name !== "string"){
-const err56 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err56 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -749,9 +755,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data38.optional !== undefined){
-if(typeof data38.optional !== "boolean"){
-const err57 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err57 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -763,48 +769,12 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
+const err58 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err58];
 }
 else {
 vErrors.push(err58);
-}
-errors++;
-}
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
 }
 errors++;
 }
@@ -820,7 +790,42 @@ for(let i2=0; i2<len2; i2++){
 let data44 = data43[i2];
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
 if(data44.name === undefined){
-const err62 = {instancePath:instancePath+"/spec/resources/claims/" + i2,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/required",keyword:"required",params:{missingProperty: "name"}};
+const err59 = {instancePath:instancePath+"/spec/resources/claims/" + i2,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(data44.name !== undefined){
+if(typeof data44.name !== "string"){
+const err60 = {instancePath:instancePath+"/spec/resources/claims/" + i2+"/name",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data44.request !== undefined){
+if(typeof data44.request !== "string"){
+const err61 = {instancePath:instancePath+"/spec/resources/claims/" + i2+"/request",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/request/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/spec/resources/claims/" + i2,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -829,50 +834,15 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data44.name !== undefined){
-if(typeof data44.name !== "string"){
-const err63 = {instancePath:instancePath+"/spec/resources/claims/" + i2+"/name",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/spec/resources/claims",schemaPath:"#/properties/spec/properties/resources/properties/claims/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data44.request !== undefined){
-if(typeof data44.request !== "string"){
-const err64 = {instancePath:instancePath+"/spec/resources/claims/" + i2+"/request",schemaPath:"#/properties/spec/properties/resources/properties/claims/items/properties/request/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/spec/resources/claims/" + i2,schemaPath:"#/properties/spec/properties/resources/properties/claims/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/spec/resources/claims",schemaPath:"#/properties/spec/properties/resources/properties/claims/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
 }
 errors++;
 }
@@ -883,12 +853,12 @@ if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 for(const key1 in data47){
 let data48 = data47[key1];
 if((!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))) && (typeof data48 !== "string")){
-const err67 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.limits.additionalProperties.type}};
+const err64 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.limits.additionalProperties.type}};
 if(vErrors === null){
-vErrors = [err67];
+vErrors = [err64];
 }
 else {
-vErrors.push(err67);
+vErrors.push(err64);
 }
 errors++;
 }
@@ -896,12 +866,12 @@ const _errs106 = errors;
 let valid22 = false;
 const _errs107 = errors;
 if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-const err68 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+const err65 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
-vErrors = [err68];
+vErrors = [err65];
 }
 else {
-vErrors.push(err68);
+vErrors.push(err65);
 }
 errors++;
 }
@@ -910,12 +880,12 @@ valid22 = valid22 || _valid1;
 if(!valid22){
 const _errs109 = errors;
 if(typeof data48 !== "string"){
-const err69 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
+const err66 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err69];
+vErrors = [err66];
 }
 else {
-vErrors.push(err69);
+vErrors.push(err66);
 }
 errors++;
 }
@@ -923,12 +893,12 @@ var _valid1 = _errs109 === errors;
 valid22 = valid22 || _valid1;
 }
 if(!valid22){
-const err70 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf",keyword:"anyOf",params:{}};
+const err67 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
-vErrors = [err70];
+vErrors = [err67];
 }
 else {
-vErrors.push(err70);
+vErrors.push(err67);
 }
 errors++;
 }
@@ -943,15 +913,27 @@ vErrors = null;
 }
 }
 }
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/spec/resources/limits",schemaPath:"#/properties/spec/properties/resources/properties/limits/type",keyword:"type",params:{type: "object"}};
+if(typeof data48 === "string"){
+if(!pattern0.test(data48)){
+const err68 = {instancePath:instancePath+"/spec/resources/limits/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/limits/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
-vErrors = [err71];
+vErrors = [err68];
 }
 else {
-vErrors.push(err71);
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/spec/resources/limits",schemaPath:"#/properties/spec/properties/resources/properties/limits/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
 }
 errors++;
 }
@@ -962,12 +944,12 @@ if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
 for(const key2 in data49){
 let data50 = data49[key2];
 if((!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))) && (typeof data50 !== "string")){
-const err72 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.requests.additionalProperties.type}};
+const err70 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/type",keyword:"type",params:{type: schema6.properties.spec.properties.resources.properties.requests.additionalProperties.type}};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err70];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err70);
 }
 errors++;
 }
@@ -975,12 +957,12 @@ const _errs116 = errors;
 let valid24 = false;
 const _errs117 = errors;
 if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
-const err73 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+const err71 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
-vErrors = [err73];
+vErrors = [err71];
 }
 else {
-vErrors.push(err73);
+vErrors.push(err71);
 }
 errors++;
 }
@@ -989,12 +971,12 @@ valid24 = valid24 || _valid2;
 if(!valid24){
 const _errs119 = errors;
 if(typeof data50 !== "string"){
-const err74 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
+const err72 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err74];
+vErrors = [err72];
 }
 else {
-vErrors.push(err74);
+vErrors.push(err72);
 }
 errors++;
 }
@@ -1002,12 +984,12 @@ var _valid2 = _errs119 === errors;
 valid24 = valid24 || _valid2;
 }
 if(!valid24){
-const err75 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf",keyword:"anyOf",params:{}};
+const err73 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
-vErrors = [err75];
+vErrors = [err73];
 }
 else {
-vErrors.push(err75);
+vErrors.push(err73);
 }
 errors++;
 }
@@ -1022,27 +1004,39 @@ vErrors = null;
 }
 }
 }
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/spec/resources/requests",schemaPath:"#/properties/spec/properties/resources/properties/requests/type",keyword:"type",params:{type: "object"}};
+if(typeof data50 === "string"){
+if(!pattern0.test(data50)){
+const err74 = {instancePath:instancePath+"/spec/resources/requests/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/resources/properties/requests/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
-vErrors = [err76];
+vErrors = [err74];
 }
 else {
-vErrors.push(err76);
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/spec/resources/requests",schemaPath:"#/properties/spec/properties/resources/properties/requests/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
 }
 errors++;
 }
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/spec/resources",schemaPath:"#/properties/spec/properties/resources/type",keyword:"type",params:{type: "object"}};
+const err76 = {instancePath:instancePath+"/spec/resources",schemaPath:"#/properties/spec/properties/resources/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err77];
+vErrors = [err76];
 }
 else {
-vErrors.push(err77);
+vErrors.push(err76);
 }
 errors++;
 }
@@ -1056,7 +1050,19 @@ let data52 = data51[i3];
 if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
 if(data52.name !== undefined){
 if(typeof data52.name !== "string"){
-const err78 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
+const err77 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1068,7 +1074,7 @@ errors++;
 }
 }
 else {
-const err79 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i3,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
+const err79 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1078,9 +1084,10 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
+if(data3.terminationGracePeriodSeconds !== undefined){
+let data54 = data3.terminationGracePeriodSeconds;
+if(!((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54)))){
+const err80 = {instancePath:instancePath+"/spec/terminationGracePeriodSeconds",schemaPath:"#/properties/spec/properties/terminationGracePeriodSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1089,11 +1096,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data3.terminationGracePeriodSeconds !== undefined){
-let data54 = data3.terminationGracePeriodSeconds;
-if(!((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54)))){
-const err81 = {instancePath:instancePath+"/spec/terminationGracePeriodSeconds",schemaPath:"#/properties/spec/properties/terminationGracePeriodSeconds/type",keyword:"type",params:{type: "integer"}};
+if(typeof data54 == "number"){
+if(!(formats2.validate(data54))){
+const err81 = {instancePath:instancePath+"/spec/terminationGracePeriodSeconds",schemaPath:"#/properties/spec/properties/terminationGracePeriodSeconds/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1102,37 +1107,16 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(typeof data54 == "number"){
-if(data54 < 0 || isNaN(data54)){
-const err82 = {instancePath:instancePath+"/spec/terminationGracePeriodSeconds",schemaPath:"#/properties/spec/properties/terminationGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
-}
-errors++;
-}
-if(!(formats2.validate(data54))){
-const err83 = {instancePath:instancePath+"/spec/terminationGracePeriodSeconds",schemaPath:"#/properties/spec/properties/terminationGracePeriodSeconds/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
 }
 errors++;
 }
@@ -1143,7 +1127,32 @@ if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
 if(data55.observedGeneration !== undefined){
 let data56 = data55.observedGeneration;
 if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
-const err85 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+const err83 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(typeof data56 == "number"){
+if(!(formats2.validate(data56))){
+const err84 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+if(data55.readyReplicas !== undefined){
+let data57 = data55.readyReplicas;
+if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
+const err85 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1152,9 +1161,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(typeof data56 == "number"){
-if(!(formats2.validate(data56))){
-const err86 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(typeof data57 == "number"){
+if(!(formats0.validate(data57))){
+const err86 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1165,10 +1174,10 @@ errors++;
 }
 }
 }
-if(data55.readyReplicas !== undefined){
-let data57 = data55.readyReplicas;
-if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-const err87 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
+if(data55.phase !== undefined){
+let data58 = data55.phase;
+if(typeof data58 !== "string"){
+const err87 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1177,9 +1186,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(typeof data57 == "number"){
-if(!(formats0.validate(data57))){
-const err88 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
+if(!((data58 === "Pending") || (data58 === "Ready"))){
+const err88 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1189,11 +1197,9 @@ vErrors.push(err88);
 errors++;
 }
 }
-}
-if(data55.phase !== undefined){
-let data58 = data55.phase;
-if(typeof data58 !== "string"){
-const err89 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
+if(data55.organizationID !== undefined){
+if(typeof data55.organizationID !== "string"){
+const err89 = {instancePath:instancePath+"/status/organizationID",schemaPath:"#/properties/status/properties/organizationID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1202,8 +1208,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(!((data58 === "Pending") || (data58 === "Ready"))){
-const err90 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
+}
+if(data55.organizationName !== undefined){
+if(typeof data55.organizationName !== "string"){
+const err90 = {instancePath:instancePath+"/status/organizationName",schemaPath:"#/properties/status/properties/organizationName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1213,9 +1221,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data55.organizationID !== undefined){
-if(typeof data55.organizationID !== "string"){
-const err91 = {instancePath:instancePath+"/status/organizationID",schemaPath:"#/properties/status/properties/organizationID/type",keyword:"type",params:{type: "string"}};
+if(data55.provisionerKeyID !== undefined){
+if(typeof data55.provisionerKeyID !== "string"){
+const err91 = {instancePath:instancePath+"/status/provisionerKeyID",schemaPath:"#/properties/status/properties/provisionerKeyID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1225,9 +1233,9 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data55.organizationName !== undefined){
-if(typeof data55.organizationName !== "string"){
-const err92 = {instancePath:instancePath+"/status/organizationName",schemaPath:"#/properties/status/properties/organizationName/type",keyword:"type",params:{type: "string"}};
+if(data55.provisionerKeyName !== undefined){
+if(typeof data55.provisionerKeyName !== "string"){
+const err92 = {instancePath:instancePath+"/status/provisionerKeyName",schemaPath:"#/properties/status/properties/provisionerKeyName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1237,9 +1245,9 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data55.provisionerKeyID !== undefined){
-if(typeof data55.provisionerKeyID !== "string"){
-const err93 = {instancePath:instancePath+"/status/provisionerKeyID",schemaPath:"#/properties/status/properties/provisionerKeyID/type",keyword:"type",params:{type: "string"}};
+if(data55.tagsHash !== undefined){
+if(typeof data55.tagsHash !== "string"){
+const err93 = {instancePath:instancePath+"/status/tagsHash",schemaPath:"#/properties/status/properties/tagsHash/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1249,9 +1257,9 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data55.provisionerKeyName !== undefined){
-if(typeof data55.provisionerKeyName !== "string"){
-const err94 = {instancePath:instancePath+"/status/provisionerKeyName",schemaPath:"#/properties/status/properties/provisionerKeyName/type",keyword:"type",params:{type: "string"}};
+if(data55.controlPlaneRefName !== undefined){
+if(typeof data55.controlPlaneRefName !== "string"){
+const err94 = {instancePath:instancePath+"/status/controlPlaneRefName",schemaPath:"#/properties/status/properties/controlPlaneRefName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1261,9 +1269,9 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data55.tagsHash !== undefined){
-if(typeof data55.tagsHash !== "string"){
-const err95 = {instancePath:instancePath+"/status/tagsHash",schemaPath:"#/properties/status/properties/tagsHash/type",keyword:"type",params:{type: "string"}};
+if(data55.controlPlaneURL !== undefined){
+if(typeof data55.controlPlaneURL !== "string"){
+const err95 = {instancePath:instancePath+"/status/controlPlaneURL",schemaPath:"#/properties/status/properties/controlPlaneURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1273,9 +1281,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data55.controlPlaneRefName !== undefined){
-if(typeof data55.controlPlaneRefName !== "string"){
-const err96 = {instancePath:instancePath+"/status/controlPlaneRefName",schemaPath:"#/properties/status/properties/controlPlaneRefName/type",keyword:"type",params:{type: "string"}};
+if(data55.secretRef !== undefined){
+let data66 = data55.secretRef;
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+if(data66.name === undefined){
+const err96 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1284,10 +1294,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-if(data55.controlPlaneURL !== undefined){
-if(typeof data55.controlPlaneURL !== "string"){
-const err97 = {instancePath:instancePath+"/status/controlPlaneURL",schemaPath:"#/properties/status/properties/controlPlaneURL/type",keyword:"type",params:{type: "string"}};
+if(data66.name !== undefined){
+if(typeof data66.name !== "string"){
+const err97 = {instancePath:instancePath+"/status/secretRef/name",schemaPath:"#/properties/status/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1297,11 +1306,9 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data55.secretRef !== undefined){
-let data66 = data55.secretRef;
-if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
-if(data66.name === undefined){
-const err98 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(data66.key !== undefined){
+if(typeof data66.key !== "string"){
+const err98 = {instancePath:instancePath+"/status/secretRef/key",schemaPath:"#/properties/status/properties/secretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1310,38 +1317,15 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data66.name !== undefined){
-if(typeof data66.name !== "string"){
-const err99 = {instancePath:instancePath+"/status/secretRef/name",schemaPath:"#/properties/status/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err99];
 }
 else {
 vErrors.push(err99);
-}
-errors++;
-}
-}
-if(data66.key !== undefined){
-if(typeof data66.key !== "string"){
-const err100 = {instancePath:instancePath+"/status/secretRef/key",schemaPath:"#/properties/status/properties/secretRef/properties/key/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-}
-else {
-const err101 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
 }
 errors++;
 }
@@ -1354,7 +1338,27 @@ for(let i4=0; i4<len4; i4++){
 let data70 = data69[i4];
 if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
 if(data70.type === undefined){
-const err102 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+const err100 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(data70.status === undefined){
+const err101 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(data70.lastTransitionTime === undefined){
+const err102 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1363,8 +1367,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data70.status === undefined){
-const err103 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(data70.reason === undefined){
+const err103 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1373,8 +1377,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data70.lastTransitionTime === undefined){
-const err104 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+if(data70.message === undefined){
+const err104 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1383,8 +1387,11 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data70.reason === undefined){
-const err105 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(data70.type !== undefined){
+let data71 = data70.type;
+if(typeof data71 === "string"){
+if(func2(data71) > 316){
+const err105 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1393,8 +1400,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data70.message === undefined){
-const err106 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(!pattern3.test(data71)){
+const err106 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1403,11 +1410,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data70.type !== undefined){
-let data71 = data70.type;
-if(typeof data71 === "string"){
-if(func2(data71) > 316){
-const err107 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+}
+else {
+const err107 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1416,8 +1421,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(!pattern0.test(data71)){
-const err108 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+}
+if(data70.status !== undefined){
+let data72 = data70.status;
+if(typeof data72 !== "string"){
+const err108 = {instancePath:instancePath+"/status/conditions/" + i4+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1426,9 +1434,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-else {
-const err109 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(!(((data72 === "True") || (data72 === "False")) || (data72 === "Unknown"))){
+const err109 = {instancePath:instancePath+"/status/conditions/" + i4+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1438,10 +1445,10 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data70.status !== undefined){
-let data72 = data70.status;
-if(typeof data72 !== "string"){
-const err110 = {instancePath:instancePath+"/status/conditions/" + i4+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(data70.observedGeneration !== undefined){
+let data73 = data70.observedGeneration;
+if(!((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73)))){
+const err110 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1450,8 +1457,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(!(((data72 === "True") || (data72 === "False")) || (data72 === "Unknown"))){
-const err111 = {instancePath:instancePath+"/status/conditions/" + i4+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+if(typeof data73 == "number"){
+if(data73 < 0 || isNaN(data73)){
+const err111 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1460,37 +1468,13 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-if(data70.observedGeneration !== undefined){
-let data73 = data70.observedGeneration;
-if(!((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73)))){
-const err112 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(!(formats2.validate(data73))){
+const err112 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err112];
 }
 else {
 vErrors.push(err112);
-}
-errors++;
-}
-if(typeof data73 == "number"){
-if(data73 < 0 || isNaN(data73)){
-const err113 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-if(!(formats2.validate(data73))){
-const err114 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
 }
 errors++;
 }
@@ -1500,23 +1484,23 @@ if(data70.lastTransitionTime !== undefined){
 let data74 = data70.lastTransitionTime;
 if(typeof data74 === "string"){
 if(!(formats10.validate(data74))){
-const err115 = {instancePath:instancePath+"/status/conditions/" + i4+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+const err113 = {instancePath:instancePath+"/status/conditions/" + i4+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
-vErrors = [err115];
+vErrors = [err113];
 }
 else {
-vErrors.push(err115);
+vErrors.push(err113);
 }
 errors++;
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/status/conditions/" + i4+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+const err114 = {instancePath:instancePath+"/status/conditions/" + i4+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err116];
+vErrors = [err114];
 }
 else {
-vErrors.push(err116);
+vErrors.push(err114);
 }
 errors++;
 }
@@ -1525,7 +1509,27 @@ if(data70.reason !== undefined){
 let data75 = data70.reason;
 if(typeof data75 === "string"){
 if(func2(data75) > 1024){
-const err117 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+const err115 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(func2(data75) < 1){
+const err116 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if(!pattern4.test(data75)){
+const err117 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1534,8 +1538,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(func2(data75) < 1){
-const err118 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err118 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1544,8 +1549,12 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(!pattern1.test(data75)){
-const err119 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+if(data70.message !== undefined){
+let data76 = data70.message;
+if(typeof data76 === "string"){
+if(func2(data76) > 32768){
+const err119 = {instancePath:instancePath+"/status/conditions/" + i4+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1556,7 +1565,7 @@ errors++;
 }
 }
 else {
-const err120 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+const err120 = {instancePath:instancePath+"/status/conditions/" + i4+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1566,11 +1575,9 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data70.message !== undefined){
-let data76 = data70.message;
-if(typeof data76 === "string"){
-if(func2(data76) > 32768){
-const err121 = {instancePath:instancePath+"/status/conditions/" + i4+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+}
+else {
+const err121 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1580,8 +1587,9 @@ vErrors.push(err121);
 errors++;
 }
 }
+}
 else {
-const err122 = {instancePath:instancePath+"/status/conditions/" + i4+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+const err122 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1593,7 +1601,7 @@ errors++;
 }
 }
 else {
-const err123 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+const err123 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1605,36 +1613,12 @@ errors++;
 }
 }
 else {
-const err124 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+const err124 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err124];
 }
 else {
 vErrors.push(err124);
-}
-errors++;
-}
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-}
-}
-else {
-const err126 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
 }
 errors++;
 }

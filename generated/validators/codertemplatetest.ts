@@ -12,13 +12,14 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","template","version"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"template":{"type":"string","pattern":"^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$","maxLength":65},"version":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-zA-Z0-9]+([_.-][a-zA-Z0-9]+)*$","minLength":1,"maxLength":64},"id":{"type":"string","format":"uuid","maxLength":36},"active":{"type":"boolean"}}},"parameters":{"type":"array","maxItems":64,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128},"value":{"type":"string","maxLength":4096}}}},"timeoutSeconds":{"type":"integer","format":"int32","minimum":60,"maximum":7200},"ttlSecondsAfterFinished":{"type":"integer","format":"int32","minimum":0}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"phase":{"type":"string","enum":["Pending","Running","Succeeded","Failed"]},"reason":{"type":"string"},"message":{"type":"string","maxLength":256},"startTime":{"type":"string","format":"date-time"},"completionTime":{"type":"string","format":"date-time"},"organizationID":{"type":"string"},"templateID":{"type":"string"},"templateVersionID":{"type":"string"},"templateVersionName":{"type":"string"},"ownerID":{"type":"string"},"workspaceName":{"type":"string"},"createAttemptTime":{"type":"string","format":"date-time"},"workspaceID":{"type":"string"},"startBuildID":{"type":"string"},"deleteBuildID":{"type":"string"},"agentsReadyTime":{"type":"string","format":"date-time"},"deleteAttempts":{"type":"integer","format":"int32","minimum":0},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","template","version"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","minLength":1,"maxLength":253}}},"template":{"type":"string","pattern":"^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$","maxLength":65},"version":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-zA-Z0-9]+([_.-][a-zA-Z0-9]+)*$","minLength":1,"maxLength":64},"id":{"type":"string","format":"uuid","maxLength":36},"active":{"type":"boolean"}}},"parameters":{"type":"array","maxItems":64,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128},"value":{"type":"string","maxLength":4096}}}},"timeoutSeconds":{"type":"integer","format":"int32","minimum":60,"maximum":7200},"ttlSecondsAfterFinished":{"type":"integer","format":"int32","minimum":0}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"phase":{"type":"string","enum":["Pending","Running","Succeeded","Failed"]},"reason":{"type":"string"},"message":{"type":"string","maxLength":256},"startTime":{"type":"string","format":"date-time"},"completionTime":{"type":"string","format":"date-time"},"organizationID":{"type":"string"},"templateID":{"type":"string"},"templateVersionID":{"type":"string"},"templateVersionName":{"type":"string"},"ownerID":{"type":"string"},"workspaceName":{"type":"string"},"createAttemptTime":{"type":"string","format":"date-time"},"workspaceID":{"type":"string"},"startBuildID":{"type":"string"},"deleteBuildID":{"type":"string"},"agentsReadyTime":{"type":"string","format":"date-time"},"deleteAttempts":{"type":"integer","format":"int32","minimum":0},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const func4 = re2RegExp;
-const pattern0 = func4("^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$", "u");
-const pattern1 = func4("^[a-zA-Z0-9]+([_.-][a-zA-Z0-9]+)*$", "u");
-const pattern2 = func4("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
-const pattern3 = func4("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
+const pattern0 = func4("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+const pattern1 = func4("^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$", "u");
+const pattern2 = func4("^[a-zA-Z0-9]+([_.-][a-zA-Z0-9]+)*$", "u");
+const pattern3 = func4("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
+const pattern4 = func4("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
 const formats0 = kubeFormats.uuid;
 const formats2 = kubeFormats.int32;
 const formats6 = kubeFormats.int64;
@@ -124,8 +125,8 @@ errors++;
 if(data4.name !== undefined){
 let data5 = data4.name;
 if(typeof data5 === "string"){
-if(func2(data5) < 1){
-const err8 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(func2(data5) > 253){
+const err8 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/maxLength",keyword:"maxLength",params:{limit: 253}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -134,9 +135,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(func2(data5) < 1){
+const err9 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -145,10 +145,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/spec/controlPlaneRef",schemaPath:"#/properties/spec/properties/controlPlaneRef/type",keyword:"type",params:{type: "object"}};
+if(!pattern0.test(data5)){
+const err10 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -158,11 +156,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data3.template !== undefined){
-let data6 = data3.template;
-if(typeof data6 === "string"){
-if(func2(data6) > 65){
-const err11 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/maxLength",keyword:"maxLength",params:{limit: 65}};
+else {
+const err11 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -171,8 +166,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern0.test(data6)){
-const err12 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$"}};
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/spec/controlPlaneRef",schemaPath:"#/properties/spec/properties/controlPlaneRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -182,13 +179,37 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/type",keyword:"type",params:{type: "string"}};
+if(data3.template !== undefined){
+let data6 = data3.template;
+if(typeof data6 === "string"){
+if(func2(data6) > 65){
+const err13 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/maxLength",keyword:"maxLength",params:{limit: 65}};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
+}
+errors++;
+}
+if(!pattern1.test(data6)){
+const err14 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\\.[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -200,27 +221,7 @@ if(data7.name !== undefined){
 let data8 = data7.name;
 if(typeof data8 === "string"){
 if(func2(data8) > 64){
-const err14 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/maxLength",keyword:"maxLength",params:{limit: 64}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(func2(data8) < 1){
-const err15 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!pattern1.test(data8)){
-const err16 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9]+([_.-][a-zA-Z0-9]+)*$"}};
+const err16 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/maxLength",keyword:"maxLength",params:{limit: 64}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -229,9 +230,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/type",keyword:"type",params:{type: "string"}};
+if(func2(data8) < 1){
+const err17 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -240,12 +240,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data7.id !== undefined){
-let data9 = data7.id;
-if(typeof data9 === "string"){
-if(func2(data9) > 36){
-const err18 = {instancePath:instancePath+"/spec/version/id",schemaPath:"#/properties/spec/properties/version/properties/id/maxLength",keyword:"maxLength",params:{limit: 36}};
+if(!pattern2.test(data8)){
+const err18 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9]+([_.-][a-zA-Z0-9]+)*$"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -254,8 +250,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!(formats0.validate(data9))){
-const err19 = {instancePath:instancePath+"/spec/version/id",schemaPath:"#/properties/spec/properties/version/properties/id/format",keyword:"format",params:{format: "uuid"}};
+}
+else {
+const err19 = {instancePath:instancePath+"/spec/version/name",schemaPath:"#/properties/spec/properties/version/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -265,8 +262,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/spec/version/id",schemaPath:"#/properties/spec/properties/version/properties/id/type",keyword:"type",params:{type: "string"}};
+if(data7.id !== undefined){
+let data9 = data7.id;
+if(typeof data9 === "string"){
+if(func2(data9) > 36){
+const err20 = {instancePath:instancePath+"/spec/version/id",schemaPath:"#/properties/spec/properties/version/properties/id/maxLength",keyword:"maxLength",params:{limit: 36}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -275,10 +275,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data7.active !== undefined){
-if(typeof data7.active !== "boolean"){
-const err21 = {instancePath:instancePath+"/spec/version/active",schemaPath:"#/properties/spec/properties/version/properties/active/type",keyword:"type",params:{type: "boolean"}};
+if(!(formats0.validate(data9))){
+const err21 = {instancePath:instancePath+"/spec/version/id",schemaPath:"#/properties/spec/properties/version/properties/id/format",keyword:"format",params:{format: "uuid"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -288,9 +286,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
 else {
-const err22 = {instancePath:instancePath+"/spec/version",schemaPath:"#/properties/spec/properties/version/type",keyword:"type",params:{type: "object"}};
+const err22 = {instancePath:instancePath+"/spec/version/id",schemaPath:"#/properties/spec/properties/version/properties/id/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -300,11 +297,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data3.parameters !== undefined){
-let data11 = data3.parameters;
-if(Array.isArray(data11)){
-if(data11.length > 64){
-const err23 = {instancePath:instancePath+"/spec/parameters",schemaPath:"#/properties/spec/properties/parameters/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(data7.active !== undefined){
+if(typeof data7.active !== "boolean"){
+const err23 = {instancePath:instancePath+"/spec/version/active",schemaPath:"#/properties/spec/properties/version/properties/active/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -313,12 +308,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-let data12 = data11[i0];
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.name === undefined){
-const err24 = {instancePath:instancePath+"/spec/parameters/" + i0,schemaPath:"#/properties/spec/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"}};
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/spec/version",schemaPath:"#/properties/spec/properties/version/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -327,11 +320,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data12.name !== undefined){
-let data13 = data12.name;
-if(typeof data13 === "string"){
-if(func2(data13) > 128){
-const err25 = {instancePath:instancePath+"/spec/parameters/" + i0+"/name",schemaPath:"#/properties/spec/properties/parameters/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+}
+if(data3.parameters !== undefined){
+let data11 = data3.parameters;
+if(Array.isArray(data11)){
+if(data11.length > 64){
+const err25 = {instancePath:instancePath+"/spec/parameters",schemaPath:"#/properties/spec/properties/parameters/maxItems",keyword:"maxItems",params:{limit: 64}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -340,8 +334,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(func2(data13) < 1){
-const err26 = {instancePath:instancePath+"/spec/parameters/" + i0+"/name",schemaPath:"#/properties/spec/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.name === undefined){
+const err26 = {instancePath:instancePath+"/spec/parameters/" + i0,schemaPath:"#/properties/spec/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -350,9 +348,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/spec/parameters/" + i0+"/name",schemaPath:"#/properties/spec/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data12.name !== undefined){
+let data13 = data12.name;
+if(typeof data13 === "string"){
+if(func2(data13) > 128){
+const err27 = {instancePath:instancePath+"/spec/parameters/" + i0+"/name",schemaPath:"#/properties/spec/properties/parameters/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -361,12 +361,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data12.value !== undefined){
-let data14 = data12.value;
-if(typeof data14 === "string"){
-if(func2(data14) > 4096){
-const err28 = {instancePath:instancePath+"/spec/parameters/" + i0+"/value",schemaPath:"#/properties/spec/properties/parameters/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 4096}};
+if(func2(data13) < 1){
+const err28 = {instancePath:instancePath+"/spec/parameters/" + i0+"/name",schemaPath:"#/properties/spec/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -377,7 +373,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/spec/parameters/" + i0+"/value",schemaPath:"#/properties/spec/properties/parameters/items/properties/value/type",keyword:"type",params:{type: "string"}};
+const err29 = {instancePath:instancePath+"/spec/parameters/" + i0+"/name",schemaPath:"#/properties/spec/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -387,9 +383,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/spec/parameters/" + i0,schemaPath:"#/properties/spec/properties/parameters/items/type",keyword:"type",params:{type: "object"}};
+if(data12.value !== undefined){
+let data14 = data12.value;
+if(typeof data14 === "string"){
+if(func2(data14) > 4096){
+const err30 = {instancePath:instancePath+"/spec/parameters/" + i0+"/value",schemaPath:"#/properties/spec/properties/parameters/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 4096}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -399,9 +397,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
 else {
-const err31 = {instancePath:instancePath+"/spec/parameters",schemaPath:"#/properties/spec/properties/parameters/type",keyword:"type",params:{type: "array"}};
+const err31 = {instancePath:instancePath+"/spec/parameters/" + i0+"/value",schemaPath:"#/properties/spec/properties/parameters/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -411,10 +408,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data3.timeoutSeconds !== undefined){
-let data15 = data3.timeoutSeconds;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err32 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err32 = {instancePath:instancePath+"/spec/parameters/" + i0,schemaPath:"#/properties/spec/properties/parameters/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -423,9 +419,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(typeof data15 == "number"){
-if(data15 > 7200 || isNaN(data15)){
-const err33 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 7200}};
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/spec/parameters",schemaPath:"#/properties/spec/properties/parameters/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -434,8 +431,11 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data15 < 60 || isNaN(data15)){
-const err34 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60}};
+}
+if(data3.timeoutSeconds !== undefined){
+let data15 = data3.timeoutSeconds;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err34 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -444,8 +444,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!(formats2.validate(data15))){
-const err35 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/format",keyword:"format",params:{format: "int32"}};
+if(typeof data15 == "number"){
+if(data15 > 7200 || isNaN(data15)){
+const err35 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 7200}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -454,12 +455,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-if(data3.ttlSecondsAfterFinished !== undefined){
-let data16 = data3.ttlSecondsAfterFinished;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err36 = {instancePath:instancePath+"/spec/ttlSecondsAfterFinished",schemaPath:"#/properties/spec/properties/ttlSecondsAfterFinished/type",keyword:"type",params:{type: "integer"}};
+if(data15 < 60 || isNaN(data15)){
+const err36 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -468,9 +465,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err37 = {instancePath:instancePath+"/spec/ttlSecondsAfterFinished",schemaPath:"#/properties/spec/properties/ttlSecondsAfterFinished/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(formats2.validate(data15))){
+const err37 = {instancePath:instancePath+"/spec/timeoutSeconds",schemaPath:"#/properties/spec/properties/timeoutSeconds/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -479,8 +475,12 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!(formats2.validate(data16))){
-const err38 = {instancePath:instancePath+"/spec/ttlSecondsAfterFinished",schemaPath:"#/properties/spec/properties/ttlSecondsAfterFinished/format",keyword:"format",params:{format: "int32"}};
+}
+}
+if(data3.ttlSecondsAfterFinished !== undefined){
+let data16 = data3.ttlSecondsAfterFinished;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err38 = {instancePath:instancePath+"/spec/ttlSecondsAfterFinished",schemaPath:"#/properties/spec/properties/ttlSecondsAfterFinished/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -489,16 +489,37 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err39 = {instancePath:instancePath+"/spec/ttlSecondsAfterFinished",schemaPath:"#/properties/spec/properties/ttlSecondsAfterFinished/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
+}
+errors++;
+}
+if(!(formats2.validate(data16))){
+const err40 = {instancePath:instancePath+"/spec/ttlSecondsAfterFinished",schemaPath:"#/properties/spec/properties/ttlSecondsAfterFinished/format",keyword:"format",params:{format: "int32"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }
@@ -509,32 +530,7 @@ if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(data17.observedGeneration !== undefined){
 let data18 = data17.observedGeneration;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err40 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(typeof data18 == "number"){
-if(!(formats6.validate(data18))){
-const err41 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-if(data17.phase !== undefined){
-let data19 = data17.phase;
-if(typeof data19 !== "string"){
-const err42 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
+const err42 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -543,8 +539,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(!((((data19 === "Pending") || (data19 === "Running")) || (data19 === "Succeeded")) || (data19 === "Failed"))){
-const err43 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
+if(typeof data18 == "number"){
+if(!(formats6.validate(data18))){
+const err43 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -554,9 +551,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data17.reason !== undefined){
-if(typeof data17.reason !== "string"){
-const err44 = {instancePath:instancePath+"/status/reason",schemaPath:"#/properties/status/properties/reason/type",keyword:"type",params:{type: "string"}};
+}
+if(data17.phase !== undefined){
+let data19 = data17.phase;
+if(typeof data19 !== "string"){
+const err44 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -565,12 +564,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data17.message !== undefined){
-let data21 = data17.message;
-if(typeof data21 === "string"){
-if(func2(data21) > 256){
-const err45 = {instancePath:instancePath+"/status/message",schemaPath:"#/properties/status/properties/message/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(!((((data19 === "Pending") || (data19 === "Running")) || (data19 === "Succeeded")) || (data19 === "Failed"))){
+const err45 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -580,8 +575,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/status/message",schemaPath:"#/properties/status/properties/message/type",keyword:"type",params:{type: "string"}};
+if(data17.reason !== undefined){
+if(typeof data17.reason !== "string"){
+const err46 = {instancePath:instancePath+"/status/reason",schemaPath:"#/properties/status/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -591,11 +587,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data17.startTime !== undefined){
-let data22 = data17.startTime;
-if(typeof data22 === "string"){
-if(!(formats8.validate(data22))){
-const err47 = {instancePath:instancePath+"/status/startTime",schemaPath:"#/properties/status/properties/startTime/format",keyword:"format",params:{format: "date-time"}};
+if(data17.message !== undefined){
+let data21 = data17.message;
+if(typeof data21 === "string"){
+if(func2(data21) > 256){
+const err47 = {instancePath:instancePath+"/status/message",schemaPath:"#/properties/status/properties/message/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -606,7 +602,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/status/startTime",schemaPath:"#/properties/status/properties/startTime/type",keyword:"type",params:{type: "string"}};
+const err48 = {instancePath:instancePath+"/status/message",schemaPath:"#/properties/status/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -616,11 +612,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data17.completionTime !== undefined){
-let data23 = data17.completionTime;
-if(typeof data23 === "string"){
-if(!(formats8.validate(data23))){
-const err49 = {instancePath:instancePath+"/status/completionTime",schemaPath:"#/properties/status/properties/completionTime/format",keyword:"format",params:{format: "date-time"}};
+if(data17.startTime !== undefined){
+let data22 = data17.startTime;
+if(typeof data22 === "string"){
+if(!(formats8.validate(data22))){
+const err49 = {instancePath:instancePath+"/status/startTime",schemaPath:"#/properties/status/properties/startTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -631,7 +627,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/status/completionTime",schemaPath:"#/properties/status/properties/completionTime/type",keyword:"type",params:{type: "string"}};
+const err50 = {instancePath:instancePath+"/status/startTime",schemaPath:"#/properties/status/properties/startTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -641,9 +637,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data17.organizationID !== undefined){
-if(typeof data17.organizationID !== "string"){
-const err51 = {instancePath:instancePath+"/status/organizationID",schemaPath:"#/properties/status/properties/organizationID/type",keyword:"type",params:{type: "string"}};
+if(data17.completionTime !== undefined){
+let data23 = data17.completionTime;
+if(typeof data23 === "string"){
+if(!(formats8.validate(data23))){
+const err51 = {instancePath:instancePath+"/status/completionTime",schemaPath:"#/properties/status/properties/completionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -653,9 +651,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data17.templateID !== undefined){
-if(typeof data17.templateID !== "string"){
-const err52 = {instancePath:instancePath+"/status/templateID",schemaPath:"#/properties/status/properties/templateID/type",keyword:"type",params:{type: "string"}};
+else {
+const err52 = {instancePath:instancePath+"/status/completionTime",schemaPath:"#/properties/status/properties/completionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -665,9 +662,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data17.templateVersionID !== undefined){
-if(typeof data17.templateVersionID !== "string"){
-const err53 = {instancePath:instancePath+"/status/templateVersionID",schemaPath:"#/properties/status/properties/templateVersionID/type",keyword:"type",params:{type: "string"}};
+if(data17.organizationID !== undefined){
+if(typeof data17.organizationID !== "string"){
+const err53 = {instancePath:instancePath+"/status/organizationID",schemaPath:"#/properties/status/properties/organizationID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -677,9 +674,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data17.templateVersionName !== undefined){
-if(typeof data17.templateVersionName !== "string"){
-const err54 = {instancePath:instancePath+"/status/templateVersionName",schemaPath:"#/properties/status/properties/templateVersionName/type",keyword:"type",params:{type: "string"}};
+if(data17.templateID !== undefined){
+if(typeof data17.templateID !== "string"){
+const err54 = {instancePath:instancePath+"/status/templateID",schemaPath:"#/properties/status/properties/templateID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -689,9 +686,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data17.ownerID !== undefined){
-if(typeof data17.ownerID !== "string"){
-const err55 = {instancePath:instancePath+"/status/ownerID",schemaPath:"#/properties/status/properties/ownerID/type",keyword:"type",params:{type: "string"}};
+if(data17.templateVersionID !== undefined){
+if(typeof data17.templateVersionID !== "string"){
+const err55 = {instancePath:instancePath+"/status/templateVersionID",schemaPath:"#/properties/status/properties/templateVersionID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -701,9 +698,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data17.workspaceName !== undefined){
-if(typeof data17.workspaceName !== "string"){
-const err56 = {instancePath:instancePath+"/status/workspaceName",schemaPath:"#/properties/status/properties/workspaceName/type",keyword:"type",params:{type: "string"}};
+if(data17.templateVersionName !== undefined){
+if(typeof data17.templateVersionName !== "string"){
+const err56 = {instancePath:instancePath+"/status/templateVersionName",schemaPath:"#/properties/status/properties/templateVersionName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -713,11 +710,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data17.createAttemptTime !== undefined){
-let data30 = data17.createAttemptTime;
-if(typeof data30 === "string"){
-if(!(formats8.validate(data30))){
-const err57 = {instancePath:instancePath+"/status/createAttemptTime",schemaPath:"#/properties/status/properties/createAttemptTime/format",keyword:"format",params:{format: "date-time"}};
+if(data17.ownerID !== undefined){
+if(typeof data17.ownerID !== "string"){
+const err57 = {instancePath:instancePath+"/status/ownerID",schemaPath:"#/properties/status/properties/ownerID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -727,8 +722,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/status/createAttemptTime",schemaPath:"#/properties/status/properties/createAttemptTime/type",keyword:"type",params:{type: "string"}};
+if(data17.workspaceName !== undefined){
+if(typeof data17.workspaceName !== "string"){
+const err58 = {instancePath:instancePath+"/status/workspaceName",schemaPath:"#/properties/status/properties/workspaceName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -738,9 +734,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data17.workspaceID !== undefined){
-if(typeof data17.workspaceID !== "string"){
-const err59 = {instancePath:instancePath+"/status/workspaceID",schemaPath:"#/properties/status/properties/workspaceID/type",keyword:"type",params:{type: "string"}};
+if(data17.createAttemptTime !== undefined){
+let data30 = data17.createAttemptTime;
+if(typeof data30 === "string"){
+if(!(formats8.validate(data30))){
+const err59 = {instancePath:instancePath+"/status/createAttemptTime",schemaPath:"#/properties/status/properties/createAttemptTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -750,9 +748,8 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data17.startBuildID !== undefined){
-if(typeof data17.startBuildID !== "string"){
-const err60 = {instancePath:instancePath+"/status/startBuildID",schemaPath:"#/properties/status/properties/startBuildID/type",keyword:"type",params:{type: "string"}};
+else {
+const err60 = {instancePath:instancePath+"/status/createAttemptTime",schemaPath:"#/properties/status/properties/createAttemptTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -762,9 +759,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data17.deleteBuildID !== undefined){
-if(typeof data17.deleteBuildID !== "string"){
-const err61 = {instancePath:instancePath+"/status/deleteBuildID",schemaPath:"#/properties/status/properties/deleteBuildID/type",keyword:"type",params:{type: "string"}};
+if(data17.workspaceID !== undefined){
+if(typeof data17.workspaceID !== "string"){
+const err61 = {instancePath:instancePath+"/status/workspaceID",schemaPath:"#/properties/status/properties/workspaceID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -774,11 +771,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data17.agentsReadyTime !== undefined){
-let data34 = data17.agentsReadyTime;
-if(typeof data34 === "string"){
-if(!(formats8.validate(data34))){
-const err62 = {instancePath:instancePath+"/status/agentsReadyTime",schemaPath:"#/properties/status/properties/agentsReadyTime/format",keyword:"format",params:{format: "date-time"}};
+if(data17.startBuildID !== undefined){
+if(typeof data17.startBuildID !== "string"){
+const err62 = {instancePath:instancePath+"/status/startBuildID",schemaPath:"#/properties/status/properties/startBuildID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -788,8 +783,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-else {
-const err63 = {instancePath:instancePath+"/status/agentsReadyTime",schemaPath:"#/properties/status/properties/agentsReadyTime/type",keyword:"type",params:{type: "string"}};
+if(data17.deleteBuildID !== undefined){
+if(typeof data17.deleteBuildID !== "string"){
+const err63 = {instancePath:instancePath+"/status/deleteBuildID",schemaPath:"#/properties/status/properties/deleteBuildID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -799,10 +795,11 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data17.deleteAttempts !== undefined){
-let data35 = data17.deleteAttempts;
-if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
-const err64 = {instancePath:instancePath+"/status/deleteAttempts",schemaPath:"#/properties/status/properties/deleteAttempts/type",keyword:"type",params:{type: "integer"}};
+if(data17.agentsReadyTime !== undefined){
+let data34 = data17.agentsReadyTime;
+if(typeof data34 === "string"){
+if(!(formats8.validate(data34))){
+const err64 = {instancePath:instancePath+"/status/agentsReadyTime",schemaPath:"#/properties/status/properties/agentsReadyTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -811,9 +808,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data35 == "number"){
-if(data35 < 0 || isNaN(data35)){
-const err65 = {instancePath:instancePath+"/status/deleteAttempts",schemaPath:"#/properties/status/properties/deleteAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+else {
+const err65 = {instancePath:instancePath+"/status/agentsReadyTime",schemaPath:"#/properties/status/properties/agentsReadyTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -822,13 +819,37 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(!(formats2.validate(data35))){
-const err66 = {instancePath:instancePath+"/status/deleteAttempts",schemaPath:"#/properties/status/properties/deleteAttempts/format",keyword:"format",params:{format: "int32"}};
+}
+if(data17.deleteAttempts !== undefined){
+let data35 = data17.deleteAttempts;
+if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
+const err66 = {instancePath:instancePath+"/status/deleteAttempts",schemaPath:"#/properties/status/properties/deleteAttempts/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err66];
 }
 else {
 vErrors.push(err66);
+}
+errors++;
+}
+if(typeof data35 == "number"){
+if(data35 < 0 || isNaN(data35)){
+const err67 = {instancePath:instancePath+"/status/deleteAttempts",schemaPath:"#/properties/status/properties/deleteAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(!(formats2.validate(data35))){
+const err68 = {instancePath:instancePath+"/status/deleteAttempts",schemaPath:"#/properties/status/properties/deleteAttempts/format",keyword:"format",params:{format: "int32"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
 }
 errors++;
 }
@@ -842,27 +863,7 @@ for(let i1=0; i1<len1; i1++){
 let data37 = data36[i1];
 if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
 if(data37.type === undefined){
-const err67 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(data37.status === undefined){
-const err68 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(data37.lastTransitionTime === undefined){
-const err69 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+const err69 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -871,8 +872,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data37.reason === undefined){
-const err70 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(data37.status === undefined){
+const err70 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -881,8 +882,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data37.message === undefined){
-const err71 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(data37.lastTransitionTime === undefined){
+const err71 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -891,11 +892,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data37.type !== undefined){
-let data38 = data37.type;
-if(typeof data38 === "string"){
-if(func2(data38) > 316){
-const err72 = {instancePath:instancePath+"/status/conditions/" + i1+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(data37.reason === undefined){
+const err72 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -904,8 +902,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(!pattern2.test(data38)){
-const err73 = {instancePath:instancePath+"/status/conditions/" + i1+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+if(data37.message === undefined){
+const err73 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -914,9 +912,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/status/conditions/" + i1+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data37.type !== undefined){
+let data38 = data37.type;
+if(typeof data38 === "string"){
+if(func2(data38) > 316){
+const err74 = {instancePath:instancePath+"/status/conditions/" + i1+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -925,11 +925,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-if(data37.status !== undefined){
-let data39 = data37.status;
-if(typeof data39 !== "string"){
-const err75 = {instancePath:instancePath+"/status/conditions/" + i1+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(!pattern3.test(data38)){
+const err75 = {instancePath:instancePath+"/status/conditions/" + i1+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -938,8 +935,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(!(((data39 === "True") || (data39 === "False")) || (data39 === "Unknown"))){
-const err76 = {instancePath:instancePath+"/status/conditions/" + i1+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+}
+else {
+const err76 = {instancePath:instancePath+"/status/conditions/" + i1+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -949,10 +947,10 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data37.observedGeneration !== undefined){
-let data40 = data37.observedGeneration;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err77 = {instancePath:instancePath+"/status/conditions/" + i1+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(data37.status !== undefined){
+let data39 = data37.status;
+if(typeof data39 !== "string"){
+const err77 = {instancePath:instancePath+"/status/conditions/" + i1+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -961,9 +959,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(typeof data40 == "number"){
-if(data40 < 0 || isNaN(data40)){
-const err78 = {instancePath:instancePath+"/status/conditions/" + i1+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(((data39 === "True") || (data39 === "False")) || (data39 === "Unknown"))){
+const err78 = {instancePath:instancePath+"/status/conditions/" + i1+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -972,8 +969,11 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(!(formats6.validate(data40))){
-const err79 = {instancePath:instancePath+"/status/conditions/" + i1+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+if(data37.observedGeneration !== undefined){
+let data40 = data37.observedGeneration;
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
+const err79 = {instancePath:instancePath+"/status/conditions/" + i1+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -982,13 +982,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-if(data37.lastTransitionTime !== undefined){
-let data41 = data37.lastTransitionTime;
-if(typeof data41 === "string"){
-if(!(formats8.validate(data41))){
-const err80 = {instancePath:instancePath+"/status/conditions/" + i1+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(typeof data40 == "number"){
+if(data40 < 0 || isNaN(data40)){
+const err80 = {instancePath:instancePath+"/status/conditions/" + i1+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -997,9 +993,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/status/conditions/" + i1+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(!(formats6.validate(data40))){
+const err81 = {instancePath:instancePath+"/status/conditions/" + i1+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1009,11 +1004,12 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data37.reason !== undefined){
-let data42 = data37.reason;
-if(typeof data42 === "string"){
-if(func2(data42) > 1024){
-const err82 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+}
+if(data37.lastTransitionTime !== undefined){
+let data41 = data37.lastTransitionTime;
+if(typeof data41 === "string"){
+if(!(formats8.validate(data41))){
+const err82 = {instancePath:instancePath+"/status/conditions/" + i1+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1022,8 +1018,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(func2(data42) < 1){
-const err83 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err83 = {instancePath:instancePath+"/status/conditions/" + i1+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1032,8 +1029,12 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(!pattern3.test(data42)){
-const err84 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+if(data37.reason !== undefined){
+let data42 = data37.reason;
+if(typeof data42 === "string"){
+if(func2(data42) > 1024){
+const err84 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1042,9 +1043,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+if(func2(data42) < 1){
+const err85 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1053,12 +1053,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data37.message !== undefined){
-let data43 = data37.message;
-if(typeof data43 === "string"){
-if(func2(data43) > 32768){
-const err86 = {instancePath:instancePath+"/status/conditions/" + i1+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+if(!pattern4.test(data42)){
+const err86 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1069,7 +1065,7 @@ errors++;
 }
 }
 else {
-const err87 = {instancePath:instancePath+"/status/conditions/" + i1+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+const err87 = {instancePath:instancePath+"/status/conditions/" + i1+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1079,9 +1075,11 @@ vErrors.push(err87);
 errors++;
 }
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+if(data37.message !== undefined){
+let data43 = data37.message;
+if(typeof data43 === "string"){
+if(func2(data43) > 32768){
+const err88 = {instancePath:instancePath+"/status/conditions/" + i1+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1091,9 +1089,8 @@ vErrors.push(err88);
 errors++;
 }
 }
-}
 else {
-const err89 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+const err89 = {instancePath:instancePath+"/status/conditions/" + i1+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1105,7 +1102,7 @@ errors++;
 }
 }
 else {
-const err90 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+const err90 = {instancePath:instancePath+"/status/conditions/" + i1,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1117,12 +1114,36 @@ errors++;
 }
 }
 else {
-const err91 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err91 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err91];
 }
 else {
 vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
 }
 errors++;
 }

@@ -12,14 +12,15 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32","minimum":0},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32","minimum":0,"maximum":65535},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"primaryAccessURL":{"type":"string"},"proxySessionTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"bootstrap":{"type":"object","required":["coderURL","credentialsSecretRef"],"properties":{"coderURL":{"type":"string"},"credentialsSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"proxyName":{"type":"string"},"displayName":{"type":"string"},"icon":{"type":"string"},"generatedTokenSecretName":{"type":"string","maxLength":253}}},"derpOnly":{"type":"boolean"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","maxItems":256,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"registered":{"type":"boolean"},"proxyTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"primaryAccessURL":{"type":"string"},"proxySessionTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"bootstrap":{"type":"object","required":["coderURL","credentialsSecretRef"],"properties":{"coderURL":{"type":"string"},"credentialsSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"proxyName":{"type":"string"},"displayName":{"type":"string"},"icon":{"type":"string"},"generatedTokenSecretName":{"type":"string"}}},"derpOnly":{"type":"boolean"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"registered":{"type":"boolean"},"proxyTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
 const formats0 = kubeFormats.int32;
 const formats4 = kubeFormats.int64;
 const formats10 = kubeFormats["date-time"];
-const func2 = require("ajv/dist/runtime/ucs2length").default;
-const func4 = re2RegExp;
-const pattern0 = func4("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
-const pattern1 = func4("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
+const func2 = re2RegExp;
+const func3 = require("ajv/dist/runtime/ucs2length").default;
+const pattern0 = func2("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$", "u");
+const pattern1 = func2("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
+const pattern2 = func2("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -90,23 +91,13 @@ vErrors.push(err4);
 errors++;
 }
 if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err5 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(formats0.validate(data5))){
+const err5 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
-}
-errors++;
-}
-if(!(formats0.validate(data5))){
-const err6 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
 }
 errors++;
 }
@@ -117,7 +108,20 @@ let data6 = data3.service;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.type !== undefined){
 if(typeof data6.type !== "string"){
-const err7 = {instancePath:instancePath+"/spec/service/type",schemaPath:"#/properties/spec/properties/service/properties/type/type",keyword:"type",params:{type: "string"}};
+const err6 = {instancePath:instancePath+"/spec/service/type",schemaPath:"#/properties/spec/properties/service/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data6.port !== undefined){
+let data8 = data6.port;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err7 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -126,47 +130,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data6.port !== undefined){
-let data8 = data6.port;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err8 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/type",keyword:"type",params:{type: "integer"}};
+if(typeof data8 == "number"){
+if(!(formats0.validate(data8))){
+const err8 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
-}
-errors++;
-}
-if(typeof data8 == "number"){
-if(data8 > 65535 || isNaN(data8)){
-const err9 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err10 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(!(formats0.validate(data8))){
-const err11 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
 }
 errors++;
 }
@@ -177,7 +148,43 @@ let data9 = data6.annotations;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key0 in data9){
 if(typeof data9[key0] !== "string"){
-const err12 = {instancePath:instancePath+"/spec/service/annotations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/service/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+const err9 = {instancePath:instancePath+"/spec/service/annotations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/service/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/spec/service/annotations",schemaPath:"#/properties/spec/properties/service/properties/annotations/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/spec/service",schemaPath:"#/properties/spec/properties/service/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data3.primaryAccessURL !== undefined){
+if(typeof data3.primaryAccessURL !== "string"){
+const err12 = {instancePath:instancePath+"/spec/primaryAccessURL",schemaPath:"#/properties/spec/properties/primaryAccessURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -187,9 +194,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/spec/service/annotations",schemaPath:"#/properties/spec/properties/service/properties/annotations/type",keyword:"type",params:{type: "object"}};
+if(data3.proxySessionTokenSecretRef !== undefined){
+let data12 = data3.proxySessionTokenSecretRef;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.name === undefined){
+const err13 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -198,10 +207,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/spec/service",schemaPath:"#/properties/spec/properties/service/type",keyword:"type",params:{type: "object"}};
+if(data12.name !== undefined){
+if(typeof data12.name !== "string"){
+const err14 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/name",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -211,9 +219,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data3.primaryAccessURL !== undefined){
-if(typeof data3.primaryAccessURL !== "string"){
-const err15 = {instancePath:instancePath+"/spec/primaryAccessURL",schemaPath:"#/properties/spec/properties/primaryAccessURL/type",keyword:"type",params:{type: "string"}};
+if(data12.key !== undefined){
+if(typeof data12.key !== "string"){
+const err15 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/key",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -223,11 +231,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data3.proxySessionTokenSecretRef !== undefined){
-let data12 = data3.proxySessionTokenSecretRef;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.name === undefined){
-const err16 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+}
+else {
+const err16 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -236,9 +242,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data12.name !== undefined){
-if(typeof data12.name !== "string"){
-const err17 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/name",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data3.bootstrap !== undefined){
+let data15 = data3.bootstrap;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.coderURL === undefined){
+const err17 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/required",keyword:"required",params:{missingProperty: "coderURL"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -247,10 +256,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data12.key !== undefined){
-if(typeof data12.key !== "string"){
-const err18 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/key",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data15.credentialsSecretRef === undefined){
+const err18 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/required",keyword:"required",params:{missingProperty: "credentialsSecretRef"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -259,10 +266,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data15.coderURL !== undefined){
+if(typeof data15.coderURL !== "string"){
+const err19 = {instancePath:instancePath+"/spec/bootstrap/coderURL",schemaPath:"#/properties/spec/properties/bootstrap/properties/coderURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -272,11 +278,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data3.bootstrap !== undefined){
-let data15 = data3.bootstrap;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.coderURL === undefined){
-const err20 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/required",keyword:"required",params:{missingProperty: "coderURL"}};
+if(data15.credentialsSecretRef !== undefined){
+let data17 = data15.credentialsSecretRef;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.name === undefined){
+const err20 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -285,8 +291,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data15.credentialsSecretRef === undefined){
-const err21 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/required",keyword:"required",params:{missingProperty: "credentialsSecretRef"}};
+if(data17.name !== undefined){
+if(typeof data17.name !== "string"){
+const err21 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/name",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -295,9 +302,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data15.coderURL !== undefined){
-if(typeof data15.coderURL !== "string"){
-const err22 = {instancePath:instancePath+"/spec/bootstrap/coderURL",schemaPath:"#/properties/spec/properties/bootstrap/properties/coderURL/type",keyword:"type",params:{type: "string"}};
+}
+if(data17.key !== undefined){
+if(typeof data17.key !== "string"){
+const err22 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/key",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -307,11 +315,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data15.credentialsSecretRef !== undefined){
-let data17 = data15.credentialsSecretRef;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.name === undefined){
-const err23 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+}
+else {
+const err23 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -320,9 +326,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data17.name !== undefined){
-if(typeof data17.name !== "string"){
-const err24 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/name",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data15.proxyName !== undefined){
+if(typeof data15.proxyName !== "string"){
+const err24 = {instancePath:instancePath+"/spec/bootstrap/proxyName",schemaPath:"#/properties/spec/properties/bootstrap/properties/proxyName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -332,9 +339,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data17.key !== undefined){
-if(typeof data17.key !== "string"){
-const err25 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/key",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data15.displayName !== undefined){
+if(typeof data15.displayName !== "string"){
+const err25 = {instancePath:instancePath+"/spec/bootstrap/displayName",schemaPath:"#/properties/spec/properties/bootstrap/properties/displayName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -344,9 +351,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data15.icon !== undefined){
+if(typeof data15.icon !== "string"){
+const err26 = {instancePath:instancePath+"/spec/bootstrap/icon",schemaPath:"#/properties/spec/properties/bootstrap/properties/icon/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -356,9 +363,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data15.proxyName !== undefined){
-if(typeof data15.proxyName !== "string"){
-const err27 = {instancePath:instancePath+"/spec/bootstrap/proxyName",schemaPath:"#/properties/spec/properties/bootstrap/properties/proxyName/type",keyword:"type",params:{type: "string"}};
+if(data15.generatedTokenSecretName !== undefined){
+if(typeof data15.generatedTokenSecretName !== "string"){
+const err27 = {instancePath:instancePath+"/spec/bootstrap/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/bootstrap/properties/generatedTokenSecretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -368,9 +375,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data15.displayName !== undefined){
-if(typeof data15.displayName !== "string"){
-const err28 = {instancePath:instancePath+"/spec/bootstrap/displayName",schemaPath:"#/properties/spec/properties/bootstrap/properties/displayName/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err28 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -380,63 +387,14 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data15.icon !== undefined){
-if(typeof data15.icon !== "string"){
-const err29 = {instancePath:instancePath+"/spec/bootstrap/icon",schemaPath:"#/properties/spec/properties/bootstrap/properties/icon/type",keyword:"type",params:{type: "string"}};
+if(data3.derpOnly !== undefined){
+if(typeof data3.derpOnly !== "boolean"){
+const err29 = {instancePath:instancePath+"/spec/derpOnly",schemaPath:"#/properties/spec/properties/derpOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data15.generatedTokenSecretName !== undefined){
-let data23 = data15.generatedTokenSecretName;
-if(typeof data23 === "string"){
-if(func2(data23) > 253){
-const err30 = {instancePath:instancePath+"/spec/bootstrap/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/bootstrap/properties/generatedTokenSecretName/maxLength",keyword:"maxLength",params:{limit: 253}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/spec/bootstrap/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/bootstrap/properties/generatedTokenSecretName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data3.derpOnly !== undefined){
-if(typeof data3.derpOnly !== "boolean"){
-const err33 = {instancePath:instancePath+"/spec/derpOnly",schemaPath:"#/properties/spec/properties/derpOnly/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
 }
 errors++;
 }
@@ -447,24 +405,24 @@ if(Array.isArray(data25)){
 const len0 = data25.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data25[i0] !== "string"){
-const err34 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
+const err30 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err30];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err30);
 }
 errors++;
 }
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
+const err31 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err31];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -472,50 +430,40 @@ errors++;
 if(data3.extraEnv !== undefined){
 let data27 = data3.extraEnv;
 if(Array.isArray(data27)){
-if(data27.length > 256){
-const err36 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/maxItems",keyword:"maxItems",params:{limit: 256}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
 const len1 = data27.length;
 for(let i1=0; i1<len1; i1++){
 let data28 = data27[i1];
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.name === undefined){
-const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
+const err32 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err32];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err32);
 }
 errors++;
 }
 if(data28.name !== undefined){
 if(typeof data28.name !== "string"){
-const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
+const err33 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err33];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err33);
 }
 errors++;
 }
 }
 if(data28.value !== undefined){
 if(typeof data28.value !== "string"){
-const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
+const err34 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err34];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -527,7 +475,68 @@ if(data31.configMapKeyRef !== undefined){
 let data32 = data31.configMapKeyRef;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 if(data32.key === undefined){
-const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+const err35 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data32.key !== undefined){
+if(typeof data32.key !== "string"){
+const err36 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data32.name !== undefined){
+if(typeof data32.name !== "string"){
+const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data32.optional !== undefined){
+if(typeof data32.optional !== "boolean"){
+const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data31.fieldRef !== undefined){
+let data36 = data31.fieldRef;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.fieldPath === undefined){
+const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -536,9 +545,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data32.key !== undefined){
-if(typeof data32.key !== "string"){
-const err41 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data36.apiVersion !== undefined){
+if(typeof data36.apiVersion !== "string"){
+const err41 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -548,9 +557,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data32.name !== undefined){
-if(typeof data32.name !== "string"){
-const err42 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data36.fieldPath !== undefined){
+if(typeof data36.fieldPath !== "string"){
+const err42 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -560,9 +569,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data32.optional !== undefined){
-if(typeof data32.optional !== "boolean"){
-const err43 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err43 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -572,9 +581,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
+if(data31.fileKeyRef !== undefined){
+let data39 = data31.fileKeyRef;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.volumeName === undefined){
+const err44 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -583,12 +594,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data31.fieldRef !== undefined){
-let data36 = data31.fieldRef;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.fieldPath === undefined){
-const err45 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
+if(data39.path === undefined){
+const err45 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -597,9 +604,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data36.apiVersion !== undefined){
-if(typeof data36.apiVersion !== "string"){
-const err46 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
+if(data39.key === undefined){
+const err46 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -608,10 +614,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data36.fieldPath !== undefined){
-if(typeof data36.fieldPath !== "string"){
-const err47 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
+if(data39.key !== undefined){
+if(typeof data39.key !== "string"){
+const err47 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -621,9 +626,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
+if(data39.optional !== undefined){
+if(typeof data39.optional !== "boolean"){
+const err48 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -633,11 +638,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data31.fileKeyRef !== undefined){
-let data39 = data31.fileKeyRef;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.volumeName === undefined){
-const err49 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
+if(data39.path !== undefined){
+if(typeof data39.path !== "string"){
+const err49 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -646,8 +649,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data39.path === undefined){
-const err50 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
+}
+if(data39.volumeName !== undefined){
+if(typeof data39.volumeName !== "string"){
+const err50 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -656,8 +661,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data39.key === undefined){
-const err51 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -666,9 +673,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data39.key !== undefined){
-if(typeof data39.key !== "string"){
-const err52 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data31.resourceFieldRef !== undefined){
+let data44 = data31.resourceFieldRef;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.resource === undefined){
+const err52 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -677,10 +687,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data39.optional !== undefined){
-if(typeof data39.optional !== "boolean"){
-const err53 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data44.containerName !== undefined){
+if(typeof data44.containerName !== "string"){
+const err53 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/containerName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -690,9 +699,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data39.path !== undefined){
-if(typeof data39.path !== "string"){
-const err54 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data44.divisor !== undefined){
+let data46 = data44.divisor;
+if((!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))) && (typeof data46 !== "string")){
+const err54 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema6.properties.spec.properties.extraEnv.items.properties.valueFrom.properties.resourceFieldRef.properties.divisor.type}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -701,10 +711,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data39.volumeName !== undefined){
-if(typeof data39.volumeName !== "string"){
-const err55 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
+const _errs96 = errors;
+let valid17 = false;
+const _errs97 = errors;
+if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
+const err55 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -713,10 +724,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
+var _valid0 = _errs97 === errors;
+valid17 = valid17 || _valid0;
+if(!valid17){
+const _errs99 = errors;
+if(typeof data46 !== "string"){
+const err56 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -725,81 +738,16 @@ vErrors.push(err56);
 }
 errors++;
 }
+var _valid0 = _errs99 === errors;
+valid17 = valid17 || _valid0;
 }
-if(data31.resourceFieldRef !== undefined){
-let data44 = data31.resourceFieldRef;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.resource === undefined){
-const err57 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
+if(!valid17){
+const err57 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
-}
-errors++;
-}
-if(data44.containerName !== undefined){
-if(typeof data44.containerName !== "string"){
-const err58 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/containerName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data44.divisor !== undefined){
-let data46 = data44.divisor;
-if((!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))) && (typeof data46 !== "string")){
-const err59 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema6.properties.spec.properties.extraEnv.items.properties.valueFrom.properties.resourceFieldRef.properties.divisor.type}};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-const _errs96 = errors;
-let valid17 = false;
-const _errs97 = errors;
-if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
-const err60 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-var _valid0 = _errs97 === errors;
-valid17 = valid17 || _valid0;
-if(!valid17){
-const _errs99 = errors;
-if(typeof data46 !== "string"){
-const err61 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-var _valid0 = _errs99 === errors;
-valid17 = valid17 || _valid0;
-}
-if(!valid17){
-const err62 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
 }
 errors++;
 }
@@ -814,10 +762,71 @@ vErrors = null;
 }
 }
 }
+if(typeof data46 === "string"){
+if(!pattern0.test(data46)){
+const err58 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
 }
 if(data44.resource !== undefined){
 if(typeof data44.resource !== "string"){
-const err63 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/resource",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
+const err59 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/resource",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data31.secretKeyRef !== undefined){
+let data48 = data31.secretKeyRef;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.key === undefined){
+const err61 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data48.key !== undefined){
+if(typeof data48.key !== "string"){
+const err62 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data48.name !== undefined){
+if(typeof data48.name !== "string"){
+const err63 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -827,9 +836,9 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
+if(data48.optional !== undefined){
+if(typeof data48.optional !== "boolean"){
+const err64 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -839,11 +848,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data31.secretKeyRef !== undefined){
-let data48 = data31.secretKeyRef;
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.key === undefined){
-const err65 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+}
+else {
+const err65 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -852,9 +859,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data48.key !== undefined){
-if(typeof data48.key !== "string"){
-const err66 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -864,9 +872,9 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data48.name !== undefined){
-if(typeof data48.name !== "string"){
-const err67 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err67 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -876,62 +884,14 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data48.optional !== undefined){
-if(typeof data48.optional !== "boolean"){
-const err68 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err68 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err68];
 }
 else {
 vErrors.push(err68);
-}
-errors++;
-}
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-}
-else {
-const err70 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
 }
 errors++;
 }
@@ -945,48 +905,48 @@ let data53 = data52[i2];
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 if(data53.name !== undefined){
 if(typeof data53.name !== "string"){
-const err73 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
+const err69 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err73];
+vErrors = [err69];
 }
 else {
-vErrors.push(err73);
+vErrors.push(err69);
 }
 errors++;
 }
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
+const err70 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err74];
+vErrors = [err70];
 }
 else {
-vErrors.push(err74);
+vErrors.push(err70);
 }
 errors++;
 }
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
+const err71 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
-vErrors = [err75];
+vErrors = [err71];
 }
 else {
-vErrors.push(err75);
+vErrors.push(err71);
 }
 errors++;
 }
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+const err72 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err76];
+vErrors = [err72];
 }
 else {
-vErrors.push(err76);
+vErrors.push(err72);
 }
 errors++;
 }
@@ -997,7 +957,57 @@ if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
 if(data55.observedGeneration !== undefined){
 let data56 = data55.observedGeneration;
 if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
-const err77 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+const err73 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(typeof data56 == "number"){
+if(!(formats4.validate(data56))){
+const err74 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+if(data55.readyReplicas !== undefined){
+let data57 = data55.readyReplicas;
+if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
+const err75 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(typeof data57 == "number"){
+if(!(formats0.validate(data57))){
+const err76 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+if(data55.phase !== undefined){
+let data58 = data55.phase;
+if(typeof data58 !== "string"){
+const err77 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1006,9 +1016,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(typeof data56 == "number"){
-if(!(formats4.validate(data56))){
-const err78 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(!((data58 === "Pending") || (data58 === "Ready"))){
+const err78 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1018,11 +1027,9 @@ vErrors.push(err78);
 errors++;
 }
 }
-}
-if(data55.readyReplicas !== undefined){
-let data57 = data55.readyReplicas;
-if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-const err79 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
+if(data55.registered !== undefined){
+if(typeof data55.registered !== "boolean"){
+const err79 = {instancePath:instancePath+"/status/registered",schemaPath:"#/properties/status/properties/registered/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1031,9 +1038,12 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(typeof data57 == "number"){
-if(!(formats0.validate(data57))){
-const err80 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
+}
+if(data55.proxyTokenSecretRef !== undefined){
+let data60 = data55.proxyTokenSecretRef;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(data60.name === undefined){
+const err80 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1042,12 +1052,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-if(data55.phase !== undefined){
-let data58 = data55.phase;
-if(typeof data58 !== "string"){
-const err81 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
+if(data60.name !== undefined){
+if(typeof data60.name !== "string"){
+const err81 = {instancePath:instancePath+"/status/proxyTokenSecretRef/name",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1056,8 +1063,10 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(!((data58 === "Pending") || (data58 === "Ready"))){
-const err82 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
+}
+if(data60.key !== undefined){
+if(typeof data60.key !== "string"){
+const err82 = {instancePath:instancePath+"/status/proxyTokenSecretRef/key",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1067,63 +1076,14 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data55.registered !== undefined){
-if(typeof data55.registered !== "boolean"){
-const err83 = {instancePath:instancePath+"/status/registered",schemaPath:"#/properties/status/properties/registered/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err83 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err83];
 }
 else {
 vErrors.push(err83);
-}
-errors++;
-}
-}
-if(data55.proxyTokenSecretRef !== undefined){
-let data60 = data55.proxyTokenSecretRef;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.name === undefined){
-const err84 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-if(data60.name !== undefined){
-if(typeof data60.name !== "string"){
-const err85 = {instancePath:instancePath+"/status/proxyTokenSecretRef/name",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-if(data60.key !== undefined){
-if(typeof data60.key !== "string"){
-const err86 = {instancePath:instancePath+"/status/proxyTokenSecretRef/key",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-}
-}
-else {
-const err87 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
 }
 errors++;
 }
@@ -1136,7 +1096,47 @@ for(let i3=0; i3<len3; i3++){
 let data64 = data63[i3];
 if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
 if(data64.type === undefined){
-const err88 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+const err84 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data64.status === undefined){
+const err85 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data64.lastTransitionTime === undefined){
+const err86 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(data64.reason === undefined){
+const err87 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(data64.message === undefined){
+const err88 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1145,8 +1145,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data64.status === undefined){
-const err89 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(data64.type !== undefined){
+let data65 = data64.type;
+if(typeof data65 === "string"){
+if(func3(data65) > 316){
+const err89 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1155,8 +1158,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data64.lastTransitionTime === undefined){
-const err90 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+if(!pattern1.test(data65)){
+const err90 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1165,8 +1168,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(data64.reason === undefined){
-const err91 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+}
+else {
+const err91 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1175,8 +1179,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data64.message === undefined){
-const err92 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+}
+if(data64.status !== undefined){
+let data66 = data64.status;
+if(typeof data66 !== "string"){
+const err92 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1185,11 +1192,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data64.type !== undefined){
-let data65 = data64.type;
-if(typeof data65 === "string"){
-if(func2(data65) > 316){
-const err93 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(!(((data66 === "True") || (data66 === "False")) || (data66 === "Unknown"))){
+const err93 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1198,8 +1202,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(!pattern0.test(data65)){
-const err94 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+}
+if(data64.observedGeneration !== undefined){
+let data67 = data64.observedGeneration;
+if(!((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67)))){
+const err94 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1208,9 +1215,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-else {
-const err95 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(typeof data67 == "number"){
+if(data67 < 0 || isNaN(data67)){
+const err95 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1219,60 +1226,13 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-if(data64.status !== undefined){
-let data66 = data64.status;
-if(typeof data66 !== "string"){
-const err96 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(!(formats4.validate(data67))){
+const err96 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err96];
 }
 else {
 vErrors.push(err96);
-}
-errors++;
-}
-if(!(((data66 === "True") || (data66 === "False")) || (data66 === "Unknown"))){
-const err97 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-if(data64.observedGeneration !== undefined){
-let data67 = data64.observedGeneration;
-if(!((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67)))){
-const err98 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-if(typeof data67 == "number"){
-if(data67 < 0 || isNaN(data67)){
-const err99 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-if(!(formats4.validate(data67))){
-const err100 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
 }
 errors++;
 }
@@ -1282,7 +1242,52 @@ if(data64.lastTransitionTime !== undefined){
 let data68 = data64.lastTransitionTime;
 if(typeof data68 === "string"){
 if(!(formats10.validate(data68))){
-const err101 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+const err97 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data64.reason !== undefined){
+let data69 = data64.reason;
+if(typeof data69 === "string"){
+if(func3(data69) > 1024){
+const err99 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if(func3(data69) < 1){
+const err100 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(!pattern2.test(data69)){
+const err101 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1293,7 +1298,7 @@ errors++;
 }
 }
 else {
-const err102 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+const err102 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1303,11 +1308,11 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data64.reason !== undefined){
-let data69 = data64.reason;
-if(typeof data69 === "string"){
-if(func2(data69) > 1024){
-const err103 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(data64.message !== undefined){
+let data70 = data64.message;
+if(typeof data70 === "string"){
+if(func3(data70) > 32768){
+const err103 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1316,8 +1321,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(func2(data69) < 1){
-const err104 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err104 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1326,8 +1332,10 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(!pattern1.test(data69)){
-const err105 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1337,8 +1345,9 @@ vErrors.push(err105);
 errors++;
 }
 }
+}
 else {
-const err106 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+const err106 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1348,11 +1357,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data64.message !== undefined){
-let data70 = data64.message;
-if(typeof data70 === "string"){
-if(func2(data70) > 32768){
-const err107 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+}
+else {
+const err107 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1362,61 +1369,14 @@ vErrors.push(err107);
 errors++;
 }
 }
+}
 else {
-const err108 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+const err108 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err108];
 }
 else {
 vErrors.push(err108);
-}
-errors++;
-}
-}
-}
-else {
-const err109 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-}
-}
-else {
-const err110 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-}
-else {
-const err112 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
 }
 errors++;
 }

@@ -18,7 +18,7 @@ describe('deploy guide: install, controller-only mode, verify', () => {
     await kubectlOk(admin, ['create', 'namespace', 'coder-system']);
     const out = await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/', '-f', 'config/rbac/']);
     assert.match(out, /customresourcedefinition\.apiextensions\.k8s\.io\/codercontrolplanes\.coder\.com created/);
-    assert.match(out, /clusterrole\.rbac\.authorization\.k8s\.io\/coder-k8s-manager created/);
+    assert.match(out, /clusterrole\.rbac\.authorization\.k8s\.io\/manager-role created/);
   });
 
   it('deploys the operator and patches it to --app=controller', async () => {

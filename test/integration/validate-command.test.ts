@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { quantityPattern } from '../../codegen/kubernetes-compat.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'coder-k8s.js');
@@ -83,11 +84,11 @@ describe('coder-k8s validate', () => {
   });
 
   it('reads standard input for -f -', async () => {
-    const r = await validate(['-f', '-'], controlPlane('stdin', '{replicas: -1}'));
+    const r = await validate(['-f', '-'], controlPlane('stdin', '{resources: {limits: {cpu: 1 GB}}}'));
     assert.equal(r.code, 1);
     assert.equal(
       r.stdout,
-      '<stdin>:1 CoderControlPlane/stdin: spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0\n',
+      `<stdin>:1 CoderControlPlane/stdin: spec.resources.limits.cpu: Invalid value: "1 GB": spec.resources.limits.cpu in body should match '${quantityPattern}'\n`,
     );
   });
 

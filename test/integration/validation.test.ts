@@ -174,7 +174,8 @@ describe('generated validators and the API server', () => {
     const relaxed = structuredClone(real) as { spec: { versions: { schema: { openAPIV3Schema: Obj } }[] } };
     const spec = (relaxed.spec.versions[0]!.schema.openAPIV3Schema.properties as Record<string, Obj>).spec!;
     const props = spec.properties as Record<string, Obj>;
-    delete props.replicas!.minimum;
+    const limits = (props.resources!.properties as Record<string, Obj>).limits!;
+    delete (limits.additionalProperties as Obj).pattern;
     delete props.expose!['x-kubernetes-validations'];
     const setCrd = async (crd: unknown) => {
       const current = (await request(kc, 'GET', crdPath)).body as { metadata: { resourceVersion: string } };
@@ -187,13 +188,13 @@ describe('generated validators and the API server', () => {
       'coder',
     );
     const broken = controlPlaneManifest(
-      { replicas: -1, expose: { ingress: { host: 'a' }, gateway: { host: 'a', parentRefs: [{ name: 'g' }] } } },
+      { resources: { limits: { cpu: '1 GB' } }, expose: { ingress: { host: 'a' }, gateway: { host: 'a', parentRefs: [{ name: 'g' }] } } },
       'ratchet',
     );
     await setCrd(relaxed);
     let stored: Obj | undefined;
     try {
-      stored = await eventually('the relaxed CRD to accept replicas -1', async () => {
+      stored = await eventually('the relaxed CRD to accept cpu "1 GB"', async () => {
         const res = await request(kc, 'POST', `${path}?fieldValidation=Strict`, broken);
         return res.code === 201 ? (res.body as Obj) : undefined;
       });
@@ -201,13 +202,16 @@ describe('generated validators and the API server', () => {
       await setCrd(real);
     }
     await eventually(
-      'the real CRD to reject replicas -1 again',
+      'the real CRD to reject cpu "1 GB" again',
       async () => (await serverVerdict(kc, path, { ...broken, metadata: { ...broken.metadata, name: 'probe' } })).code === 422,
     );
     const meta = { ...(stored!.metadata as Obj) };
     const rows = [
       { name: 'labels only: the broken bound and rule are forgiven', obj: { ...stored!, metadata: { ...meta, labels: { a: 'b' } } } },
-      { name: 'replicas changed to another invalid value', obj: { ...stored!, spec: { ...(stored!.spec as Obj), replicas: -2 } } },
+      {
+        name: 'cpu changed to another invalid value',
+        obj: { ...stored!, spec: { ...(stored!.spec as Obj), resources: { limits: { cpu: '2 GB' } } } },
+      },
       {
         name: 'expose changed, still with ingress and gateway',
         obj: {
@@ -224,6 +228,6 @@ describe('generated validators and the API server', () => {
     console.log(comparison.report('ratcheting'));
     assert.equal(comparison.disagreements.length, 0, comparison.report('ratcheting'));
     assert.deepEqual(validate(rows[0]!.obj, stored), [], 'the labels-only update is accepted');
-    assert.notDeepEqual(validate(rows[1]!.obj, stored), [], 'the changed replicas are rejected');
+    assert.notDeepEqual(validate(rows[1]!.obj, stored), [], 'the changed cpu is rejected');
   });
 });

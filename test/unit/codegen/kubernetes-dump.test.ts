@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { quantityDefinition, quantityPattern } from '../../../codegen/kubernetes-compat.ts';
 import { normalizeDefinition } from '../../../codegen/kubernetes-dump.ts';
 
 describe('normalizeDefinition', () => {
@@ -31,10 +32,29 @@ describe('normalizeDefinition', () => {
     for (const field of ['name', 'weight', 'selector']) assert.equal('default' in out.properties[field], false, field);
   });
 
-  it('writes IntOrString and Quantity as x-kubernetes-int-or-string', () => {
-    for (const name of ['io.k8s.apimachinery.pkg.util.intstr.IntOrString', 'io.k8s.apimachinery.pkg.api.resource.Quantity']) {
-      const out = normalizeDefinition(name, { type: 'string', format: 'int-or-string', description: 'd' });
-      assert.deepEqual(out, { description: 'd', 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] });
-    }
+  it('writes IntOrString and Quantity as x-kubernetes-int-or-string, Quantity with its pattern', () => {
+    const intOrString = { description: 'd', 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
+    const input = { type: 'string', format: 'int-or-string', description: 'd' };
+    assert.deepEqual(normalizeDefinition('io.k8s.apimachinery.pkg.util.intstr.IntOrString', input), intOrString);
+    assert.deepEqual(normalizeDefinition(quantityDefinition, input), { ...intOrString, pattern: quantityPattern });
+  });
+
+  it('drops enums at any depth, but not a field named enum', () => {
+    const out = normalizeDefinition('io.k8s.api.core.v1.Toleration', {
+      type: 'object',
+      properties: {
+        effect: { type: 'string', enum: ['NoExecute', 'NoSchedule'] },
+        enum: { type: 'array', items: { type: 'string', enum: ['a'] } },
+      },
+    });
+    assert.deepEqual(out, {
+      type: 'object',
+      properties: { effect: { type: 'string' }, enum: { type: 'array', items: { type: 'string' } } },
+    });
+  });
+
+  it('marks structs that embed LocalObjectReference atomic', () => {
+    const out = normalizeDefinition('io.k8s.api.core.v1.SecretEnvSource', { type: 'object', properties: { name: { type: 'string' } } });
+    assert.equal(out['x-kubernetes-map-type'], 'atomic');
   });
 });

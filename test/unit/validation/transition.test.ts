@@ -12,7 +12,9 @@ import type { StructuralNode } from '../../../src/validation/structural.ts';
 import { validateObject } from '../../../src/validation/validator-lookup.ts';
 import { providerManifest } from '../../fixtures/coderaiprovider.ts';
 import { controlPlaneManifest } from '../../fixtures/codercontrolplane.ts';
+import { provisionerManifest } from '../../fixtures/coderprovisioner.ts';
 import { templateTestManifest } from '../../fixtures/codertemplatetest.ts';
+import { quantityPattern } from '../../../codegen/kubernetes-compat.ts';
 
 const messages = (errors: { message: string }[] | undefined) => (errors ?? []).map((e) => e.message);
 
@@ -49,17 +51,14 @@ describe('transition rules', () => {
 
 describe('ratcheting on update', () => {
   it('forgives an invalid value the update leaves unchanged, and reports one it changes', () => {
-    const stored = controlPlaneManifest({ replicas: -1 });
+    const withMemory = (memory: string) => provisionerManifest({ resources: { requests: { memory } } });
+    const stored = withMemory('1 GB');
     assert.deepEqual(
-      validateObject(
-        kindValidators,
-        { ...controlPlaneManifest({ replicas: -1 }), metadata: { name: 'coder', labels: { a: 'b' } } },
-        stored,
-      ),
+      validateObject(kindValidators, { ...withMemory('1 GB'), metadata: { name: 'provisioner', labels: { a: 'b' } } }, stored),
       [],
     );
-    assert.deepEqual(messages(validateObject(kindValidators, controlPlaneManifest({ replicas: -2 }), stored)), [
-      'Invalid value: -2: spec.replicas in body should be greater than or equal to 0',
+    assert.deepEqual(messages(validateObject(kindValidators, withMemory('2 GB'), stored)), [
+      `Invalid value: "2 GB": spec.resources.requests.memory in body should match '${quantityPattern}'`,
     ]);
   });
 

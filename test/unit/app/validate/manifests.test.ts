@@ -2,6 +2,7 @@
 // and broken documents reported.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { quantityPattern } from '../../../../codegen/kubernetes-compat.ts';
 import { checkManifests } from '../../../../src/app/validate/manifests.ts';
 
 const good = `apiVersion: coder.com/v1alpha1
@@ -11,7 +12,7 @@ spec: {replicas: 1}`;
 
 describe('checkManifests', () => {
   it('checks our kinds, skips others, and numbers documents from 1', () => {
-    const text = `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n${good}\n---\n${good.replace('replicas: 1', 'replicas: -1')}\n`;
+    const text = `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n${good}\n---\n${good.replace('replicas: 1', 'resources: {limits: {cpu: 1 GB}}')}\n`;
     const report = checkManifests(text);
     assert.equal(report.checked, 2);
     assert.equal(report.skipped, 1);
@@ -19,8 +20,8 @@ describe('checkManifests', () => {
       {
         doc: 3,
         object: 'CoderControlPlane/coder',
-        path: 'spec.replicas',
-        message: 'Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+        path: 'spec.resources.limits.cpu',
+        message: `Invalid value: "1 GB": spec.resources.limits.cpu in body should match '${quantityPattern}'`,
       },
     ]);
   });
