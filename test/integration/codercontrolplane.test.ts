@@ -440,11 +440,11 @@ describe('CoderControlPlane controller', () => {
       assert.equal(after.metadata!.generation, deployment.metadata!.generation, 'the Deployment spec was not changed');
       assert.equal(after.spec!.replicas, 1);
 
-      // This version's schema still applies at run time: an empty Secret name is refused in a condition.
+      // A stored spec that cannot be built (an empty Secret name) is refused in a condition naming the field.
       await client.create(aControlPlaneIn(ns, 'empty-name', { database: { connectionSecretRef: { name: '', key: 'uri' } } }));
       await eventually('SpecValid InvalidSpec naming the field', async () =>
         (await conditionLine(ns, 'empty-name', 'SpecValid')).startsWith(
-          'False InvalidSpec: The object does not match the CoderControlPlane schema of this operator: spec.database.connectionSecretRef.name: Invalid value',
+          'False InvalidSpec: spec.database.connectionSecretRef.name: connectionSecretRef.name must not be empty',
         ),
       );
       assert.equal(

@@ -9,7 +9,7 @@ import { validateCoderControlPlane } from '../../../generated/validators/coderco
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { findCondition } from '../../runtime/conditions.ts';
 import { eventTarget } from '../shared/event-target.ts';
-import { reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
+import { partitionSchemaErrors, reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
 import { mergeOutcomes, writeConditions, type StepOutcome } from '../shared/step-outcome.ts';
 import { applyChildren, deleteUnwantedWorkspaceRbac } from './children.ts';
 import type { ControlPlaneContext } from './context.ts';
@@ -35,9 +35,9 @@ export async function reconcileControlPlane(
   if (await ctx.writer.addFinalizer(coderControlPlaneResource, cp, finalizer)) return;
   // The seed's ConflictingConfiguration comes before the schema check, which forbids it too.
   if (hasConflictingDatabaseConfig(cp)) return reportConflictingConfiguration(ctx, cp);
-  const schemaErrors = validateCoderControlPlane(cp);
-  if (schemaErrors.length) {
-    return reportInvalidSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, schemaErrorsMessage('CoderControlPlane', schemaErrors));
+  const { blocking, tolerated } = partitionSchemaErrors(validateCoderControlPlane(cp));
+  if (blocking.length) {
+    return reportInvalidSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, schemaErrorsMessage('CoderControlPlane', blocking));
   }
 
   let children;
@@ -54,8 +54,9 @@ export async function reconcileControlPlane(
   const license = await reconcileLicense(ctx, cp, ready, client);
   const entitlements = await refreshEntitlements(cp.status ?? {}, client, ready, ctx.now());
 
+  const specValid = await specValidCondition(ctx, cp, C.SpecValid, 'Every child object could be built from the spec.', tolerated);
   const outcome = mergeOutcomes<CoderControlPlaneStatus>(
-    { conditions: { [C.SpecValid.type]: specValidCondition(C.SpecValid, 'Every child object could be built from the spec.') } },
+    { conditions: { [C.SpecValid.type]: specValid } },
     children,
     database,
     access,

@@ -1,7 +1,9 @@
-// The spec check any kind runs before it acts: an object that fails this version's generated validator
-// (stored under an older or unvalidated CRD), or that a builder cannot turn into objects (SpecError),
-// gets SpecValid=False with a message naming the field, a Warning Event, and nothing else is changed.
-import type { ConditionInput } from '../../runtime/conditions.ts';
+// The spec check any kind runs before it acts. An object stored under an older or looser CRD may break
+// this version's schema; the API server keeps such values until they change (ratcheting), so the
+// reconcile does too: only a value of the wrong type, which no builder can read, or a spec that a builder
+// cannot turn into objects (SpecError) gets SpecValid=False with a message naming the field, a Warning
+// Event, and nothing else changed. Any other schema error is named in SpecValid=True and a Warning Event.
+import { findCondition, type Condition, type ConditionInput } from '../../runtime/conditions.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
@@ -36,21 +38,47 @@ export interface SpecValidCondition {
 
 export type ValidatedObject = KubeObject & {
   metadata: { name?: string; namespace?: string; uid?: string; generation?: number };
-  status?: { conditions?: unknown };
+  status?: { conditions?: readonly Condition[] };
 };
 
-/** The first few schema errors as one message, scrubbed of anything that looks like a secret. */
-export function schemaErrorsMessage(kind: string, errors: readonly ValidationError[]): string {
-  const listed = errors
+/** Schema errors split into those that stop a reconcile (a value of the wrong type) and those it tolerates. */
+export function partitionSchemaErrors(errors: readonly ValidationError[]): { blocking: ValidationError[]; tolerated: ValidationError[] } {
+  const blocking = errors.some((e) => e.reason === 'FieldValueTypeInvalid');
+  return blocking ? { blocking: [...errors], tolerated: [] } : { blocking: [], tolerated: [...errors] };
+}
+
+function listed(errors: readonly ValidationError[]): string {
+  const first = errors
     .slice(0, 5)
     .map((e) => `${e.path}: ${e.message}`)
     .join('; ');
-  const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
-  return scrubSecrets(`The object does not match the ${kind} schema of this operator: ${listed}${more}.`);
+  return errors.length > 5 ? `${first} (and ${errors.length - 5} more)` : first;
 }
 
-export function specValidCondition(condition: SpecValidCondition, message: string): ConditionInput {
-  return { type: condition.type, status: 'True', reason: condition.reasons.Valid, message };
+/** The first few schema errors as one message, scrubbed of anything that looks like a secret. */
+export function schemaErrorsMessage(kind: string, errors: readonly ValidationError[]): string {
+  return scrubSecrets(`The object does not match the ${kind} schema of this operator: ${listed(errors)}.`);
+}
+
+/**
+ * SpecValid True with `message`. Tolerated schema errors are appended, and a Warning Event names them
+ * when they differ from the ones the condition already names.
+ */
+export async function specValidCondition<T extends ValidatedObject>(
+  deps: { events: Pick<EventRecorder, 'record'> },
+  obj: T,
+  condition: SpecValidCondition,
+  message: string,
+  tolerated: readonly ValidationError[] = [],
+): Promise<ConditionInput> {
+  if (!tolerated.length) return { type: condition.type, status: 'True', reason: condition.reasons.Valid, message };
+  const warning = scrubSecrets(
+    `This operator's schema refuses values that the API server keeps until they change: ${listed(tolerated)}. Fix them at the next edit.`,
+  );
+  const full = `${message} ${warning}`;
+  const previous = findCondition(obj.status?.conditions, condition.type);
+  if (previous?.message !== full) await deps.events.record(eventTarget(obj), 'Warning', 'SchemaWarning', 'ValidateSpec', warning);
+  return { type: condition.type, status: 'True', reason: condition.reasons.Valid, message: full };
 }
 
 /** SpecValid False with `message`, and a Warning Event; the rest of the status is left as it is. */
