@@ -514,7 +514,7 @@ export const CoderControlPlaneConditions = {
   SpecValid: {
     type: 'SpecValid',
     reasons: {
-      /** True. Every child object could be built from the spec. */
+      /** True. Every child object could be built from the spec. Values stored under an older CRD that this version's schema refuses are named in the message (and in a Warning Event); fix them at the next edit. */
       Valid: 'Valid',
       /** False. A field holds a value the controller cannot use (for example an empty workspace namespace or an empty TLS Secret name); the message names it. */
       InvalidSpec: 'InvalidSpec',
