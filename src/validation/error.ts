@@ -100,6 +100,16 @@ export function blocksRules(error: ValidationError): boolean {
   );
 }
 
+const jsonTypeMismatch = / in body must be of type (array|boolean|integer|number|object|string): /;
+
+/**
+ * A value of the wrong JSON type (a string where an integer belongs), as opposed to a string that breaks
+ * its format: the API server reports both as FieldValueTypeInvalid.
+ */
+export function isWrongType(error: ValidationError): boolean {
+  return error.reason === 'FieldValueTypeInvalid' && (error.path === rootPath || jsonTypeMismatch.test(error.message));
+}
+
 /** The error the API server adds, at the root, when blocking errors kept it from running the rules. */
 export function rulesNotChecked(): ValidationError {
   return invalid(

@@ -10,7 +10,7 @@ import { scrubSecrets } from '../../runtime/redaction.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
 import { TerminalError } from '../../runtime/terminal-error.ts';
 import type { Writer } from '../../runtime/writer.ts';
-import type { ValidationError } from '../../validation/error.ts';
+import { isWrongType, type ValidationError } from '../../validation/error.ts';
 import { eventTarget } from './event-target.ts';
 import { writeConditions } from './step-outcome.ts';
 
@@ -43,7 +43,7 @@ export type ValidatedObject = KubeObject & {
 
 /** Schema errors split into those that stop a reconcile (a value of the wrong type) and those it tolerates. */
 export function partitionSchemaErrors(errors: readonly ValidationError[]): { blocking: ValidationError[]; tolerated: ValidationError[] } {
-  const blocking = errors.some((e) => e.reason === 'FieldValueTypeInvalid');
+  const blocking = errors.some(isWrongType);
   return blocking ? { blocking: [...errors], tolerated: [] } : { blocking: [], tolerated: [...errors] };
 }
 

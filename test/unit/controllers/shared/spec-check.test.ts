@@ -32,6 +32,16 @@ describe('partitionSchemaErrors', () => {
     );
   });
 
+  it('tolerates a string that breaks its format, which the API server also reports as a type error', () => {
+    const cp = aControlPlane('coder')
+      .withRawSpec({ templateTests: { ownerUserID: 'not-a-uuid' } })
+      .build();
+    const { blocking, tolerated } = partitionSchemaErrors(validateCoderControlPlane(cp));
+    assert.deepEqual(blocking, []);
+    assert.equal(tolerated[0]?.path, 'spec.templateTests.ownerUserID');
+    assert.equal(tolerated[0]?.reason, 'FieldValueTypeInvalid');
+  });
+
   it('stops on a value of the wrong type, which no builder can read', () => {
     const cp = aControlPlane('coder')
       .withRawSpec({ replicas: 'two', resources: { limits: { cpu: '1 GB' } } })

@@ -1,0 +1,182 @@
+// Upgrading from the Go coder-k8s: objects its looser CRDs admitted are still served and reconciled after
+// the seed's `kubectl apply -f config/crd/bases/ -f config/rbac/`, or name the field that stops them.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { AppsV1Api } from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { goOriginalCrds, goOriginalKinds } from '../fixtures/go-original/crds.ts';
+import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
+import { operatorNamespace, operatorServiceAccount, startOperator, type RunningOperator } from '../harness/operator.ts';
+import { eventually } from '../harness/wait.ts';
+
+const ns = 'coder';
+const env = Array.from({ length: 300 }, (_, i) => ({ name: `LEGACY_${i}`, value: String(i) }));
+
+// Objects the Go original admitted, using what it allowed and this version's schema no longer does.
+const legacyObjects = [
+  {
+    apiVersion: 'coder.com/v1alpha1',
+    kind: 'CoderControlPlane',
+    metadata: { name: 'legacy', namespace: ns },
+    spec: {
+      operatorAccess: { disabled: true },
+      tolerations: [
+        { key: 'dedicated', effect: '' },
+        { key: 'gpu', operator: '', value: 'yes' },
+      ],
+      volumes: [{ name: 'data', image: { reference: 'registry.example.com/data:1', pullPolicy: '' } }],
+      volumeMounts: [{ name: 'data', mountPath: '/data' }],
+      extraEnv: env,
+      resources: { requests: { cpu: '0.5', memory: '512Mi' }, limits: { memory: '1e9' } },
+      // A value this version's format check refuses; the Deployment does not depend on it.
+      templateTests: { ownerUserID: 'not-a-uuid' },
+    },
+  },
+  {
+    apiVersion: 'coder.com/v1alpha1',
+    kind: 'CoderControlPlane',
+    metadata: { name: 'both-exposures', namespace: ns },
+    spec: {
+      operatorAccess: { disabled: true },
+      expose: { ingress: { host: 'coder.example.com' }, gateway: { host: 'coder.example.com', parentRefs: [{ name: 'gw' }] } },
+    },
+  },
+  {
+    apiVersion: 'coder.com/v1alpha1',
+    kind: 'CoderProvisioner',
+    metadata: { name: 'no-ref', namespace: ns },
+    spec: { controlPlaneRef: {} },
+  },
+  {
+    apiVersion: 'coder.com/v1alpha1',
+    kind: 'CoderWorkspaceProxy',
+    metadata: { name: 'eu-west', namespace: ns },
+    spec: { replicas: 1, tolerations: [{ key: 'edge', effect: '' }] },
+  },
+];
+
+describe('upgrade from the Go original', () => {
+  let cp: ControlPlane;
+  let admin: string;
+  let operator: RunningOperator | undefined;
+  const condition = (name: string, type: string) =>
+    kubectlOk(admin, [
+      '-n',
+      ns,
+      'get',
+      'codercontrolplane',
+      name,
+      '-o',
+      `jsonpath={.status.conditions[?(@.type=="${type}")].status} {.status.conditions[?(@.type=="${type}")].reason}: {.status.conditions[?(@.type=="${type}")].message}`,
+    ]);
+
+  before(async () => {
+    cp = await startControlPlane({ kwok: true });
+    admin = cp.adminKubeconfigPath;
+    await kubectlOk(admin, ['create', 'namespace', operatorNamespace]);
+    await kubectlOk(admin, ['create', 'namespace', ns]);
+    await kubectlOk(admin, ['apply', '-f', '-'], goOriginalCrds());
+    await kubectlOk(admin, ['apply', '-f', 'test/fixtures/go-original/manager-role.yaml']);
+    await waitForCrdsEstablished(
+      admin,
+      goOriginalKinds.map((plural) => `${plural}.coder.com`),
+    );
+    for (const obj of legacyObjects) await kubectlOk(admin, ['create', '-f', '-'], JSON.stringify(obj));
+  });
+  after(async () => {
+    await operator?.process.stop();
+    await cp?.stop();
+  });
+
+  it("applies the seed's upgrade command over the Go original's install, replacing its role's rules", async () => {
+    const out = await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/', '-f', 'config/rbac/']);
+    assert.match(out, /clusterrole\.rbac\.authorization\.k8s\.io\/manager-role configured/);
+    assert.match(out, /clusterrolebinding\.rbac\.authorization\.k8s\.io\/coder-k8s (configured|unchanged)/);
+    await waitForCrdsEstablished(admin);
+    const role = JSON.parse(await kubectlOk(admin, ['get', 'clusterrole', 'manager-role', '-o', 'json'])) as { rules: unknown[] };
+    const generated = parse(readFileSync('config/rbac/role.yaml', 'utf8')) as { rules: unknown[] };
+    assert.deepEqual(role.rules, generated.rules, 'only the generated rules are left');
+    const subjects = await kubectlOk(admin, [
+      'get',
+      'clusterrolebinding',
+      'coder-k8s',
+      '-o',
+      'jsonpath={.subjects[0].namespace}/{.subjects[0].name}',
+    ]);
+    assert.equal(subjects, `${operatorNamespace}/${operatorServiceAccount}`);
+  });
+
+  it('still serves every legacy object, and takes edits of them (the API server ratchets)', async () => {
+    for (const obj of legacyObjects) {
+      const kind = obj.kind.toLowerCase();
+      await kubectlOk(admin, ['-n', ns, 'label', kind, obj.metadata.name, 'upgraded=true']);
+      assert.equal(
+        await kubectlOk(admin, ['-n', ns, 'get', kind, obj.metadata.name, '-o', 'jsonpath={.metadata.labels.upgraded}']),
+        'true',
+      );
+    }
+  });
+
+  it('reconciles the legacy control plane and names the value this schema refuses', async () => {
+    operator = await startOperator(cp, await cp.operatorKubeconfig(operatorNamespace, operatorServiceAccount));
+    const apps = cp.adminConfig().makeApiClient(AppsV1Api);
+    const deployment = await eventually('the Deployment of the legacy control plane', () =>
+      apps.readNamespacedDeployment({ namespace: ns, name: 'legacy' }),
+    );
+    const pod = deployment.spec!.template.spec!;
+    assert.deepEqual(
+      pod.tolerations?.map((t) => [t.key, t.operator ?? '', t.effect ?? '']),
+      [
+        ['dedicated', '', ''],
+        ['gpu', '', ''],
+      ],
+      'the Deployment carries the empty effect and operator, which Kubernetes accepts',
+    );
+    const names = new Set(pod.containers[0]!.env?.map((e) => e.name));
+    assert.ok(
+      env.every((e) => names.has(e.name)),
+      'all 300 environment variables',
+    );
+    assert.ok(
+      pod.volumes?.some((v) => v.name === 'data'),
+      'the volume with an empty pull policy',
+    );
+
+    const specValid = await eventually('SpecValid of the legacy control plane', async () => {
+      const line = await condition('legacy', 'SpecValid');
+      return line.startsWith('True Valid:') ? line : undefined;
+    });
+    assert.match(
+      specValid,
+      /This operator's schema refuses values that the API server keeps until they change: spec\.templateTests\.ownerUserID/,
+    );
+    await eventually('observedGeneration of the legacy control plane', async () => {
+      const [generation, observed] = (
+        await kubectlOk(admin, [
+          '-n',
+          ns,
+          'get',
+          'codercontrolplane',
+          'legacy',
+          '-o',
+          'jsonpath={.metadata.generation} {.status.observedGeneration}',
+        ])
+      ).split(' ');
+      return generation === observed;
+    });
+    const describe = await kubectlOk(admin, ['-n', ns, 'describe', 'codercontrolplane', 'legacy']);
+    assert.match(describe, /Warning\s+SchemaWarning/);
+  });
+
+  it('names the field of the control plane it cannot build, and builds nothing for it', async () => {
+    await eventually('SpecValid of the control plane with both exposures', async () =>
+      (await condition('both-exposures', 'SpecValid')).startsWith(
+        'False InvalidSpec: spec.expose: only one of ingress or gateway may be set',
+      ),
+    );
+    const deployments = await kubectlOk(admin, ['-n', ns, 'get', 'deployments', '-o', 'name']);
+    assert.doesNotMatch(deployments, /both-exposures/);
+  });
+});
