@@ -346,6 +346,8 @@ describe('CoderControlPlane controller', () => {
   it('removes workspace RBAC in other namespaces and its finalizer on deletion', async () => {
     const ns = await namespace('rbac-owner');
     const other = await namespace('rbac-workspaces');
+    await kubectlOk(admin, ['label', 'namespace', other, 'coder.com/workspace-namespace=true']);
+    await kubectlOk(admin, ['annotate', 'namespace', other, `coder.com/workspace-control-planes=${ns}/coder`]);
     await client.create(aControlPlane(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { workspaceNamespaces: [other] } }));
     const rbac = cp.adminConfig().makeApiClient(RbacAuthorizationV1Api);
     await eventually(

@@ -12,6 +12,8 @@ export const permissions: Permission[] = [
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
+  // Whether a workspace namespace consents to the control plane's workspace RBAC (its label and annotation).
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
   {
     apiGroups: ['apps'],
     resources: ['deployments'],
