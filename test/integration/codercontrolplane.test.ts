@@ -75,7 +75,7 @@ describe('CoderControlPlane controller', () => {
       ['KUBE_POD_IP', 'CODER_DERP_SERVER_RELAY_URL', 'CODER_ACCESS_URL'],
     );
     assert.ok(deployment.metadata!.ownerReferences!.some((r) => r.kind === 'CoderControlPlane' && r.controller));
-    const service = await core.readNamespacedService({ namespace: 'coder', name: 'coder' });
+    const service = await eventually('Service coder/coder', () => core.readNamespacedService({ namespace: 'coder', name: 'coder' }));
     assert.deepEqual(
       service.spec!.ports!.map((p) => [p.name, p.port, p.targetPort]),
       [['http', 80, 8080]],
