@@ -65,12 +65,16 @@ describe('CoderControlPlane ownership and workspace namespace consent', () => {
       const events = (await cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns })).items;
       return events.find((e) => e.regarding?.name === name && e.type === 'Warning' && e.reason === reason && e.note?.includes(text));
     });
+  // Garbage collection waits for the collector to notice the kind; the other Deployment GC wait allows 60 s.
   const gone = (what: string, read: () => Promise<unknown>) =>
-    eventually(what, () =>
-      read().then(
-        () => false,
-        (err) => apiStatus(err).code === 404,
-      ),
+    eventually(
+      what,
+      () =>
+        read().then(
+          () => false,
+          (err) => apiStatus(err).code === 404,
+        ),
+      { timeoutMs: 90_000 },
     );
 
   it('creates workspace RBAC in another namespace only once it carries the label and lists the control plane', async () => {
