@@ -205,7 +205,7 @@ export interface CoderControlPlaneSpecRbac {
    */
   extraRules?: V1PolicyRule[];
   /**
-   * More namespaces, besides this one, where Coder may create workspaces. Each gets the same Role and a RoleBinding to the Coder ServiceAccount. Entries must not be empty.
+   * More namespaces, besides this one, where Coder may create workspaces. Each gets the same Role and a RoleBinding to the Coder ServiceAccount, but only when it consents: the label coder.com/workspace-namespace "true" and the annotation coder.com/workspace-control-planes listing "<namespace>/<name>" of this control plane, "<namespace>/*" or "*" (see the WorkspaceRBACReady condition). Entries must not be empty.
    *
    * Items: A namespace name.
    */
@@ -508,6 +508,28 @@ export const CoderControlPlaneConditions = {
       HTTPRouteApplied: 'HTTPRouteApplied',
       /** False. spec.expose.gateway is set but the API server does not serve HTTPRoute (gateway.networking.k8s.io/v1); install the Gateway API CRDs. The controller retries every 2 minutes. */
       GatewayAPINotInstalled: 'GatewayAPINotInstalled',
+    },
+  },
+  /** Whether the workspace Role and RoleBinding are in place in every namespace that gets them (the control plane's own and each spec.rbac.workspaceNamespaces entry). Another namespace gets them only when it consents: label coder.com/workspace-namespace "true" and annotation coder.com/workspace-control-planes listing "<namespace>/<name>" of the control plane, "<namespace>/*" or "*". Removed while spec.rbac.workspacePerms is false. */
+  WorkspaceRBACReady: {
+    type: 'WorkspaceRBACReady',
+    reasons: {
+      /** True. The Role and RoleBinding are applied in every workspace namespace. */
+      Applied: 'Applied',
+      /** False. A workspace namespace does not exist, lacks the label, or its annotation does not list this control plane; nothing is created there (and what the operator created there before is removed). The message names each namespace and the missing mark. */
+      NamespaceNotOptedIn: 'NamespaceNotOptedIn',
+      /** False. A Role or RoleBinding with the workspace RBAC name exists and was not made by the operator for this control plane; the operator leaves it untouched. The message names it. */
+      ObjectNotOwned: 'ObjectNotOwned',
+    },
+  },
+  /** Whether the operator may manage the objects it creates for the control plane (ServiceAccount, Deployment, Service, Ingress, HTTPRoute). The operator never takes over an object of the same name that it did not create for this control plane, and never deletes one. */
+  ChildrenOwned: {
+    type: 'ChildrenOwned',
+    reasons: {
+      /** True. Every child object is controlled by this control plane, or did not exist and was created. */
+      Owned: 'Owned',
+      /** False. An object with a child's name exists and this control plane is not its controller owner; the operator leaves it untouched. The message names it; delete or rename it. */
+      ObjectNotOwned: 'ObjectNotOwned',
     },
   },
   /** Whether the spec can be turned into Kubernetes objects. When it cannot, the message names the field and what is wrong, and the controller changes nothing until the spec is fixed. */

@@ -18,7 +18,14 @@ export interface OperatorOptions {
   healthProbeBindAddress: string;
   logLevel: string;
   gracefulShutdownTimeoutMs: number;
+  /** Tests only: every control plane's Coder calls go to this loopback URL instead of its Service. */
+  testOnlyCoderUrl?: string;
 }
+
+/** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
+export const maxConcurrentReconcilesLimit = 100;
+/** A pod's terminationGracePeriodSeconds rarely exceeds this; longer would hold a lease for no use. */
+export const maxGracefulShutdownSeconds = 3600;
 
 export const usage = `Usage: coder-k8s [flags]
        coder-k8s validate -f FILE [-f FILE...]
@@ -32,11 +39,12 @@ Flags:
   --leader-elect=BOOL               elect a leader on a Lease before reconciling (default true)
   --leader-election-namespace=NS    namespace of the Lease (default: $POD_NAMESPACE, then the
                                     ServiceAccount's namespace)
-  --max-concurrent-reconciles=N     reconciles at once per controller (default 1)
+  --max-concurrent-reconciles=N     reconciles at once per controller, 1 to 100 (default 1)
   --metrics-bind-address=ADDR       Prometheus metrics (default :8080; 0 disables)
   --health-probe-bind-address=ADDR  /healthz and /readyz (default :8081; 0 disables)
   --log-level=LEVEL                 trace, debug, info (default), warn or error
-  --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles (default 30)
+  --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles, 1 to 3600 (default 30)
+  --test-only-coder-url=URL         tests only: send every Coder API call to this loopback URL
   --version                         print the version
   --help                            print this help`;
 
@@ -46,10 +54,40 @@ function parseBool(flag: string, value: string): boolean {
   throw new UsageError(`--${flag}=${value}: expected true or false`);
 }
 
-function parsePositiveInt(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag}=${value}: expected a whole number of at least 1`);
+function parseIntInRange(flag: string, value: string, max: number): number {
+  const n = /^[0-9]+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new UsageError(`--${flag}=${value}: expected a whole number from 1 to ${max}`);
   return n;
+}
+
+/** Namespace names as given; an empty one is refused rather than read as "all namespaces". */
+function parseWatchNamespaces(values: string[]): string[] {
+  const namespaces = values.map((ns) => ns.trim());
+  if (namespaces.some((ns) => ns === '')) {
+    throw new UsageError('--watch-namespace is empty: name a namespace, or leave the flag out to watch all namespaces');
+  }
+  return [...new Set(namespaces)];
+}
+
+// Not "localhost": a hosts file can point a name anywhere.
+const loopbackHosts = new Set(['[::1]']);
+
+/** The URL, refused unless it is http(s) on a loopback host: the flag must not be able to send tokens off the machine. */
+function parseTestOnlyCoderUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const loopback = url && (loopbackHosts.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname));
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !loopback) {
+    throw new UsageError(
+      '--test-only-coder-url: expected an http(s) URL on a loopback address (127.0.0.1 or [::1]); the flag is for tests only',
+    );
+  }
+  return value;
 }
 
 export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'version' {
@@ -69,6 +107,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'health-probe-bind-address': { type: 'string', default: ':8081' },
         'log-level': { type: 'string', default: 'info' },
         'graceful-shutdown-timeout': { type: 'string', default: '30' },
+        'test-only-coder-url': { type: 'string' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -87,13 +126,15 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
   return {
     app: v.app as AppMode,
     kubeconfig: v.kubeconfig,
-    watchNamespaces: [...new Set(v['watch-namespace']!.map((ns) => ns.trim()).filter(Boolean))],
+    watchNamespaces: parseWatchNamespaces(v['watch-namespace']!),
     leaderElect: parseBool('leader-elect', v['leader-elect']!),
     leaderElectionNamespace: v['leader-election-namespace'],
-    maxConcurrentReconciles: parsePositiveInt('max-concurrent-reconciles', v['max-concurrent-reconciles']!),
+    maxConcurrentReconciles: parseIntInRange('max-concurrent-reconciles', v['max-concurrent-reconciles']!, maxConcurrentReconcilesLimit),
     metricsBindAddress: v['metrics-bind-address']!,
     healthProbeBindAddress: v['health-probe-bind-address']!,
     logLevel: v['log-level']!,
-    gracefulShutdownTimeoutMs: parsePositiveInt('graceful-shutdown-timeout', v['graceful-shutdown-timeout']!) * 1000,
+    gracefulShutdownTimeoutMs:
+      parseIntInRange('graceful-shutdown-timeout', v['graceful-shutdown-timeout']!, maxGracefulShutdownSeconds) * 1000,
+    ...(v['test-only-coder-url'] !== undefined ? { testOnlyCoderUrl: parseTestOnlyCoderUrl(v['test-only-coder-url']) } : {}),
   };
 }

@@ -22,11 +22,35 @@ const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccou
 
 function loadKubeConfig(path: string | undefined): KubeConfig {
   const kc = new KubeConfig();
-  if (path) kc.loadFromFile(path);
-  else kc.loadFromDefault();
+  try {
+    if (path) kc.loadFromFile(path);
+    else kc.loadFromDefault();
+  } catch (err) {
+    throw new StartupError(kubeConfigErrorMessage(path ?? process.env.KUBECONFIG, err));
+  }
   if (!kc.getCurrentCluster())
     throw new StartupError('no Kubernetes cluster configured: pass --kubeconfig, set KUBECONFIG, or run in a pod');
   return kc;
+}
+
+/**
+ * One line naming the file and where it is wrong. The YAML parser's own message quotes the lines around
+ * the error, which may hold a token or a client key, so only its reason and position are kept.
+ */
+export function kubeConfigErrorMessage(path: string | undefined, err: unknown): string {
+  const file = path ? `kubeconfig ${path}` : 'the kubeconfig';
+  const e = err as { name?: string; reason?: string; mark?: { line?: number; column?: number }; code?: string };
+  if (e?.name === 'YAMLException') {
+    const at = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}, column ${(e.mark.column ?? 0) + 1}` : '';
+    return `${file} is not valid YAML${at}: ${e.reason ?? 'syntax error'}`;
+  }
+  if (typeof e?.code === 'string') return `${file} cannot be read (${e.code})`;
+  return `${file} is not a usable kubeconfig`;
+}
+
+/** Coder clients for the controllers: each control plane's Service, unless the test-only flag names a loopback URL. No environment variable can redirect them. */
+export function operatorCoderClients(options: Pick<OperatorOptions, 'testOnlyCoderUrl'>, logger: Logger): ControllerDeps['coderClient'] {
+  return coderClientFactory(logger, options.testOnlyCoderUrl);
 }
 
 function leaseNamespace(options: OperatorOptions): string {
@@ -77,7 +101,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     events: new EventRecorder(manager.http, { controller: 'coder-k8s.coder.com', instance: identity, logger }),
     logger,
     now: () => new Date(),
-    coderClient: coderClientFactory(logger, process.env.CODER_K8S_CODER_URL_OVERRIDE || undefined),
+    coderClient: operatorCoderClients(options, logger),
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken },
   };
   for (const setup of controllerSetups) setup(manager, deps);
@@ -99,6 +123,8 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     },
     'starting coder-k8s',
   );
+  if (options.testOnlyCoderUrl)
+    logger.warn({ coderURL: options.testOnlyCoderUrl }, 'tests only: every Coder API call goes to --test-only-coder-url');
 
   const stopped = new Promise<number>((resolve) => {
     const stop = async (signal: NodeJS.Signals) => {

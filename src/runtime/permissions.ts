@@ -2,6 +2,6 @@
 import type { Permission } from './rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'list', 'watch', 'update', 'patch'] },
-  { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'get', 'list', 'watch'] },
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'update'] },
+  { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
 ];

@@ -19,6 +19,11 @@ export interface AuditFilter {
   since?: Date;
   until?: Date;
   verbs?: string[];
+  /**
+   * Audit stages to keep; by default only ResponseComplete. A watch logs ResponseStarted when it opens and
+   * ResponseComplete only when it ends, so counting the watches an operator holds needs ResponseStarted.
+   */
+  stages?: string[];
 }
 
 export const writeVerbs = ['create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -32,7 +37,7 @@ export async function readAuditLog(file: string, filter: AuditFilter = {}): Prom
   for (const line of text.split('\n')) {
     if (!line) continue;
     const event = JSON.parse(line) as AuditEvent;
-    if (event.stage !== 'ResponseComplete') continue;
+    if (!(filter.stages ?? ['ResponseComplete']).includes(event.stage)) continue;
     if (filter.username && event.user.username !== filter.username) continue;
     if (filter.verbs && !filter.verbs.includes(event.verb)) continue;
     const received = new Date(event.requestReceivedTimestamp);

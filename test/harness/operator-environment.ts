@@ -1,6 +1,6 @@
 // What an integration suite of a controller starts, once: a real control plane (controllers and kwok),
 // PostgreSQL, the Coder API double, and the operator as its own process under its generated RBAC with
-// its Coder calls sent to the double. stop() ends them all.
+// its Coder calls sent to the double (--test-only-coder-url). stop() ends them all.
 import { startCoderApiDouble, type CoderApiDouble } from './coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { installOperatorRbac, startOperator, type RunningOperator } from './operator.ts';
@@ -31,7 +31,7 @@ export async function operatorEnvironment(): Promise<OperatorEnvironment> {
   ];
   let operator: RunningOperator;
   try {
-    operator = await startOperator(cp, await installOperatorRbac(cp), { env: { CODER_K8S_CODER_URL_OVERRIDE: coder.url } });
+    operator = await startOperator(cp, await installOperatorRbac(cp), { args: [`--test-only-coder-url=${coder.url}`] });
   } catch (err) {
     await stopStarted();
     throw err;

@@ -16,8 +16,12 @@ import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import type { RunningOperator } from '../harness/operator.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import type { Postgres } from '../harness/postgres.ts';
+import { grantsOf, unusedGrants, usedGrants } from '../harness/rbac-usage.ts';
 import { eventually } from '../harness/wait.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
+import { permissions as controlPlanePermissions } from '../../src/controllers/codercontrolplane/permissions.ts';
+import { permissions as runtimePermissions } from '../../src/runtime/permissions.ts';
+import { grantsNotExercisedBySuite } from './rbac-allowed-unused.ts';
 
 const seedJsonpath = (type: string) =>
   `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
@@ -72,7 +76,7 @@ describe('CoderControlPlane controller', () => {
       ['KUBE_POD_IP', 'CODER_DERP_SERVER_RELAY_URL', 'CODER_ACCESS_URL'],
     );
     assert.ok(deployment.metadata!.ownerReferences!.some((r) => r.kind === 'CoderControlPlane' && r.controller));
-    const service = await core.readNamespacedService({ namespace: 'coder', name: 'coder' });
+    const service = await eventually('Service coder/coder', () => core.readNamespacedService({ namespace: 'coder', name: 'coder' }));
     assert.deepEqual(
       service.spec!.ports!.map((p) => [p.name, p.port, p.targetPort]),
       [['http', 80, 8080]],
@@ -134,6 +138,12 @@ describe('CoderControlPlane controller', () => {
     await eventually('Exposed False GatewayAPINotInstalled', async () =>
       (await conditionLine(ns, 'gateway', 'Exposed')).startsWith('False GatewayAPINotInstalled: spec.expose.gateway is set'),
     );
+    // Without spec.expose the Ingress it made goes, and so does the condition.
+    await client.mergePatch(ns, 'ingress', { spec: { expose: null } });
+    await eventually('the Ingress to be deleted once spec.expose is removed', async () =>
+      kubectl(admin, ['-n', ns, 'get', 'ingress', 'ingress']).then((r) => r.code !== 0 && /NotFound/.test(r.stderr)),
+    );
+    assert.equal(await conditionLine(ns, 'ingress', 'Exposed'), '');
   });
 
   it('reports every row of the seed DatabaseSecretResolved table, read with the seed jsonpath', async () => {
@@ -343,6 +353,8 @@ describe('CoderControlPlane controller', () => {
   it('removes workspace RBAC in other namespaces and its finalizer on deletion', async () => {
     const ns = await namespace('rbac-owner');
     const other = await namespace('rbac-workspaces');
+    await kubectlOk(admin, ['label', 'namespace', other, 'coder.com/workspace-namespace=true']);
+    await kubectlOk(admin, ['annotate', 'namespace', other, `coder.com/workspace-control-planes=${ns}/coder`]);
     await client.create(aControlPlaneIn(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { workspaceNamespaces: [other] } }));
     const rbac = cp.adminConfig().makeApiClient(RbacAuthorizationV1Api);
     await eventually(
@@ -477,6 +489,16 @@ describe('CoderControlPlane controller', () => {
       }
     }
     assert.ok(events.includes('OperatorTokenCreated'), 'token creation was recorded as an Event');
+  });
+
+  // Last, so that the audit log holds the whole suite: every verb the control-plane controller and the
+  // runtime declare (and so the generated role grants for them) was used, or is listed here with the reason.
+  it('used every verb its declared permissions grant, as the audit log of this suite shows', async () => {
+    const granted = grantsOf([...controlPlanePermissions, ...runtimePermissions]);
+    const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
+    const used = usedGrants(await cp.auditEvents({ username: operatorUser, stages: ['ResponseStarted', 'ResponseComplete'] }));
+    const unused = unusedGrants(granted, used, grantsNotExercisedBySuite);
+    assert.deepEqual(unused, [], `granted but never used: ${unused.join(', ')}`);
   });
 });
 

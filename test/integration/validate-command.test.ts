@@ -1,6 +1,6 @@
 // `coder-k8s validate -f FILE...` as a process: exit codes and the problem lines.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,14 +14,29 @@ interface Result {
   code: number;
   stdout: string;
   stderr: string;
+  /** The child's peak resident set size. */
+  maxRssMiB: number;
 }
+
+/** Loads the binary in a process that reports its own peak RSS (KiB) on fd 3 as it exits. */
+const rssWrapper = `process.on('exit', () => require('node:fs').writeSync(3, String(process.resourceUsage().maxRSS)));
+import(require('node:url').pathToFileURL(process.argv[1]).href);`;
 
 function validate(args: string[], stdin?: string): Promise<Result> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, 'validate', ...args], { cwd: repo, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    const child = spawn(process.execPath, ['-e', rssWrapper, bin, 'validate', ...args], {
+      cwd: repo,
+      timeout: 120_000,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
-    child.stdin?.end(stdin ?? '');
+    let stdout = '';
+    let stderr = '';
+    let rss = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d) => (rss += d));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr, maxRssMiB: Math.round(Number(rss) / 1024) }));
+    child.stdin!.end(stdin ?? '');
   });
 }
 
@@ -104,5 +119,47 @@ describe('coder-k8s validate', () => {
     const missing = await validate(['-f', join(dir, 'missing.yaml')]);
     assert.equal(missing.code, 1);
     assert.equal(missing.stdout, `${join(dir, 'missing.yaml')}: cannot read: ENOENT\n`);
+  });
+
+  it('reports a document with more than 100 YAML aliases on one line and goes on with the next file', async () => {
+    const aliases = join(dir, 'aliases.yaml');
+    const refs = Array.from({ length: 101 }, (_, i) => `  k${i}: *a`).join('\n');
+    writeFileSync(aliases, `apiVersion: coder.com/v1alpha1\nkind: CoderControlPlane\nmetadata: {name: bomb}\nx: &a [1]\nspec:\n${refs}\n`);
+    const r = await validate(['-f', aliases, '-f', bad]);
+    assert.equal(r.code, 1);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines[0], `${aliases}:1 <document>: is not accepted: it uses more than 100 YAML aliases`);
+    assert.equal(lines.length, 5, 'the next file is still checked');
+    assert.doesNotMatch(r.stderr, /at \w+ \(/, 'no stack trace');
+  });
+
+  it('refuses a document over 3 MiB, as the API server does, without reading a huge file whole', async () => {
+    const big = join(dir, 'big.yaml');
+    const filler = 'x'.repeat(50 * 1024 * 1024);
+    writeFileSync(big, `${controlPlane('small', '{}')}---\n${controlPlane('huge', `{extraArgs: ["${filler}"]}`)}`);
+    const r = await validate(['-f', big]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, `${big}:2 <document>: is 50.0 MiB; the API server refuses an object over 3 MiB\n`);
+    assert.match(r.stderr, /1 object\(s\) checked, 1 problem\(s\)/);
+    console.log(`validate of a 50 MiB document: peak RSS ${r.maxRssMiB} MiB`);
+    assert.ok(r.maxRssMiB < 400, `peak RSS ${r.maxRssMiB} MiB`);
+
+    const huge = join(dir, 'huge.yaml');
+    writeFileSync(huge, `${controlPlane('a', '{}')}---\n`.repeat(1).concat('#'.repeat(70 * 1024 * 1024)));
+    const h = await validate(['-f', huge]);
+    assert.equal(h.code, 1);
+    assert.equal(h.stdout, `${huge}: is larger than 64 MiB; split it into several files\n`);
+  });
+
+  it('escapes terminal control sequences in what it prints', async () => {
+    const escapes = join(dir, 'escapes.yaml');
+    writeFileSync(escapes, controlPlane('"evil\\e]0;pwned\\a\\e[2J"', '{"\\e[31mred": 1}'));
+    const r = await validate(['-f', escapes]);
+    assert.equal(r.code, 1);
+    assert.doesNotMatch(r.stdout, /[\u001b\u0007]/);
+    assert.equal(
+      r.stdout,
+      `${escapes}:1 CoderControlPlane/evil\\x1b]0;pwned\\x07\\x1b[2J: spec.\\x1b[31mred: unknown field "spec.\\x1b[31mred"\n`,
+    );
   });
 });

@@ -1,10 +1,15 @@
 // `coder-k8s validate -f FILE...`: checks manifests offline with the generated validators, as the API
 // server would (fieldValidation=Strict). One line per problem: <file>:<doc> <kind>/<name>: <path>: <message>.
 // Exit 0 when every object is valid, 1 on any problem, 2 on a usage error.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { InputTooLarge, readBounded } from './bounded-read.ts';
 import { checkManifests, type ManifestProblem } from './manifests.ts';
+import { terminalSafe } from './terminal-safe.ts';
+
+/** A file holds many documents, each at most 3 MiB; past this the file is refused before it is read further. */
+export const maxFileBytes = 64 * 1024 * 1024;
 
 const usage = `Usage: coder-k8s validate -f FILE [-f FILE...]
 
@@ -22,19 +27,20 @@ interface Source {
 
 function sources(names: string[]): Source[] {
   return names.flatMap((name): Source[] => {
-    if (name === '-') return [{ label: '<stdin>', read: () => readFileSync(0, 'utf8') }];
+    if (name === '-') return [{ label: '<stdin>', read: () => readBounded('-', maxFileBytes) }];
     if (statSync(name, { throwIfNoEntry: false })?.isDirectory()) {
       return readdirSync(name)
         .filter((f) => /\.(ya?ml|json)$/.test(f))
         .sort()
-        .map((f) => ({ label: join(name, f), read: () => readFileSync(join(name, f), 'utf8') }));
+        .map((f) => ({ label: join(name, f), read: () => readBounded(join(name, f), maxFileBytes) }));
     }
-    return [{ label: name, read: () => readFileSync(name, 'utf8') }];
+    return [{ label: name, read: () => readBounded(name, maxFileBytes) }];
   });
 }
 
+/** One line; names, paths and messages come from the manifest, so control characters are shown escaped. */
 export function formatProblem(file: string, p: ManifestProblem): string {
-  return `${file}:${p.doc} ${p.object}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
+  return terminalSafe(`${file}:${p.doc} ${p.object}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
 }
 
 export async function runValidateCommand(args: string[]): Promise<number> {
@@ -62,7 +68,9 @@ export async function runValidateCommand(args: string[]): Promise<number> {
     try {
       text = source.read();
     } catch (err) {
-      console.log(`${source.label}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      const why =
+        err instanceof InputTooLarge ? err.message : `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+      console.log(terminalSafe(`${source.label}: ${why}`));
       problems++;
       continue;
     }

@@ -1,11 +1,18 @@
 // Manifests checked offline: every document of a multi-document YAML (or JSON) file, and every item of
 // a v1 List, validated with the generated validator of its kind. Objects of other API groups are skipped.
+// Each document is measured before it is parsed: one over the API server's 3 MiB limit is refused unparsed,
+// and alias expansion is bounded, so no input costs more than its size in memory.
 import { parseAllDocuments } from 'yaml';
 import { kindValidators } from '../../../generated/validators/index.ts';
 import type { ValidationError } from '../../validation/error.ts';
 import { isObject } from '../../validation/structural.ts';
 import { runValidation } from '../../validation/validate.ts';
 import { validatorFor } from '../../validation/validator-lookup.ts';
+
+/** The API server refuses a request body larger than this (etcd's request limit); so does validate, per document. */
+export const maxDocumentBytes = 3 * 1024 * 1024;
+/** More aliases than this in one document is refused, like the YAML library's guard against "billion laughs". */
+export const maxAliases = 100;
 
 /** The API group whose kinds the validators know; an unknown kind of it is an error, not a skip. */
 export const ourGroup = 'coder.com';
@@ -79,20 +86,56 @@ function checkObject(value: unknown, doc: number, report: ManifestReport): void 
   for (const e of errors) report.problems.push({ doc, object: objectName(value), path: e.path, message: e.message });
 }
 
+/**
+ * The text of each document. A document starts at `---` at the start of a line: YAML forbids that
+ * sequence there inside any scalar, so splitting the text agrees with the parser. Comments and
+ * directives before the first marker belong to the first document.
+ */
+export function splitDocuments(text: string): string[] {
+  const starts = [0];
+  for (const m of text.matchAll(/^---(?=[ \t\r\n]|$)/gm)) if (m.index > 0) starts.push(m.index);
+  const chunks = starts.map((start, i) => text.slice(start, starts[i + 1] ?? text.length));
+  const hasContent = (chunk: string) =>
+    chunk.split('\n').some((line) => {
+      const t = line.trim();
+      return t !== '' && !t.startsWith('#') && !t.startsWith('%');
+    });
+  if (chunks.length > 1 && !hasContent(chunks[0]!)) chunks.splice(0, 2, chunks[0]! + chunks[1]!);
+  return chunks;
+}
+
+const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+
 /** Checks every document of a YAML or JSON text. */
 export function checkManifests(text: string): ManifestReport {
   const report: ManifestReport = { problems: [], checked: 0, skipped: 0 };
-  // YAML 1.1, like kubectl's YAML to JSON conversion: yes, no, on and off are booleans.
-  parseAllDocuments(text, { version: '1.1' }).forEach((document, i) => {
+  splitDocuments(text).forEach((chunk, i) => {
     const doc = i + 1;
-    if (document.errors.length) {
-      for (const e of document.errors)
-        report.problems.push({ doc, object: '<document>', path: '', message: `is not valid YAML: ${e.message.split('\n')[0]}` });
-      return;
+    const document = (message: string) => report.problems.push({ doc, object: '<document>', path: '', message });
+    const bytes = Buffer.byteLength(chunk);
+    if (bytes > maxDocumentBytes)
+      return document(`is ${mib(bytes)} MiB; the API server refuses an object over ${mib(maxDocumentBytes).replace('.0', '')} MiB`);
+    // YAML 1.1, like kubectl's YAML to JSON conversion: yes, no, on and off are booleans.
+    for (const parsed of parseAllDocuments(chunk, { version: '1.1' })) {
+      if (parsed.errors.length) {
+        for (const e of parsed.errors) document(`is not valid YAML: ${e.message.split('\n')[0]}`);
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = parsed.toJS({ maxAliasCount: maxAliases });
+      } catch (err) {
+        const message = (err as Error).message ?? '';
+        document(
+          /alias/i.test(message)
+            ? `is not accepted: it uses more than ${maxAliases} YAML aliases`
+            : `is not valid YAML: ${message.split('\n')[0]}`,
+        );
+        continue;
+      }
+      if (value === null || value === undefined) continue;
+      checkObject(value, doc, report);
     }
-    const value: unknown = document.toJS();
-    if (value === null || value === undefined) return;
-    checkObject(value, doc, report);
   });
   return report;
 }

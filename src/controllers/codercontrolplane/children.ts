@@ -1,5 +1,6 @@
 // The Kubernetes objects a control plane owns: ServiceAccount, workspace RBAC (also in other
-// namespaces), Deployment, Service, and Ingress or HTTPRoute. Applied only when they differ.
+// namespaces, where they consent), Deployment, Service, and Ingress or HTTPRoute. Applied only when they
+// differ, and never over a same-named object the operator did not create for this control plane.
 import { type V1Deployment, type V1Ingress } from '@kubernetes/client-node';
 import {
   CoderControlPlaneConditions,
@@ -8,7 +9,8 @@ import {
 } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
-import { builtinResources } from '../../runtime/resource.ts';
+import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
+import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
 import { liveRestartedAt } from '../shared/pod-spec.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
@@ -19,13 +21,17 @@ import { buildHTTPRoute, buildIngress, type HTTPRoute } from './desired/exposure
 import { buildService } from './desired/service.ts';
 import { buildServiceAccount } from './desired/service-account.ts';
 import { buildWorkspaceRbac, isManagedWorkspaceRbac, workspaceRbacIdentityLabels, workspaceRbacKeepSet } from './desired/workspace-rbac.ts';
+import { workspaceNamespaceConsent } from './workspace-namespace-consent.ts';
 
 export const exposureRetryMs = 2 * 60_000;
-const { Exposed } = CoderControlPlaneConditions;
+const { Exposed, WorkspaceRBACReady, ChildrenOwned } = CoderControlPlaneConditions;
 
-/** Sets Exposed (removed when spec.expose is unset); carries the Deployment as the cache has it. */
+/**
+ * Sets Exposed (removed when spec.expose is unset), WorkspaceRBACReady (removed when workspacePerms is
+ * false) and ChildrenOwned; carries the Deployment as the cache has it (undefined when it is not ours).
+ */
 export interface ChildrenOutcome extends StepOutcome<CoderControlPlaneStatus> {
-  deployment: V1Deployment;
+  deployment: V1Deployment | undefined;
 }
 
 interface ExposureOutcome {
@@ -33,24 +39,75 @@ interface ExposureOutcome {
   requeueAfterMs?: number;
 }
 
+/** Descriptions of the same-named objects that are not ours, collected while applying. */
+type Foreign = string[];
+
 export async function applyChildren(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<ChildrenOutcome> {
-  await applyServiceAccount(ctx, cp);
-  await applyWorkspaceRbac(ctx, cp);
-  const deployment = await applyDeployment(ctx, cp);
-  const ns = cp.metadata.namespace!;
-  await ctx.writer.apply(builtinResources.service, buildService(cp), ctx.caches.services.get(ns, cp.metadata.name!));
-  const { exposed, requeueAfterMs } = await applyExposure(ctx, cp);
-  return { deployment, conditions: { [Exposed.type]: exposed }, requeueAfterMs };
+  const foreign: Foreign = [];
+  await applyServiceAccount(ctx, cp, foreign);
+  const workspaceRbac = await applyWorkspaceRbac(ctx, cp);
+  const deployment = await applyDeployment(ctx, cp, foreign);
+  await applyOwned(
+    ctx,
+    cp,
+    builtinResources.service,
+    buildService(cp),
+    ctx.caches.services.get(cp.metadata.namespace, cp.metadata.name!),
+    foreign,
+  );
+  const { exposed, requeueAfterMs } = await applyExposure(ctx, cp, foreign);
+  return {
+    deployment,
+    conditions: {
+      [Exposed.type]: exposed,
+      [WorkspaceRBACReady.type]: workspaceRbac,
+      [ChildrenOwned.type]: childrenOwnedCondition(foreign),
+    },
+    requeueAfterMs,
+  };
 }
 
-async function applyServiceAccount(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
+function childrenOwnedCondition(foreign: Foreign): ConditionInput {
+  if (!foreign.length) {
+    return {
+      type: ChildrenOwned.type,
+      status: 'True',
+      reason: ChildrenOwned.reasons.Owned,
+      message: 'Every child object is managed by this control plane.',
+    };
+  }
+  return {
+    type: ChildrenOwned.type,
+    status: 'False',
+    reason: ChildrenOwned.reasons.ObjectNotOwned,
+    message:
+      `${foreign.join(', ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not controlled by this control plane; ` +
+      'the operator leaves them untouched and never deletes them. Delete or rename them to let the operator create its own.',
+  };
+}
+
+/** Applies `desired` unless a same-named object exists that this control plane does not control; returns the object, or undefined then. */
+async function applyOwned<T extends KubeObject>(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  resource: ResourceKind,
+  desired: T,
+  cached: T | undefined,
+  foreign: Foreign,
+): Promise<T | undefined> {
+  const target = await applyTarget(ctx.writer, resource, desired, cached, (live) => isControllerOwnedBy(live as V1Ingress, cp));
+  if (target.foreign) {
+    foreign.push(target.description);
+    return undefined;
+  }
+  return (await ctx.writer.apply(resource, desired, target.live)).object;
+}
+
+async function applyServiceAccount(ctx: ControlPlaneContext, cp: CoderControlPlane, foreign: Foreign): Promise<void> {
   const desired = buildServiceAccount(cp);
   if (desired) {
-    await ctx.writer.apply(
-      builtinResources.serviceAccount,
-      desired,
-      ctx.caches.serviceAccounts.get(desired.metadata!.namespace, desired.metadata!.name!),
-    );
+    const cached = ctx.caches.serviceAccounts.get(desired.metadata!.namespace, desired.metadata!.name!);
+    await applyOwned(ctx, cp, builtinResources.serviceAccount, desired, cached, foreign);
     return;
   }
   // disableCreate: let go of the ServiceAccounts this control plane controls, without deleting them.
@@ -62,17 +119,80 @@ async function applyServiceAccount(ctx: ControlPlaneContext, cp: CoderControlPla
   }
 }
 
-async function applyWorkspaceRbac(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
-  const desired = cp.spec?.rbac?.workspacePerms === false ? [] : buildWorkspaceRbac(cp);
-  for (const { role, roleBinding } of desired) {
-    await ctx.writer.apply(builtinResources.role, role, ctx.caches.roles.get(role.metadata!.namespace, role.metadata!.name!));
-    await ctx.writer.apply(
+/**
+ * Applies the workspace Role and RoleBinding in each namespace that consents, and removes what this
+ * control plane manages anywhere else (including a namespace that withdrew its consent). A Role or
+ * RoleBinding of the same name that is not ours is left alone, and so is the other half of that pair.
+ */
+async function applyWorkspaceRbac(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<ConditionInput | undefined> {
+  if (cp.spec?.rbac?.workspacePerms === false) {
+    await deleteUnwantedWorkspaceRbac(ctx, cp, new Set());
+    return undefined;
+  }
+  const notOptedIn: string[] = [];
+  const foreign: Foreign = [];
+  const applied = [];
+  const ours = (live: KubeObject) => isManagedWorkspaceRbac(cp, live as never, new Set());
+  for (const rbac of buildWorkspaceRbac(cp)) {
+    const consent = workspaceNamespaceConsent(cp, rbac.namespace, ctx.caches.namespaces.get(undefined, rbac.namespace));
+    if (!consent.consented) {
+      notOptedIn.push(consent.message);
+      continue;
+    }
+    const { role, roleBinding } = rbac;
+    const roleTarget = await applyTarget(
+      ctx.writer,
+      builtinResources.role,
+      role,
+      ctx.caches.roles.get(rbac.namespace, role.metadata!.name!),
+      ours,
+    );
+    const bindingTarget = await applyTarget(
+      ctx.writer,
       builtinResources.roleBinding,
       roleBinding,
-      ctx.caches.roleBindings.get(roleBinding.metadata!.namespace, roleBinding.metadata!.name!),
+      ctx.caches.roleBindings.get(rbac.namespace, roleBinding.metadata!.name!),
+      ours,
     );
+    if (roleTarget.foreign || bindingTarget.foreign) {
+      for (const t of [roleTarget, bindingTarget]) if (t.foreign) foreign.push(t.description);
+      continue;
+    }
+    await ctx.writer.apply(builtinResources.role, role, roleTarget.live);
+    await ctx.writer.apply(builtinResources.roleBinding, roleBinding, bindingTarget.live);
+    applied.push(rbac);
   }
-  await deleteUnwantedWorkspaceRbac(ctx, cp, workspaceRbacKeepSet(desired));
+  await deleteUnwantedWorkspaceRbac(ctx, cp, workspaceRbacKeepSet(applied));
+  return workspaceRbacCondition(
+    applied.map((r) => r.namespace),
+    notOptedIn,
+    foreign,
+  );
+}
+
+function workspaceRbacCondition(applied: string[], notOptedIn: string[], foreign: Foreign): ConditionInput {
+  const { reasons } = WorkspaceRBACReady;
+  if (!notOptedIn.length && !foreign.length) {
+    const where = applied.map((ns) => `"${ns}"`).join(', ');
+    return {
+      type: WorkspaceRBACReady.type,
+      status: 'True',
+      reason: reasons.Applied,
+      message: `The workspace Role and RoleBinding are applied in ${where}.`,
+    };
+  }
+  const problems = [
+    ...notOptedIn.map((m) => `No workspace RBAC is created in ${m}.`),
+    ...(foreign.length
+      ? [`${foreign.join(', ')} already exist and were not created by the operator for this control plane; they are left untouched.`]
+      : []),
+  ];
+  return {
+    type: WorkspaceRBACReady.type,
+    status: 'False',
+    reason: notOptedIn.length ? reasons.NamespaceNotOptedIn : reasons.ObjectNotOwned,
+    message: problems.join(' '),
+  };
 }
 
 /** Deletes the workspace Roles and RoleBindings of this control plane that are not in `keep` (all on deletion). */
@@ -93,11 +213,12 @@ export async function deleteUnwantedWorkspaceRbac(
   }
 }
 
-async function applyDeployment(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<V1Deployment> {
+async function applyDeployment(ctx: ControlPlaneContext, cp: CoderControlPlane, foreign: Foreign): Promise<V1Deployment | undefined> {
   const live = ctx.caches.deployments.get(cp.metadata.namespace, cp.metadata.name!);
-  const restartedAt = liveRestartedAt(live);
+  const restartedAt = live && isControllerOwnedBy(live, cp) ? liveRestartedAt(live) : undefined;
   const desired = buildDeployment(cp, { accessUrlFromEnvFrom: await envFromDefinesAccessURL(ctx, cp), restartedAt });
-  const { object } = await ctx.writer.apply(builtinResources.deployment, desired, live);
+  const object = await applyOwned(ctx, cp, builtinResources.deployment, desired, live, foreign);
+  if (!object) return undefined;
   // The cache holds the newest status the Deployment controller wrote.
   return ctx.caches.deployments.get(cp.metadata.namespace, cp.metadata.name!) ?? object;
 }
@@ -119,13 +240,14 @@ async function envFromDefinesAccessURL(ctx: ControlPlaneContext, cp: CoderContro
   return false;
 }
 
-async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<ExposureOutcome> {
+async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane, foreign: Foreign): Promise<ExposureOutcome> {
   const ns = cp.metadata.namespace!;
   const name = cp.metadata.name!;
   const liveIngress = ctx.caches.ingresses.get(ns, name);
   const expose = cp.spec?.expose;
+  let ingressApplied = false;
   if (expose?.ingress) {
-    await ctx.writer.apply(builtinResources.ingress, buildIngress(cp), liveIngress);
+    ingressApplied = (await applyOwned(ctx, cp, builtinResources.ingress, buildIngress(cp), liveIngress, foreign)) !== undefined;
   } else if (liveIngress && isControllerOwnedBy(liveIngress as V1Ingress, cp)) {
     await ctx.writer.delete(builtinResources.ingress, ns, name);
   }
@@ -144,7 +266,8 @@ async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane): P
       };
     }
     const route = buildHTTPRoute(cp);
-    await ctx.writer.apply(builtinResources.httpRoute, route, await liveHTTPRoute(ctx, ns, name));
+    const applied = await applyOwned(ctx, cp, builtinResources.httpRoute, route, await liveHTTPRoute(ctx, ns, name), foreign);
+    if (!applied) return {};
     return {
       exposed: { type: Exposed.type, status: 'True', reason: Exposed.reasons.HTTPRouteApplied, message: `HTTPRoute "${name}" is applied.` },
       requeueAfterMs: exposureRetryMs,
@@ -154,7 +277,7 @@ async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane): P
     const route = await liveHTTPRoute(ctx, ns, name);
     if (route && isControllerOwnedBy(route, cp)) await ctx.writer.delete(builtinResources.httpRoute, ns, name);
   }
-  if (expose?.ingress) {
+  if (ingressApplied) {
     return {
       exposed: { type: Exposed.type, status: 'True', reason: Exposed.reasons.IngressApplied, message: `Ingress "${name}" is applied.` },
     };

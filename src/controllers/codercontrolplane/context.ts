@@ -1,5 +1,14 @@
 // What the CoderControlPlane reconcile steps share: the controller dependencies and the caches they read.
-import type { V1Deployment, V1Ingress, V1Role, V1RoleBinding, V1Secret, V1Service, V1ServiceAccount } from '@kubernetes/client-node';
+import type {
+  V1Deployment,
+  V1Ingress,
+  V1Namespace,
+  V1Role,
+  V1RoleBinding,
+  V1Secret,
+  V1Service,
+  V1ServiceAccount,
+} from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { Cache } from '../../runtime/cache.ts';
 import type { ControllerDeps } from '../shared/deps.ts';
@@ -16,5 +25,6 @@ export interface ControlPlaneContext extends ControllerDeps {
     roles: Cached<V1Role>;
     roleBindings: Cached<V1RoleBinding>;
     ingresses: Cached<V1Ingress>;
+    namespaces: Cached<V1Namespace>;
   };
 }

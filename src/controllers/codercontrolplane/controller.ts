@@ -1,7 +1,8 @@
 // CoderControlPlane controller wiring: the caches it reads, what it owns, and the index that maps a
 // Secret to every control plane that names it (database, license, envFrom, legacy extraEnv), so a
-// Secret change reconciles them at once instead of by polling.
-import type { V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
+// Secret change reconciles them at once instead of by polling; and the index from a namespace to the control
+// planes that want workspace RBAC there, so a namespace that gives or withdraws consent takes effect at once.
+import type { V1Namespace, V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { requestKey } from '../../runtime/controller.ts';
@@ -14,6 +15,7 @@ import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspa
 
 export const controllerName = 'codercontrolplane';
 const secretRefIndex = 'secret-refs';
+const workspaceNamespaceIndex = 'workspace-namespaces';
 
 /** namespace/name of every Secret a control plane reads. */
 export function referencedSecrets(cp: CoderControlPlane): string[] {
@@ -29,9 +31,17 @@ export function referencedSecrets(cp: CoderControlPlane): string[] {
   return [...names].map((name) => `${ns}/${name}`);
 }
 
+/** The namespaces other than its own where a control plane asks for workspace RBAC (never throws: blank entries are skipped). */
+export function requestedWorkspaceNamespaces(cp: CoderControlPlane): string[] {
+  const own = cp.metadata.namespace;
+  const names = (cp.spec?.rbac?.workspaceNamespaces ?? []).map((ns) => ns.trim()).filter((ns) => ns && ns !== own);
+  return [...new Set(names)];
+}
+
 export const setup: ControllerSetup = (manager, deps) => {
   const controlPlanes = manager.cache<CoderControlPlane>(coderControlPlaneResource);
   controlPlanes.addIndex(secretRefIndex, referencedSecrets);
+  controlPlanes.addIndex(workspaceNamespaceIndex, requestedWorkspaceNamespaces);
   const ctx: ControlPlaneContext = {
     ...deps,
     caches: {
@@ -43,6 +53,7 @@ export const setup: ControllerSetup = (manager, deps) => {
       roles: manager.cache(builtinResources.role),
       roleBindings: manager.cache(builtinResources.roleBinding),
       ingresses: manager.cache(builtinResources.ingress),
+      namespaces: manager.cache(builtinResources.namespace),
     },
   };
   const workspaceRbacOwner = (obj: V1Role | V1RoleBinding) => {
@@ -64,6 +75,11 @@ export const setup: ControllerSetup = (manager, deps) => {
     .watches<V1Secret>(builtinResources.secret, (secret) =>
       controlPlanes
         .byIndex(secretRefIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)
+        .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
+    )
+    .watches<V1Namespace>(builtinResources.namespace, (ns) =>
+      controlPlanes
+        .byIndex(workspaceNamespaceIndex, ns.metadata?.name ?? '')
         .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
     )
     .build((request, rc) => reconcileControlPlane(ctx, request, rc));

@@ -3,35 +3,33 @@
 import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
-  { apiGroups: ['coder.com'], resources: ['codercontrolplanes/status'], verbs: ['get', 'update', 'patch'] },
+  { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['list', 'watch', 'patch'] },
+  { apiGroups: ['coder.com'], resources: ['codercontrolplanes/status'], verbs: ['patch'] },
+  // Children carry blockOwnerDeletion, which the API server allows only to who may update the owner's finalizers.
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes/finalizers'], verbs: ['update'] },
-  {
-    apiGroups: [''],
-    resources: ['secrets', 'serviceaccounts', 'services'],
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  },
-  { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
-  {
-    apiGroups: ['apps'],
-    resources: ['deployments'],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-  },
+  // get: envFrom Secrets are read live (CODER_ACCESS_URL); delete: the operator token Secret when access is turned off.
+  { apiGroups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
+  // get: an object missing from the cache is looked up live before the first apply, so that nothing foreign is taken over.
+  { apiGroups: [''], resources: ['serviceaccounts', 'services'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+  // Whether a workspace namespace consents to the control plane's workspace RBAC (its label and annotation).
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] },
   {
     apiGroups: ['rbac.authorization.k8s.io'],
     resources: ['roles', 'rolebindings'],
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
   },
-  { apiGroups: ['networking.k8s.io'], resources: ['ingresses'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
-  {
-    apiGroups: ['gateway.networking.k8s.io'],
-    resources: ['httproutes'],
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  },
-  // The workspace Role grants these; Kubernetes lets a subject grant only what it holds itself.
+  { apiGroups: ['networking.k8s.io'], resources: ['ingresses'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
+  { apiGroups: ['gateway.networking.k8s.io'], resources: ['httproutes'], verbs: ['create', 'delete', 'get', 'patch'] },
+  // The workspace Role grants these (deployments are also a child); Kubernetes lets a subject grant only what it holds itself.
   {
     apiGroups: [''],
     resources: ['pods', 'persistentvolumeclaims'],
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  },
+  {
+    apiGroups: ['apps'],
+    resources: ['deployments'],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   },
 ];

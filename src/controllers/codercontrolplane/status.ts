@@ -10,7 +10,7 @@ export function readyReplicas(deployment: V1Deployment | undefined): number {
 
 export function computeStatus(
   cp: CoderControlPlane,
-  deployment: V1Deployment,
+  deployment: V1Deployment | undefined,
   outcome: StepOutcome<CoderControlPlaneStatus>,
   now: Date,
 ): CoderControlPlaneStatus {

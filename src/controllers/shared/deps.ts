@@ -32,7 +32,7 @@ export interface ControllerDeps {
 /** Each controllers/<kind>/controller.ts exports one: registers the controller and its watches. */
 export type ControllerSetup = (manager: Manager, deps: ControllerDeps) => Controller;
 
-/** Coder clients on the control plane's Service URL, or on `urlOverride` for every control plane (tests). */
+/** Coder clients on the control plane's Service URL, or on `urlOverride` (--test-only-coder-url, loopback only) for every control plane. */
 export function coderClientFactory(logger: Logger, urlOverride?: string): ControllerDeps['coderClient'] {
   return (cp, token) =>
     new CoderClient({

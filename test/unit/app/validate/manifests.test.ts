@@ -2,8 +2,10 @@
 // and broken documents reported.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseAllDocuments } from 'yaml';
 import { quantityPattern } from '../../../../codegen/kubernetes-compat.ts';
-import { checkManifests } from '../../../../src/app/validate/manifests.ts';
+import { checkManifests, splitDocuments } from '../../../../src/app/validate/manifests.ts';
+import { terminalSafe } from '../../../../src/app/validate/terminal-safe.ts';
 
 const good = `apiVersion: coder.com/v1alpha1
 kind: CoderControlPlane
@@ -64,5 +66,32 @@ describe('checkManifests', () => {
         [3, '<document>', 'is not an object (a mapping with apiVersion, kind and metadata)'],
       ],
     );
+  });
+});
+
+describe('splitDocuments', () => {
+  const texts = [
+    '',
+    'a: 1',
+    '---\na: 1',
+    '# header\n%YAML 1.1\n---\na: 1\n---\nb: 2\n',
+    'a: 1\n---\n',
+    'a: |\n  x\n  --- not a marker\n--- \nb: 2\n...\n',
+    'a: "---"\n---b: 1\n--- c: 2\n',
+  ];
+  for (const text of texts) {
+    it(`finds the documents the parser finds in ${JSON.stringify(text)}`, () => {
+      const parsed = parseAllDocuments(text, { version: '1.1' }).map((d) => JSON.stringify(d.toJS()));
+      const split = splitDocuments(text).flatMap((chunk) =>
+        parseAllDocuments(chunk, { version: '1.1' }).map((d) => JSON.stringify(d.toJS())),
+      );
+      assert.deepEqual(split, parsed);
+    });
+  }
+});
+
+describe('terminalSafe', () => {
+  it('escapes control characters (newlines too: one problem, one line) and bidirectional overrides, and keeps other text', () => {
+    assert.equal(terminalSafe('a\u001b[2Jb\u0007c\u009bd\u202ee\tf\ng é'), 'a\\x1b[2Jb\\x07c\\x9bd\\u202ee\\x09f\\x0ag é');
   });
 });
