@@ -1,7 +1,7 @@
 // The Kubernetes objects a control plane owns: ServiceAccount, workspace RBAC (also in other
 // namespaces, where they consent), Deployment, Service, and Ingress or HTTPRoute. Applied only when they
 // differ, and never over a same-named object the operator did not create for this control plane.
-import { type V1Deployment, type V1Ingress } from '@kubernetes/client-node';
+import type { V1Deployment, V1Ingress, V1Service, V1ServiceAccount } from '@kubernetes/client-node';
 import {
   CoderControlPlaneConditions,
   type CoderControlPlane,
@@ -20,7 +20,13 @@ import { buildDeployment } from './desired/deployment.ts';
 import { buildHTTPRoute, buildIngress, type HTTPRoute } from './desired/exposure.ts';
 import { buildService } from './desired/service.ts';
 import { buildServiceAccount } from './desired/service-account.ts';
-import { buildWorkspaceRbac, isManagedWorkspaceRbac, workspaceRbacIdentityLabels, workspaceRbacKeepSet } from './desired/workspace-rbac.ts';
+import {
+  buildWorkspaceRbac,
+  isManagedWorkspaceRbac,
+  workspaceRbacIdentityLabels,
+  workspaceRbacKeepSet,
+  type WorkspaceRbac,
+} from './desired/workspace-rbac.ts';
 import { workspaceNamespaceConsent } from './workspace-namespace-consent.ts';
 
 export const exposureRetryMs = 2 * 60_000;
@@ -42,20 +48,45 @@ interface ExposureOutcome {
 /** Descriptions of the same-named objects that are not ours, collected while applying. */
 type Foreign = string[];
 
+/** Every child the spec asks for, built before the first write: a spec that cannot be built changes nothing. */
+interface DesiredChildren {
+  serviceAccount: V1ServiceAccount | undefined;
+  workspaceRbac: WorkspaceRbac[];
+  deployment: V1Deployment;
+  service: V1Service;
+  ingress: V1Ingress | undefined;
+  httpRoute: HTTPRoute | undefined;
+}
+
+/** Throws SpecError when the spec cannot be built; reads (the envFrom sources) but never writes. */
+async function desiredChildren(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<DesiredChildren> {
+  const live = ctx.caches.deployments.get(cp.metadata.namespace, cp.metadata.name!);
+  const restartedAt = live && isControllerOwnedBy(live, cp) ? liveRestartedAt(live) : undefined;
+  return {
+    serviceAccount: buildServiceAccount(cp),
+    workspaceRbac: buildWorkspaceRbac(cp),
+    deployment: buildDeployment(cp, { accessUrlFromEnvFrom: await envFromDefinesAccessURL(ctx, cp), restartedAt }),
+    service: buildService(cp),
+    ingress: cp.spec?.expose?.ingress ? buildIngress(cp) : undefined,
+    httpRoute: cp.spec?.expose?.gateway ? buildHTTPRoute(cp) : undefined,
+  };
+}
+
 export async function applyChildren(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<ChildrenOutcome> {
+  const desired = await desiredChildren(ctx, cp);
   const foreign: Foreign = [];
-  await applyServiceAccount(ctx, cp, foreign);
-  const workspaceRbac = await applyWorkspaceRbac(ctx, cp);
-  const deployment = await applyDeployment(ctx, cp, foreign);
+  await applyServiceAccount(ctx, cp, desired.serviceAccount, foreign);
+  const workspaceRbac = await applyWorkspaceRbac(ctx, cp, desired.workspaceRbac);
+  const deployment = await applyDeployment(ctx, cp, desired.deployment, foreign);
   await applyOwned(
     ctx,
     cp,
     builtinResources.service,
-    buildService(cp),
+    desired.service,
     ctx.caches.services.get(cp.metadata.namespace, cp.metadata.name!),
     foreign,
   );
-  const { exposed, requeueAfterMs } = await applyExposure(ctx, cp, foreign);
+  const { exposed, requeueAfterMs } = await applyExposure(ctx, cp, desired, foreign);
   return {
     deployment,
     conditions: {
@@ -103,8 +134,12 @@ async function applyOwned<T extends KubeObject>(
   return (await ctx.writer.apply(resource, desired, target.live)).object;
 }
 
-async function applyServiceAccount(ctx: ControlPlaneContext, cp: CoderControlPlane, foreign: Foreign): Promise<void> {
-  const desired = buildServiceAccount(cp);
+async function applyServiceAccount(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  desired: V1ServiceAccount | undefined,
+  foreign: Foreign,
+): Promise<void> {
   if (desired) {
     const cached = ctx.caches.serviceAccounts.get(desired.metadata!.namespace, desired.metadata!.name!);
     await applyOwned(ctx, cp, builtinResources.serviceAccount, desired, cached, foreign);
@@ -124,7 +159,11 @@ async function applyServiceAccount(ctx: ControlPlaneContext, cp: CoderControlPla
  * control plane manages anywhere else (including a namespace that withdrew its consent). A Role or
  * RoleBinding of the same name that is not ours is left alone, and so is the other half of that pair.
  */
-async function applyWorkspaceRbac(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<ConditionInput | undefined> {
+async function applyWorkspaceRbac(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  desired: WorkspaceRbac[],
+): Promise<ConditionInput | undefined> {
   if (cp.spec?.rbac?.workspacePerms === false) {
     await deleteUnwantedWorkspaceRbac(ctx, cp, new Set());
     return undefined;
@@ -133,7 +172,7 @@ async function applyWorkspaceRbac(ctx: ControlPlaneContext, cp: CoderControlPlan
   const foreign: Foreign = [];
   const applied = [];
   const ours = (live: KubeObject) => isManagedWorkspaceRbac(cp, live as never, new Set());
-  for (const rbac of buildWorkspaceRbac(cp)) {
+  for (const rbac of desired) {
     const consent = workspaceNamespaceConsent(cp, rbac.namespace, ctx.caches.namespaces.get(undefined, rbac.namespace));
     if (!consent.consented) {
       notOptedIn.push(consent.message);
@@ -213,10 +252,13 @@ export async function deleteUnwantedWorkspaceRbac(
   }
 }
 
-async function applyDeployment(ctx: ControlPlaneContext, cp: CoderControlPlane, foreign: Foreign): Promise<V1Deployment | undefined> {
+async function applyDeployment(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  desired: V1Deployment,
+  foreign: Foreign,
+): Promise<V1Deployment | undefined> {
   const live = ctx.caches.deployments.get(cp.metadata.namespace, cp.metadata.name!);
-  const restartedAt = live && isControllerOwnedBy(live, cp) ? liveRestartedAt(live) : undefined;
-  const desired = buildDeployment(cp, { accessUrlFromEnvFrom: await envFromDefinesAccessURL(ctx, cp), restartedAt });
   const object = await applyOwned(ctx, cp, builtinResources.deployment, desired, live, foreign);
   if (!object) return undefined;
   // The cache holds the newest status the Deployment controller wrote.
@@ -240,19 +282,24 @@ async function envFromDefinesAccessURL(ctx: ControlPlaneContext, cp: CoderContro
   return false;
 }
 
-async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane, foreign: Foreign): Promise<ExposureOutcome> {
+async function applyExposure(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  desired: Pick<DesiredChildren, 'ingress' | 'httpRoute'>,
+  foreign: Foreign,
+): Promise<ExposureOutcome> {
   const ns = cp.metadata.namespace!;
   const name = cp.metadata.name!;
   const liveIngress = ctx.caches.ingresses.get(ns, name);
   const expose = cp.spec?.expose;
   let ingressApplied = false;
-  if (expose?.ingress) {
-    ingressApplied = (await applyOwned(ctx, cp, builtinResources.ingress, buildIngress(cp), liveIngress, foreign)) !== undefined;
+  if (desired.ingress) {
+    ingressApplied = (await applyOwned(ctx, cp, builtinResources.ingress, desired.ingress, liveIngress, foreign)) !== undefined;
   } else if (liveIngress && isControllerOwnedBy(liveIngress as V1Ingress, cp)) {
     await ctx.writer.delete(builtinResources.ingress, ns, name);
   }
   const routeServed = expose?.gateway || !expose ? await ctx.writer.served(builtinResources.httpRoute) : false;
-  if (expose?.gateway) {
+  if (desired.httpRoute) {
     if (!routeServed) {
       return {
         exposed: {
@@ -265,8 +312,7 @@ async function applyExposure(ctx: ControlPlaneContext, cp: CoderControlPlane, fo
         requeueAfterMs: exposureRetryMs,
       };
     }
-    const route = buildHTTPRoute(cp);
-    const applied = await applyOwned(ctx, cp, builtinResources.httpRoute, route, await liveHTTPRoute(ctx, ns, name), foreign);
+    const applied = await applyOwned(ctx, cp, builtinResources.httpRoute, desired.httpRoute, await liveHTTPRoute(ctx, ns, name), foreign);
     if (!applied) return {};
     return {
       exposed: { type: Exposed.type, status: 'True', reason: Exposed.reasons.HTTPRouteApplied, message: `HTTPRoute "${name}" is applied.` },
