@@ -53,7 +53,7 @@ const legacyObjects = [
     apiVersion: 'coder.com/v1alpha1',
     kind: 'CoderWorkspaceProxy',
     metadata: { name: 'eu-west', namespace: ns },
-    spec: { replicas: 1, tolerations: [{ key: 'edge', effect: '' }] },
+    spec: { replicas: 1, extraEnv: env },
   },
 ];
 
