@@ -28,6 +28,11 @@ describe('checkManifests', () => {
     ]);
   });
 
+  it('accepts what Kubernetes accepts in embedded types: empty toleration effect and operator, empty pull policy, quantities', () => {
+    const spec = `{tolerations: [{key: a, effect: ""}, {key: b, operator: ""}], volumes: [{name: v, image: {reference: r, pullPolicy: ""}}], resources: {limits: {cpu: "1.5", memory: 1e9}, requests: {memory: 512Mi}}}`;
+    assert.deepEqual(checkManifests(good.replace('{replicas: 1}', spec)).problems, []);
+  });
+
   it('names an unknown kind of coder.com and the kinds it knows', () => {
     const report = checkManifests('apiVersion: coder.com/v1alpha1\nkind: CoderWidget\nmetadata: {name: w}\n');
     assert.equal(report.problems.length, 1);
