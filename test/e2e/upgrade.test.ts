@@ -55,6 +55,12 @@ const legacyObjects = [
     metadata: { name: 'eu-west', namespace: ns },
     spec: { replicas: 1, extraEnv: env },
   },
+  {
+    apiVersion: 'coder.com/v1alpha1',
+    kind: 'CoderTemplateTest',
+    metadata: { name: 'docker-active', namespace: ns },
+    spec: { controlPlaneRef: { name: 'legacy' }, template: 'coder.docker', version: { active: true } },
+  },
 ];
 
 describe('upgrade from the Go original', () => {
