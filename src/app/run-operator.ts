@@ -74,7 +74,12 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   if (missing.length) throw new StartupError(missingCrdsMessage(missing));
   const deps: ControllerDeps = {
     writer: manager.writer,
-    events: new EventRecorder(manager.http, { controller: 'coder-k8s.coder.com', instance: identity, logger }),
+    events: new EventRecorder(manager.http, {
+      controller: 'coder-k8s.coder.com',
+      instance: identity,
+      logger,
+      onDropped: (reason) => metrics.eventsDropped.inc({ reason }),
+    }),
     logger,
     now: () => new Date(),
     coderClient: coderClientFactory(logger, process.env.CODER_K8S_CODER_URL_OVERRIDE || undefined),

@@ -15,6 +15,8 @@ export interface OperatorMetrics {
   workqueueWorkDuration: Histogram<'name'>;
   restClientRequests: Counter<'code' | 'method' | 'host'>;
   leaderElectionMasterStatus: Gauge<'name'>;
+  /** reason: queue_full | write_failed */
+  eventsDropped: Counter<'reason'>;
 }
 
 // The same buckets as controller-runtime, so dashboards built for Go operators read ours unchanged.
@@ -93,6 +95,12 @@ export function createMetrics(): OperatorMetrics {
       name: 'leader_election_master_status',
       help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master',
       labelNames: ['name'] as const,
+      registers,
+    }),
+    eventsDropped: new Counter({
+      name: 'coder_k8s_events_dropped_total',
+      help: 'Events not written to the API server, by reason: queue_full (too many waiting) or write_failed',
+      labelNames: ['reason'] as const,
       registers,
     }),
   };
