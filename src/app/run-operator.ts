@@ -14,6 +14,7 @@ import { Manager } from '../runtime/manager.ts';
 import { countHttpClientRequests } from '../runtime/http-client-metrics.ts';
 import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
 import { startProbeServer } from '../runtime/probes.ts';
+import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
@@ -58,6 +59,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   let exiting = false;
   const manager = new Manager({
     kubeConfig,
+    tokenFile: kubeconfigTokenFile(options.kubeconfig),
     logger,
     metrics,
     namespaces: options.watchNamespaces,

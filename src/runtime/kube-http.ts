@@ -3,6 +3,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { TokenFile, tokenRefreshMs } from './token-file.ts';
 
 export interface Status {
   kind?: 'Status';
@@ -68,18 +69,32 @@ export class KubeTimeoutError extends Error {
   }
 }
 
+export interface KubeHttpOptions {
+  /**
+   * A file holding the bearer token, read again every `tokenRefreshMs`. Defaults to the in-cluster
+   * ServiceAccount token file when the kubeconfig came from the pod; pass a kubeconfig's tokenFile
+   * (kubeconfigTokenFile) since the kubeconfig loader keeps no path of it.
+   */
+  tokenFile?: string;
+  tokenRefreshMs?: number;
+}
+
 export class KubeHttp {
   readonly server: string;
   private options: Promise<RequestOptions>;
   private readonly secure: boolean;
   private readonly kubeConfig: KubeConfig;
+  private readonly tokenFile?: TokenFile;
 
-  constructor(kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig, options: KubeHttpOptions = {}) {
     this.kubeConfig = kubeConfig;
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = cluster.server.replace(/\/$/, '');
     this.secure = this.server.startsWith('https:');
+    const inClusterTokenFile = (kubeConfig.getCurrentUser()?.authProvider?.config as { tokenFile?: string } | undefined)?.tokenFile;
+    const tokenFile = options.tokenFile ?? inClusterTokenFile;
+    if (tokenFile) this.tokenFile = new TokenFile(tokenFile, options.tokenRefreshMs ?? tokenRefreshMs);
     this.options = this.requestOptions();
   }
 
@@ -111,6 +126,7 @@ export class KubeHttp {
     const url = this.url(path, params.query);
     const payload = params.body === undefined ? undefined : Buffer.from(JSON.stringify(params.body));
     const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), Accept: 'application/json' };
+    if (this.tokenFile) headers.Authorization = `Bearer ${await this.tokenFile.token()}`;
     if (payload) {
       headers['Content-Type'] = params.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);

@@ -16,6 +16,8 @@ import { Writer } from './writer.ts';
 
 export interface ManagerOptions {
   kubeConfig: KubeConfig;
+  /** The kubeconfig's tokenFile, read again about once a minute (the in-cluster token file is found on its own). */
+  tokenFile?: string;
   logger: Logger;
   metrics: OperatorMetrics;
   /** Namespaces to watch; all when empty. */
@@ -41,7 +43,7 @@ export class Manager {
 
   constructor(options: ManagerOptions) {
     this.options = options;
-    this.http = new KubeHttp(options.kubeConfig);
+    this.http = new KubeHttp(options.kubeConfig, { tokenFile: options.tokenFile });
     this.writer = new Writer(this.http);
   }
 
