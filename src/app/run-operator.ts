@@ -112,10 +112,15 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       if (exiting) return;
       exiting = true;
       logger.info({ signal }, 'shutting down: finishing running reconciles');
-      await manager.shutdown();
+      const allReturned = await manager.shutdown();
       await probes?.close();
       await metricsServer?.close();
       stopCounting();
+      if (!allReturned) {
+        // A reconcile that ignored its abort signal may hold the event loop open: do not wait for it.
+        logger.error('stopped with reconciles still running past --graceful-shutdown-timeout');
+        process.exit(1);
+      }
       logger.info('stopped');
       resolve(0);
     };
