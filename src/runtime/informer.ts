@@ -1,8 +1,10 @@
 // An informer for one kind (in one namespace or all): a paginated list, then a watch with bookmarks;
-// relist on 410 Gone, restart with capped backoff on any other error or a silent stream. It keeps a
+// relist on 410 Gone, restart with capped backoff on any other error, a silent stream, or a watch that
+// the server (or a proxy) ends almost at once, so a stream closed on open is no hot loop. It keeps a
 // cache without managedFields, indexes over it, and tells whether it has synced and whether it is stale.
 import type { Logger } from 'pino';
 import { abortableSleep } from './abortable-sleep.ts';
+import { Backoff } from './backoff.ts';
 import { isGone, type KubeHttp } from './kube-http.ts';
 import { collectionPath, type ResourceKind } from './resource.ts';
 import { watchOnce, type WatchEvent } from './watch-stream.ts';
@@ -42,9 +44,17 @@ export interface InformerOptions {
   /** The watch is stale when it has not been connected for this long. */
   staleAfterMs?: number;
   logger?: Logger;
-  /** Initial and largest delay between failed attempts. */
-  backoffMs?: { initial: number; max: number };
+  /**
+   * Initial and largest delay between failed attempts (each jittered up to twice as long, within the
+   * largest), and how long without a failure resets it (default 2 min, as client-go).
+   */
+  backoffMs?: { initial: number; max: number; resetAfter?: number };
 }
+
+/** A watch that ends sooner than this counts as a failure, as client-go's "very short watch". */
+const shortestWatchMs = 1_000;
+
+export class WatchClosedEarlyError extends Error {}
 
 export function objectKey(obj: KubeObject): string {
   const { namespace, name } = obj.metadata ?? {};
@@ -125,13 +135,14 @@ export class Informer<T extends KubeObject> {
   }
 
   private async run(): Promise<void> {
-    const { initial, max } = this.options.backoffMs ?? { initial: 1_000, max: 30_000 };
-    let delay = initial;
+    const { initial, max, resetAfter = 120_000 } = this.options.backoffMs ?? { initial: 1_000, max: 30_000 };
+    const backoff = new Backoff({ initialMs: initial, maxMs: max, resetAfterMs: resetAfter });
     const signal = this.stopper.signal;
     while (!signal.aborted) {
       try {
         if (!this.resourceVersion) await this.relist(signal);
         const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
+        const openedAt = Date.now();
         await watchOnce<T>(
           this.http,
           this.path,
@@ -147,20 +158,22 @@ export class Informer<T extends KubeObject> {
           },
           (event) => this.apply(event),
         );
-        delay = initial;
+        if (!signal.aborted && Date.now() - openedAt < shortestWatchMs) {
+          throw new WatchClosedEarlyError(`the watch ended ${Date.now() - openedAt} ms after it was opened`);
+        }
       } catch (err) {
         if (isGone(err)) {
           this.options.logger?.info({ resource: this.resource.plural }, 'watch expired (410 Gone); relisting');
           this.resourceVersion = '';
           continue;
         }
+        const delay = backoff.next();
         this.options.logger?.warn(
           { resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
           'list or watch failed; retrying',
         );
         this.markDisconnected();
-        await abortableSleep(delay * (0.8 + Math.random() * 0.4), signal);
-        delay = Math.min(delay * 2, max);
+        await abortableSleep(delay, signal);
         continue;
       }
       this.markDisconnected();
