@@ -13,6 +13,8 @@ import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager } from '../runtime/manager.ts';
 import { countHttpClientRequests } from '../runtime/http-client-metrics.ts';
 import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
+import { MetricsAuthorizer } from '../runtime/metrics-auth.ts';
+import { metricsServingCert } from '../runtime/metrics-tls.ts';
 import { startProbeServer } from '../runtime/probes.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { StartupError } from './errors.ts';
@@ -93,7 +95,13 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     healthz: () => manager.liveness(),
     readyz: () => manager.readiness(),
   });
-  const metricsServer = await startMetricsServer(options.metricsBindAddress, metrics.registry);
+  const metricsServer = await startMetricsServer(
+    options.metricsBindAddress,
+    metrics.registry,
+    options.metricsSecure
+      ? { tls: metricsServingCert(options.metricsCertDir), authorizer: new MetricsAuthorizer(manager.http) }
+      : undefined,
+  );
   logger.info(
     {
       version,
@@ -103,6 +111,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       leaderElect: options.leaderElect,
       probes: probes?.port,
       metrics: metricsServer?.port,
+      metricsSecure: options.metricsSecure,
     },
     'starting coder-k8s',
   );
