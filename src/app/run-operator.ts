@@ -4,6 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { allResources } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
@@ -21,6 +22,7 @@ import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 
+const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
 function loadKubeConfig(path: string | undefined): KubeConfig {
@@ -122,6 +124,8 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       exiting = true;
       logger.info({ signal }, 'shutting down: finishing running reconciles');
       const allReturned = await manager.shutdown();
+      // Events the last reconciles recorded are still queued: give them a moment, not more.
+      await Promise.race([deps.events.flush(), delay(eventFlushOnShutdownMs, undefined, { ref: false })]);
       await probes?.close();
       await metricsServer?.close();
       stopCounting();
