@@ -6,7 +6,7 @@ import { EventRecorder, type EventDropReason, type EventTarget } from '../../../
 import { KubeHttp } from '../../../src/runtime/kube-http.ts';
 import { createLogger } from '../../../src/runtime/logger.ts';
 import { eventually } from '../../harness/wait.ts';
-import { startLocalApiServer, type LocalApiServer } from './local-api-server.ts';
+import { startLocalApiServer, type LocalApiServer } from '../../harness/local-api-server.ts';
 
 const target: EventTarget = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', namespace: 'ns', uid: 'uid-1' };
 const logger = createLogger({ level: 'silent' });

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Informer } from '../../../src/runtime/informer.ts';
 import { KubeHttp } from '../../../src/runtime/kube-http.ts';
 import { builtinResources } from '../../../src/runtime/resource.ts';
-import { startLocalApiServer, type LocalApiServer } from './local-api-server.ts';
+import { startLocalApiServer, type LocalApiServer } from '../../harness/local-api-server.ts';
 
 describe('an informer behind a proxy that closes every watch at once', () => {
   let server: LocalApiServer;

@@ -7,7 +7,7 @@ import { referencedSecrets } from '../../../src/controllers/codercontrolplane/co
 import { Informer, type KubeObject } from '../../../src/runtime/informer.ts';
 import { KubeHttp } from '../../../src/runtime/kube-http.ts';
 import { builtinResources } from '../../../src/runtime/resource.ts';
-import { startLocalApiServer, type LocalApiServer } from './local-api-server.ts';
+import { startLocalApiServer, type LocalApiServer } from '../../harness/local-api-server.ts';
 
 type Labelled = KubeObject & { metadata: { name: string; namespace: string; labels?: Record<string, string> } };
 

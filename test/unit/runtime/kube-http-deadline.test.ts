@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { KubeHttp, KubeTimeoutError } from '../../../src/runtime/kube-http.ts';
-import { startLocalApiServer, type LocalApiServer } from './local-api-server.ts';
+import { startLocalApiServer, type LocalApiServer } from '../../harness/local-api-server.ts';
 
 // The server trickles far longer than any deadline below, so a pass cannot come from it finishing.
 const trickleMs = 20_000;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KubeHttp } from '../../../src/runtime/kube-http.ts';
 import { MetricsAuthorizer } from '../../../src/runtime/metrics-auth.ts';
-import { startLocalApiServer, type LocalApiServer } from './local-api-server.ts';
+import { startLocalApiServer, type LocalApiServer } from '../../harness/local-api-server.ts';
 
 describe('MetricsAuthorizer', () => {
   let server: LocalApiServer;

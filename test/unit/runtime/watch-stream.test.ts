@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { KubeHttp } from '../../../src/runtime/kube-http.ts';
 import { watchOnce, WatchOverranError, WatchSilentError } from '../../../src/runtime/watch-stream.ts';
-import { startLocalApiServer, type LocalApiServer } from './local-api-server.ts';
+import { startLocalApiServer, type LocalApiServer } from '../../harness/local-api-server.ts';
 
 describe('watchOnce bounds', () => {
   let server: LocalApiServer;
