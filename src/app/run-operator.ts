@@ -15,7 +15,7 @@ import { Manager } from '../runtime/manager.ts';
 import { countHttpClientRequests } from '../runtime/http-client-metrics.ts';
 import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
 import { MetricsAuthorizer } from '../runtime/metrics-auth.ts';
-import { metricsServingCert } from '../runtime/metrics-tls.ts';
+import { metricsServingCert, reloadMetricsCert } from '../runtime/metrics-tls.ts';
 import { startProbeServer } from '../runtime/probes.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { StartupError } from './errors.ts';
@@ -104,6 +104,12 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       ? { tls: metricsServingCert(options.metricsCertDir), authorizer: new MetricsAuthorizer(manager.http) }
       : undefined,
   );
+  const stopCertReload =
+    metricsServer && options.metricsSecure && options.metricsCertDir
+      ? reloadMetricsCert(options.metricsCertDir, metricsServer, {
+          onError: (err) => logger.warn({ err: err.message }, 'cannot read the metrics certificate again; serving the previous one'),
+        })
+      : undefined;
   logger.info(
     {
       version,
@@ -127,6 +133,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       // Events the last reconciles recorded are still queued: give them a moment, not more.
       await Promise.race([deps.events.flush(), delay(eventFlushOnShutdownMs, undefined, { ref: false })]);
       await probes?.close();
+      stopCertReload?.();
       await metricsServer?.close();
       stopCounting();
       if (!allReturned) {

@@ -12,6 +12,8 @@ export interface BindAddress {
 export interface HttpEndpoint {
   port: number;
   close(): Promise<void>;
+  /** Serves new connections with this certificate (TLS endpoints only). */
+  setTls?(tls: { cert: string; key: string }): void;
 }
 
 export type HttpHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
@@ -59,6 +61,12 @@ export async function serveHttp(
   });
   return {
     port: (server.address() as AddressInfo).port,
+    ...(tls && 'setSecureContext' in server
+      ? {
+          setTls: (next: { cert: string; key: string }) =>
+            server.setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' }),
+        }
+      : {}),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
