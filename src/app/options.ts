@@ -1,5 +1,6 @@
 // The command line of `coder-k8s` (the operator), parsed and checked; errors name the flag and the fix.
 import { parseArgs } from 'node:util';
+import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { UsageError } from './errors.ts';
 
 export { UsageError };
@@ -15,6 +16,9 @@ export interface OperatorOptions {
   leaderElectionNamespace?: string;
   maxConcurrentReconciles: number;
   metricsBindAddress: string;
+  /** HTTPS, callers checked by TokenReview and SubjectAccessReview; false only on a loopback address. */
+  metricsSecure: boolean;
+  metricsCertDir?: string;
   healthProbeBindAddress: string;
   logLevel: string;
   gracefulShutdownTimeoutMs: number;
@@ -40,7 +44,10 @@ Flags:
   --leader-election-namespace=NS    namespace of the Lease (default: $POD_NAMESPACE, then the
                                     ServiceAccount's namespace)
   --max-concurrent-reconciles=N     reconciles at once per controller, 1 to 100 (default 1)
-  --metrics-bind-address=ADDR       Prometheus metrics (default :8080; 0 disables)
+  --metrics-bind-address=ADDR       Prometheus metrics over HTTPS (default :8443; 0 disables)
+  --metrics-secure=BOOL             serve metrics over HTTPS to callers allowed to get /metrics
+                                    (default true; false is plain HTTP, on a loopback address only)
+  --metrics-cert-dir=DIR            tls.crt and tls.key for metrics (default: self-signed at start)
   --health-probe-bind-address=ADDR  /healthz and /readyz (default :8081; 0 disables)
   --log-level=LEVEL                 trace, debug, info (default), warn or error
   --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles, 1 to 3600 (default 30)
@@ -103,7 +110,9 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'leader-elect': { type: 'string', default: 'true' },
         'leader-election-namespace': { type: 'string' },
         'max-concurrent-reconciles': { type: 'string', default: '1' },
-        'metrics-bind-address': { type: 'string', default: ':8080' },
+        'metrics-bind-address': { type: 'string', default: ':8443' },
+        'metrics-secure': { type: 'string', default: 'true' },
+        'metrics-cert-dir': { type: 'string' },
         'health-probe-bind-address': { type: 'string', default: ':8081' },
         'log-level': { type: 'string', default: 'info' },
         'graceful-shutdown-timeout': { type: 'string', default: '30' },
@@ -123,6 +132,8 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
   }
   const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
   if (!levels.includes(v['log-level']!)) throw new UsageError(`--log-level=${v['log-level']}: expected one of ${levels.join(', ')}`);
+  const metricsSecure = parseBool('metrics-secure', v['metrics-secure']!);
+  checkMetricsExposure(v['metrics-bind-address']!, metricsSecure);
   return {
     app: v.app as AppMode,
     kubeconfig: v.kubeconfig,
@@ -131,10 +142,27 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     leaderElectionNamespace: v['leader-election-namespace'],
     maxConcurrentReconciles: parseIntInRange('max-concurrent-reconciles', v['max-concurrent-reconciles']!, maxConcurrentReconcilesLimit),
     metricsBindAddress: v['metrics-bind-address']!,
+    metricsSecure,
+    metricsCertDir: v['metrics-cert-dir'],
     healthProbeBindAddress: v['health-probe-bind-address']!,
     logLevel: v['log-level']!,
     gracefulShutdownTimeoutMs:
       parseIntInRange('graceful-shutdown-timeout', v['graceful-shutdown-timeout']!, maxGracefulShutdownSeconds) * 1000,
     ...(v['test-only-coder-url'] !== undefined ? { testOnlyCoderUrl: parseTestOnlyCoderUrl(v['test-only-coder-url']) } : {}),
   };
+}
+
+/** Unauthenticated plain-HTTP metrics only where nothing but this machine can reach them. */
+function checkMetricsExposure(address: string, secure: boolean): void {
+  let bind;
+  try {
+    bind = parseBindAddress(address);
+  } catch (err) {
+    throw new UsageError(`--metrics-bind-address: ${(err as Error).message}`);
+  }
+  if (secure || !bind || isLoopbackHost(bind.host)) return;
+  throw new UsageError(
+    `--metrics-secure=false serves metrics without TLS or authentication, so it needs a loopback --metrics-bind-address ` +
+      `(such as 127.0.0.1:8080), not "${address}"; keep --metrics-secure=true to serve them to the cluster`,
+  );
 }

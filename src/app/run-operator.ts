@@ -4,6 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { allResources } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
@@ -13,11 +14,15 @@ import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager } from '../runtime/manager.ts';
 import { countHttpClientRequests } from '../runtime/http-client-metrics.ts';
 import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
+import { MetricsAuthorizer } from '../runtime/metrics-auth.ts';
+import { metricsServingCert, reloadMetricsCert } from '../runtime/metrics-tls.ts';
 import { startProbeServer } from '../runtime/probes.ts';
+import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 
+const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
 function loadKubeConfig(path: string | undefined): KubeConfig {
@@ -82,6 +87,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   let exiting = false;
   const manager = new Manager({
     kubeConfig,
+    tokenFile: kubeconfigTokenFile(options.kubeconfig),
     logger,
     metrics,
     namespaces: options.watchNamespaces,
@@ -98,7 +104,12 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   if (missing.length) throw new StartupError(missingCrdsMessage(missing));
   const deps: ControllerDeps = {
     writer: manager.writer,
-    events: new EventRecorder(manager.http, { controller: 'coder-k8s.coder.com', instance: identity, logger }),
+    events: new EventRecorder(manager.http, {
+      controller: 'coder-k8s.coder.com',
+      instance: identity,
+      logger,
+      onDropped: (reason) => metrics.eventsDropped.inc({ reason }),
+    }),
     logger,
     now: () => new Date(),
     coderClient: operatorCoderClients(options, logger),
@@ -110,7 +121,19 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     healthz: () => manager.liveness(),
     readyz: () => manager.readiness(),
   });
-  const metricsServer = await startMetricsServer(options.metricsBindAddress, metrics.registry);
+  const metricsServer = await startMetricsServer(
+    options.metricsBindAddress,
+    metrics.registry,
+    options.metricsSecure
+      ? { tls: metricsServingCert(options.metricsCertDir), authorizer: new MetricsAuthorizer(manager.http) }
+      : undefined,
+  );
+  const stopCertReload =
+    metricsServer && options.metricsSecure && options.metricsCertDir
+      ? reloadMetricsCert(options.metricsCertDir, metricsServer, {
+          onError: (err) => logger.warn({ err: err.message }, 'cannot read the metrics certificate again; serving the previous one'),
+        })
+      : undefined;
   logger.info(
     {
       version,
@@ -120,6 +143,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       leaderElect: options.leaderElect,
       probes: probes?.port,
       metrics: metricsServer?.port,
+      metricsSecure: options.metricsSecure,
     },
     'starting coder-k8s',
   );
@@ -131,10 +155,18 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       if (exiting) return;
       exiting = true;
       logger.info({ signal }, 'shutting down: finishing running reconciles');
-      await manager.shutdown();
+      const allReturned = await manager.shutdown();
+      // Events the last reconciles recorded are still queued: give them a moment, not more.
+      await Promise.race([deps.events.flush(), delay(eventFlushOnShutdownMs, undefined, { ref: false })]);
       await probes?.close();
+      stopCertReload?.();
       await metricsServer?.close();
       stopCounting();
+      if (!allReturned) {
+        // A reconcile that ignored its abort signal may hold the event loop open: do not wait for it.
+        logger.error('stopped with reconciles still running past --graceful-shutdown-timeout');
+        process.exit(1);
+      }
       logger.info('stopped');
       resolve(0);
     };

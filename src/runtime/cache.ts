@@ -6,6 +6,8 @@ export interface Cache<T extends KubeObject> {
   list(namespace?: string): T[];
   byIndex(index: string, value: string): T[];
   addIndex(index: string, fn: IndexFunc<T>): void;
+  /** Why an index function threw on this object, if one did (the object is cached and handled anyway). */
+  indexFailure?(namespace: string | undefined, name: string): string | undefined;
   addHandlers(handlers: InformerHandlers<T>): void;
   hasSynced(): boolean;
   waitForSync(): Promise<void>;
@@ -42,6 +44,10 @@ export class MultiNamespaceCache<T extends KubeObject> implements Cache<T> {
 
   addIndex(index: string, fn: IndexFunc<T>): void {
     for (const i of this.informers.values()) i.addIndex(index, fn);
+  }
+
+  indexFailure(namespace: string | undefined, name: string): string | undefined {
+    return namespace === undefined ? undefined : this.informers.get(namespace)?.indexFailure(namespace, name);
   }
 
   addHandlers(handlers: InformerHandlers<T>): void {

@@ -21,6 +21,13 @@ export interface ReconcileResult {
 export interface ReconcileContext {
   logger: Logger;
   reconcileID: string;
+  /**
+   * Aborted when the operator shuts down (SIGTERM, SIGINT). Pass it to every slow call (Coder API,
+   * PostgreSQL, waits) and return soon after it aborts: shutdown waits for running reconciles, at most
+   * --graceful-shutdown-timeout, and only then gives up the leader lease, so another replica never
+   * reconciles while this one is still calling out.
+   */
+  signal: AbortSignal;
 }
 
 export type Reconciler = (request: Request, context: ReconcileContext) => Promise<ReconcileResult | void>;
@@ -47,6 +54,7 @@ export class Controller {
   readonly name: string;
   private readonly reconciler: Reconciler;
   private readonly options: ControllerOptions;
+  private readonly stopping = new AbortController();
 
   constructor(name: string, reconciler: Reconciler, options: ControllerOptions) {
     this.name = name;
@@ -72,9 +80,13 @@ export class Controller {
     for (let i = 0; i < this.options.concurrency; i++) this.workers.push(this.work());
   }
 
-  /** Stops taking keys and waits for in-flight reconciles, at most `timeoutMs`; false if some did not finish. */
+  /**
+   * Stops taking keys, aborts the signal of running reconciles, and waits for them to return, at most
+   * `timeoutMs`; false if some did not finish.
+   */
   async stop(timeoutMs: number): Promise<boolean> {
     this.queue.shutDown();
+    this.stopping.abort(new Error('the operator is shutting down'));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
@@ -101,7 +113,7 @@ export class Controller {
     const started = performance.now();
     let result: 'success' | 'error' | 'requeue' | 'requeue_after' = 'success';
     try {
-      const outcome = await this.reconciler(request, { logger, reconcileID });
+      const outcome = await this.reconciler(request, { logger, reconcileID, signal: this.stopping.signal });
       this.queue.forget(key);
       if (outcome?.requeueAfterMs !== undefined && outcome.requeueAfterMs > 0) {
         result = 'requeue_after';

@@ -1,4 +1,6 @@
 // Records events.k8s.io/v1 Events for `kubectl describe`, folding repeats into one Event's series.
+// record() only queues: a bounded queue written by one worker, each write under its own deadline, so a
+// slow or hung API server never holds a reconcile; when the queue is full the Event is dropped and counted.
 import { randomBytes } from 'node:crypto';
 import type { EventsV1Event } from '@kubernetes/client-node';
 import { errorCode, type KubeHttp } from './kube-http.ts';
@@ -22,7 +24,15 @@ export interface EventRecorderOptions {
   /** reportingInstance, e.g. the pod name */
   instance: string;
   logger?: Logger;
+  /** Events waiting to be written beyond this are dropped; default 1000. */
+  queueSize?: number;
+  /** Deadline of each write attempt (headers and body); default 10 s. */
+  writeTimeoutMs?: number;
+  /** Called for each Event dropped: the queue was full, or every attempt to write it failed. */
+  onDropped?: (reason: EventDropReason) => void;
 }
+
+export type EventDropReason = 'queue_full' | 'write_failed';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -30,8 +40,10 @@ export type EventType = 'Normal' | 'Warning';
 const seriesWindowMs = 10 * 60 * 1000;
 /** Bounds the memory of series; the oldest is forgotten first (a later repeat starts a new Event). */
 const maxSeries = 4096;
-/** Attempts per write, and the pause before each retry: bounded so a caller awaiting record() is not held long. */
+/** Attempts per write, and the pause before each retry: bounded so one Event cannot hold the queue long. */
 const retryDelaysMs = [200, 1000];
+const defaultQueueSize = 1000;
+const defaultWriteTimeoutMs = 10_000;
 // API validation limits of events.k8s.io/v1.
 const maxNoteBytes = 1024;
 const maxShortField = 128;
@@ -44,10 +56,16 @@ interface Series {
   lastObserved: number;
 }
 
+interface Pending {
+  target: EventTarget;
+  event: EventFields;
+}
+
 export class EventRecorder {
   private readonly http: KubeHttp;
   private readonly series = new Map<string, Series>();
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly queue: Pending[] = [];
+  private draining?: Promise<void>;
   private readonly options: EventRecorderOptions;
 
   constructor(http: KubeHttp, options: EventRecorderOptions) {
@@ -55,21 +73,52 @@ export class EventRecorder {
     this.options = options;
   }
 
-  /** Never rejects: an Event that cannot be written after a few attempts is logged and dropped. */
-  async record(target: EventTarget, type: EventType, reason: string, action: string, note: string): Promise<void> {
+  /**
+   * Queues an Event and returns at once (the promise is only for callers that await it); the write
+   * happens in the background. Never rejects: an Event that cannot be written is logged and dropped.
+   */
+  record(target: EventTarget, type: EventType, reason: string, action: string, note: string): Promise<void> {
     const event = {
       type,
       reason: truncateChars(reason, maxShortField),
       action: truncateChars(action, maxShortField),
       note: truncateUtf8(scrubSecrets(note), maxNoteBytes),
     };
-    const key = JSON.stringify([target.uid, event.type, event.reason, event.action, event.note]);
-    // One write at a time per series, so concurrent repeats patch the Event the first one created.
-    const previous = this.inFlight.get(key) ?? Promise.resolve();
-    const current = previous.then(() => this.write(key, target, event));
-    this.inFlight.set(key, current);
-    await current;
-    if (this.inFlight.get(key) === current) this.inFlight.delete(key);
+    if (this.queue.length >= (this.options.queueSize ?? defaultQueueSize)) {
+      this.dropped('queue_full', target, event);
+      return Promise.resolve();
+    }
+    this.queue.push({ target, event });
+    this.draining ??= this.drain();
+    return Promise.resolve();
+  }
+
+  /** Resolves when every queued Event has been written or dropped. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /** One writer, in order: repeats of an Event patch the one the first created. */
+  private async drain(): Promise<void> {
+    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+      const key = JSON.stringify([next.target.uid, next.event.type, next.event.reason, next.event.action, next.event.note]);
+      await this.write(key, next.target, next.event);
+    }
+    this.draining = undefined;
+  }
+
+  private dropped(reason: EventDropReason, target: EventTarget, event: EventFields, err?: unknown): void {
+    this.options.onDropped?.(reason);
+    this.options.logger?.warn(
+      {
+        ...(err === undefined ? {} : { err }),
+        dropReason: reason,
+        regarding: { kind: target.kind, namespace: target.namespace, name: target.name },
+        reason: event.reason,
+        action: event.action,
+      },
+      reason === 'queue_full' ? 'dropped an Event: too many are waiting to be written' : 'dropped an Event that could not be written',
+    );
   }
 
   private async write(key: string, target: EventTarget, event: EventFields): Promise<void> {
@@ -89,16 +138,12 @@ export class EventRecorder {
       const created = await this.withRetries(() => this.create(target, event, now), false);
       this.remember(key, { ...created, count: 1, lastObserved: now });
     } catch (err) {
-      this.options.logger?.warn(
-        {
-          err,
-          regarding: { kind: target.kind, namespace: target.namespace, name: target.name },
-          reason: event.reason,
-          action: event.action,
-        },
-        'dropped an Event that could not be written',
-      );
+      this.dropped('write_failed', target, event, err);
     }
+  }
+
+  private get writeTimeoutMs(): number {
+    return this.options.writeTimeoutMs ?? defaultWriteTimeoutMs;
   }
 
   private async create(target: EventTarget, event: EventFields, now: number): Promise<{ namespace: string; name: string }> {
@@ -122,7 +167,7 @@ export class EventRecorder {
       },
       ...event,
     };
-    await this.http.json('POST', collectionPath(builtinResources.event, namespace), { body });
+    await this.http.json('POST', collectionPath(builtinResources.event, namespace), { body, timeoutMs: this.writeTimeoutMs });
     return { namespace, name };
   }
 
@@ -133,6 +178,7 @@ export class EventRecorder {
       await this.http.json('PATCH', objectPath(builtinResources.event, known.namespace, known.name), {
         contentType: 'application/merge-patch+json',
         body,
+        timeoutMs: this.writeTimeoutMs,
       });
       return true;
     } catch (err) {

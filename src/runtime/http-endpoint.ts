@@ -1,5 +1,6 @@
-// A small HTTP server on a bind address written like controller-runtime's flags (":8080", "127.0.0.1:0", "0").
+// A small HTTP(S) server on a bind address written like controller-runtime's flags (":8080", "127.0.0.1:0", "0").
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface BindAddress {
@@ -11,6 +12,8 @@ export interface BindAddress {
 export interface HttpEndpoint {
   port: number;
   close(): Promise<void>;
+  /** Serves new connections with this certificate (TLS endpoints only). */
+  setTls?(tls: { cert: string; key: string }): void;
 }
 
 export type HttpHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
@@ -28,22 +31,42 @@ export function parseBindAddress(address: string): BindAddress | undefined {
   return { host: host === '' ? undefined : host, port };
 }
 
-/** Starts serving on `address`, or resolves undefined when the address disables the endpoint. */
-export async function serveHttp(address: string, handler: HttpHandler): Promise<HttpEndpoint | undefined> {
+/** True for 127.0.0.0/8, ::1 and localhost: an address only this machine can reach. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Starts serving on `address` (over TLS when `tls` is given), or resolves undefined when the address
+ * disables the endpoint.
+ */
+export async function serveHttp(
+  address: string,
+  handler: HttpHandler,
+  tls?: { cert: string; key: string },
+): Promise<HttpEndpoint | undefined> {
   const bind = parseBindAddress(address);
   if (!bind) return undefined;
-  const server = createServer((request, response) => {
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
     Promise.resolve(handler(request, response)).catch(() => {
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       response.end('internal error\n');
     });
-  });
+  };
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, listener) : createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(new Error(`cannot listen on "${address}": ${err.message}`)));
     server.listen({ host: bind.host, port: bind.port }, resolve);
   });
   return {
     port: (server.address() as AddressInfo).port,
+    ...(tls && 'setSecureContext' in server
+      ? {
+          setTls: (next: { cert: string; key: string }) =>
+            server.setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' }),
+        }
+      : {}),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

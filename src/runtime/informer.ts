@@ -1,8 +1,10 @@
 // An informer for one kind (in one namespace or all): a paginated list, then a watch with bookmarks;
-// relist on 410 Gone, restart with capped backoff on any other error or a silent stream. It keeps a
+// relist on 410 Gone, restart with capped backoff on any other error, a silent stream, or a watch that
+// the server (or a proxy) ends almost at once, so a stream closed on open is no hot loop. It keeps a
 // cache without managedFields, indexes over it, and tells whether it has synced and whether it is stale.
 import type { Logger } from 'pino';
 import { abortableSleep } from './abortable-sleep.ts';
+import { Backoff } from './backoff.ts';
 import { isGone, type KubeHttp } from './kube-http.ts';
 import { collectionPath, type ResourceKind } from './resource.ts';
 import { watchOnce, type WatchEvent } from './watch-stream.ts';
@@ -42,9 +44,17 @@ export interface InformerOptions {
   /** The watch is stale when it has not been connected for this long. */
   staleAfterMs?: number;
   logger?: Logger;
-  /** Initial and largest delay between failed attempts. */
-  backoffMs?: { initial: number; max: number };
+  /**
+   * Initial and largest delay between failed attempts (each jittered up to twice as long, within the
+   * largest), and how long without a failure resets it (default 2 min, as client-go).
+   */
+  backoffMs?: { initial: number; max: number; resetAfter?: number };
 }
+
+/** A watch that ends sooner than this counts as a failure, as client-go's "very short watch". */
+const shortestWatchMs = 1_000;
+
+export class WatchClosedEarlyError extends Error {}
 
 export function objectKey(obj: KubeObject): string {
   const { namespace, name } = obj.metadata ?? {};
@@ -54,7 +64,9 @@ export function objectKey(obj: KubeObject): string {
 export class Informer<T extends KubeObject> {
   private readonly store = new Map<string, T>();
   private readonly handlers: InformerHandlers<T>[] = [];
-  private readonly indexers = new Map<string, { fn: IndexFunc<T>; values: Map<string, Set<string>> }>();
+  private readonly indexers = new Map<string, { fn: IndexFunc<T>; values: Map<string, Set<string>>; of: Map<string, string[]> }>();
+  /** key -> why an index function threw on the cached version of that object. */
+  private readonly indexFailures = new Map<string, string>();
   private readonly stopper = new AbortController();
   private running?: Promise<void>;
   private synced = false;
@@ -80,9 +92,17 @@ export class Informer<T extends KubeObject> {
 
   addIndex(name: string, fn: IndexFunc<T>): void {
     if (this.indexers.has(name)) throw new Error(`index ${name} exists on ${this.resource.plural}`);
-    const values = new Map<string, Set<string>>();
-    this.indexers.set(name, { fn, values });
-    for (const [key, obj] of this.store) this.indexAdd(values, fn(obj), key);
+    const index = { fn, values: new Map<string, Set<string>>(), of: new Map<string, string[]>() };
+    this.indexers.set(name, index);
+    for (const [key, obj] of this.store) this.indexAdd(index, this.indexValues(name, fn, obj, key), key);
+  }
+
+  /**
+   * Why an index function threw on this object (it is then cached and reconciled, but under no value
+   * of that index); undefined when every index took it. A reconcile may report it as a spec error.
+   */
+  indexFailure(namespace: string | undefined, name: string): string | undefined {
+    return this.indexFailures.get(namespace ? `${namespace}/${name}` : name);
   }
 
   get(namespace: string | undefined, name: string): T | undefined {
@@ -125,13 +145,14 @@ export class Informer<T extends KubeObject> {
   }
 
   private async run(): Promise<void> {
-    const { initial, max } = this.options.backoffMs ?? { initial: 1_000, max: 30_000 };
-    let delay = initial;
+    const { initial, max, resetAfter = 120_000 } = this.options.backoffMs ?? { initial: 1_000, max: 30_000 };
+    const backoff = new Backoff({ initialMs: initial, maxMs: max, resetAfterMs: resetAfter });
     const signal = this.stopper.signal;
     while (!signal.aborted) {
       try {
         if (!this.resourceVersion) await this.relist(signal);
         const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
+        const openedAt = Date.now();
         await watchOnce<T>(
           this.http,
           this.path,
@@ -147,20 +168,22 @@ export class Informer<T extends KubeObject> {
           },
           (event) => this.apply(event),
         );
-        delay = initial;
+        if (!signal.aborted && Date.now() - openedAt < shortestWatchMs) {
+          throw new WatchClosedEarlyError(`the watch ended ${Date.now() - openedAt} ms after it was opened`);
+        }
       } catch (err) {
         if (isGone(err)) {
           this.options.logger?.info({ resource: this.resource.plural }, 'watch expired (410 Gone); relisting');
           this.resourceVersion = '';
           continue;
         }
+        const delay = backoff.next();
         this.options.logger?.warn(
           { resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
           'list or watch failed; retrying',
         );
         this.markDisconnected();
-        await abortableSleep(delay * (0.8 + Math.random() * 0.4), signal);
-        delay = Math.min(delay * 2, max);
+        await abortableSleep(delay, signal);
         continue;
       }
       this.markDisconnected();
@@ -224,10 +247,8 @@ export class Informer<T extends KubeObject> {
     const old = this.store.get(key);
     if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) return;
     this.store.set(key, obj);
-    for (const { fn, values } of this.indexers.values()) {
-      if (old) this.indexRemove(values, fn(old), key);
-      this.indexAdd(values, fn(obj), key);
-    }
+    this.unindex(key);
+    for (const [name, index] of this.indexers) this.indexAdd(index, this.indexValues(name, index.fn, obj, key), key);
     for (const h of this.handlers) {
       if (old) h.onUpdate?.(old, obj);
       else h.onAdd?.(obj);
@@ -236,23 +257,46 @@ export class Informer<T extends KubeObject> {
 
   private remove(key: string, obj: T): void {
     const existed = this.store.delete(key);
-    for (const { fn, values } of this.indexers.values()) this.indexRemove(values, fn(obj), key);
+    this.unindex(key);
     if (existed) for (const h of this.handlers) h.onDelete?.(obj);
   }
 
-  private indexAdd(values: Map<string, Set<string>>, indexValues: string[], key: string): void {
-    for (const v of indexValues) {
-      const keys = values.get(v) ?? new Set<string>();
-      keys.add(key);
-      values.set(v, keys);
+  /**
+   * An index function's values for `obj`; none when it throws (a spec it did not expect, say), so one
+   * odd object can neither stop the informer nor go unreconciled. The failure is kept for the reconcile.
+   */
+  private indexValues(name: string, fn: IndexFunc<T>, obj: T, key: string): string[] {
+    try {
+      return fn(obj);
+    } catch (err) {
+      const message = `index ${name} cannot be computed: ${err instanceof Error ? err.message : String(err)}`;
+      if (!this.indexFailures.has(key)) {
+        this.options.logger?.warn({ resource: this.resource.plural, object: key, err: message }, 'an index function failed on an object');
+      }
+      this.indexFailures.set(key, message);
+      return [];
     }
   }
 
-  private indexRemove(values: Map<string, Set<string>>, indexValues: string[], key: string): void {
+  /** Removes `key` from every index, under the values it was indexed with (not what the functions say now). */
+  private unindex(key: string): void {
+    this.indexFailures.delete(key);
+    for (const { values, of } of this.indexers.values()) {
+      for (const v of of.get(key) ?? []) {
+        const keys = values.get(v);
+        keys?.delete(key);
+        if (keys?.size === 0) values.delete(v);
+      }
+      of.delete(key);
+    }
+  }
+
+  private indexAdd(index: { values: Map<string, Set<string>>; of: Map<string, string[]> }, indexValues: string[], key: string): void {
+    index.of.set(key, indexValues);
     for (const v of indexValues) {
-      const keys = values.get(v);
-      keys?.delete(key);
-      if (keys?.size === 0) values.delete(v);
+      const keys = index.values.get(v) ?? new Set<string>();
+      keys.add(key);
+      index.values.set(v, keys);
     }
   }
 }

@@ -3,6 +3,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { TokenFile, tokenRefreshMs } from './token-file.ts';
 
 export interface Status {
   kind?: 'Status';
@@ -49,8 +50,33 @@ export interface RequestParams {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
-  /** Deadline for the whole answer; watches pass none. */
+  /**
+   * Deadline from sending the request to the last byte of the answer (not an idle timeout: a body that
+   * trickles in fails at the deadline). json() defaults to 30 s; open() covers the headers only, and
+   * watches, which stream past it, pass none and bound themselves (watch-stream.ts).
+   */
   timeoutMs?: number;
+}
+
+/** The default deadline of a JSON request to the API server, headers and body together. */
+export const defaultRequestTimeoutMs = 30_000;
+
+/** A request to the API server that had no complete answer within its deadline. */
+export class KubeTimeoutError extends Error {
+  override readonly name = 'KubeTimeoutError';
+  constructor(method: string, path: string, timeoutMs: number) {
+    super(`${method} ${path}: no complete answer within ${timeoutMs} ms`);
+  }
+}
+
+export interface KubeHttpOptions {
+  /**
+   * A file holding the bearer token, read again every `tokenRefreshMs`. Defaults to the in-cluster
+   * ServiceAccount token file when the kubeconfig came from the pod; pass a kubeconfig's tokenFile
+   * (kubeconfigTokenFile) since the kubeconfig loader keeps no path of it.
+   */
+  tokenFile?: string;
+  tokenRefreshMs?: number;
 }
 
 export class KubeHttp {
@@ -58,13 +84,17 @@ export class KubeHttp {
   private options: Promise<RequestOptions>;
   private readonly secure: boolean;
   private readonly kubeConfig: KubeConfig;
+  private readonly tokenFile?: TokenFile;
 
-  constructor(kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig, options: KubeHttpOptions = {}) {
     this.kubeConfig = kubeConfig;
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = cluster.server.replace(/\/$/, '');
     this.secure = this.server.startsWith('https:');
+    const inClusterTokenFile = (kubeConfig.getCurrentUser()?.authProvider?.config as { tokenFile?: string } | undefined)?.tokenFile;
+    const tokenFile = options.tokenFile ?? inClusterTokenFile;
+    if (tokenFile) this.tokenFile = new TokenFile(tokenFile, options.tokenRefreshMs ?? tokenRefreshMs);
     this.options = this.requestOptions();
   }
 
@@ -90,37 +120,67 @@ export class KubeHttp {
     return url;
   }
 
-  /** Sends a request and resolves with the response stream (any status). */
+  /** Sends a request and resolves with the response stream (any status) once its headers arrive. */
   async open(method: string, path: string, params: RequestParams = {}): Promise<IncomingMessage> {
     const base = await this.options;
     const url = this.url(path, params.query);
     const payload = params.body === undefined ? undefined : Buffer.from(JSON.stringify(params.body));
     const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), Accept: 'application/json' };
+    if (this.tokenFile) headers.Authorization = `Bearer ${await this.tokenFile.token()}`;
     if (payload) {
       headers['Content-Type'] = params.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
     const send = this.secure ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const req = send(url, { ...base, method, headers, signal: params.signal }, resolve);
+      let timer: NodeJS.Timeout | undefined;
+      const req = send(url, { ...base, method, headers, signal: params.signal }, (res) => {
+        clearTimeout(timer);
+        resolve(res);
+      });
       if (params.timeoutMs) {
-        req.setTimeout(params.timeoutMs, () =>
-          req.destroy(new Error(`${method} ${url.pathname}: no answer within ${params.timeoutMs} ms`)),
-        );
+        const timeoutMs = params.timeoutMs;
+        timer = setTimeout(() => req.destroy(new KubeTimeoutError(method, url.pathname, timeoutMs)), timeoutMs);
       }
-      req.on('error', reject);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
       req.end(payload);
     });
   }
 
-  /** A JSON request; a non-2xx answer throws KubeApiError. */
+  /** A JSON request; a non-2xx answer throws KubeApiError, no complete answer by the deadline KubeTimeoutError. */
   async json<T>(method: string, path: string, params: RequestParams = {}): Promise<T> {
-    const res = await this.open(method, path, { timeoutMs: 30_000, ...params });
+    const timeoutMs = params.timeoutMs ?? defaultRequestTimeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new KubeTimeoutError(method, path, timeoutMs)), timeoutMs);
+    const signal = params.signal ? AbortSignal.any([params.signal, deadline.signal]) : deadline.signal;
+    try {
+      const res = await this.open(method, path, { ...params, signal, timeoutMs: undefined });
+      const text = await readText(res, signal);
+      const code = res.statusCode ?? 0;
+      if (code < 200 || code >= 300) throw new KubeApiError(code, parseStatus(text), method, path);
+      return (text ? JSON.parse(text) : undefined) as T;
+    } catch (err) {
+      if (deadline.signal.aborted) throw deadline.signal.reason;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The whole body as text; `signal` ends the read (and the connection) at once. */
+export async function readText(res: IncomingMessage, signal?: AbortSignal): Promise<string> {
+  const stop = () => res.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
     const chunks: Buffer[] = [];
     for await (const chunk of res) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) throw new KubeApiError(code, parseStatus(text), method, path);
-    return (text ? JSON.parse(text) : undefined) as T;
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
 }

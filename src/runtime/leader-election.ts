@@ -91,11 +91,18 @@ export class LeaderElector {
     }
   }
 
-  /** Stops campaigning and, when leading, gives the lease up so another replica takes over at once. */
-  async stop(): Promise<void> {
+  /**
+   * Stops campaigning and renewing and, when leading and `release` holds, gives the lease up so another
+   * replica takes over at once; without `release` the lease expires after its duration.
+   */
+  async stop({ release = true }: { release?: boolean } = {}): Promise<void> {
     this.stopper.abort();
     if (!this.leading) return;
     this.leading = false;
+    if (!release) {
+      this.options.onLeading(false);
+      return;
+    }
     try {
       const lease = await this.get();
       if (lease?.spec.holderIdentity === this.options.identity) {

@@ -20,7 +20,7 @@ export function createLogger(options: LoggerOptions): Logger {
     serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
     formatters: { level: (label) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
-    hooks: { streamWrite: scrubLine },
+    hooks: { streamWrite: scrubLine, logMethod: withoutTopLevelBytes },
   };
   return options.destination ? pino(settings, options.destination as pino.DestinationStream) : pino(settings);
 }
@@ -58,6 +58,19 @@ function redactPaths(): string[] {
     }
   }
   return paths;
+}
+
+/**
+ * pino spreads a Buffer passed as the first argument into one key per byte (the bytes readable in the
+ * line): log its length instead.
+ */
+function withoutTopLevelBytes(this: pino.Logger, args: Parameters<pino.LogFn>, method: pino.LogFn): void {
+  const [first, ...rest] = args as unknown[];
+  if (ArrayBuffer.isView(first)) {
+    (method as (...a: unknown[]) => void).apply(this, [{ bytes: `${censor} (${first.byteLength} bytes)` }, ...rest]);
+    return;
+  }
+  (method as (...a: unknown[]) => void).apply(this, args);
 }
 
 /** Bindings, messages, error stacks and values at any depth all pass through here as one JSON line. */

@@ -16,6 +16,8 @@ import { Writer } from './writer.ts';
 
 export interface ManagerOptions {
   kubeConfig: KubeConfig;
+  /** The kubeconfig's tokenFile, read again about once a minute (the in-cluster token file is found on its own). */
+  tokenFile?: string;
   logger: Logger;
   metrics: OperatorMetrics;
   /** Namespaces to watch; all when empty. */
@@ -41,7 +43,7 @@ export class Manager {
 
   constructor(options: ManagerOptions) {
     this.options = options;
-    this.http = new KubeHttp(options.kubeConfig);
+    this.http = new KubeHttp(options.kubeConfig, { tokenFile: options.tokenFile });
     this.writer = new Writer(this.http);
   }
 
@@ -126,12 +128,25 @@ export class Manager {
     return reasons.length ? { ok: false, reasons } : { ok: true };
   }
 
-  /** Stops taking work, waits for in-flight reconciles (bounded), gives up the lease, stops the caches. */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops taking work, aborts running reconciles and waits for them (bounded by shutdownTimeoutMs), then
+   * gives up the lease, then stops the caches. The lease is given up only once every reconcile has
+   * returned: while one may still call Coder or PostgreSQL, it is kept (and renewed), and when some
+   * outlive the timeout it is left to expire rather than handed to another replica at once. Resolves
+   * whether every reconcile returned.
+   */
+  async shutdown(): Promise<boolean> {
     this.stopping = true;
     const drained = await Promise.all(this.controllers.map((c) => c.stop(this.options.shutdownTimeoutMs)));
-    if (drained.includes(false)) this.options.logger.warn('some reconciles did not finish before the shutdown timeout');
-    await this.elector?.stop();
+    const allReturned = !drained.includes(false);
+    if (!allReturned) {
+      this.options.logger.warn(
+        { timeoutMs: this.options.shutdownTimeoutMs },
+        'some reconciles did not return before the graceful shutdown timeout; the leader lease is left to expire instead of released',
+      );
+    }
+    await this.elector?.stop({ release: allReturned });
     await Promise.all([...this.caches.values()].map((c) => c.stop()));
+    return allReturned;
   }
 }

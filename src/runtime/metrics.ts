@@ -1,6 +1,7 @@
 // Prometheus metrics with controller-runtime's and client-go's names, and the /metrics endpoint.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { requestPath, sendText, serveHttp, type HttpEndpoint } from './http-endpoint.ts';
+import type { MetricsVerdict } from './metrics-auth.ts';
 
 export interface OperatorMetrics {
   registry: Registry;
@@ -15,6 +16,8 @@ export interface OperatorMetrics {
   workqueueWorkDuration: Histogram<'name'>;
   restClientRequests: Counter<'code' | 'method' | 'host'>;
   leaderElectionMasterStatus: Gauge<'name'>;
+  /** reason: queue_full | write_failed */
+  eventsDropped: Counter<'reason'>;
 }
 
 // The same buckets as controller-runtime, so dashboards built for Go operators read ours unchanged.
@@ -95,16 +98,42 @@ export function createMetrics(): OperatorMetrics {
       labelNames: ['name'] as const,
       registers,
     }),
+    eventsDropped: new Counter({
+      name: 'coder_k8s_events_dropped_total',
+      help: 'Events not written to the API server, by reason: queue_full (too many waiting) or write_failed',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
   };
 }
 
-/** Serves GET /metrics in the Prometheus text format; "0" disables it (undefined). */
-export function startMetricsServer(address: string, registry: Registry): Promise<HttpEndpoint | undefined> {
-  return serveHttp(address, async (request, response) => {
-    if (request.method !== 'GET' || requestPath(request) !== '/metrics') {
-      sendText(response, 404, '404 page not found\n');
-      return;
-    }
-    sendText(response, 200, await registry.metrics(), registry.contentType);
-  });
+/** How /metrics is protected: served over TLS, to callers the authorizer lets in (MetricsAuthorizer). */
+export interface MetricsSecurity {
+  tls: { cert: string; key: string };
+  authorizer: { check(authorization: string | undefined): Promise<MetricsVerdict> };
+}
+
+/**
+ * Serves GET /metrics in the Prometheus text format; "0" disables it (undefined). With `security`, over
+ * HTTPS to authorised callers only (401 without a valid token, 403 without `get` on /metrics); without
+ * it, plain HTTP to anyone, which the flags allow on a loopback address only.
+ */
+export function startMetricsServer(address: string, registry: Registry, security?: MetricsSecurity): Promise<HttpEndpoint | undefined> {
+  return serveHttp(
+    address,
+    async (request, response) => {
+      if (request.method !== 'GET' || requestPath(request) !== '/metrics') {
+        sendText(response, 404, '404 page not found\n');
+        return;
+      }
+      if (security) {
+        const verdict = await security.authorizer.check(request.headers.authorization);
+        if (verdict.status === 401) return sendText(response, 401, 'Unauthorized\n');
+        if (verdict.status === 403) return sendText(response, 403, `Forbidden: ${verdict.reason}\n`);
+        if (verdict.status === 500) return sendText(response, 500, 'cannot check the caller; try again\n');
+      }
+      sendText(response, 200, await registry.metrics(), registry.contentType);
+    },
+    security?.tls,
+  );
 }

@@ -24,15 +24,22 @@ export const sensitiveKeys: readonly string[] = [
   'privateKey',
   'client-key-data',
   'clientKeyData',
+  'secret',
+  'clientSecret',
+  'client_secret',
+  'credentials',
+  'credential',
 ];
 const sensitiveKeySet = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
+/** Any key that ends like a secret: DB_PASSWORD, clientSecret, awsCredentials, refreshToken. */
+const sensitiveKeySuffix = /(?:password|passwd|secret|credentials?|token|apikey|api_key|api-key)$/i;
 
 export function isSensitiveKey(key: string): boolean {
-  return sensitiveKeySet.has(key.toLowerCase());
+  return sensitiveKeySet.has(key.toLowerCase()) || sensitiveKeySuffix.test(key);
 }
 
-const secretSuffix = /(?:password|passwd|pwd|token|secret|apikey|api_key|api-key)$/i;
-const secretJsonKey = /password|passwd|token|secret|authorization|apikey|api_key/i;
+const secretSuffix = /(?:password|passwd|pwd|token|secret|credentials?|apikey|api_key|api-key)$/i;
+const secretJsonKey = /password|passwd|pwd|token|secret|credential|authorization|apikey|api_key|api-key/i;
 
 interface Rule {
   /** A cheap test on the lower-cased text, so the common string with nothing secret costs little. */
@@ -48,6 +55,14 @@ const rules: Rule[] = [
     applies: (lower) => lower.includes('private key'),
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
     replace: hidden,
+  },
+  {
+    // scheme://user:pass@host where the password holds what a URL should have escaped ('/', '?', '#',
+    // spaces): from the user's colon up to the last '@' on the line (within 256 characters). This may
+    // hide more than the password when a later '@' follows on the line; it never hides less.
+    applies: (lower) => lower.includes('://') && lower.includes('@'),
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:]*:[^\n]{0,256}@/gi,
+    replace: `$1${hidden}@`,
   },
   {
     // scheme://user:pass@host for any scheme; greedy up to the last '@' of the authority, since
@@ -81,9 +96,10 @@ const rules: Rule[] = [
     replace: (match, key, equals) => (secretSuffix.test(key!) ? `${key}${equals}${hidden}` : match),
   },
   {
-    applies: (lower) => lower.includes('password'),
-    pattern: /(?<![a-z0-9_])(password\s*:\s*)(?!\[?REDACTED)('[^']*'|"[^"]*"|\S+)/gi,
-    replace: `$1${hidden}`,
+    // KEY: value, as in YAML or env dumps: password: x, DB_PASSWORD: x, clientSecret: 'x', token: x.
+    applies: (lower) => lower.includes(':') && secretJsonKey.test(lower),
+    pattern: /(?<![a-z0-9_.-])([a-z0-9_.-]{1,100})(["']?\s*:[ \t]*)(?!["']?\[?REDACTED)('[^'\n]*'|"[^"\n]*"|[^\s,;]+)/gi,
+    replace: (match, key, colon) => (secretSuffix.test(key!) ? `${key}${colon}${hidden}` : match),
   },
   {
     applies: (lower) => lower.includes('bearer'),
@@ -129,9 +145,22 @@ export function redactDeep(value: unknown): unknown {
   if (typeof value === 'string') return scrubSecrets(value);
   if (Array.isArray(value)) return value.map(redactDeep);
   if (value === null || typeof value !== 'object') return value;
+  if (ArrayBuffer.isView(value)) return `${censor} (${value.byteLength} bytes)`;
+  // Node puts the whole text it could not parse on an invalid URL's error: any shape, any secret.
+  const invalidUrl = (value as { code?: unknown }).code === 'ERR_INVALID_URL';
   const copy: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    copy[scrubSecrets(key)] = isSensitiveKey(key) && inner !== null && inner !== undefined ? censor : redactDeep(inner);
+    // A Kubernetes object under such a key (a Secret logged as `secret`) keeps its metadata; its
+    // data and stringData are sensitive keys of their own.
+    const hide =
+      (isSensitiveKey(key) || (invalidUrl && key === 'input')) && inner !== null && inner !== undefined && !isKubernetesObject(inner);
+    copy[scrubSecrets(key)] = hide ? censor : redactDeep(inner);
   }
   return copy;
+}
+
+function isKubernetesObject(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { kind, metadata } = value as { kind?: unknown; metadata?: unknown };
+  return typeof kind === 'string' && metadata !== null && typeof metadata === 'object';
 }

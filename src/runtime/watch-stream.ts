@@ -1,6 +1,7 @@
 // One watch request: streams events until the server ends it (timeoutSeconds), the stream goes
-// silent past its idle deadline, the caller aborts, or the server reports an error (410 Gone included).
-import { KubeApiError, parseStatus, type KubeHttp, type Status } from './kube-http.ts';
+// silent past its idle deadline or outlives timeoutSeconds by more than a grace, the caller aborts, or
+// the server reports an error (410 Gone included).
+import { KubeApiError, parseStatus, readText, type KubeHttp, type Status } from './kube-http.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
@@ -14,14 +15,21 @@ export interface WatchOptions {
   labelSelector?: string;
   /** The server closes the watch after this long; jittered by the caller. */
   timeoutSeconds: number;
-  /** No bytes for this long (bookmarks included) means the stream is dead. */
+  /** No bytes for this long (bookmarks included) means the stream is dead; it also bounds the wait for headers. */
   idleMs: number;
+  /** How long past timeoutSeconds the stream may stay open before it is cut; default 30 s. */
+  graceMs?: number;
   signal?: AbortSignal;
   /** Called once the API server has accepted the watch. */
   onConnected?: () => void;
 }
 
 export class WatchSilentError extends Error {}
+
+/** The server kept the watch open past its timeoutSeconds and the grace. */
+export class WatchOverranError extends Error {}
+
+export const defaultWatchGraceMs = 30_000;
 
 /** Resolves when the server closes the stream normally; rejects on errors (KubeApiError 410 for expired versions). */
 export async function watchOnce<T>(
@@ -35,6 +43,12 @@ export async function watchOnce<T>(
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   let idle: NodeJS.Timeout | undefined;
   let silent = false;
+  let overran = false;
+  const lifetimeMs = options.timeoutSeconds * 1_000 + (options.graceMs ?? defaultWatchGraceMs);
+  const lifetime = setTimeout(() => {
+    overran = true;
+    abort.abort();
+  }, lifetimeMs);
   const armIdle = () => {
     clearTimeout(idle);
     idle = setTimeout(() => {
@@ -55,9 +69,7 @@ export async function watchOnce<T>(
       },
     });
     if (res.statusCode !== 200) {
-      const chunks: Buffer[] = [];
-      for await (const c of res) chunks.push(c as Buffer);
-      const text = Buffer.concat(chunks).toString('utf8');
+      const text = await readText(res, abort.signal);
       throw new KubeApiError(res.statusCode ?? 0, parseStatus(text), 'WATCH', path);
     }
     options.onConnected?.();
@@ -80,10 +92,12 @@ export async function watchOnce<T>(
     }
   } catch (err) {
     if (silent) throw new WatchSilentError(`watch of ${path} sent nothing for ${options.idleMs} ms`);
+    if (overran) throw new WatchOverranError(`watch of ${path} stayed open past ${lifetimeMs} ms`);
     if (options.signal?.aborted) return;
     throw err;
   } finally {
     clearTimeout(idle);
+    clearTimeout(lifetime);
     options.signal?.removeEventListener('abort', onCallerAbort);
   }
   if (silent) throw new WatchSilentError(`watch of ${path} sent nothing for ${options.idleMs} ms`);

@@ -57,7 +57,10 @@ export async function startOperator(
       ...launch.args,
       '--app=controller',
       `--kubeconfig=${kubeconfig}`,
+      // Plain HTTP on loopback, so tests and benches read metrics without a token; the HTTPS path with
+      // TokenReview and SubjectAccessReview is tested on its own (runtime-metrics-auth.test.ts).
       `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+      '--metrics-secure=false',
       `--health-probe-bind-address=127.0.0.1:${probesPort}`,
       ...args,
     ],

@@ -59,6 +59,7 @@ describe('EventRecorder on a real API server', () => {
   }
 
   async function eventsAbout(target: EventTarget): Promise<EventsV1Event[]> {
+    await recorder.flush();
     const list = await events.listNamespacedEvent({ namespace });
     return list.items.filter((event) => event.regarding?.uid === target.uid).sort((a, b) => (a.note ?? '').localeCompare(b.note ?? ''));
   }
@@ -137,6 +138,7 @@ describe('EventRecorder on a real API server', () => {
     const denied = new EventRecorder(new KubeHttp(nobody), { controller, instance: 'coder-k8s-0', logger });
     logged.length = 0;
     await denied.record(target, 'Warning', 'Failed', 'Reconcile', 'token AbCdEfGhIj-AbCdEfGhIjKlMnOpQrStUv rejected');
+    await denied.flush();
     assert.deepEqual(await eventsAbout(target), []);
     const lines = logged.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
     assert.ok(

@@ -11,7 +11,9 @@ describe('operator flags', () => {
       leaderElect: true,
       leaderElectionNamespace: undefined,
       maxConcurrentReconciles: 1,
-      metricsBindAddress: ':8080',
+      metricsBindAddress: ':8443',
+      metricsSecure: true,
+      metricsCertDir: undefined,
       healthProbeBindAddress: ':8081',
       logLevel: 'info',
       gracefulShutdownTimeoutMs: 30_000,
@@ -33,6 +35,23 @@ describe('operator flags', () => {
       [o.app, o.watchNamespaces, o.leaderElect, o.maxConcurrentReconciles, o.metricsBindAddress],
       ['controller', ['a', 'b'], false, 4, '0'],
     );
+  });
+
+  it('serves metrics without TLS and authentication only on a loopback address', () => {
+    for (const address of ['127.0.0.1:8080', 'localhost:8080', '[::1]:8080', '0']) {
+      assert.equal(
+        (parseOperatorArgs(['--metrics-secure=false', `--metrics-bind-address=${address}`]) as OperatorOptions).metricsSecure,
+        false,
+      );
+    }
+    for (const address of [':8080', '0.0.0.0:8080', '10.0.0.5:8080']) {
+      assert.throws(
+        () => parseOperatorArgs(['--metrics-secure=false', `--metrics-bind-address=${address}`]),
+        (err) => err instanceof UsageError && /--metrics-secure=false .* needs a loopback --metrics-bind-address/.test(err.message),
+      );
+    }
+    assert.throws(() => parseOperatorArgs(['--metrics-secure=false']), /loopback/);
+    assert.equal((parseOperatorArgs(['--metrics-cert-dir=/certs']) as OperatorOptions).metricsCertDir, '/certs');
   });
 
   it('names the valid modes for an unknown --app', () => {

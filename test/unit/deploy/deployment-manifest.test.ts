@@ -25,6 +25,11 @@ describe('deploy/deployment.yaml', () => {
     assert.equal(probePort, 8081);
   });
 
+  it('serves metrics on 8443 (HTTPS), and gives shutdown longer than the graceful shutdown timeout', () => {
+    assert.equal(container.ports?.find((p) => p.name === 'metrics')?.containerPort, 8443);
+    assert.ok((deployment.spec!.template.spec!.terminationGracePeriodSeconds ?? 30) > 30);
+  });
+
   it('runs read-only and unprivileged, as the image expects', () => {
     assert.equal(container.securityContext?.readOnlyRootFilesystem, true);
     assert.equal(container.securityContext?.allowPrivilegeEscalation, false);

@@ -117,6 +117,31 @@ describe('createLogger', () => {
     assert.match(String(second!.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it('logs a Buffer given as the first argument as its length, never its bytes', () => {
+    const { log, output, lines } = capturingLogger();
+    const bytes = Buffer.from('postgres://coder:hunter2@db/coder');
+    log.info(bytes);
+    log.info(bytes, 'with a message');
+    const text = output();
+    assert.ok(!text.includes('hunter2') && !text.includes('"0":112'), text);
+    const [first, second] = lines();
+    assert.equal(first!.bytes, `[REDACTED] (${bytes.length} bytes)`);
+    assert.equal(second!.msg, 'with a message');
+  });
+
+  it("hides the text Node keeps on an invalid URL's error, a password with spaces included", () => {
+    const { log, output } = capturingLogger();
+    let err: unknown;
+    try {
+      new URL('postgres://coder:hun ter2@[db/coder');
+    } catch (e) {
+      err = e;
+    }
+    log.error({ err }, 'cannot parse the database URL');
+    assert.ok(!output().includes('ter2'), output());
+    assert.match(output(), /"code":"ERR_INVALID_URL"/);
+  });
+
   it('drops lines below the level', () => {
     const { log, output } = capturingLogger('warn');
     log.info('quiet');

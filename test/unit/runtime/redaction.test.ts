@@ -22,7 +22,20 @@ describe('scrubSecrets', () => {
     ['a libpq keyword string', "host=db user=coder password='a b' dbname=coder", 'host=db user=coder password=REDACTED dbname=coder'],
     ['JSON in a message', 'body: {"token":"t-1","name":"n"}', 'body: {"token":"REDACTED","name":"n"}'],
     ['a private key', 'key -----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY----- done', 'key REDACTED done'],
+    ['a URL password holding an unencoded /', 'postgres://coder:pa/ss@db/coder', 'postgres://REDACTED@db/coder'],
+    ['a URL password holding an unencoded ?', 'postgres://coder:pa?ss@db/coder', 'postgres://REDACTED@db/coder'],
+    [
+      'a URL password holding an unencoded #',
+      'dial postgres://coder:pa#ss@db:5432/coder failed',
+      'dial postgres://REDACTED@db:5432/coder failed',
+    ],
+    ['a URL password holding spaces', 'postgres://coder:pa ss word@db/coder', 'postgres://REDACTED@db/coder'],
+    ['a KEY: value password', 'DB_PASSWORD: hunter2', 'DB_PASSWORD: REDACTED'],
+    ['a key: value secret', 'clientSecret: abc123, next', 'clientSecret: REDACTED, next'],
+    ['quoted YAML credentials', "credentials: 'a b c'", 'credentials: REDACTED'],
+    ['a KEY: value token among other keys', 'user: coder\nPGPASSWORD: x1\nhost: db', 'user: coder\nPGPASSWORD: REDACTED\nhost: db'],
     ['an ordinary message', 'Secret "coder-db-app" has no key "uri"', 'Secret "coder-db-app" has no key "uri"'],
+    ['a message with a colon', 'reconcile failed: no such key: uri', 'reconcile failed: no such key: uri'],
     ['a Kubernetes name with hyphens', 'pod coder-7d9f8c6b5-x2k4p is ready', 'pod coder-7d9f8c6b5-x2k4p is ready'],
   ];
   for (const [what, input, expected] of cases) {
@@ -47,5 +60,33 @@ describe('redactDeep', () => {
       Data: '[REDACTED]',
       url: 'redis://REDACTED@r:6379',
     });
+  });
+
+  it('censors keys like secret, clientSecret, credentials and DB_PASSWORD', () => {
+    assert.deepEqual(
+      redactDeep({ secret: 's1', clientSecret: 's2', client_secret: 's3', credentials: { u: 'x' }, DB_PASSWORD: 's4', name: 'n' }),
+      {
+        secret: '[REDACTED]',
+        clientSecret: '[REDACTED]',
+        client_secret: '[REDACTED]',
+        credentials: '[REDACTED]',
+        DB_PASSWORD: '[REDACTED]',
+        name: 'n',
+      },
+    );
+  });
+
+  it("censors the input Node keeps on an invalid URL's error, whatever its shape", () => {
+    let err: unknown;
+    try {
+      new URL('postgres://coder:hun ter2@[db/coder');
+    } catch (e) {
+      err = e;
+    }
+    const copy = redactDeep(JSON.parse(JSON.stringify({ err: { ...(err as object), message: (err as Error).message } }))) as {
+      err: { input: string; code: string };
+    };
+    assert.equal(copy.err.code, 'ERR_INVALID_URL');
+    assert.equal(copy.err.input, '[REDACTED]');
   });
 });
