@@ -16,7 +16,7 @@ import { validatorFile, validatorsIndexFile } from './validators.ts';
 /** A schema that breaks a rule: reported in one message, without a stack trace. */
 class SchemaRuleError extends Error {}
 
-export async function generate(): Promise<OutputSet> {
+async function generate(): Promise<OutputSet> {
   const problems = compatibilityProblems(loadKubernetesDefinitions());
   if (problems.length) {
     throw new SchemaRuleError(

@@ -23,7 +23,7 @@ function objectLiteral(values: Record<string, string | boolean>): string {
   return `{\n${entries.join('\n')}\n}`;
 }
 
-export function resourceConstName(kind: KindSource): string {
+function resourceConstName(kind: KindSource): string {
   return `${lowerFirst(kind.kind)}Resource`;
 }
 

@@ -4,7 +4,7 @@ import type { JsonSchema } from './json-schema.ts';
 import type { KindSource } from './load.ts';
 import { commonTypeKey, kubernetesTypeKey } from './resolve.ts';
 
-export function crdName(kind: KindSource): string {
+function crdName(kind: KindSource): string {
   return `${kind.names.plural}.${kind.group}`;
 }
 
@@ -17,7 +17,7 @@ export function crdPath(kind: KindSource): string {
  * is kept: the core types' own descriptions would push the CRDs past the 256 KiB that client-side
  * `kubectl apply` can store in its last-applied annotation.
  */
-export function crdSchema(schema: JsonSchema): JsonSchema {
+function crdSchema(schema: JsonSchema): JsonSchema {
   const walk = (node: unknown, insideKubernetesType: boolean): unknown => {
     if (Array.isArray(node)) return node.map((n) => walk(n, insideKubernetesType));
     if (node === null || typeof node !== 'object') return node;

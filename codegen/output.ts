@@ -6,9 +6,9 @@ import { dirname, join, relative } from 'node:path';
 import { repoRoot } from './paths.ts';
 
 /** Directories whose every file codegen owns: a file there that codegen did not make is stale. */
-export const ownedDirs = ['config/crd/bases', 'generated'];
+const ownedDirs = ['config/crd/bases', 'generated'];
 /** Single files codegen owns outside those directories. */
-export const ownedFiles = ['config/rbac/role.yaml', 'docs/reference/api.md'];
+const ownedFiles = ['config/rbac/role.yaml', 'docs/reference/api.md'];
 
 const commentStyle: Record<string, (line: string) => string> = {
   '.yaml': (l) => `# ${l}`,

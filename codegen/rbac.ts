@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { repoRoot } from './paths.ts';
 
 // The Go original's names, so that applying config/rbac/ over its install replaces its rules instead of adding ours.
-export const clusterRoleName = 'manager-role';
+const clusterRoleName = 'manager-role';
 
 export interface Rule {
   apiGroups: string[];

@@ -24,7 +24,7 @@ export function commonTypeName(file: string): string {
     .join('');
 }
 
-export function pascal(s: string): string {
+function pascal(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

@@ -46,7 +46,7 @@ const valueKeywords = new Set([
 const shareThreshold = 300;
 
 /** The CRD's openAPIV3Schema: what the API server validates against. */
-export function crdOpenApiSchema(kind: KindSource, resolved: JsonSchema): JsonSchema {
+function crdOpenApiSchema(kind: KindSource, resolved: JsonSchema): JsonSchema {
   const crd = buildCrd(kind, resolved) as { spec: { versions: { schema: { openAPIV3Schema: JsonSchema } }[] } };
   return crd.spec.versions[0]!.schema.openAPIV3Schema;
 }
@@ -230,7 +230,7 @@ function literal(value: unknown, indent = ''): string {
 }
 
 /** ajv standalone ESM code for one schema, exported as `matchesSchema`. */
-export function ajvStandalone(schema: JsonSchema): string {
+function ajvStandalone(schema: JsonSchema): string {
   const ajv = new Ajv({
     allErrors: true,
     strict: false,

@@ -5,7 +5,7 @@ import { UsageError } from './errors.ts';
 
 export { UsageError };
 
-export const appModes = ['all', 'controller', 'aggregated-apiserver', 'mcp-http'] as const;
+const appModes = ['all', 'controller', 'aggregated-apiserver', 'mcp-http'] as const;
 export type AppMode = (typeof appModes)[number];
 
 export interface OperatorOptions {
@@ -27,9 +27,9 @@ export interface OperatorOptions {
 }
 
 /** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
-export const maxConcurrentReconcilesLimit = 100;
+const maxConcurrentReconcilesLimit = 100;
 /** A pod's terminationGracePeriodSeconds rarely exceeds this; longer would hold a lease for no use. */
-export const maxGracefulShutdownSeconds = 3600;
+const maxGracefulShutdownSeconds = 3600;
 
 export const usage = `Usage: coder-k8s [flags]
        coder-k8s validate -f FILE [-f FILE...]

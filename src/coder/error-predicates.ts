@@ -1,7 +1,7 @@
 // Questions a caller asks of a failed Coder call, so controllers never compare status codes by hand.
 import { CoderApiError, CoderNetworkError } from './errors.ts';
 
-export function isCoderApiError(err: unknown): err is CoderApiError {
+function isCoderApiError(err: unknown): err is CoderApiError {
   return err instanceof CoderApiError;
 }
 
@@ -22,16 +22,12 @@ export function isUnauthorizedOrForbidden(err: unknown): boolean {
   return isUnauthorized(err) || isForbidden(err);
 }
 
-export function isRateLimited(err: unknown): boolean {
-  return isCoderApiError(err) && err.status === 429;
-}
-
 function messageAndDetail(err: CoderApiError): string {
   return `${err.coderMessage ?? ''} ${err.detail ?? ''}`.toLowerCase();
 }
 
 /** Coder reports a unique-key clash (PostgreSQL's "duplicate key value ...") or "... already exists". */
-export function isAlreadyExists(err: unknown): boolean {
+function isAlreadyExists(err: unknown): boolean {
   if (!isCoderApiError(err)) return false;
   const text = messageAndDetail(err);
   return text.includes('duplicate key') || text.includes('already exists');

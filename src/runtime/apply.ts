@@ -12,7 +12,7 @@ import { isNotFound, type KubeHttp } from './kube-http.ts';
 import { objectPath, type ResourceKind } from './resource.ts';
 
 export const fieldManager = 'coder-k8s';
-export const appliedHashAnnotation = 'coder.com/applied-hash';
+const appliedHashAnnotation = 'coder.com/applied-hash';
 
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
@@ -26,7 +26,7 @@ function stableStringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function intentHash(desired: KubeObject): string {
+function intentHash(desired: KubeObject): string {
   return createHash('sha256').update(stableStringify(desired)).digest('hex').slice(0, 32);
 }
 

@@ -43,7 +43,7 @@ export function requestKey(namespace: string | undefined, name: string): string 
   return namespace ? `${namespace}/${name}` : name;
 }
 
-export function parseKey(key: string): Request {
+function parseKey(key: string): Request {
   const slash = key.indexOf('/');
   return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }

@@ -54,9 +54,9 @@ export interface InformerOptions {
 /** A watch that ends sooner than this counts as a failure, as client-go's "very short watch". */
 const shortestWatchMs = 1_000;
 
-export class WatchClosedEarlyError extends Error {}
+class WatchClosedEarlyError extends Error {}
 
-export function objectKey(obj: KubeObject): string {
+function objectKey(obj: KubeObject): string {
   const { namespace, name } = obj.metadata ?? {};
   return namespace ? `${namespace}/${name}` : `${name}`;
 }

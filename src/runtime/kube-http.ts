@@ -59,7 +59,7 @@ export interface RequestParams {
 }
 
 /** The default deadline of a JSON request to the API server, headers and body together. */
-export const defaultRequestTimeoutMs = 30_000;
+const defaultRequestTimeoutMs = 30_000;
 
 /** A request to the API server that had no complete answer within its deadline. */
 export class KubeTimeoutError extends Error {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { HttpEndpoint } from './http-endpoint.ts';
 import { selfSignedCert, type ServingCert } from './self-signed-cert.ts';
 
-export const certReloadMs = 60_000;
+const certReloadMs = 60_000;
 
 export function metricsServingCert(certDir: string | undefined): ServingCert {
   if (!certDir) {

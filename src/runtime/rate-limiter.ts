@@ -64,7 +64,7 @@ export class TokenBucket implements RateLimiter {
   }
 }
 
-export class MaxOf implements RateLimiter {
+class MaxOf implements RateLimiter {
   private readonly limiters: RateLimiter[];
 
   constructor(...limiters: RateLimiter[]) {

@@ -5,7 +5,7 @@ export const censor = '[REDACTED]';
 const hidden = 'REDACTED';
 
 /** Keys whose values are never printed, whatever they hold (compared case-insensitively). */
-export const sensitiveKeys: readonly string[] = [
+const sensitiveKeys: readonly string[] = [
   'token',
   'password',
   'passwd',
@@ -34,7 +34,7 @@ const sensitiveKeySet = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
 /** Any key that ends like a secret: DB_PASSWORD, clientSecret, awsCredentials, refreshToken. */
 const sensitiveKeySuffix = /(?:password|passwd|secret|credentials?|token|apikey|api_key|api-key)$/i;
 
-export function isSensitiveKey(key: string): boolean {
+function isSensitiveKey(key: string): boolean {
   return sensitiveKeySet.has(key.toLowerCase()) || sensitiveKeySuffix.test(key);
 }
 

@@ -29,7 +29,7 @@ export class WatchSilentError extends Error {}
 /** The server kept the watch open past its timeoutSeconds and the grace. */
 export class WatchOverranError extends Error {}
 
-export const defaultWatchGraceMs = 30_000;
+const defaultWatchGraceMs = 30_000;
 
 /** Resolves when the server closes the stream normally; rejects on errors (KubeApiError 410 for expired versions). */
 export async function watchOnce<T>(

@@ -37,7 +37,7 @@ const fullDate = /^(\d{4})-(\d{2})-(\d{2})$/;
 const time = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
 
 /** Go's time.Parse("2006-01-02", s): four-digit year, real month and day of that month. */
-export function isFullDate(s: string): boolean {
+function isFullDate(s: string): boolean {
   const m = fullDate.exec(s);
   if (!m) return false;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];

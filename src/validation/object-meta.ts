@@ -32,7 +32,7 @@ function nameMessages(name: string, prefix: boolean): string[] {
 }
 
 /** IsQualifiedName: an optional DNS subdomain prefix and '/', then a name of at most 63 characters. */
-export function qualifiedNameMessages(value: string): string[] {
+function qualifiedNameMessages(value: string): string[] {
   const parts = value.split('/');
   if (parts.length > 2) {
     return [`a valid label key ${qualifiedNameMessage} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];

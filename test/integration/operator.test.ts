@@ -1,6 +1,6 @@
 // The operator as its own process, under its generated RBAC, against a real API server: start-up
 // checks, leader election and failover, probes and metrics, and no writes while nothing changes.
-import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { CoordinationV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';

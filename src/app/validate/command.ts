@@ -9,7 +9,7 @@ import { checkManifests, type ManifestProblem } from './manifests.ts';
 import { terminalSafe } from './terminal-safe.ts';
 
 /** A file holds many documents, each at most 3 MiB; past this the file is refused before it is read further. */
-export const maxFileBytes = 64 * 1024 * 1024;
+const maxFileBytes = 64 * 1024 * 1024;
 
 const usage = `Usage: coder-k8s validate -f FILE [-f FILE...]
 
@@ -39,7 +39,7 @@ function sources(names: string[]): Source[] {
 }
 
 /** One line; names, paths and messages come from the manifest, so control characters are shown escaped. */
-export function formatProblem(file: string, p: ManifestProblem): string {
+function formatProblem(file: string, p: ManifestProblem): string {
   return terminalSafe(`${file}:${p.doc} ${p.object}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
 }
 

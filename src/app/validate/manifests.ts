@@ -10,12 +10,12 @@ import { runValidation } from '../../validation/validate.ts';
 import { validatorFor } from '../../validation/validator-lookup.ts';
 
 /** The API server refuses a request body larger than this (etcd's request limit); so does validate, per document. */
-export const maxDocumentBytes = 3 * 1024 * 1024;
+const maxDocumentBytes = 3 * 1024 * 1024;
 /** More aliases than this in one document is refused, like the YAML library's guard against "billion laughs". */
-export const maxAliases = 100;
+const maxAliases = 100;
 
 /** The API group whose kinds the validators know; an unknown kind of it is an error, not a skip. */
-export const ourGroup = 'coder.com';
+const ourGroup = 'coder.com';
 
 export interface ManifestProblem {
   /** 1-based index of the document in its file. */

@@ -5,8 +5,8 @@ const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 /** The largest multiple of 62 that fits in a byte: bytes at or above it are drawn again, so no bias. */
 const acceptBelow = 256 - (256 % alphabet.length);
 
-export const apiKeyIdLength = 10;
-export const apiKeySecretLength = 22;
+const apiKeyIdLength = 10;
+const apiKeySecretLength = 22;
 
 export type RandomSource = (size: number) => Uint8Array;
 

@@ -29,7 +29,7 @@ import {
 } from './desired/workspace-rbac.ts';
 import { workspaceNamespaceConsent } from './workspace-namespace-consent.ts';
 
-export const exposureRetryMs = 2 * 60_000;
+const exposureRetryMs = 2 * 60_000;
 const { Exposed, WorkspaceRBACReady, ChildrenOwned } = CoderControlPlaneConditions;
 
 /**

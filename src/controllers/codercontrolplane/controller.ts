@@ -13,7 +13,7 @@ import type { ControlPlaneContext } from './context.ts';
 import { reconcileControlPlane } from './reconcile.ts';
 import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
 
-export const controllerName = 'codercontrolplane';
+const controllerName = 'codercontrolplane';
 const secretRefIndex = 'secret-refs';
 const workspaceNamespaceIndex = 'workspace-namespaces';
 
@@ -32,7 +32,7 @@ export function referencedSecrets(cp: CoderControlPlane): string[] {
 }
 
 /** The namespaces other than its own where a control plane asks for workspace RBAC (never throws: blank entries are skipped). */
-export function requestedWorkspaceNamespaces(cp: CoderControlPlane): string[] {
+function requestedWorkspaceNamespaces(cp: CoderControlPlane): string[] {
   const own = cp.metadata.namespace;
   const names = (cp.spec?.rbac?.workspaceNamespaces ?? []).map((ns) => ns.trim()).filter((ns) => ns && ns !== own);
   return [...new Set(names)];

@@ -8,8 +8,6 @@ import { secretValue } from '../shared/secret-value.ts';
 import { databaseExtraEnvConflictMessage, pgConnectionUrlEnv } from './desired/env.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.DatabaseSecretResolved;
-export const databaseConditionType = type;
-
 export type DatabaseSecretResult = { condition: ConditionInput; url?: undefined } | { condition: ConditionInput; url: string };
 
 /** True when spec.database and an extraEnv CODER_PG_CONNECTION_URL are both set (admission should have refused it). */

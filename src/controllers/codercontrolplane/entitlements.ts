@@ -6,8 +6,8 @@ import type { CoderControlPlaneStatus } from '../../../generated/types/codercont
 import type { CoderClient } from '../../coder/client.ts';
 import { nowTime } from '../../runtime/conditions.ts';
 
-export const entitlementsRefreshMs = 2 * 60_000;
-export const entitlementsRetryMs = 30_000;
+const entitlementsRefreshMs = 2 * 60_000;
+const entitlementsRetryMs = 30_000;
 
 type EntitlementFields = Pick<CoderControlPlaneStatus, 'licenseTier' | 'externalProvisionerDaemonsEntitlement' | 'entitlementsLastChecked'>;
 

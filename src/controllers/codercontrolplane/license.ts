@@ -16,7 +16,7 @@ import { eventTarget } from '../shared/event-target.ts';
 import type { ControlPlaneContext } from './context.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.LicenseApplied;
-export const licenseRetryMs = 30_000;
+const licenseRetryMs = 30_000;
 const defaultLicenseKey = 'license';
 
 /** Sets LicenseApplied, and licenseLastApplied and its hash once a license is uploaded. */

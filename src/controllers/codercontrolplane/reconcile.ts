@@ -20,7 +20,7 @@ import { reconcileOperatorAccess } from './operator-access.ts';
 import { computeStatus, readyReplicas } from './status.ts';
 import { workspaceNamespaces } from './desired/workspace-rbac.ts';
 
-export const finalizer = 'coder.com/workspace-rbac-cleanup';
+const finalizer = 'coder.com/workspace-rbac-cleanup';
 const rbacDriftMs = 2 * 60_000;
 
 export async function reconcileControlPlane(

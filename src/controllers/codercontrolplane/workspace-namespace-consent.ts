@@ -4,14 +4,14 @@
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 
-export const workspaceNamespaceLabel = 'coder.com/workspace-namespace';
-export const workspaceNamespaceLabelValue = 'true';
-export const workspaceControlPlanesAnnotation = 'coder.com/workspace-control-planes';
+const workspaceNamespaceLabel = 'coder.com/workspace-namespace';
+const workspaceNamespaceLabelValue = 'true';
+const workspaceControlPlanesAnnotation = 'coder.com/workspace-control-planes';
 
 export type WorkspaceNamespaceConsent = { consented: true } | { consented: false; message: string };
 
 /** The annotation entry that names a control plane: `<namespace>/<name>`. */
-export function controlPlaneEntry(cp: CoderControlPlane): string {
+function controlPlaneEntry(cp: CoderControlPlane): string {
   return `${cp.metadata.namespace ?? ''}/${cp.metadata.name ?? ''}`;
 }
 

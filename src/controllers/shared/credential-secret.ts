@@ -9,7 +9,7 @@ import { isControllerOwnedBy } from './ownership.ts';
 import { secretValue } from './secret-value.ts';
 
 export const credentialLabel = 'coder.com/credential';
-export const credentialLabelValue = 'true';
+const credentialLabelValue = 'true';
 export const credentialDestinationsAnnotation = 'coder.com/credential-destinations';
 
 // CoderWorkspaceProxy declares every reason of this condition; the checks at the end of the file prove
@@ -47,7 +47,7 @@ export type CredentialConsent = { consented: true } | { consented: false; reason
 export type CredentialSecretResult = { ready: true; value: string } | { ready: false; reason: CredentialSecretReason; message: string };
 
 /** The annotation entry that names an object: `<lower-case kind>/<name>`. */
-export function destinationEntry(kind: string, name: string): string {
+function destinationEntry(kind: string, name: string): string {
   return `${kind.toLowerCase()}/${name}`;
 }
 
@@ -68,7 +68,7 @@ export function parseCredentialDestinations(annotation: string | undefined): Cre
  * Kinds are compared exactly, so `CoderWorkspaceProxy/x` does not count: the documented spelling is the only
  * one, and whoever audits consent by searching annotations for it sees every grant.
  */
-export function listsDestination(destinations: CredentialDestination[], kind: string, name: string): boolean {
+function listsDestination(destinations: CredentialDestination[], kind: string, name: string): boolean {
   const lower = kind.toLowerCase();
   return destinations.some((d) => d.kind === lower && (d.name === '*' || d.name === name));
 }
@@ -150,13 +150,13 @@ export function resolveCredentialSecret(
   return { ready: true, value };
 }
 
-// tsc proves that every kind declaring CredentialSecretReady uses this type string and declares the reasons
+// tsc proves (exported only so that noUnusedLocals keeps it) that every kind declaring CredentialSecretReady uses this type string and declares the reasons
 // it can be handed: all of them, except CoderAIGatewayKey, which only writes Secrets and so gets consent reasons.
 type ReasonsOf<C> = C extends { CredentialSecretReady: { type: typeof credentialSecretReadyType; reasons: infer R } } ? R[keyof R] : never;
 type Declares<Declared, Used extends Declared> = Used;
 type Resolving = CredentialSecretReason | typeof credentialSecretReasons.CredentialAccepted;
 type Consenting = CredentialMarkReason | typeof credentialSecretReasons.CredentialAccepted;
-type ReasonChecks = [
+export type CredentialReasonChecks = [
   Declares<ReasonsOf<typeof CoderProvisionerConditions>, Resolving>,
   Declares<ReasonsOf<typeof CoderAIProviderConditions>, Resolving>,
   Declares<ReasonsOf<typeof CoderMCPServerConditions>, Resolving>,

@@ -9,7 +9,7 @@ import type { Writer } from '../../runtime/writer.ts';
 export type ApplyTarget<T> = { foreign: false; live: T | undefined } | { foreign: true; description: string };
 
 /** `Deployment "ns/name"`, for messages and Events. */
-export function describeObject(resource: ResourceKind, obj: KubeObject): string {
+function describeObject(resource: ResourceKind, obj: KubeObject): string {
   const { namespace, name } = obj.metadata ?? {};
   return `${resource.kind} "${namespace ? `${namespace}/` : ''}${name ?? ''}"`;
 }

@@ -7,7 +7,7 @@ import { buildCoderEnv } from './env.ts';
 import { coderHttpPort, coderHttpsPort, controlPlaneLabels, defaultImage, ownedMetadata, serviceAccountName } from './names.ts';
 import { certVolumes } from './volumes.ts';
 
-export const coderContainerName = 'coder';
+const coderContainerName = 'coder';
 
 export interface DeploymentInputs {
   /** True when an existing envFrom source defines CODER_ACCESS_URL (the caller reads the sources). */
@@ -69,14 +69,14 @@ export function buildDeployment(cp: CoderControlPlane, inputs: DeploymentInputs)
 }
 
 /** `http` 8080, and `https` 8443 with built-in TLS. The protocol is set because it is part of the list's merge key. */
-export function containerPorts(cp: CoderControlPlane): V1ContainerPort[] {
+function containerPorts(cp: CoderControlPlane): V1ContainerPort[] {
   const ports: V1ContainerPort[] = [{ name: 'http', containerPort: coderHttpPort, protocol: 'TCP' }];
   if (tlsEnabled(cp)) ports.push({ name: 'https', containerPort: coderHttpsPort, protocol: 'TCP' });
   return ports;
 }
 
 /** HTTP GET /healthz on port `http`, with the ProbeSpec values or their defaults (10 s period, 1 s timeout, 1 success, 3 failures). */
-export function healthProbe(probe: CoderControlPlaneSpecLivenessProbe | undefined): V1Probe {
+function healthProbe(probe: CoderControlPlaneSpecLivenessProbe | undefined): V1Probe {
   return {
     httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' },
     ...(probe?.initialDelaySeconds ? { initialDelaySeconds: probe.initialDelaySeconds } : {}),

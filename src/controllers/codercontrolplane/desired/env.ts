@@ -13,7 +13,7 @@ export const databaseExtraEnvConflictMessage =
   'spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set';
 
 /** Whether the operator adds the default CODER_ACCESS_URL (see defaultAccessURL). */
-export function wantsDefaultAccessURL(cp: CoderControlPlane, accessUrlFromEnvFrom: boolean): boolean {
+function wantsDefaultAccessURL(cp: CoderControlPlane, accessUrlFromEnvFrom: boolean): boolean {
   return (
     cp.spec?.envUseClusterAccessURL !== false && !(cp.spec?.extraEnv ?? []).some((e) => e.name === accessUrlEnv) && !accessUrlFromEnvFrom
   );

@@ -9,7 +9,7 @@ export const defaultImage = 'ghcr.io/coder/coder:latest';
 export const coderHttpPort = 8080;
 export const coderHttpsPort = 8443;
 /** The longest pod volume name (a DNS label). */
-export const maxVolumeNameLength = 63;
+const maxVolumeNameLength = 63;
 
 /** The name of the control plane; every child that is not RBAC carries it. */
 export function nameOf(cp: CoderControlPlane): string {

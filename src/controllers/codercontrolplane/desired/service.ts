@@ -30,7 +30,7 @@ export function buildService(cp: CoderControlPlane): V1Service {
  * port is 443 itself, HTTPS comes first and HTTP moves to 80. The protocol is set because it is part
  * of the list's merge key.
  */
-export function servicePorts(cp: CoderControlPlane): V1ServicePort[] {
+function servicePorts(cp: CoderControlPlane): V1ServicePort[] {
   const port = servicePort(cp);
   const http = (p: number): V1ServicePort => ({ name: 'http', port: p, targetPort: coderHttpPort, protocol: 'TCP' });
   const https: V1ServicePort = { name: 'https', port: 443, targetPort: coderHttpsPort, protocol: 'TCP' };

@@ -5,8 +5,8 @@ import { secretVolumeName } from './names.ts';
 import type { FromField } from '../../shared/pod-spec.ts';
 import { SpecError } from '../../shared/spec-check.ts';
 
-export const tlsCertDirectory = '/etc/ssl/certs/coder';
-export const caCertDirectory = '/etc/ssl/certs';
+const tlsCertDirectory = '/etc/ssl/certs/coder';
+const caCertDirectory = '/etc/ssl/certs';
 
 /** A volume or mount together with the spec field it comes from, for error messages. */
 export interface CertVolumes {
@@ -15,7 +15,7 @@ export interface CertVolumes {
 }
 
 /** spec.tls.secretNames, trimmed, each once, in order. An empty entry is a SpecError. */
-export function tlsSecretNames(cp: CoderControlPlane): { name: string; field: string }[] {
+function tlsSecretNames(cp: CoderControlPlane): { name: string; field: string }[] {
   const names: { name: string; field: string }[] = [];
   (cp.spec?.tls?.secretNames ?? []).forEach((entry, i) => {
     const field = `spec.tls.secretNames[${i}]`;
@@ -47,7 +47,7 @@ export interface CaCertificate {
  * `<name>.crt`, or `<name>-<key>.crt` when the same Secret is listed with several keys; `.crt` is
  * not doubled, and a file name already taken gets `-2`, `-3`, ... before `.crt`.
  */
-export function caCertificates(cp: CoderControlPlane): CaCertificate[] {
+function caCertificates(cp: CoderControlPlane): CaCertificate[] {
   const items: { secretName: string; key: string; field: string }[] = [];
   (cp.spec?.certs?.secrets ?? []).forEach((entry, i) => {
     const field = `spec.certs.secrets[${i}]`;

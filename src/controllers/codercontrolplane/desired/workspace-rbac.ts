@@ -10,7 +10,7 @@ import { controllerOwnerReference, fitName, fnv32a } from '../../shared/object-n
 
 export const controlPlaneLabel = 'coder.com/control-plane';
 export const controlPlaneNamespaceLabel = 'coder.com/control-plane-namespace';
-export const workspaceRbacOwnerUidAnnotation = 'coder.com/workspace-rbac-owner-uid';
+const workspaceRbacOwnerUidAnnotation = 'coder.com/workspace-rbac-owner-uid';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
 const workspaceVerbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -67,7 +67,7 @@ export function workspaceNamespaces(cp: CoderControlPlane): string[] {
 }
 
 /** The workspace Role rules, in order: pods, persistent volume claims, deployments (unless off), extraRules. */
-export function workspaceRoleRules(cp: CoderControlPlane): V1PolicyRule[] {
+function workspaceRoleRules(cp: CoderControlPlane): V1PolicyRule[] {
   const rules: V1PolicyRule[] = [
     { apiGroups: [''], resources: ['pods'], verbs: [...workspaceVerbs] },
     { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: [...workspaceVerbs] },

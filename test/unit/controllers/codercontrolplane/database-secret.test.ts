@@ -1,7 +1,6 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import {
   hasConflictingDatabaseConfig,
   isPostgresURL,
