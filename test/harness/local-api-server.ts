@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 export interface LocalApiServer {
   url: string;
   kubeConfig: KubeConfig;
+  /** Stops the server and ends every connection, open watches included. */
   close(): Promise<void>;
 }
 

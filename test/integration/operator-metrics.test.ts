@@ -2,38 +2,17 @@
 // certificate it signed itself, to callers that may get /metrics, under the generated RBAC only.
 import { CoreV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
-import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { installOperatorRbac, startOperator, type RunningOperator } from '../harness/operator.ts';
 import { freePort } from '../harness/ports.ts';
+import { scrapeMetrics } from '../harness/scrape.ts';
 import { eventually } from '../harness/wait.ts';
 
 const namespace = 'operator-metrics';
 
-function scrape(port: number, token?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/metrics',
-        // Self-signed: what Prometheus's insecure_skip_verify does.
-        rejectUnauthorized: false,
-        headers: token ? { Authorization: `Bearer ${token}` } : {},
-        timeout: 30_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+const scrape = (port: number, token?: string) => scrapeMetrics(port, token ? { token } : {});
 
 describe('coder-k8s metrics endpoint by default', () => {
   let cp: ControlPlane;

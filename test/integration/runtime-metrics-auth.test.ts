@@ -2,7 +2,6 @@
 // authorised by SubjectAccessReview, the operator under its generated role only.
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
-import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { KubeHttp } from '../../src/runtime/kube-http.ts';
 import { MetricsAuthorizer } from '../../src/runtime/metrics-auth.ts';
@@ -11,6 +10,7 @@ import { createMetrics, startMetricsServer } from '../../src/runtime/metrics.ts'
 import type { HttpEndpoint } from '../../src/runtime/http-endpoint.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
+import { scrapeMetrics } from '../harness/scrape.ts';
 
 const namespace = 'metrics-auth';
 
@@ -66,27 +66,7 @@ describe('secure metrics on a real API server', () => {
   }
 
   /** GET /metrics, trusting the served certificate as its own CA (it names 127.0.0.1). */
-  function scrape(token?: string): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: server.port,
-          path: '/metrics',
-          ca: tls.cert,
-          headers: token ? { Authorization: `Bearer ${token}` } : {},
-          timeout: 30_000,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-  }
+  const scrape = (token?: string) => scrapeMetrics(server.port, { ca: tls.cert, ...(token ? { token } : {}) });
 
   it('answers 401 to a caller without a token, or with a token the API server does not know', async () => {
     assert.equal((await scrape()).status, 401);
