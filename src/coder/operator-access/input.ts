@@ -6,22 +6,6 @@ function invalid(message: string): OperatorAccessError {
   return new OperatorAccessError('Invalid', message);
 }
 
-/** The trimmed URL, if it is a postgres:// or postgresql:// URL; the URL itself is never quoted back. */
-export function requirePostgresURL(postgresURL: string | undefined): string {
-  const url = (postgresURL ?? '').trim();
-  if (url === '') throw invalid('the database URL is empty: set it in the database Secret');
-  let scheme: string;
-  try {
-    scheme = new URL(url).protocol;
-  } catch {
-    throw invalid('the database URL cannot be parsed: check that it is a postgres:// URL with a percent-encoded user name and password');
-  }
-  if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
-    throw invalid('the database URL does not start with postgres:// or postgresql://');
-  }
-  return url;
-}
-
 export function requireTokenName(tokenName: string | undefined): string {
   if ((tokenName ?? '').trim() === '') throw invalid('the token name is empty');
   return tokenName!;
