@@ -12,7 +12,16 @@ import { secretValue } from '../shared/secret-value.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
 import type { ControlPlaneContext } from './context.ts';
 import {
+  accessFailed,
+  accessReady,
+  databaseURLUnavailable,
+  operatorAccessConditionType,
+  tokenSecretNotOwned,
+  tokenSecretWriteFailed,
+} from './operator-access-condition.ts';
+import {
   buildTokenSecret,
+  isTrusted,
   notOwnedRecheckMs,
   ownershipCondition,
   readToken,
@@ -30,7 +39,11 @@ export interface OperatorAccessOutcome extends StepOutcome<CoderControlPlaneStat
   token?: string;
 }
 
-const tokenOwnership = (condition: ConditionInput | undefined) => ({ [tokenOwnershipConditionType]: condition });
+/** Both conditions of this step; undefined removes them (operator access turned off). */
+const conditions = (ownership: ConditionInput | undefined, access: ConditionInput | undefined) => ({
+  [tokenOwnershipConditionType]: ownership,
+  [operatorAccessConditionType]: access,
+});
 
 /** Where the bootstrap finds the PostgreSQL URL: spec.database (already resolved), or the legacy extraEnv entry. */
 export async function postgresURL(
@@ -55,38 +68,63 @@ export async function reconcileOperatorAccess(
   ctx: ControlPlaneContext,
   cp: CoderControlPlane,
   databaseURL: string | undefined,
+  signal?: AbortSignal,
 ): Promise<OperatorAccessOutcome> {
-  if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL);
+  if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL, signal);
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
   const secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
   const ownership = tokenSecretOwnership(cp, secret);
   const ownershipCond = ownershipCondition(cp, ownership);
-  if (ownership === 'foreign') {
+  const failed = (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): OperatorAccessOutcome => ({
+    status: notReady,
+    conditions: conditions(ownershipCond, access),
+    requeueAfterMs,
+  });
+  if (!isTrusted(ownership)) {
     if (cp.status?.operatorTokenSecretRef || cp.status?.operatorAccessReady !== false) {
       await ctx.events.record(eventTarget(cp), 'Warning', 'TokenSecretNotOwned', 'UseOperatorTokenSecret', ownershipCond.message);
     }
-    return { status: notReady, conditions: tokenOwnership(ownershipCond), requeueAfterMs: notOwnedRecheckMs };
+    return failed(tokenSecretNotOwned(), notOwnedRecheckMs);
   }
   const url = await postgresURL(ctx, cp, databaseURL);
-  if (!url) return { status: notReady, conditions: tokenOwnership(ownershipCond), requeueAfterMs: operatorAccessRetryMs };
+  if (!url) return failed(databaseURLUnavailable(cp));
   const existingToken = ownership === 'owned' ? readToken(secret!) : undefined;
-  let token: string;
+  // The Secret is written inside the bootstrap's transaction: a token whose Secret write fails is rolled back.
+  let storeError: unknown;
+  const store = async (token: string) => {
+    try {
+      if (ownership === 'absent') {
+        // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
+        await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+      } else {
+        await ctx.writer.mergePatch(builtinResources.secret, secret!, {
+          data: { [operatorTokenKey]: Buffer.from(token).toString('base64') },
+        });
+      }
+    } catch (err) {
+      storeError = err;
+      throw err;
+    }
+  };
   let rotated: boolean;
+  let token: string;
   try {
     ({ token, rotated } = await ctx.operatorAccess.ensure({
       postgresURL: url,
       existingToken,
       tokenName: operatorTokenName(ns, cp.metadata.name!),
       lifetimeSeconds: tokenLifetimeSeconds,
+      store,
+      ...(signal ? { signal } : {}),
     }));
   } catch (err) {
-    await ctx.events.record(eventTarget(cp), 'Warning', 'OperatorAccessFailed', 'BootstrapOperatorAccess', (err as Error).message);
-    return { status: notReady, conditions: tokenOwnership(ownershipCond), requeueAfterMs: operatorAccessRetryMs };
+    if (signal?.aborted) throw err;
+    const access = storeError !== undefined ? tokenSecretWriteFailed(`${ns}/${name}`, storeError) : accessFailed(err);
+    await ctx.events.record(eventTarget(cp), 'Warning', access.reason, 'BootstrapOperatorAccess', access.message);
+    return failed(access);
   }
-  if (ownership === 'absent') {
-    // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
-    await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+  if (rotated && ownership === 'absent') {
     await ctx.events.record(
       eventTarget(cp),
       'Normal',
@@ -94,8 +132,7 @@ export async function reconcileOperatorAccess(
       'BootstrapOperatorAccess',
       `Created the operator token Secret "${ns}/${name}".`,
     );
-  } else if (rotated || existingToken !== token) {
-    await ctx.writer.mergePatch(builtinResources.secret, secret!, { data: { [operatorTokenKey]: Buffer.from(token).toString('base64') } });
+  } else if (rotated) {
     await ctx.events.record(
       eventTarget(cp),
       'Normal',
@@ -106,7 +143,7 @@ export async function reconcileOperatorAccess(
   }
   return {
     status: { operatorAccessReady: true, operatorTokenSecretRef: { name, key: operatorTokenKey } },
-    conditions: tokenOwnership(ownershipCond),
+    conditions: conditions(ownershipCond, accessReady(`${ns}/${name}`)),
     token,
   };
 }
@@ -116,6 +153,7 @@ async function disableOperatorAccess(
   ctx: ControlPlaneContext,
   cp: CoderControlPlane,
   databaseURL: string | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<OperatorAccessOutcome> {
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
@@ -126,15 +164,20 @@ async function disableOperatorAccess(
   const url = await postgresURL(ctx, cp, databaseURL);
   const retry = {
     status: { operatorAccessReady: false, operatorTokenSecretRef: { name, key: operatorTokenKey } },
-    conditions: tokenOwnership(undefined),
+    conditions: conditions(undefined, undefined),
     requeueAfterMs: operatorAccessRetryMs,
   };
-  if (!url) return cleanupRequired ? retry : { status: notReady, conditions: tokenOwnership(undefined) };
+  if (!url) return cleanupRequired ? retry : { status: notReady, conditions: conditions(undefined, undefined) };
   try {
-    await ctx.operatorAccess.revoke({ postgresURL: url, tokenName: operatorTokenName(ns, cp.metadata.name!) });
+    await ctx.operatorAccess.revoke({
+      postgresURL: url,
+      tokenName: operatorTokenName(ns, cp.metadata.name!),
+      ...(signal ? { signal } : {}),
+    });
   } catch (err) {
+    if (signal?.aborted) throw err;
     await ctx.events.record(eventTarget(cp), 'Warning', 'OperatorAccessFailed', 'RevokeOperatorAccess', (err as Error).message);
     return retry;
   }
-  return { status: notReady, conditions: tokenOwnership(undefined) };
+  return { status: notReady, conditions: conditions(undefined, undefined) };
 }

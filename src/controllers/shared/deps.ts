@@ -15,8 +15,11 @@ export interface OperatorAccessBackend {
     existingToken?: string;
     tokenName: string;
     lifetimeSeconds: number;
+    /** Keeps a new token before it is committed; if it throws, the token is rolled back. */
+    store?: (token: string) => Promise<void>;
+    signal?: AbortSignal;
   }): Promise<{ token: string; rotated: boolean }>;
-  revoke(input: { postgresURL: string; tokenName: string }): Promise<{ deleted: number }>;
+  revoke(input: { postgresURL: string; tokenName: string; signal?: AbortSignal }): Promise<{ deleted: number }>;
 }
 
 export interface ControllerDeps {
