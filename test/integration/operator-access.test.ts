@@ -226,7 +226,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const first = await ensure(db);
     const [row] = await keys(db);
     const second = await ensure(db, { existingToken: first.token });
-    assert.deepEqual(second, { token: first.token, rotated: false });
+    assert.deepEqual(second, { token: first.token, rotated: false, expiresAt: first.expiresAt });
     assert.deepEqual(await keys(db), [row]);
   });
 
@@ -281,6 +281,20 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.equal(atExpiry.rotated, true);
     const [row] = await keys(db);
     assert.equal(row!.expires_at.toISOString(), '2030-01-01T02:00:00.000Z');
+  });
+
+  it('replaces a token that expires within the renewal window, and says when each token expires', async () => {
+    const db = await coderDatabase();
+    const start = new Date('2030-01-01T00:00:00Z');
+    const options = { lifetimeSeconds: 3600, renewBeforeSeconds: 600 };
+    const first = await ensure(db, { now: start, ...options });
+    assert.equal(first.expiresAt.toISOString(), '2030-01-01T01:00:00.000Z');
+    const kept = await ensure(db, { now: new Date(start.getTime() + 2999_000), existingToken: first.token, ...options });
+    assert.deepEqual(kept, { token: first.token, rotated: false, expiresAt: first.expiresAt });
+    const renewed = await ensure(db, { now: new Date(start.getTime() + 3000_000), existingToken: first.token, ...options });
+    assert.equal(renewed.rotated, true, 'ten minutes before expiry the token is replaced');
+    assert.equal(renewed.expiresAt.toISOString(), '2030-01-01T01:50:00.000Z');
+    await assert.rejects(ensure(db, { lifetimeSeconds: 60, renewBeforeSeconds: 60 }), /renewal window/);
   });
 
   it('keeps two token names side by side for one user', async () => {

@@ -18,6 +18,14 @@ export function requireLifetime(lifetimeSeconds: number): number {
   return lifetimeSeconds;
 }
 
+/** The renewal window: whole seconds, at least 0 and shorter than the lifetime (or every call would rotate). */
+export function requireRenewal(renewBeforeSeconds: number, lifetimeSeconds: number): number {
+  if (!Number.isSafeInteger(renewBeforeSeconds) || renewBeforeSeconds < 0 || renewBeforeSeconds >= lifetimeSeconds) {
+    throw invalid('the token renewal window must be a whole number of seconds, at least 0 and shorter than the token lifetime');
+  }
+  return renewBeforeSeconds;
+}
+
 export function requireDate(now: Date | undefined): Date {
   const date = now ?? new Date();
   if (Number.isNaN(date.getTime())) throw invalid('the current time is not a valid date');

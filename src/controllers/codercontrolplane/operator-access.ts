@@ -31,7 +31,17 @@ import {
 import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
 
 export const operatorAccessRetryMs = 30_000;
-export const tokenLifetimeSeconds = 365 * 24 * 60 * 60;
+const day = 24 * 60 * 60;
+/**
+ * The operator token lives 30 days and is replaced once less than 10 remain: a copy that leaks (a Secret
+ * backup, a log of someone's kubectl) is good for weeks, not the year the Go original gave it. The
+ * controller looks at least daily (renewalCheckMs), so the Secret always holds a token with 9 or more days
+ * left, and a day of operator downtime or a few failed checks never lets it lapse. Much shorter would
+ * rotate the Secret under its readers (provisioners, the aggregated API server) often for little gain.
+ */
+export const tokenLifetimeSeconds = 30 * day;
+export const tokenRenewBeforeSeconds = 10 * day;
+const renewalCheckMs = day * 1000;
 
 /** Sets operatorAccessReady and operatorTokenSecretRef, and OperatorTokenSecretOwned (removed while disabled). */
 export interface OperatorAccessOutcome extends StepOutcome<CoderControlPlaneStatus> {
@@ -109,12 +119,14 @@ export async function reconcileOperatorAccess(
   };
   let rotated: boolean;
   let token: string;
+  let expiresAt: Date;
   try {
-    ({ token, rotated } = await ctx.operatorAccess.ensure({
+    ({ token, rotated, expiresAt } = await ctx.operatorAccess.ensure({
       postgresURL: url,
       existingToken,
       tokenName: operatorTokenName(ns, cp.metadata.name!),
       lifetimeSeconds: tokenLifetimeSeconds,
+      renewBeforeSeconds: tokenRenewBeforeSeconds,
       store,
       ...(signal ? { signal } : {}),
     }));
@@ -144,6 +156,8 @@ export async function reconcileOperatorAccess(
   return {
     status: { operatorAccessReady: true, operatorTokenSecretRef: { name, key: operatorTokenKey } },
     conditions: conditions(ownershipCond, accessReady(`${ns}/${name}`)),
+    // Look again before the renewal window opens, and at least daily.
+    requeueAfterMs: Math.max(1_000, Math.min(renewalCheckMs, expiresAt.getTime() - tokenRenewBeforeSeconds * 1000 - ctx.now().getTime())),
     token,
   };
 }

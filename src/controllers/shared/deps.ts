@@ -15,10 +15,11 @@ export interface OperatorAccessBackend {
     existingToken?: string;
     tokenName: string;
     lifetimeSeconds: number;
+    renewBeforeSeconds?: number;
     /** Keeps a new token before it is committed; if it throws, the token is rolled back. */
     store?: (token: string) => Promise<void>;
     signal?: AbortSignal;
-  }): Promise<{ token: string; rotated: boolean }>;
+  }): Promise<{ token: string; rotated: boolean; expiresAt: Date }>;
   revoke(input: { postgresURL: string; tokenName: string; signal?: AbortSignal }): Promise<{ deleted: number }>;
 }
 
