@@ -455,6 +455,32 @@ describe('CoderControlPlane controller', () => {
     assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 0, 'no token minted for it');
   });
 
+  it('marks and keeps using a token Secret of an earlier version that holds the live token', async () => {
+    const ns = await namespace('earlier-secret');
+    const url = await createCoderDatabase(postgres);
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    await eventually('operator access ready', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
+      timeoutMs: 60_000,
+    });
+    const before = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+    // What the Go original left behind: the controller owner reference, none of today's marks.
+    const unmarks = { metadata: { labels: { 'coder.com/operator-token': null }, annotations: { 'coder.com/operator-token-owner': null } } };
+    await kubectlOk(admin, ['-n', ns, 'patch', 'secret', 'coder-operator-token', '--type=merge', `-p=${JSON.stringify(unmarks)}`]);
+    const marked = await eventually('the marks back on the Secret', async () => {
+      const found = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+      const back =
+        found.metadata?.labels?.['coder.com/operator-token'] === 'true' && found.metadata?.annotations?.['coder.com/operator-token-owner'];
+      return back ? found : undefined;
+    });
+    const uid = (await client.get(ns, 'coder')).metadata.uid;
+    assert.equal(marked.metadata!.annotations!['coder.com/operator-token-owner'], uid);
+    assert.deepEqual(marked.data, before.data, 'the same token is kept');
+    assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 1);
+    assert.equal((await client.get(ns, 'coder')).status?.operatorAccessReady, true);
+    secretsToFind.push(Buffer.from(before.data!.token!, 'base64').toString());
+  });
+
   it('uploads the license with the operator token and refuses a cross-origin redirect', async () => {
     const ns = await namespace('licensed');
     const url = await createCoderDatabase(postgres);

@@ -23,7 +23,7 @@ interface UserRow {
  * any other way has is_system = false and keeps its own API keys, so adopting it would hand an owner
  * role to whoever controls it.
  */
-function isOperatorCreated(row: UserRow): boolean {
+export function isOperatorCreated(row: UserRow): boolean {
   return row.is_system === true;
 }
 

@@ -3,6 +3,7 @@
 // so rotated credentials are used without a restart.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
+import { OperatorAccessError } from '../../coder/operator-access/errors.ts';
 import { operatorTokenName } from '../../coder/operator-access/token-name.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
@@ -19,9 +20,9 @@ import {
   tokenSecretNotOwned,
   tokenSecretWriteFailed,
 } from './operator-access-condition.ts';
+import { adoptEarlierTokenSecret } from './earlier-token-secret.ts';
 import {
   buildTokenSecret,
-  isTrusted,
   notOwnedRecheckMs,
   ownershipCondition,
   readToken,
@@ -84,21 +85,37 @@ export async function reconcileOperatorAccess(
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
   const secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
-  const ownership = tokenSecretOwnership(cp, secret);
-  const ownershipCond = ownershipCondition(cp, ownership);
+  let ownership = tokenSecretOwnership(cp, secret);
+  let ownershipCond = ownershipCondition(cp, ownership);
   const failed = (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): OperatorAccessOutcome => ({
     status: notReady,
     conditions: conditions(ownershipCond, access),
     requeueAfterMs,
   });
-  if (!isTrusted(ownership)) {
+  const refuseSecret = async () => {
     if (cp.status?.operatorTokenSecretRef || cp.status?.operatorAccessReady !== false) {
       await ctx.events.record(eventTarget(cp), 'Warning', 'TokenSecretNotOwned', 'UseOperatorTokenSecret', ownershipCond.message);
     }
     return failed(tokenSecretNotOwned(), notOwnedRecheckMs);
-  }
+  };
+  if (ownership === 'foreign') return refuseSecret();
   const url = await postgresURL(ctx, cp, databaseURL);
   if (!url) return failed(databaseURLUnavailable(cp));
+  if (ownership === 'unmarked') {
+    let adopted: boolean;
+    try {
+      adopted = await adoptEarlierTokenSecret(ctx, cp, secret!, url, signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      if (!(err instanceof OperatorAccessError)) throw err;
+      const access = accessFailed(err);
+      await ctx.events.record(eventTarget(cp), 'Warning', access.reason, 'BootstrapOperatorAccess', access.message);
+      return failed(access);
+    }
+    if (!adopted) return refuseSecret();
+    ownership = 'owned';
+    ownershipCond = ownershipCondition(cp, ownership);
+  }
   const existingToken = ownership === 'owned' ? readToken(secret!) : undefined;
   // The Secret is written inside the bootstrap's transaction: a token whose Secret write fails is rolled back.
   let storeError: unknown;

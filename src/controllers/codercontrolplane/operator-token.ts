@@ -57,8 +57,8 @@ export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecret
     message:
       (ownership === 'unmarked'
         ? `Secret "${namespace}/${name}" names this control plane as its controller owner but lacks the operator's marks ` +
-          `(label ${operatorTokenLabel}=true and annotation ${operatorTokenOwnerAnnotation} holding this control plane's UID), ` +
-          'so the operator did not create it and does not read, change or adopt it. '
+          `(label ${operatorTokenLabel}=true and annotation ${operatorTokenOwnerAnnotation} holding this control plane's UID) ` +
+          'and holds no live operator token of this control plane, so the operator did not create it and does not trust, change or adopt it. '
         : `Secret "${namespace}/${name}" exists and this control plane is not its controller owner, so the operator ` +
           'does not read, change or adopt it. ') +
       'Delete it if it is a leftover operator token Secret, or set ' +

@@ -21,6 +21,8 @@ export interface OperatorAccessBackend {
     signal?: AbortSignal;
   }): Promise<{ token: string; rotated: boolean; expiresAt: Date }>;
   revoke(input: { postgresURL: string; tokenName: string; signal?: AbortSignal }): Promise<{ deleted: number }>;
+  /** Read-only: whether `token` is a live key of this name of the operator's own user. */
+  check(input: { postgresURL: string; tokenName: string; token: string; signal?: AbortSignal }): Promise<{ live: boolean }>;
 }
 
 export interface ControllerDeps {
