@@ -6,10 +6,12 @@ import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import pg from 'pg';
 import {
+  checkOperatorToken,
   ensureOperatorToken,
   OperatorAccessError,
   operatorTokenName,
   revokeOperatorToken,
+  type CheckOperatorTokenInput,
   type EnsureOperatorTokenInput,
   type OperatorAccessReason,
 } from '../../src/coder/operator-access/index.ts';
@@ -295,6 +297,11 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.equal(renewed.rotated, true, 'ten minutes before expiry the token is replaced');
     assert.equal(renewed.expiresAt.toISOString(), '2030-01-01T01:50:00.000Z');
     await assert.rejects(ensure(db, { lifetimeSeconds: 60, renewBeforeSeconds: 60 }), /renewal window/);
+
+    const yearLong = await ensure(db, { now: start, lifetimeSeconds: year });
+    const shortened = await ensure(db, { now: start, existingToken: yearLong.token, ...options });
+    assert.equal(shortened.rotated, true, 'a token that outlives a fresh one (an earlier, longer lifetime) is replaced');
+    assert.equal(shortened.expiresAt.toISOString(), '2030-01-01T01:00:00.000Z');
   });
 
   it('keeps two token names side by side for one user', async () => {
@@ -478,6 +485,23 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
       /asks for TLS but PostgreSQL does not offer it/,
       db,
     );
+  });
+
+  it("checks a token read-only: live only for the operator's own user and this token name", async () => {
+    const db = await coderDatabase();
+    const name = operatorTokenName('default', 'coder');
+    const { token } = await ensure(db);
+    const versions = () => sql(db.adminURL, `SELECT xmin::text FROM users UNION ALL SELECT xmin::text FROM api_keys ORDER BY 1`);
+    const before = await versions();
+    const check = (extra: Partial<CheckOperatorTokenInput>) =>
+      checkOperatorToken({ postgresURL: db.url, tokenName: name, token, ...extra });
+    assert.deepEqual(await check({}), { live: true });
+    assert.deepEqual(await check({ tokenName: operatorTokenName('other', 'coder') }), { live: false });
+    assert.deepEqual(await check({ token: `${token.split('-')[0]}-${'x'.repeat(22)}` }), { live: false });
+    assert.deepEqual(await check({ now: new Date(Date.now() + 2 * year * 1000) }), { live: false }, 'expired');
+    assert.deepEqual(await versions(), before, 'nothing written');
+    await sql(db.adminURL, `UPDATE users SET is_system = false`);
+    assert.deepEqual(await check({}), { live: false }, 'not for a user the operator did not create');
   });
 
   it('creates a new user when the operator user was deleted, and a new token for it', async () => {

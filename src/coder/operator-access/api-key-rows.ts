@@ -8,17 +8,23 @@ export interface TokenOwner {
 }
 
 /**
- * When `token` is this user's key of this name (same id, same secret hash) and stays valid past
- * `validUntil`, its expiry; otherwise undefined.
+ * When `token` is this user's key of this name (same id, same secret hash), stays valid past
+ * `validUntil` and, if `notAfter` is given, expires no later than it, its expiry; otherwise undefined.
  */
-export async function liveTokenExpiry(db: Queryable, owner: TokenOwner, token: string, validUntil: Date): Promise<Date | undefined> {
+export async function liveTokenExpiry(
+  db: Queryable,
+  owner: TokenOwner,
+  token: string,
+  validUntil: Date,
+  notAfter?: Date,
+): Promise<Date | undefined> {
   const parts = splitToken(token);
   if (parts === undefined) return undefined;
   const found = await db.query<{ expires_at: Date }>(
     `SELECT expires_at FROM api_keys
       WHERE id = $1 AND user_id = $2 AND login_type = 'token' AND token_name = $3
-        AND hashed_secret = $4 AND expires_at > $5`,
-    [parts.id, owner.userId, owner.tokenName, hashSecret(parts.secret), validUntil],
+        AND hashed_secret = $4 AND expires_at > $5 AND ($6::timestamptz IS NULL OR expires_at <= $6)`,
+    [parts.id, owner.userId, owner.tokenName, hashSecret(parts.secret), validUntil, notAfter ?? null],
   );
   return found.rows.length === 1 ? found.rows[0]!.expires_at : undefined;
 }

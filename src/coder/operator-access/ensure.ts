@@ -54,8 +54,10 @@ export async function ensureOperatorToken(input: EnsureOperatorTokenInput): Prom
     const owner = { userId, tokenName };
     const existing = input.existingToken;
     const validUntil = new Date(now.getTime() + renewBeforeSeconds * 1000);
+    // A token that outlives a fresh one (issued under a longer lifetime, say the Go original's year) is replaced too.
+    const notAfter = new Date(now.getTime() + lifetimeSeconds * 1000);
     const expiry = existing
-      ? await tx.step('checking the existing token', (db) => liveTokenExpiry(db, owner, existing, validUntil))
+      ? await tx.step('checking the existing token', (db) => liveTokenExpiry(db, owner, existing, validUntil, notAfter))
       : undefined;
     if (existing && expiry) return { token: existing, rotated: false, expiresAt: expiry };
     const { token, expiresAt } = await tx.step('issuing a new token', (db) => replaceToken(db, owner, lifetimeSeconds, now));
