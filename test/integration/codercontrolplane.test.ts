@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { ensureOperatorToken, operatorTokenName } from '../../src/coder/operator-access/index.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
@@ -455,30 +456,50 @@ describe('CoderControlPlane controller', () => {
     assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 0, 'no token minted for it');
   });
 
-  it('marks and keeps using a token Secret of an earlier version that holds the live token', async () => {
+  it('marks a token Secret of an earlier version that holds the live token, and replaces its year-long token', async () => {
     const ns = await namespace('earlier-secret');
     const url = await createCoderDatabase(postgres);
-    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
-    await client.create(aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
-    await eventually('operator access ready', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
-      timeoutMs: 60_000,
+    // No database Secret yet, so the controller creates no token Secret of its own.
+    const created = await client.create(
+      aControlPlane(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }),
+    );
+    // What the Go original left behind: a 365-day token, its Secret with the controller owner reference, none of today's marks.
+    const earlier = await ensureOperatorToken({
+      postgresURL: url,
+      tokenName: operatorTokenName(ns, 'coder'),
+      lifetimeSeconds: 365 * 24 * 3600,
     });
-    const before = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
-    // What the Go original left behind: the controller owner reference, none of today's marks.
-    const unmarks = { metadata: { labels: { 'coder.com/operator-token': null }, annotations: { 'coder.com/operator-token-owner': null } } };
-    await kubectlOk(admin, ['-n', ns, 'patch', 'secret', 'coder-operator-token', '--type=merge', `-p=${JSON.stringify(unmarks)}`]);
-    const marked = await eventually('the marks back on the Secret', async () => {
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: {
+        metadata: {
+          name: 'coder-operator-token',
+          ownerReferences: [
+            { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: created.metadata.uid!, controller: true },
+          ],
+        },
+        stringData: { token: earlier.token },
+      },
+    });
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    const marked = await eventually('the marks on the Secret, and a 30-day token in it', async () => {
       const found = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
       const back =
         found.metadata?.labels?.['coder.com/operator-token'] === 'true' && found.metadata?.annotations?.['coder.com/operator-token-owner'];
-      return back ? found : undefined;
+      return back && Buffer.from(found.data!.token!, 'base64').toString() !== earlier.token ? found : undefined;
     });
-    const uid = (await client.get(ns, 'coder')).metadata.uid;
-    assert.equal(marked.metadata!.annotations!['coder.com/operator-token-owner'], uid);
-    assert.deepEqual(marked.data, before.data, 'the same token is kept');
-    assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 1);
-    assert.equal((await client.get(ns, 'coder')).status?.operatorAccessReady, true);
-    secretsToFind.push(Buffer.from(before.data!.token!, 'base64').toString());
+    assert.equal(marked.metadata!.annotations!['coder.com/operator-token-owner'], created.metadata.uid);
+    const token = Buffer.from(marked.data!.token!, 'base64').toString();
+    const rows = await query(url, "SELECT id, expires_at < now() + interval '31 days' AS short FROM api_keys");
+    assert.deepEqual(rows, [{ id: token.split('-')[0], short: true }], 'one token, the 30-day one in the Secret');
+    await eventually('OperatorAccessReady True', async () =>
+      (await conditionLine(ns, 'coder', 'OperatorAccessReady')).startsWith('True Ready'),
+    );
+    const events = await cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
+    const reasons = events.items.map((e) => e.reason);
+    assert.ok(reasons.includes('OperatorTokenSecretMarked'), reasons.join());
+    assert.ok(!reasons.includes('TokenSecretWriteFailed'), 'the rotation after marking wrote to the marked Secret, not a stale copy');
+    secretsToFind.push(earlier.token, token);
   });
 
   it('uploads the license with the operator token and refuses a cross-origin redirect', async () => {

@@ -12,24 +12,24 @@ import { operatorTokenMarks } from '../shared/operator-token-marks.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { readToken } from './operator-token.ts';
 
-/** True when the Secret held a live operator token and now carries the marks; false when it is not to be trusted. */
+/** The Secret with the marks when it held a live operator token; undefined when it is not to be trusted. */
 export async function adoptEarlierTokenSecret(
   ctx: ControlPlaneContext,
   cp: CoderControlPlane,
   secret: V1Secret,
   postgresURL: string,
   signal: AbortSignal | undefined,
-): Promise<boolean> {
+): Promise<V1Secret | undefined> {
   const token = readToken(secret);
-  if (!token) return false;
+  if (!token) return undefined;
   const { live } = await ctx.operatorAccess.check({
     postgresURL,
     tokenName: operatorTokenName(cp.metadata.namespace!, cp.metadata.name!),
     token,
     ...(signal ? { signal } : {}),
   });
-  if (!live) return false;
-  await ctx.writer.mergePatch(builtinResources.secret, secret, { metadata: operatorTokenMarks(cp) });
+  if (!live) return undefined;
+  const marked = await ctx.writer.mergePatch<V1Secret>(builtinResources.secret, secret, { metadata: operatorTokenMarks(cp) });
   await ctx.events.record(
     eventTarget(cp),
     'Normal',
@@ -38,5 +38,5 @@ export async function adoptEarlierTokenSecret(
     `Secret "${cp.metadata.namespace}/${secret.metadata?.name}" holds this control plane's live operator token from an earlier ` +
       "version; it now carries the operator's marks.",
   );
-  return true;
+  return marked;
 }

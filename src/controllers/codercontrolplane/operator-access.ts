@@ -84,7 +84,7 @@ export async function reconcileOperatorAccess(
   if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL, signal);
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
-  const secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
+  let secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
   let ownership = tokenSecretOwnership(cp, secret);
   let ownershipCond = ownershipCondition(cp, ownership);
   const failed = (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): OperatorAccessOutcome => ({
@@ -102,7 +102,7 @@ export async function reconcileOperatorAccess(
   const url = await postgresURL(ctx, cp, databaseURL);
   if (!url) return failed(databaseURLUnavailable(cp));
   if (ownership === 'unmarked') {
-    let adopted: boolean;
+    let adopted: V1Secret | undefined;
     try {
       adopted = await adoptEarlierTokenSecret(ctx, cp, secret!, url, signal);
     } catch (err) {
@@ -113,6 +113,7 @@ export async function reconcileOperatorAccess(
       return failed(access);
     }
     if (!adopted) return refuseSecret();
+    secret = adopted;
     ownership = 'owned';
     ownershipCond = ownershipCondition(cp, ownership);
   }
