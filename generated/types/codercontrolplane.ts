@@ -498,6 +498,34 @@ export const CoderControlPlaneConditions = {
       TokenSecretNotOwned: 'TokenSecretNotOwned',
     },
   },
+  /** Whether the operator holds a working Coder API token for this control plane (the coder-k8s-operator user and its token in Coder's database, kept in the operator token Secret). Reported while operator access is on and removed when it is turned off. Messages name what failed and what to do, never the database URL, its credentials or the token; failures are retried every 30 s. */
+  OperatorAccessReady: {
+    type: 'OperatorAccessReady',
+    reasons: {
+      /** True. The operator user and a live token exist, and the token Secret holds it. */
+      Ready: 'Ready',
+      /** False. No database URL could be read (see DatabaseSecretResolved, or the CODER_PG_CONNECTION_URL entry of spec.extraEnv). */
+      DatabaseURLUnavailable: 'DatabaseURLUnavailable',
+      /** False. The operator token Secret is not this control plane's (see OperatorTokenSecretOwned). */
+      TokenSecretNotOwned: 'TokenSecretNotOwned',
+      /** False. The operator refuses the database URL, for example a parameter that names a file (sslrootcert, sslcert, sslkey, passfile, service, ...) or a Unix socket; the message names the parameter. */
+      InvalidDatabaseURL: 'InvalidDatabaseURL',
+      /** False. PostgreSQL could not be reached, or closed the connection. */
+      Unreachable: 'Unreachable',
+      /** False. PostgreSQL refused the user name or password of the database URL. */
+      AuthenticationFailed: 'AuthenticationFailed',
+      /** False. Coder's database does not have the tables and columns the operator expects. */
+      SchemaMismatch: 'SchemaMismatch',
+      /** False. Coder's database has no organization yet; start Coder on it once. */
+      NoOrganization: 'NoOrganization',
+      /** False. A Coder user named coder-k8s-operator exists that the operator did not create (it signed up or came from single sign-on); the operator does not adopt it. Delete or rename that user. */
+      UserNotCreatedByOperator: 'UserNotCreatedByOperator',
+      /** False. The operator token Secret could not be written; the new token was not kept in Coder's database. */
+      TokenSecretWriteFailed: 'TokenSecretWriteFailed',
+      /** False. Another failure in Coder's database; the message says which. */
+      Failed: 'Failed',
+    },
+  },
   /** Whether the exposure that spec.expose asks for is in place. Reported while spec.expose is set, and removed when it is removed. */
   Exposed: {
     type: 'Exposed',

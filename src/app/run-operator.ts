@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { allResources } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
-import { ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
+import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager } from '../runtime/manager.ts';
@@ -113,7 +113,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     logger,
     now: () => new Date(),
     coderClient: operatorCoderClients(options, logger),
-    operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken },
+    operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
   };
   for (const setup of controllerSetups) setup(manager, deps);
 

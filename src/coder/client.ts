@@ -8,6 +8,7 @@ import { isRetryable } from './error-predicates.ts';
 import {
   CoderApiError,
   CoderNetworkError,
+  CoderResponseTooLargeError,
   CoderTimeoutError,
   CrossOriginRedirectError,
   TooManyRedirectsError,
@@ -15,6 +16,7 @@ import {
 } from './errors.ts';
 import { fetchWithinOrigin } from './redirects.ts';
 import { expandPath, parseBaseURL, requestURL, type BaseURL } from './request-url.ts';
+import { defaultMaxResponseBytes, errorBodyBytes, excerpt, readBody } from './response-body.ts';
 import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry.ts';
 
 export interface CoderClientLogger {
@@ -35,9 +37,19 @@ export interface CoderClientOptions {
   backoff?: { baseDelayMs?: number; maxDelayMs?: number };
   /** Same-origin redirects followed at most. Default 10. */
   maxRedirects?: number;
+  /** The largest success body read; a larger one fails the call. Default 4 MiB. */
+  maxResponseBytes?: number;
+}
+
+/** What every convenience call accepts. */
+export interface CallOptions {
+  /** Ends the call (and its retries) early: it rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
 }
 
 const silentLogger: CoderClientLogger = { warn() {} };
+
+const signalOnly = (options: CallOptions) => (options.signal ? { signal: options.signal } : {});
 
 export class CoderClient {
   readonly timeoutMs: number;
@@ -46,6 +58,7 @@ export class CoderClient {
   private readonly policy: RetryPolicy;
   private readonly maxRedirects: number;
   private readonly logger: CoderClientLogger;
+  private readonly maxResponseBytes: number;
 
   constructor(options: CoderClientOptions) {
     this.base = parseBaseURL(options.baseURL);
@@ -59,6 +72,7 @@ export class CoderClient {
     };
     this.maxRedirects = options.maxRedirects ?? 10;
     this.logger = options.logger ?? silentLogger;
+    this.maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   }
 
   /** The origin calls go to (scheme://host:port), without credentials: safe to log and compare. */
@@ -66,30 +80,30 @@ export class CoderClient {
     return new URL(this.base.origin);
   }
 
-  getBuildInfo(): Promise<Schemas['BuildInfoResponse']> {
-    return this.request('GET', '/api/v2/buildinfo');
+  getBuildInfo(options: CallOptions = {}): Promise<Schemas['BuildInfoResponse']> {
+    return this.request('GET', '/api/v2/buildinfo', signalOnly(options));
   }
 
-  getCurrentUser(): Promise<Schemas['User']> {
-    return this.request('GET', '/api/v2/users/me');
+  getCurrentUser(options: CallOptions = {}): Promise<Schemas['User']> {
+    return this.request('GET', '/api/v2/users/me', signalOnly(options));
   }
 
   /** Uploads a license JWT as given (the caller trims it). A repeat fails: see isDuplicateLicense. */
-  uploadLicense(jwt: string): Promise<Schemas['License']> {
-    return this.request('POST', '/api/v2/licenses', { body: { license: jwt } });
+  uploadLicense(jwt: string, options: CallOptions = {}): Promise<Schemas['License']> {
+    return this.request('POST', '/api/v2/licenses', { body: { license: jwt }, ...signalOnly(options) });
   }
 
-  listLicenses(): Promise<Schemas['License'][]> {
-    return this.request('GET', '/api/v2/licenses');
+  listLicenses(options: CallOptions = {}): Promise<Schemas['License'][]> {
+    return this.request('GET', '/api/v2/licenses', signalOnly(options));
   }
 
-  async deleteLicense(id: number): Promise<void> {
-    await this.request('DELETE', '/api/v2/licenses/{id}', { params: { id } });
+  async deleteLicense(id: number, options: CallOptions = {}): Promise<void> {
+    await this.request('DELETE', '/api/v2/licenses/{id}', { params: { id }, ...signalOnly(options) });
   }
 
   /** The entitlements; an answer without a features object is an error, as in the Go operator. */
-  async getEntitlements(): Promise<Schemas['Entitlements']> {
-    const entitlements = await this.request('GET', '/api/v2/entitlements');
+  async getEntitlements(options: CallOptions = {}): Promise<Schemas['Entitlements']> {
+    const entitlements = await this.request('GET', '/api/v2/entitlements', signalOnly(options));
     const features: unknown = entitlements?.features;
     if (features === null || typeof features !== 'object' || Array.isArray(features)) {
       throw new Error('Coder API GET /api/v2/entitlements answered without a features object');
@@ -111,6 +125,7 @@ export class CoderClient {
   }
 
   private async send(method: HttpMethod, template: string, options: AnyRequestOptions): Promise<unknown> {
+    options.signal?.throwIfAborted();
     const path = expandPath(template, options.params);
     const url = requestURL(this.base, path, options.query);
     const started = Date.now();
@@ -170,9 +185,21 @@ export class CoderClient {
         label: { method, path },
         onRefused: (err) => this.logger.warn({ method, path, from: err.from, to: err.to, status: err.status }, crossOriginRedirectMessage),
       });
-      text = await response.text();
+      text = await readBody(
+        response,
+        response.ok
+          ? { maxBytes: this.maxResponseBytes, overflow: 'fail', label: { method, path } }
+          : { maxBytes: errorBodyBytes, overflow: 'truncate', label: { method, path } },
+      );
     } catch (err) {
-      if (err instanceof CrossOriginRedirectError || err instanceof TooManyRedirectsError || signal.aborted) throw err;
+      if (
+        err instanceof CrossOriginRedirectError ||
+        err instanceof TooManyRedirectsError ||
+        err instanceof CoderResponseTooLargeError ||
+        signal.aborted
+      ) {
+        throw err;
+      }
       if (err instanceof TypeError) throw new CoderNetworkError(method, path, err);
       throw err;
     }
@@ -195,7 +222,7 @@ export class CoderClient {
     } catch {
       throw new Error(
         `Coder API ${method} ${path} answered ${response.status} with a body that is not JSON: ` +
-          removeSecrets(text.slice(0, 100), [this.token]),
+          excerpt(removeSecrets(text.slice(0, 200), [this.token]), 100),
       );
     }
   }

@@ -1,5 +1,6 @@
 // Turns an HTTP error answer into a CoderApiError, reading Coder's {message, detail, validations} body.
 import { CoderApiError, type ValidationError } from './errors.ts';
+import { excerpt } from './response-body.ts';
 import { parseRetryAfter } from './retry.ts';
 
 export interface ErrorAnswer {
@@ -16,9 +17,15 @@ export interface ErrorAnswer {
 }
 
 const maxSnippet = 200;
+/** The most characters of Coder's message or detail kept in an error (and so in a log line or condition). */
+export const maxMessageChars = 1_000;
+/** The most field validations kept, and the most characters of each one's field and detail. */
+export const maxValidations = 20;
+export const maxValidationChars = 200;
 
 export function parseCoderError(answer: ErrorAnswer): CoderApiError {
-  const scrub = (text: string) => removeSecrets(text, answer.secrets ?? []);
+  // Secrets are removed before cutting, so a token is never cut in half and left readable.
+  const scrub = (text: string) => excerpt(removeSecrets(text, answer.secrets ?? []), maxMessageChars);
   const parsed = parseJsonObject(answer.body);
   const init: ConstructorParameters<typeof CoderApiError>[0] = {
     method: answer.method,
@@ -38,7 +45,8 @@ export function parseCoderError(answer: ErrorAnswer): CoderApiError {
   } else {
     // Not Coder's body (a proxy's HTML page, say): keep a short, single-line beginning of it.
     const text = answer.body.replace(/\s+/g, ' ').trim();
-    if (text !== '') init.detail = scrub(text.length > maxSnippet ? `${text.slice(0, maxSnippet)}…` : text);
+    const scrubbed = removeSecrets(text.slice(0, maxSnippet + 64), answer.secrets ?? []);
+    if (text !== '') init.detail = scrubbed.length > maxSnippet ? `${scrubbed.slice(0, maxSnippet)}…` : scrubbed;
   }
   return new CoderApiError(init);
 }
@@ -53,14 +61,15 @@ function parseJsonObject(body: string): Record<string, unknown> | undefined {
   }
 }
 
-function parseValidations(value: unknown, scrub: (text: string) => string): ValidationError[] {
+function parseValidations(value: unknown, scrubMessage: (text: string) => string): ValidationError[] {
+  const scrub = (text: string) => excerpt(scrubMessage(text), maxValidationChars);
   if (!Array.isArray(value)) return [];
   const out: ValidationError[] = [];
-  for (const item of value) {
+  for (const item of value.slice(0, maxValidations)) {
     if (item === null || typeof item !== 'object') continue;
     const { field, detail } = item as { field?: unknown; detail?: unknown };
     if (typeof field !== 'string') continue;
-    out.push({ field, detail: scrub(typeof detail === 'string' ? detail : '') });
+    out.push({ field: scrub(field), detail: scrub(typeof detail === 'string' ? detail : '') });
   }
   return out;
 }

@@ -48,6 +48,9 @@ export class CoderApiError extends Error {
   }
 }
 
+/** The longest error message, whatever the answer held (it ends up in log lines and conditions). */
+const maxDescriptionChars = 4_000;
+
 function describe(init: CoderApiErrorInit): string {
   const status = init.statusText ? `${init.status} ${init.statusText}` : String(init.status);
   let text = `Coder API ${init.method} ${init.path} answered ${status}`;
@@ -56,7 +59,7 @@ function describe(init: CoderApiErrorInit): string {
   if (init.validations?.length) {
     text += ` [${init.validations.map((v) => `${v.field}: ${v.detail}`).join('; ')}]`;
   }
-  return text;
+  return text.length > maxDescriptionChars ? `${text.slice(0, maxDescriptionChars)}…` : text;
 }
 
 /** The call did not finish within the client's timeout (retries included). */
@@ -123,5 +126,20 @@ export class TooManyRedirectsError extends Error {
     this.method = method;
     this.path = path;
     this.limit = limit;
+  }
+}
+
+/** The answer's body was larger than the client reads; it was not buffered past the limit. */
+export class CoderResponseTooLargeError extends Error {
+  override name = 'CoderResponseTooLargeError';
+  readonly method: string;
+  readonly path: string;
+  readonly limitBytes: number;
+
+  constructor(method: string, path: string, limitBytes: number) {
+    super(`Coder API ${method} ${path} answered with a body larger than the limit of ${limitBytes} bytes; the call failed`);
+    this.method = method;
+    this.path = path;
+    this.limitBytes = limitBytes;
   }
 }

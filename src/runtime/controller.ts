@@ -121,7 +121,11 @@ export class Controller {
       }
     } catch (err) {
       const terminal = err instanceof TerminalError;
-      if (errorCode(err) === 409) {
+      if (this.stopping.signal.aborted) {
+        // Shutdown cut the reconcile short; the next leader does it again.
+        result = 'requeue';
+        logger.info({ err: (err as Error).message }, 'reconcile ended early: the operator is shutting down');
+      } else if (errorCode(err) === 409) {
         // The object changed since the cache was read; the newer version is on its way.
         result = 'requeue';
         logger.debug({ err: (err as Error).message }, 'conflict; requeued');

@@ -162,6 +162,15 @@ describe('license and entitlements against the Coder API double', () => {
     });
   }
 
+  it('sends nothing once the reconcile is aborted (shutdown), and keeps what it knew', async () => {
+    const aborted = AbortSignal.abort(new Error('the operator is shutting down'));
+    const license = await reconcileLicense(context([licenseSecret(jwt)]), withLicense(), true, client, aborted);
+    assert.equal(condition(license), 'False Error');
+    const entitlements = await refreshEntitlements({ licenseTier: 'trial' }, client, true, now, aborted);
+    assert.equal(entitlements.status.licenseTier, 'trial');
+    assert.equal(coder.requests.length, 0);
+  });
+
   it('keeps what it knew, without writing a new check time, when Coder does not answer or is not ready', async () => {
     const known = {
       licenseTier: 'enterprise' as const,

@@ -3,11 +3,15 @@
 import { AppsV1Api, CoreV1Api, EventsV1Api, RbacAuthorizationV1Api, type V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { ensureOperatorToken, operatorTokenName } from '../../src/coder/operator-access/index.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
@@ -282,6 +286,227 @@ describe('CoderControlPlane controller', () => {
       timeoutMs: 45_000,
     });
     assert.ok(Date.now() - deletedAt <= 35_000, `within the 30 s recheck, took ${Date.now() - deletedAt} ms`);
+  });
+
+  it('never reads a file a database URL names: refuses the parameter by name in OperatorAccessReady', async () => {
+    const ns = await namespace('db-url-file');
+    const dir = mkdtempSync(join(tmpdir(), 'coder-k8s-fifo-'));
+    const fifo = join(dir, 'ca.pem');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      // The legacy extraEnv literal needs no Secret: anyone who may create a control plane can set it.
+      const url = `postgres://coder:pw-file-probe@127.0.0.1:1/coder?sslmode=verify-full&sslrootcert=${encodeURIComponent(fifo)}`;
+      await client.create(aControlPlaneIn(ns, 'fifo', { extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: url }] }));
+      await client.create(
+        aControlPlaneIn(ns, 'zero', {
+          extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', value: 'postgres://coder:pw-file-probe@127.0.0.1:1/coder?sslkey=/dev/zero' }],
+        }),
+      );
+      for (const [name, parameter] of [
+        ['fifo', 'sslrootcert'],
+        ['zero', 'sslkey'],
+      ]) {
+        const line = await eventually(`OperatorAccessReady naming ${parameter}`, async () => {
+          const found = await conditionLine(ns, name!, 'OperatorAccessReady');
+          return found.startsWith('False InvalidDatabaseURL') ? found : undefined;
+        });
+        assert.match(line, new RegExp(`the database URL sets the parameter ${parameter}, which names a file`));
+        assert.ok(!line.includes(fifo) && !line.includes('/dev/zero') && !line.includes('pw-file-probe'), line);
+      }
+      // The operator is still responsive: a later object is reconciled too.
+      await client.create(aControlPlaneIn(ns, 'after', {}));
+      await eventually('the next control plane reconciled', async () =>
+        (await conditionLine(ns, 'after', 'OperatorAccessReady')).startsWith('False DatabaseURLUnavailable'),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a coder-k8s-operator user it did not create, naming the user in OperatorAccessReady', async () => {
+    const ns = await namespace('foreign-user');
+    const url = await createCoderDatabase(postgres);
+    await query(
+      url,
+      `INSERT INTO users (id, email, username, name, hashed_password, created_at, updated_at, rbac_roles, login_type, status)
+       VALUES (gen_random_uuid(), 'self-signup@example.com', 'coder-k8s-operator', 'x', 'h', now(), now(), '{}', 'password', 'active')`,
+    );
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    await client.create(aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+    const line = await eventually('UserNotCreatedByOperator', async () => {
+      const found = await conditionLine(ns, 'coder', 'OperatorAccessReady');
+      return found.startsWith('False UserNotCreatedByOperator') ? found : undefined;
+    });
+    assert.match(line, /a Coder user named coder-k8s-operator exists that the operator did not create/);
+    assert.equal((await client.get(ns, 'coder')).status?.operatorAccessReady, false);
+    assert.deepEqual(await query(url, "SELECT rbac_roles, is_system FROM users WHERE username = 'coder-k8s-operator'"), [
+      { rbac_roles: [], is_system: false },
+    ]);
+    assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 0, 'no token for that user');
+    await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' }).then(
+      () => assert.fail('no token Secret is created'),
+      () => undefined,
+    );
+  });
+
+  it('leaves no live token in Coder when the token Secret cannot be created', async () => {
+    const ns = await namespace('secret-refused');
+    const url = await createCoderDatabase(postgres);
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    const policy = `refuse-token-secret-${ns}`;
+    const policyObjects = [
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: policy },
+        spec: {
+          failurePolicy: 'Fail',
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }] },
+          validations: [
+            { expression: "object.metadata.name != 'coder-operator-token'", message: 'operator token Secrets are refused here' },
+          ],
+        },
+      },
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: policy },
+        spec: {
+          policyName: policy,
+          validationActions: ['Deny'],
+          matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } } },
+        },
+      },
+    ];
+    await kubectlOk(admin, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: policyObjects }));
+    try {
+      await eventually('the policy to refuse a token Secret', async () => {
+        const refused = await core
+          .createNamespacedSecret({
+            namespace: ns,
+            body: { metadata: { name: 'coder-operator-token' }, stringData: { token: 'x' } },
+            dryRun: 'All',
+          })
+          .then(
+            () => false,
+            () => true,
+          );
+        return refused;
+      });
+      await client.create(aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+      const line = await eventually(
+        'TokenSecretWriteFailed',
+        async () => {
+          const found = await conditionLine(ns, 'coder', 'OperatorAccessReady');
+          return found.startsWith('False TokenSecretWriteFailed') ? found : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+      assert.match(
+        line,
+        /Secret "secret-refused\/coder-operator-token" failed, so the new token was not kept.*operator token Secrets are refused here/,
+      );
+      assert.deepEqual(await query(url, 'SELECT id FROM api_keys'), [], 'no live token row in Coder');
+    } finally {
+      await kubectlOk(admin, ['delete', 'validatingadmissionpolicybinding,validatingadmissionpolicy', policy]);
+    }
+    await eventually(
+      'operator access once the Secret may be created',
+      async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true,
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    const stored = Buffer.from(
+      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!,
+      'base64',
+    ).toString();
+    const rows = await query(url, 'SELECT id FROM api_keys');
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [stored.split('-')[0]],
+      'exactly one token, the one in the Secret',
+    );
+    secretsToFind.push(stored);
+  });
+
+  it("does not trust a token Secret with a forged controller owner reference but without the operator's marks", async () => {
+    const ns = await namespace('forged-owner');
+    const created = await client.create(
+      aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }),
+    );
+    const forged = await core.createNamespacedSecret({
+      namespace: ns,
+      body: {
+        metadata: {
+          name: 'coder-operator-token',
+          ownerReferences: [
+            { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: created.metadata.uid!, controller: true },
+          ],
+        },
+        stringData: { token: 'planted-token-value' },
+      },
+    });
+    const url = await createCoderDatabase(postgres);
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    await eventually('TokenSecretNotOwned naming the missing marks', async () =>
+      (await conditionLine(ns, 'coder', 'OperatorTokenSecretOwned')).startsWith(
+        `False TokenSecretNotOwned: Secret "forged-owner/coder-operator-token" names this control plane as its controller owner but lacks the operator's marks`,
+      ),
+    );
+    await eventually('DatabaseSecretResolved', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('True'));
+    const obj = await client.get(ns, 'coder');
+    assert.equal(obj.status?.operatorAccessReady, false);
+    assert.equal(obj.status?.operatorTokenSecretRef, undefined);
+    const untouched = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+    assert.equal(untouched.metadata!.resourceVersion, forged.metadata!.resourceVersion, 'not overwritten');
+    assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 0, 'no token minted for it');
+  });
+
+  it('marks a token Secret of an earlier version that holds the live token, and replaces its year-long token', async () => {
+    const ns = await namespace('earlier-secret');
+    const url = await createCoderDatabase(postgres);
+    // No database Secret yet, so the controller creates no token Secret of its own.
+    const created = await client.create(
+      aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }),
+    );
+    // What the Go original left behind: a 365-day token, its Secret with the controller owner reference, none of today's marks.
+    const earlier = await ensureOperatorToken({
+      postgresURL: url,
+      tokenName: operatorTokenName(ns, 'coder'),
+      lifetimeSeconds: 365 * 24 * 3600,
+    });
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: {
+        metadata: {
+          name: 'coder-operator-token',
+          ownerReferences: [
+            { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: created.metadata.uid!, controller: true },
+          ],
+        },
+        stringData: { token: earlier.token },
+      },
+    });
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
+    const marked = await eventually('the marks on the Secret, and a 30-day token in it', async () => {
+      const found = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
+      const back =
+        found.metadata?.labels?.['coder.com/operator-token'] === 'true' && found.metadata?.annotations?.['coder.com/operator-token-owner'];
+      return back && Buffer.from(found.data!.token!, 'base64').toString() !== earlier.token ? found : undefined;
+    });
+    assert.equal(marked.metadata!.annotations!['coder.com/operator-token-owner'], created.metadata.uid);
+    const token = Buffer.from(marked.data!.token!, 'base64').toString();
+    const rows = await query(url, "SELECT id, expires_at < now() + interval '31 days' AS short FROM api_keys");
+    assert.deepEqual(rows, [{ id: token.split('-')[0], short: true }], 'one token, the 30-day one in the Secret');
+    await eventually('OperatorAccessReady True', async () =>
+      (await conditionLine(ns, 'coder', 'OperatorAccessReady')).startsWith('True Ready'),
+    );
+    const events = await cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
+    const reasons = events.items.map((e) => e.reason);
+    assert.ok(reasons.includes('OperatorTokenSecretMarked'), reasons.join());
+    assert.ok(!reasons.includes('TokenSecretWriteFailed'), 'the rotation after marking wrote to the marked Secret, not a stale copy');
+    secretsToFind.push(earlier.token, token);
   });
 
   it('uploads the license with the operator token and refuses a cross-origin redirect', async () => {

@@ -6,10 +6,12 @@ import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import pg from 'pg';
 import {
+  checkOperatorToken,
   ensureOperatorToken,
   OperatorAccessError,
   operatorTokenName,
   revokeOperatorToken,
+  type CheckOperatorTokenInput,
   type EnsureOperatorTokenInput,
   type OperatorAccessReason,
 } from '../../src/coder/operator-access/index.ts';
@@ -158,7 +160,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
   });
   after(() => postgres?.stop());
 
-  it('creates the operator user, organization-admin in every live organization, and one token', async () => {
+  it('creates the operator user, a plain member (no organization role) of every live organization, and one token', async () => {
     const db = await coderDatabase({ organizations: 3 });
     await sql(
       db.adminURL,
@@ -197,7 +199,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
 
     const orgs = await memberships(db, user.id);
     assert.equal(orgs.length, 3, 'a membership in each of the 3 live organizations, none in the deleted one');
-    assert.ok(orgs.every((m) => !m.deleted && m.roles.length === 1 && m.roles[0] === 'organization-admin'));
+    assert.ok(orgs.every((m) => !m.deleted && m.roles.length === 0));
 
     const rows = await keys(db);
     assert.equal(rows.length, 1);
@@ -226,7 +228,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const first = await ensure(db);
     const [row] = await keys(db);
     const second = await ensure(db, { existingToken: first.token });
-    assert.deepEqual(second, { token: first.token, rotated: false });
+    assert.deepEqual(second, { token: first.token, rotated: false, expiresAt: first.expiresAt });
     assert.deepEqual(await keys(db), [row]);
   });
 
@@ -283,6 +285,25 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.equal(row!.expires_at.toISOString(), '2030-01-01T02:00:00.000Z');
   });
 
+  it('replaces a token that expires within the renewal window, and says when each token expires', async () => {
+    const db = await coderDatabase();
+    const start = new Date('2030-01-01T00:00:00Z');
+    const options = { lifetimeSeconds: 3600, renewBeforeSeconds: 600 };
+    const first = await ensure(db, { now: start, ...options });
+    assert.equal(first.expiresAt.toISOString(), '2030-01-01T01:00:00.000Z');
+    const kept = await ensure(db, { now: new Date(start.getTime() + 2999_000), existingToken: first.token, ...options });
+    assert.deepEqual(kept, { token: first.token, rotated: false, expiresAt: first.expiresAt });
+    const renewed = await ensure(db, { now: new Date(start.getTime() + 3000_000), existingToken: first.token, ...options });
+    assert.equal(renewed.rotated, true, 'ten minutes before expiry the token is replaced');
+    assert.equal(renewed.expiresAt.toISOString(), '2030-01-01T01:50:00.000Z');
+    await assert.rejects(ensure(db, { lifetimeSeconds: 60, renewBeforeSeconds: 60 }), /renewal window/);
+
+    const yearLong = await ensure(db, { now: start, lifetimeSeconds: year });
+    const shortened = await ensure(db, { now: start, existingToken: yearLong.token, ...options });
+    assert.equal(shortened.rotated, true, 'a token that outlives a fresh one (an earlier, longer lifetime) is replaced');
+    assert.equal(shortened.expiresAt.toISOString(), '2030-01-01T01:00:00.000Z');
+  });
+
   it('keeps two token names side by side for one user', async () => {
     const db = await coderDatabase();
     const a = await ensure(db, { tokenName: operatorTokenName('team-a', 'coder') });
@@ -303,11 +324,11 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     await sql(
       db.adminURL,
       `UPDATE users SET email = 'changed@example.com', name = 'Changed', hashed_password = 'hash', rbac_roles = '{member}',
-              login_type = 'password', status = 'suspended', is_system = false, username = 'Coder-K8s-Operator'
+              login_type = 'password', status = 'suspended', username = 'Coder-K8s-Operator'
         WHERE id = $1`,
       [user!.id],
     );
-    await sql(db.adminURL, `UPDATE organization_members SET roles = '{}' WHERE user_id = $1`, [user!.id]);
+    await sql(db.adminURL, `UPDATE organization_members SET roles = '{organization-admin}' WHERE user_id = $1`, [user!.id]);
     await sql(db.adminURL, `DELETE FROM organization_members WHERE organization_id = (SELECT id FROM organizations WHERE name = 'org-1')`);
 
     const again = await ensure(db, { existingToken: first.token });
@@ -329,7 +350,158 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.ok(enforced!.updated_at > user!.updated_at);
     const orgs = await memberships(db, user!.id);
     assert.equal(orgs.length, 2);
-    assert.ok(orgs.every((m) => m.roles.join() === 'organization-admin'));
+    assert.ok(orgs.every((m) => m.roles.length === 0));
+  });
+
+  it('never adopts a coder-k8s-operator user it did not create (self-signup or SSO): refuses, changes nothing', async () => {
+    const db = await coderDatabase();
+    for (const [loginType, username] of [
+      ['password', 'coder-k8s-operator'],
+      ['oidc', 'Coder-K8s-Operator'],
+    ] as const) {
+      await sql(db.adminURL, `UPDATE users SET deleted = true`);
+      await sql(
+        db.adminURL,
+        `INSERT INTO users (id, email, username, name, hashed_password, created_at, updated_at, rbac_roles, login_type, status)
+         VALUES (gen_random_uuid(), 'mallory@example.com', $1, 'Mallory', 'h', now(), now(), '{}', $2, 'active')`,
+        [username, loginType],
+      );
+      const [before] = await operatorUsers(db);
+      await rejectsSafely(
+        ensure(db),
+        'UserNotCreatedByOperator',
+        /a Coder user named coder-k8s-operator exists that the operator did not create .*delete that user in Coder/,
+        db,
+      );
+      const [after] = await operatorUsers(db);
+      assert.deepEqual(after, before, `${loginType}: the user is left as it was (no owner role, no new email)`);
+      assert.deepEqual(await memberships(db, before!.id), [], `${loginType}: no membership added`);
+      assert.deepEqual(await keys(db), [], `${loginType}: no token issued`);
+    }
+    await sql(db.adminURL, `UPDATE users SET deleted = true`);
+    assert.equal((await ensure(db)).rotated, true, 'once that user is gone, the operator creates its own');
+  });
+
+  it('writes nothing when the user, its memberships and the token already match', async () => {
+    const db = await coderDatabase({ organizations: 2 });
+    const first = await ensure(db);
+    const versions = () =>
+      sql<{ row: string; xmin: string }>(
+        db.adminURL,
+        `SELECT 'user ' || id AS row, xmin::text FROM users WHERE username = 'coder-k8s-operator'
+         UNION ALL SELECT 'member ' || organization_id, xmin::text FROM organization_members
+         UNION ALL SELECT 'key ' || id, xmin::text FROM api_keys ORDER BY 1`,
+      );
+    const before = await versions();
+    assert.equal(before.length, 4);
+    for (let i = 0; i < 3; i++) assert.equal((await ensure(db, { existingToken: first.token })).rotated, false);
+    assert.deepEqual(await versions(), before, 'no row got a new version (no UPDATE, no INSERT)');
+  });
+
+  it('commits a new token only once the caller has stored it: a failed store leaves no live token', async () => {
+    const db = await coderDatabase();
+    const refusal = new Error('the Secret could not be created');
+    let offered: string | undefined;
+    await assert.rejects(
+      ensure(db, {
+        store: async (token) => {
+          offered = token;
+          throw refusal;
+        },
+      }),
+      (err) => err === refusal,
+    );
+    assert.match(offered ?? '', tokenPattern);
+    assert.deepEqual(await keys(db), [], 'the token row was rolled back');
+    assert.deepEqual(await operatorUsers(db), [], 'and so was the user');
+    let stored: string | undefined;
+    const result = await ensure(db, {
+      store: async (token) => {
+        stored = token;
+      },
+    });
+    assert.equal(stored, result.token);
+    assert.equal((await keys(db)).length, 1);
+    assert.equal((await ensure(db, { existingToken: result.token, store: () => assert.fail('nothing to store') })).rotated, false);
+  });
+
+  it('ends a call at once when its signal aborts, closing the connection and committing nothing', async () => {
+    const db = await coderDatabase();
+    const holder = new pg.Client({ connectionString: db.adminURL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1::bigint)', [operatorAccessLockKey.toString()]);
+      for (const call of ['ensure', 'revoke'] as const) {
+        const controller = new AbortController();
+        const reason = new Error(`shutting down (${call})`);
+        const pending =
+          call === 'ensure'
+            ? ensure(db, { signal: controller.signal, timeouts: { statementMs: 60_000 } })
+            : revokeOperatorToken({ postgresURL: db.url, tokenName: 'n', signal: controller.signal, timeouts: { statementMs: 60_000 } });
+        await eventually(`the ${call} call to wait on the lock`, async () => {
+          const rows = await sql(postgres.url(), `SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND wait_event_type = 'Lock'`, [
+            db.user,
+          ]);
+          return rows.length === 1;
+        });
+        const abortedAt = Date.now();
+        controller.abort(reason);
+        await assert.rejects(pending, (err) => err === reason);
+        const took = Date.now() - abortedAt;
+        assert.ok(took < 5_000, `${call} ended ${took} ms after the abort, while the statement limit is 60 s`);
+        await eventually(`the ${call} session to be gone from the server`, async () => {
+          const [row] = await sql<{ n: string }>(postgres.url(), `SELECT count(*) AS n FROM pg_stat_activity WHERE usename = $1`, [
+            db.user,
+          ]);
+          return row?.n === '0';
+        });
+      }
+      await assert.rejects(ensure(db, { signal: AbortSignal.abort(new Error('already aborted')) }), /already aborted/);
+    } finally {
+      await holder.end();
+    }
+    assert.deepEqual(await keys(db), []);
+    assert.deepEqual(await operatorUsers(db), []);
+  });
+
+  it('keeps sslmode working as before: disable connects, require fails against a server without TLS', async () => {
+    const db = await coderDatabase();
+    const withMode = (mode: string) => {
+      const url = new URL(db.url);
+      url.searchParams.set('sslmode', mode);
+      return url.toString();
+    };
+    assert.equal((await ensure(db, { postgresURL: withMode('disable') })).rotated, true);
+    await rejectsSafely(
+      ensure(db, { postgresURL: withMode('require') }),
+      'Unreachable',
+      /asks for TLS but PostgreSQL does not offer it/,
+      db,
+    );
+    await rejectsSafely(
+      ensure(db, { postgresURL: withMode('verify-full') }),
+      'Unreachable',
+      /asks for TLS but PostgreSQL does not offer it/,
+      db,
+    );
+  });
+
+  it("checks a token read-only: live only for the operator's own user and this token name", async () => {
+    const db = await coderDatabase();
+    const name = operatorTokenName('default', 'coder');
+    const { token } = await ensure(db);
+    const versions = () => sql(db.adminURL, `SELECT xmin::text FROM users UNION ALL SELECT xmin::text FROM api_keys ORDER BY 1`);
+    const before = await versions();
+    const check = (extra: Partial<CheckOperatorTokenInput>) =>
+      checkOperatorToken({ postgresURL: db.url, tokenName: name, token, ...extra });
+    assert.deepEqual(await check({}), { live: true });
+    assert.deepEqual(await check({ tokenName: operatorTokenName('other', 'coder') }), { live: false });
+    assert.deepEqual(await check({ token: `${token.split('-')[0]}-${'x'.repeat(22)}` }), { live: false });
+    assert.deepEqual(await check({ now: new Date(Date.now() + 2 * year * 1000) }), { live: false }, 'expired');
+    assert.deepEqual(await versions(), before, 'nothing written');
+    await sql(db.adminURL, `UPDATE users SET is_system = false`);
+    assert.deepEqual(await check({}), { live: false }, 'not for a user the operator did not create');
   });
 
   it('creates a new user when the operator user was deleted, and a new token for it', async () => {

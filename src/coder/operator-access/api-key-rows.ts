@@ -7,21 +7,35 @@ export interface TokenOwner {
   tokenName: string;
 }
 
-/** True if `token` is this user's live key of this name: same id, same secret hash, not expired at `now`. */
-export async function isLiveToken(db: Queryable, owner: TokenOwner, token: string, now: Date): Promise<boolean> {
+/**
+ * When `token` is this user's key of this name (same id, same secret hash), stays valid past
+ * `validUntil` and, if `notAfter` is given, expires no later than it, its expiry; otherwise undefined.
+ */
+export async function liveTokenExpiry(
+  db: Queryable,
+  owner: TokenOwner,
+  token: string,
+  validUntil: Date,
+  notAfter?: Date,
+): Promise<Date | undefined> {
   const parts = splitToken(token);
-  if (parts === undefined) return false;
-  const found = await db.query(
-    `SELECT 1 FROM api_keys
+  if (parts === undefined) return undefined;
+  const found = await db.query<{ expires_at: Date }>(
+    `SELECT expires_at FROM api_keys
       WHERE id = $1 AND user_id = $2 AND login_type = 'token' AND token_name = $3
-        AND hashed_secret = $4 AND expires_at > $5`,
-    [parts.id, owner.userId, owner.tokenName, hashSecret(parts.secret), now],
+        AND hashed_secret = $4 AND expires_at > $5 AND ($6::timestamptz IS NULL OR expires_at <= $6)`,
+    [parts.id, owner.userId, owner.tokenName, hashSecret(parts.secret), validUntil, notAfter ?? null],
   );
-  return found.rows.length === 1;
+  return found.rows.length === 1 ? found.rows[0]!.expires_at : undefined;
 }
 
-/** Deletes every key of this name of this user and inserts a fresh one; returns the new token. */
-export async function replaceToken(db: Queryable, owner: TokenOwner, lifetimeSeconds: number, now: Date): Promise<string> {
+/** Deletes every key of this name of this user and inserts a fresh one; returns the new token and its expiry. */
+export async function replaceToken(
+  db: Queryable,
+  owner: TokenOwner,
+  lifetimeSeconds: number,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date }> {
   await db.query(`DELETE FROM api_keys WHERE user_id = $1 AND login_type = 'token' AND token_name = $2`, [owner.userId, owner.tokenName]);
   const key = generateToken();
   const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
@@ -32,7 +46,7 @@ export async function replaceToken(db: Queryable, owner: TokenOwner, lifetimeSec
              ARRAY['coder:all']::api_key_scope[], ARRAY['*:*']::text[])`,
     [key.id, hashSecret(key.secret), owner.userId, now, expiresAt, lifetimeSeconds, owner.tokenName],
   );
-  return key.token;
+  return { token: key.token, expiresAt };
 }
 
 /** Deletes the keys of this name held by the user `username` (matched case-insensitively, not deleted). */

@@ -1,6 +1,7 @@
 // One PostgreSQL connection per call, one transaction on it, every failure mapped to a safe error, and
-// the connection always closed.
+// the connection always closed, also when the caller's signal aborts the call.
 import pg from 'pg';
+import type { DatabaseEndpoint } from './database-url.ts';
 import { OperatorAccessError } from './errors.ts';
 import { toOperatorAccessError } from './pg-errors.ts';
 
@@ -23,36 +24,63 @@ export interface Transaction {
   step<T>(what: string, work: (db: Queryable) => Promise<T>): Promise<T>;
 }
 
-export async function inTransaction<T>(postgresURL: string, timeouts: DatabaseTimeouts, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  let client: pg.Client | undefined;
+export interface TransactionOptions {
+  timeouts: DatabaseTimeouts;
+  /** Ends the call early: the connection is destroyed (the server rolls back) and the call rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+export async function inTransaction<T>(
+  endpoint: DatabaseEndpoint,
+  { timeouts, signal }: TransactionOptions,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  signal?.throwIfAborted();
   const fail = (what: string, err: unknown) =>
     toOperatorAccessError(err, { step: what, connectTimeoutMs: timeouts.connectMs, statementTimeoutMs: timeouts.statementMs });
+  // A config object, never a connection string: pg's parser would read files the URL names.
+  const client = new pg.Client({
+    host: endpoint.host,
+    port: endpoint.port,
+    user: endpoint.user,
+    // A function, so that pg never falls back to PGPASSWORD or a .pgpass file of the operator's own.
+    password: async () => endpoint.password,
+    database: endpoint.database ?? endpoint.user,
+    ...(endpoint.ssl === undefined ? {} : { ssl: endpoint.ssl }),
+    ...(endpoint.options === undefined ? {} : { options: endpoint.options }),
+    ...(endpoint.sslnegotiation === undefined ? {} : { sslnegotiation: endpoint.sslnegotiation }),
+    connectionTimeoutMillis: timeouts.connectMs,
+    // A server that stops answering mid-query (a partition, not a slow statement) still ends the call.
+    query_timeout: timeouts.statementMs + 5_000,
+    application_name: 'coder-k8s-operator-access',
+    keepAlive: true,
+  } as pg.ClientConfig);
+  // A socket that drops after connect is also emitted as 'error'; the query in flight rejects with it
+  // and is reported there, so the event itself needs no handling beyond not crashing the process.
+  client.on('error', () => undefined);
+
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      destroy(client);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  const orAbort = <R>(p: Promise<R>): Promise<R> => (signal ? Promise.race([p, aborted]) : p);
+
   const step = async <R>(what: string, run: (db: Queryable) => Promise<R>): Promise<R> => {
     try {
-      return await run(client!);
+      return await orAbort(run(client));
     } catch (err) {
+      if (signal?.aborted) throw signal.reason;
       throw fail(what, err);
     }
   };
 
   try {
-    client = new pg.Client({
-      connectionString: postgresURL,
-      connectionTimeoutMillis: timeouts.connectMs,
-      // A server that stops answering mid-query (a partition, not a slow statement) still ends the call.
-      query_timeout: timeouts.statementMs + 5_000,
-      application_name: 'coder-k8s-operator-access',
-      keepAlive: true,
-    });
-  } catch (err) {
-    throw fail('reading the database URL', err);
-  }
-  // A socket that drops after connect is also emitted as 'error'; the query in flight rejects with it
-  // and is reported there, so the event itself needs no handling beyond not crashing the process.
-  client.on('error', () => undefined);
-
-  try {
-    await step('connecting to PostgreSQL', (db) => (db as pg.Client).connect());
+    await step('connecting to PostgreSQL', () => client.connect());
     await step('starting a transaction', async (db) => {
       await db.query('BEGIN');
       // Set inside the transaction rather than as startup parameters, which PgBouncer refuses.
@@ -60,12 +88,18 @@ export async function inTransaction<T>(postgresURL: string, timeouts: DatabaseTi
         String(timeouts.statementMs),
         String(Math.max(60_000, 3 * timeouts.statementMs)),
       ]);
+      // PostgreSQL 14 and later: a statement whose client is gone (an aborted call destroys its socket)
+      // ends within a second instead of running, or waiting on a lock, to its timeout.
+      await db.query(
+        `SELECT set_config('client_connection_check_interval', '1000', true) WHERE current_setting('server_version_num')::int >= 140000`,
+      );
     });
     try {
-      const result = await work({ step });
+      const result = await orAbort(work({ step }));
       await step('committing the transaction', (db) => db.query('COMMIT'));
       return result;
     } catch (err) {
+      if (signal?.aborted) throw signal.reason;
       // Closing the connection below rolls back too; an explicit ROLLBACK is only worth it on a live one.
       if (!(err instanceof OperatorAccessError && err.reason === 'Unreachable')) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -73,8 +107,13 @@ export async function inTransaction<T>(postgresURL: string, timeouts: DatabaseTi
       throw err;
     }
   } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
     await close(client);
   }
+}
+
+function destroy(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy?: () => void } } }).connection?.stream?.destroy?.();
 }
 
 async function close(client: pg.Client): Promise<void> {
@@ -87,5 +126,5 @@ async function close(client: pg.Client): Promise<void> {
   ]);
   clearTimeout(timer);
   // end() waits for the server to close its side; a peer that never does would keep the socket open.
-  (client as unknown as { connection?: { stream?: { destroy?: () => void } } }).connection?.stream?.destroy?.();
+  destroy(client);
 }

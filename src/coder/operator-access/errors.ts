@@ -1,7 +1,8 @@
 // The one error type of the operator-access bootstrap: a reason for the condition and a message that is
 // safe to show anywhere (it never holds the URL, host, user name, password or a token).
 
-export type OperatorAccessReason = 'Unreachable' | 'AuthenticationFailed' | 'SchemaMismatch' | 'NoOrganization' | 'Invalid' | 'Failed';
+export type OperatorAccessReason =
+  'Unreachable' | 'AuthenticationFailed' | 'SchemaMismatch' | 'NoOrganization' | 'UserNotCreatedByOperator' | 'Invalid' | 'Failed';
 
 export class OperatorAccessError extends Error {
   override readonly name = 'OperatorAccessError';

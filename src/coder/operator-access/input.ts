@@ -6,22 +6,6 @@ function invalid(message: string): OperatorAccessError {
   return new OperatorAccessError('Invalid', message);
 }
 
-/** The trimmed URL, if it is a postgres:// or postgresql:// URL; the URL itself is never quoted back. */
-export function requirePostgresURL(postgresURL: string | undefined): string {
-  const url = (postgresURL ?? '').trim();
-  if (url === '') throw invalid('the database URL is empty: set it in the database Secret');
-  let scheme: string;
-  try {
-    scheme = new URL(url).protocol;
-  } catch {
-    throw invalid('the database URL cannot be parsed: check that it is a postgres:// URL with a percent-encoded user name and password');
-  }
-  if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
-    throw invalid('the database URL does not start with postgres:// or postgresql://');
-  }
-  return url;
-}
-
 export function requireTokenName(tokenName: string | undefined): string {
   if ((tokenName ?? '').trim() === '') throw invalid('the token name is empty');
   return tokenName!;
@@ -32,6 +16,14 @@ export function requireLifetime(lifetimeSeconds: number): number {
     throw invalid('the token lifetime must be a whole number of seconds greater than 0');
   }
   return lifetimeSeconds;
+}
+
+/** The renewal window: whole seconds, at least 0 and shorter than the lifetime (or every call would rotate). */
+export function requireRenewal(renewBeforeSeconds: number, lifetimeSeconds: number): number {
+  if (!Number.isSafeInteger(renewBeforeSeconds) || renewBeforeSeconds < 0 || renewBeforeSeconds >= lifetimeSeconds) {
+    throw invalid('the token renewal window must be a whole number of seconds, at least 0 and shorter than the token lifetime');
+  }
+  return renewBeforeSeconds;
 }
 
 export function requireDate(now: Date | undefined): Date {

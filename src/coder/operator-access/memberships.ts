@@ -1,11 +1,14 @@
-// The operator user is organization-admin in every organization that is not deleted.
+// The operator user is a member of every organization that is not deleted, with no organization role:
+// its site role (owner) already covers every organization, and membership is what Coder requires of a
+// workspace's or a resource's owner within an organization.
 import type { Queryable } from './connection.ts';
 import { OperatorAccessError } from './errors.ts';
 
-export const organizationRole = 'organization-admin';
+/** The organization roles the operator user holds: none beyond membership (see operatorSiteRoles). */
+export const organizationRoles: string[] = [];
 
-/** Returns how many organizations the user is now a member of. */
-export async function ensureOrganizationAdmin(db: Queryable, userId: string, now: Date): Promise<number> {
+/** Returns how many organizations the user is now a member of; rows that already match are not written. */
+export async function ensureOrganizationMemberships(db: Queryable, userId: string, now: Date): Promise<number> {
   const organizations = await db.query<{ id: string }>('SELECT id FROM organizations WHERE deleted = false ORDER BY id');
   if (organizations.rows.length === 0) {
     throw new OperatorAccessError(
@@ -16,10 +19,12 @@ export async function ensureOrganizationAdmin(db: Queryable, userId: string, now
   }
   await db.query(
     `INSERT INTO organization_members (organization_id, user_id, created_at, updated_at, roles)
-     SELECT org, $1, $2, $2, ARRAY[$3]::text[] FROM unnest($4::uuid[]) AS org
+     SELECT org, $1, $2, $2, $3::text[] FROM unnest($4::uuid[]) AS org
+      WHERE NOT EXISTS (SELECT 1 FROM organization_members m
+                         WHERE m.organization_id = org AND m.user_id = $1 AND m.roles IS NOT DISTINCT FROM $3::text[])
      ON CONFLICT (organization_id, user_id)
      DO UPDATE SET updated_at = EXCLUDED.updated_at, roles = EXCLUDED.roles`,
-    [userId, now, organizationRole, organizations.rows.map((row) => row.id)],
+    [userId, now, organizationRoles, organizations.rows.map((row) => row.id)],
   );
   return organizations.rows.length;
 }

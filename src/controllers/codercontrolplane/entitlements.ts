@@ -23,6 +23,7 @@ export async function refreshEntitlements(
   client: CoderClient | undefined,
   ready: boolean,
   now: Date,
+  signal?: AbortSignal,
 ): Promise<EntitlementsOutcome> {
   const base: EntitlementFields = {
     licenseTier: current.licenseTier || 'unknown',
@@ -32,7 +33,7 @@ export async function refreshEntitlements(
   if (!ready || !client) return { status: base };
   let entitlements;
   try {
-    entitlements = await client.getEntitlements();
+    entitlements = await client.getEntitlements({ signal });
   } catch {
     return { status: base, requeueAfterMs: entitlementsRetryMs };
   }

@@ -32,6 +32,7 @@ export async function reconcileLicense(
   cp: CoderControlPlane,
   ready: boolean,
   client: CoderClient | undefined,
+  signal?: AbortSignal,
 ): Promise<LicenseOutcome> {
   const ref = cp.spec?.licenseSecretRef;
   if (!ref) return outcome('Unknown', reasons.Pending, 'License Secret reference is not configured.');
@@ -50,7 +51,7 @@ export async function reconcileLicense(
 
   if (cp.status?.licenseLastApplied && cp.status.licenseLastAppliedHash === hash) {
     try {
-      const licenses = await client.listLicenses();
+      const licenses = await client.listLicenses({ signal });
       if (licenses.length > 0) return outcome('True', reasons.Applied, 'Configured license is already applied.');
     } catch (err) {
       if (isCoderNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
@@ -60,7 +61,7 @@ export async function reconcileLicense(
     }
   }
   try {
-    await client.uploadLicense(jwt);
+    await client.uploadLicense(jwt, { signal });
   } catch (err) {
     if (isDuplicateLicense(err)) return applied('Configured license already exists in coderd.');
     if (isCoderNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');

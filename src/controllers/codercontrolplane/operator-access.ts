@@ -3,6 +3,7 @@
 // so rotated credentials are used without a restart.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
+import { OperatorAccessError } from '../../coder/operator-access/errors.ts';
 import { operatorTokenName } from '../../coder/operator-access/token-name.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
@@ -11,6 +12,15 @@ import { eventTarget } from '../shared/event-target.ts';
 import { secretValue } from '../shared/secret-value.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
 import type { ControlPlaneContext } from './context.ts';
+import {
+  accessFailed,
+  accessReady,
+  databaseURLUnavailable,
+  operatorAccessConditionType,
+  tokenSecretNotOwned,
+  tokenSecretWriteFailed,
+} from './operator-access-condition.ts';
+import { adoptEarlierTokenSecret } from './earlier-token-secret.ts';
 import {
   buildTokenSecret,
   notOwnedRecheckMs,
@@ -22,7 +32,17 @@ import {
 import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
 
 export const operatorAccessRetryMs = 30_000;
-export const tokenLifetimeSeconds = 365 * 24 * 60 * 60;
+const day = 24 * 60 * 60;
+/**
+ * The operator token lives 30 days and is replaced once less than 10 remain: a copy that leaks (a Secret
+ * backup, a log of someone's kubectl) is good for weeks, not the year the Go original gave it. The
+ * controller looks at least daily (renewalCheckMs), so the Secret always holds a token with 9 or more days
+ * left, and a day of operator downtime or a few failed checks never lets it lapse. Much shorter would
+ * rotate the Secret under its readers (provisioners, the aggregated API server) often for little gain.
+ */
+export const tokenLifetimeSeconds = 30 * day;
+export const tokenRenewBeforeSeconds = 10 * day;
+const renewalCheckMs = day * 1000;
 
 /** Sets operatorAccessReady and operatorTokenSecretRef, and OperatorTokenSecretOwned (removed while disabled). */
 export interface OperatorAccessOutcome extends StepOutcome<CoderControlPlaneStatus> {
@@ -30,7 +50,11 @@ export interface OperatorAccessOutcome extends StepOutcome<CoderControlPlaneStat
   token?: string;
 }
 
-const tokenOwnership = (condition: ConditionInput | undefined) => ({ [tokenOwnershipConditionType]: condition });
+/** Both conditions of this step; undefined removes them (operator access turned off). */
+const conditions = (ownership: ConditionInput | undefined, access: ConditionInput | undefined) => ({
+  [tokenOwnershipConditionType]: ownership,
+  [operatorAccessConditionType]: access,
+});
 
 /** Where the bootstrap finds the PostgreSQL URL: spec.database (already resolved), or the legacy extraEnv entry. */
 export async function postgresURL(
@@ -55,38 +79,82 @@ export async function reconcileOperatorAccess(
   ctx: ControlPlaneContext,
   cp: CoderControlPlane,
   databaseURL: string | undefined,
+  signal?: AbortSignal,
 ): Promise<OperatorAccessOutcome> {
-  if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL);
+  if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL, signal);
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
-  const secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
-  const ownership = tokenSecretOwnership(cp, secret);
-  const ownershipCond = ownershipCondition(cp, ownership);
-  if (ownership === 'foreign') {
+  let secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
+  let ownership = tokenSecretOwnership(cp, secret);
+  let ownershipCond = ownershipCondition(cp, ownership);
+  const failed = (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): OperatorAccessOutcome => ({
+    status: notReady,
+    conditions: conditions(ownershipCond, access),
+    requeueAfterMs,
+  });
+  const refuseSecret = async () => {
     if (cp.status?.operatorTokenSecretRef || cp.status?.operatorAccessReady !== false) {
       await ctx.events.record(eventTarget(cp), 'Warning', 'TokenSecretNotOwned', 'UseOperatorTokenSecret', ownershipCond.message);
     }
-    return { status: notReady, conditions: tokenOwnership(ownershipCond), requeueAfterMs: notOwnedRecheckMs };
-  }
+    return failed(tokenSecretNotOwned(), notOwnedRecheckMs);
+  };
+  if (ownership === 'foreign') return refuseSecret();
   const url = await postgresURL(ctx, cp, databaseURL);
-  if (!url) return { status: notReady, conditions: tokenOwnership(ownershipCond), requeueAfterMs: operatorAccessRetryMs };
+  if (!url) return failed(databaseURLUnavailable(cp));
+  if (ownership === 'unmarked') {
+    let adopted: V1Secret | undefined;
+    try {
+      adopted = await adoptEarlierTokenSecret(ctx, cp, secret!, url, signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      if (!(err instanceof OperatorAccessError)) throw err;
+      const access = accessFailed(err);
+      await ctx.events.record(eventTarget(cp), 'Warning', access.reason, 'BootstrapOperatorAccess', access.message);
+      return failed(access);
+    }
+    if (!adopted) return refuseSecret();
+    secret = adopted;
+    ownership = 'owned';
+    ownershipCond = ownershipCondition(cp, ownership);
+  }
   const existingToken = ownership === 'owned' ? readToken(secret!) : undefined;
-  let token: string;
+  // The Secret is written inside the bootstrap's transaction: a token whose Secret write fails is rolled back.
+  let storeError: unknown;
+  const store = async (token: string) => {
+    try {
+      if (ownership === 'absent') {
+        // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
+        await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+      } else {
+        await ctx.writer.mergePatch(builtinResources.secret, secret!, {
+          data: { [operatorTokenKey]: Buffer.from(token).toString('base64') },
+        });
+      }
+    } catch (err) {
+      storeError = err;
+      throw err;
+    }
+  };
   let rotated: boolean;
+  let token: string;
+  let expiresAt: Date;
   try {
-    ({ token, rotated } = await ctx.operatorAccess.ensure({
+    ({ token, rotated, expiresAt } = await ctx.operatorAccess.ensure({
       postgresURL: url,
       existingToken,
       tokenName: operatorTokenName(ns, cp.metadata.name!),
       lifetimeSeconds: tokenLifetimeSeconds,
+      renewBeforeSeconds: tokenRenewBeforeSeconds,
+      store,
+      ...(signal ? { signal } : {}),
     }));
   } catch (err) {
-    await ctx.events.record(eventTarget(cp), 'Warning', 'OperatorAccessFailed', 'BootstrapOperatorAccess', (err as Error).message);
-    return { status: notReady, conditions: tokenOwnership(ownershipCond), requeueAfterMs: operatorAccessRetryMs };
+    if (signal?.aborted) throw err;
+    const access = storeError !== undefined ? tokenSecretWriteFailed(`${ns}/${name}`, storeError) : accessFailed(err);
+    await ctx.events.record(eventTarget(cp), 'Warning', access.reason, 'BootstrapOperatorAccess', access.message);
+    return failed(access);
   }
-  if (ownership === 'absent') {
-    // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
-    await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+  if (rotated && ownership === 'absent') {
     await ctx.events.record(
       eventTarget(cp),
       'Normal',
@@ -94,8 +162,7 @@ export async function reconcileOperatorAccess(
       'BootstrapOperatorAccess',
       `Created the operator token Secret "${ns}/${name}".`,
     );
-  } else if (rotated || existingToken !== token) {
-    await ctx.writer.mergePatch(builtinResources.secret, secret!, { data: { [operatorTokenKey]: Buffer.from(token).toString('base64') } });
+  } else if (rotated) {
     await ctx.events.record(
       eventTarget(cp),
       'Normal',
@@ -106,7 +173,9 @@ export async function reconcileOperatorAccess(
   }
   return {
     status: { operatorAccessReady: true, operatorTokenSecretRef: { name, key: operatorTokenKey } },
-    conditions: tokenOwnership(ownershipCond),
+    conditions: conditions(ownershipCond, accessReady(`${ns}/${name}`)),
+    // Look again before the renewal window opens, and at least daily.
+    requeueAfterMs: Math.max(1_000, Math.min(renewalCheckMs, expiresAt.getTime() - tokenRenewBeforeSeconds * 1000 - ctx.now().getTime())),
     token,
   };
 }
@@ -116,6 +185,7 @@ async function disableOperatorAccess(
   ctx: ControlPlaneContext,
   cp: CoderControlPlane,
   databaseURL: string | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<OperatorAccessOutcome> {
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
@@ -126,15 +196,20 @@ async function disableOperatorAccess(
   const url = await postgresURL(ctx, cp, databaseURL);
   const retry = {
     status: { operatorAccessReady: false, operatorTokenSecretRef: { name, key: operatorTokenKey } },
-    conditions: tokenOwnership(undefined),
+    conditions: conditions(undefined, undefined),
     requeueAfterMs: operatorAccessRetryMs,
   };
-  if (!url) return cleanupRequired ? retry : { status: notReady, conditions: tokenOwnership(undefined) };
+  if (!url) return cleanupRequired ? retry : { status: notReady, conditions: conditions(undefined, undefined) };
   try {
-    await ctx.operatorAccess.revoke({ postgresURL: url, tokenName: operatorTokenName(ns, cp.metadata.name!) });
+    await ctx.operatorAccess.revoke({
+      postgresURL: url,
+      tokenName: operatorTokenName(ns, cp.metadata.name!),
+      ...(signal ? { signal } : {}),
+    });
   } catch (err) {
+    if (signal?.aborted) throw err;
     await ctx.events.record(eventTarget(cp), 'Warning', 'OperatorAccessFailed', 'RevokeOperatorAccess', (err as Error).message);
     return retry;
   }
-  return { status: notReady, conditions: tokenOwnership(undefined) };
+  return { status: notReady, conditions: conditions(undefined, undefined) };
 }

@@ -26,7 +26,7 @@ const rbacDriftMs = 2 * 60_000;
 export async function reconcileControlPlane(
   ctx: ControlPlaneContext,
   { namespace, name }: Request,
-  _rc: ReconcileContext,
+  { signal }: ReconcileContext,
 ): Promise<ReconcileResult | void> {
   const cp = ctx.caches.controlPlanes.get(namespace, name);
   if (!cp) return;
@@ -51,10 +51,12 @@ export async function reconcileControlPlane(
   await warnOnNewProblem(ctx, cp, children.conditions?.[C.ChildrenOwned.type], 'ApplyChildren');
   const ready = readyReplicas(children.deployment) > 0;
   const database = await resolveDatabase(ctx, cp);
-  const access = await reconcileOperatorAccess(ctx, cp, database.url);
+  const access = await reconcileOperatorAccess(ctx, cp, database.url, signal);
   const client = access.token ? ctx.coderClient(cp, access.token) : undefined;
-  const license = await reconcileLicense(ctx, cp, ready, client);
-  const entitlements = await refreshEntitlements(cp.status ?? {}, client, ready, ctx.now());
+  const license = await reconcileLicense(ctx, cp, ready, client, signal);
+  const entitlements = await refreshEntitlements(cp.status ?? {}, client, ready, ctx.now(), signal);
+  // On shutdown the calls above end early; what they report then is not the control plane's state.
+  signal.throwIfAborted();
 
   const specValid = await specValidCondition(ctx, cp, C.SpecValid, 'Every child object could be built from the spec.', tolerated);
   const outcome = mergeOutcomes<CoderControlPlaneStatus>(

@@ -7,7 +7,7 @@ import type { CoderClient } from '../../coder/client.ts';
 import type { Cache } from '../../runtime/cache.ts';
 import { operatorTokenKey, operatorTokenSecretName } from './control-plane-endpoints.ts';
 import type { ControllerDeps } from './deps.ts';
-import { isControllerOwnedBy } from './ownership.ts';
+import { isOperatorTokenSecretOf } from './operator-token-marks.ts';
 import { secretValue } from './secret-value.ts';
 
 /** How often a kind whose control plane is not usable looks again (the schemas' "retried every 30 s"). */
@@ -44,8 +44,10 @@ export function resolveControlPlane(
   }
   const secretName = operatorTokenSecretName(cp);
   const secret = caches.secrets.get(namespace, secretName);
-  // Only a Secret the control plane controls is read (seed: the operator token Secret is never adopted).
-  if (!secret || !isControllerOwnedBy(secret, cp)) return notReady(`its token Secret "${secretName}" is missing or not controlled by it`);
+  // Only a Secret the operator created for the control plane is read (seed: the operator token Secret is never adopted).
+  if (!secret || !isOperatorTokenSecretOf(secret, cp)) {
+    return notReady(`its token Secret "${secretName}" is missing, not controlled by it, or lacks the operator's marks`);
+  }
   const token = secretValue(secret, operatorTokenKey)?.trim();
   if (!token) return notReady(`its token Secret "${secretName}" has no value at key "${operatorTokenKey}"`);
   return { usable: true, controlPlane: cp, client: deps.coderClient(cp, token) };

@@ -15,8 +15,14 @@ export interface OperatorAccessBackend {
     existingToken?: string;
     tokenName: string;
     lifetimeSeconds: number;
-  }): Promise<{ token: string; rotated: boolean }>;
-  revoke(input: { postgresURL: string; tokenName: string }): Promise<{ deleted: number }>;
+    renewBeforeSeconds?: number;
+    /** Keeps a new token before it is committed; if it throws, the token is rolled back. */
+    store?: (token: string) => Promise<void>;
+    signal?: AbortSignal;
+  }): Promise<{ token: string; rotated: boolean; expiresAt: Date }>;
+  revoke(input: { postgresURL: string; tokenName: string; signal?: AbortSignal }): Promise<{ deleted: number }>;
+  /** Read-only: whether `token` is a live key of this name of the operator's own user. */
+  check(input: { postgresURL: string; tokenName: string; token: string; signal?: AbortSignal }): Promise<{ live: boolean }>;
 }
 
 export interface ControllerDeps {

@@ -6,6 +6,7 @@ import type { CoderControlPlane } from '../../../../generated/types/codercontrol
 import type { CoderClient } from '../../../../src/coder/client.ts';
 import { resolveControlPlane } from '../../../../src/controllers/shared/control-plane-ref.ts';
 import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
+import { operatorTokenMarks } from '../../../../src/controllers/shared/operator-token-marks.ts';
 import { cacheOf } from '../../../fixtures/cache.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 
@@ -16,12 +17,13 @@ const ready = {
 };
 const readyControlPlane = () => aControlPlane('coder').inNamespace('coder').withStatus(ready);
 
-function tokenSecret(owner: CoderControlPlane | undefined, token = 'operator-token-value'): V1Secret {
+function tokenSecret(owner: CoderControlPlane | undefined, token = 'operator-token-value', marked = true): V1Secret {
   return {
     metadata: {
       name: 'coder-operator-token',
       namespace: 'coder',
       ...(owner ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, owner)] } : {}),
+      ...(owner && marked ? operatorTokenMarks(owner) : {}),
     },
     data: { token: Buffer.from(token).toString('base64') },
   };
@@ -94,6 +96,13 @@ describe('resolveControlPlane', () => {
       secrets: () => [tokenSecret(undefined)],
       reason: 'OperatorAccessNotReady',
       says: /not controlled by it/,
+    },
+    {
+      name: "a token Secret with a forged controller owner reference but not the operator's marks",
+      controlPlanes: () => [readyControlPlane().build()],
+      secrets: (cp) => [tokenSecret(cp, 'operator-token-value', false)],
+      reason: 'OperatorAccessNotReady',
+      says: /lacks the operator's marks/,
     },
     {
       name: 'an empty token',

@@ -1,0 +1,54 @@
+// The OperatorAccessReady condition: decided here, from what the operator-access step ran into.
+import { CoderControlPlaneConditions } from '../../../generated/types/codercontrolplane.ts';
+import { OperatorAccessError } from '../../coder/operator-access/errors.ts';
+import type { ConditionInput } from '../../runtime/conditions.ts';
+
+const { type, reasons } = CoderControlPlaneConditions.OperatorAccessReady;
+export const operatorAccessConditionType = type;
+
+/** The longest text of a Kubernetes error copied into a message (an admission webhook may say a lot). */
+const maxCauseLength = 300;
+
+const condition = (reason: string, message: string, status: 'True' | 'False' = 'False'): ConditionInput => ({
+  type,
+  status,
+  reason,
+  message,
+});
+
+export function accessReady(secretName: string): ConditionInput {
+  return condition(reasons.Ready, `The coder-k8s-operator user has a live token, kept in Secret "${secretName}".`, 'True');
+}
+
+export function databaseURLUnavailable(cp: { spec?: { database?: unknown } }): ConditionInput {
+  return condition(
+    reasons.DatabaseURLUnavailable,
+    cp.spec?.database
+      ? 'The database URL could not be read: see the DatabaseSecretResolved condition.'
+      : 'No database URL: set spec.database.connectionSecretRef, or one CODER_PG_CONNECTION_URL entry in spec.extraEnv ' +
+          '(a value or a secretKeyRef to an existing Secret key).',
+  );
+}
+
+export function tokenSecretNotOwned(): ConditionInput {
+  return condition(reasons.TokenSecretNotOwned, 'The operator token Secret is not usable: see the OperatorTokenSecretOwned condition.');
+}
+
+/** The bootstrap's own failures: OperatorAccessError messages are safe to show by construction. */
+export function accessFailed(err: unknown): ConditionInput {
+  if (!(err instanceof OperatorAccessError))
+    return condition(reasons.Failed, 'Operator access failed for an unexpected reason; retried every 30 s.');
+  const reason =
+    err.reason === 'Invalid' ? reasons.InvalidDatabaseURL : ((reasons as Record<string, string>)[err.reason] ?? reasons.Failed);
+  return condition(reason, `Operator access: ${err.message}.`);
+}
+
+/** The token Secret could not be written, so the new token was rolled back in Coder's database. */
+export function tokenSecretWriteFailed(secretName: string, err: unknown): ConditionInput {
+  const raw = err instanceof Error ? err.message : String(err);
+  const cause = raw.length > maxCauseLength ? `${raw.slice(0, maxCauseLength)}…` : raw;
+  return condition(
+    reasons.TokenSecretWriteFailed,
+    `Writing the operator token Secret "${secretName}" failed, so the new token was not kept in Coder's database; retried every 30 s: ${cause}`,
+  );
+}
