@@ -59,6 +59,14 @@ describe('CoderControlPlane controller', () => {
     metadata: { name, namespace: ns },
     stringData: { [key]: value },
   });
+  /** A token Secret of control plane "coder" as the Go original left it: its owner reference, none of the operator's marks. */
+  const unmarkedTokenSecret = (uid: string, token: string): V1Secret => ({
+    metadata: {
+      name: 'coder-operator-token',
+      ownerReferences: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid, controller: true }],
+    },
+    stringData: { token },
+  });
   const conditionLine = async (ns: string, name: string, type: string) =>
     (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', name, '-o', seedJsonpath(type)])).trim();
   const aControlPlaneIn = (ns: string, name: string, spec: CoderControlPlane['spec'] = {}): CoderControlPlane =>
@@ -437,15 +445,7 @@ describe('CoderControlPlane controller', () => {
     );
     const forged = await core.createNamespacedSecret({
       namespace: ns,
-      body: {
-        metadata: {
-          name: 'coder-operator-token',
-          ownerReferences: [
-            { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: created.metadata.uid!, controller: true },
-          ],
-        },
-        stringData: { token: 'planted-token-value' },
-      },
+      body: unmarkedTokenSecret(created.metadata.uid!, 'planted-token-value'),
     });
     const url = await createCoderDatabase(postgres);
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
@@ -476,18 +476,7 @@ describe('CoderControlPlane controller', () => {
       tokenName: operatorTokenName(ns, 'coder'),
       lifetimeSeconds: 365 * 24 * 3600,
     });
-    await core.createNamespacedSecret({
-      namespace: ns,
-      body: {
-        metadata: {
-          name: 'coder-operator-token',
-          ownerReferences: [
-            { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', name: 'coder', uid: created.metadata.uid!, controller: true },
-          ],
-        },
-        stringData: { token: earlier.token },
-      },
-    });
+    await core.createNamespacedSecret({ namespace: ns, body: unmarkedTokenSecret(created.metadata.uid!, earlier.token) });
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
     const marked = await eventually('the marks on the Secret, and a 30-day token in it', async () => {
       const found = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });

@@ -154,6 +154,18 @@ async function rejectsSafely(
   });
 }
 
+/** Runs `body` while another session holds the operator-access lock, as a stuck writer would. */
+async function whileLockHeld(db: { adminURL: string }, body: () => Promise<void>): Promise<void> {
+  const holder = new pg.Client({ connectionString: db.adminURL });
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock($1::bigint)', [operatorAccessLockKey.toString()]);
+    await body();
+  } finally {
+    await holder.end();
+  }
+}
 describe('operator-access bootstrap against real PostgreSQL', () => {
   before(async () => {
     postgres = await startPostgres();
@@ -427,11 +439,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
 
   it('ends a call at once when its signal aborts, closing the connection and committing nothing', async () => {
     const db = await coderDatabase();
-    const holder = new pg.Client({ connectionString: db.adminURL });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock($1::bigint)', [operatorAccessLockKey.toString()]);
+    await whileLockHeld(db, async () => {
       for (const call of ['ensure', 'revoke'] as const) {
         const controller = new AbortController();
         const reason = new Error(`shutting down (${call})`);
@@ -458,9 +466,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
         });
       }
       await assert.rejects(ensure(db, { signal: AbortSignal.abort(new Error('already aborted')) }), /already aborted/);
-    } finally {
-      await holder.end();
-    }
+    });
     assert.deepEqual(await keys(db), []);
     assert.deepEqual(await operatorUsers(db), []);
   });
@@ -619,12 +625,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
 
   it('reports a statement that waits too long instead of hanging', async () => {
     const db = await coderDatabase();
-    const holder = new pg.Client({ connectionString: db.adminURL });
-    await holder.connect();
-    try {
-      // Hold the operator-access lock in another session, as a stuck writer would.
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock($1::bigint)', [operatorAccessLockKey.toString()]);
+    await whileLockHeld(db, async () => {
       const started = Date.now();
       await rejectsSafely(
         ensure(db, { timeouts: { statementMs: 300 } }),
@@ -633,9 +634,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
         db,
       );
       assert.ok(Date.now() - started < 3_000);
-    } finally {
-      await holder.end();
-    }
+    });
   });
 
   it('closes its connection after every call, failed or not', async () => {

@@ -28,16 +28,22 @@ describe('Manager shutdown on a real API server', () => {
   after(() => cp?.stop());
 
   const leaseHolder = async () => (await leases.readNamespacedLease({ namespace, name: leaderElectionID })).spec?.holderIdentity ?? '';
-
-  it('aborts a running reconcile and releases the lease only after it returned', async () => {
-    const seen: string[] = [];
-    const manager = new Manager({
+  const aManager = (options: { identity: string; shutdownTimeoutMs: number; onLeadershipLost: () => void }) =>
+    new Manager({
       kubeConfig: cp.adminConfig(),
       logger: createLogger({ level: 'silent' }),
       metrics: createMetrics(),
       namespaces: [namespace],
       concurrency: 1,
-      leaderElection: { namespace, identity },
+      leaderElection: { namespace, identity: options.identity },
+      shutdownTimeoutMs: options.shutdownTimeoutMs,
+      onLeadershipLost: options.onLeadershipLost,
+    });
+
+  it('aborts a running reconcile and releases the lease only after it returned', async () => {
+    const seen: string[] = [];
+    const manager = aManager({
+      identity,
       // Far longer than the test takes: a pass cannot come from the timeout.
       shutdownTimeoutMs: 120_000,
       onLeadershipLost: () => seen.push('leadership lost'),
@@ -69,16 +75,7 @@ describe('Manager shutdown on a real API server', () => {
   it('keeps the lease (to expire on its own) when a reconcile outlives the graceful shutdown timeout', async () => {
     const stubborn = 'stubborn-replica';
     let started = false;
-    const manager = new Manager({
-      kubeConfig: cp.adminConfig(),
-      logger: createLogger({ level: 'silent' }),
-      metrics: createMetrics(),
-      namespaces: [namespace],
-      concurrency: 1,
-      leaderElection: { namespace, identity: stubborn },
-      shutdownTimeoutMs: 1_000,
-      onLeadershipLost: () => undefined,
-    });
+    const manager = aManager({ identity: stubborn, shutdownTimeoutMs: 1_000, onLeadershipLost: () => undefined });
     manager
       .controller('stubborn')
       .for(builtinResources.configMap)
