@@ -55,7 +55,7 @@ export interface SecretKeySelector {
    */
   name: string;
   /**
-   * The key in the Secret's data. Each field that uses this selector says its default key.
+   * The key in the Secret's data.
    */
   key?: string;
 }
