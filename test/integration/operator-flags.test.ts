@@ -1,8 +1,9 @@
-// `coder-k8s` as a process with flags it must refuse: one line naming the flag and the fix, exit 1, and
-// nothing of a kubeconfig's content on stderr. None of these reach a cluster.
+// `coder-k8s` as a process with flags or a kubeconfig it cannot use: one line naming what is wrong and the
+// fix, exit 1, no stack trace, and nothing of a kubeconfig's content on stderr. None of these reach a cluster.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,13 +12,25 @@ const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'coder-k8s.js');
 const helpHint = '\nRun coder-k8s --help for the flags.\n';
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: repo, timeout: 60_000, env: { ...process.env, ...env } }, (err, _stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile(process.execPath, [bin, ...args], { cwd: repo, timeout: 60_000, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
+
+/** A loopback port nothing listens on: one the system just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Flags that keep the operator off every port, so only the kubeconfig matters. */
+const quiet = ['--app=controller', '--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
 
 describe('coder-k8s flag errors', () => {
   let dir: string;
@@ -65,5 +78,67 @@ describe('coder-k8s flag errors', () => {
     const byEnv = await run(['--app=controller'], { KUBECONFIG: brokenKubeconfig });
     assert.equal(byEnv.stderr, expected);
     assert.ok(!byFlag.stderr.includes(token.slice(0, 12)) && !byEnv.stderr.includes(token.slice(0, 12)));
+  });
+
+  it('lists the same --log-level values in its error as in --help', async () => {
+    const help = await run(['--help']);
+    const listed = /--log-level=LEVEL +(.*)/.exec(help.stdout)?.[1];
+    assert.equal(listed, 'trace, debug, info (default), warn or error');
+    const { code, stderr } = await run(['--log-level=verbose']);
+    assert.equal(code, 1);
+    assert.equal(stderr, `coder-k8s: --log-level=verbose: expected ${listed}\n${helpHint}`);
+  });
+
+  describe('kubeconfig start-up errors', () => {
+    let home: string;
+    const noKubeconfig = () => ({ HOME: home, KUBECONFIG: '', KUBERNETES_SERVICE_HOST: '' });
+
+    before(() => {
+      home = mkdtempSync(join(tmpdir(), 'coder-k8s-home-'));
+    });
+    after(() => rmSync(home, { recursive: true, force: true }));
+
+    it('says how to point it at a cluster when there is no kubeconfig at all', async () => {
+      const { code, stderr } = await run(quiet, noKubeconfig());
+      assert.equal(code, 1);
+      assert.equal(
+        stderr,
+        'coder-k8s: no Kubernetes cluster configured (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a pod): ' +
+          'pass --kubeconfig=PATH or set KUBECONFIG\n',
+      );
+    });
+
+    it('names a kubeconfig file that does not exist and where it was given', async () => {
+      const missing = join(dir, 'no-such-kubeconfig');
+      const byFlag = await run([...quiet, `--kubeconfig=${missing}`], noKubeconfig());
+      assert.equal(byFlag.code, 1);
+      assert.equal(
+        byFlag.stderr,
+        `coder-k8s: kubeconfig ${missing} does not exist: check --kubeconfig, or leave it out to use ~/.kube/config\n`,
+      );
+      const byEnv = await run(quiet, { ...noKubeconfig(), KUBECONFIG: missing });
+      assert.equal(byEnv.code, 1);
+      assert.equal(
+        byEnv.stderr,
+        `coder-k8s: kubeconfig ${missing} does not exist: check KUBECONFIG, or leave it out to use ~/.kube/config\n`,
+      );
+    });
+
+    it('names the API server it cannot reach', async () => {
+      const server = `https://127.0.0.1:${await closedPort()}`;
+      const kubeconfig = join(dir, 'refused-kubeconfig');
+      writeFileSync(
+        kubeconfig,
+        `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "${server}"}\n` +
+          `users:\n- name: u\n  user: {token: ${token}}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n`,
+      );
+      const { code, stderr } = await run([...quiet, `--kubeconfig=${kubeconfig}`], noKubeconfig());
+      assert.equal(code, 1);
+      assert.equal(
+        stderr,
+        `coder-k8s: cannot reach the Kubernetes API server at ${server} (connection refused): ` +
+          "check the server address of the kubeconfig's current context and that the cluster is running\n",
+      );
+    });
   });
 });
