@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +140,36 @@ describe('coder-k8s flag errors', () => {
         `coder-k8s: cannot reach the Kubernetes API server at ${server} (connection refused): ` +
           "check the server address of the kubeconfig's current context and that the cluster is running\n",
       );
+    });
+
+    it('shows an unexpected error as one line, and its stack trace only with --log-level=debug', async () => {
+      const server = createHttpServer((_req, res) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ kind: 'Status', code: 500, reason: 'InternalError', message: 'etcd is down' }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+        const kubeconfig = join(dir, 'failing-kubeconfig');
+        writeFileSync(
+          kubeconfig,
+          `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "${url}", insecure-skip-tls-verify: true}\n` +
+            `users:\n- name: u\n  user: {token: ${token}}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n`,
+        );
+        const plain = await run([...quiet, `--kubeconfig=${kubeconfig}`], noKubeconfig());
+        assert.equal(plain.code, 1);
+        assert.equal(
+          plain.stderr,
+          'coder-k8s: GET /apis/coder.com/v1alpha1: 500 InternalError: etcd is down (run with --log-level=debug for the stack trace)\n',
+        );
+        const debug = await run([...quiet, `--kubeconfig=${kubeconfig}`, '--log-level', 'debug'], noKubeconfig());
+        assert.equal(debug.code, 1);
+        assert.match(debug.stderr, /^coder-k8s: KubeApiError: GET \/apis\/coder\.com\/v1alpha1: 500 InternalError: etcd is down\n\s+at /);
+        assert.ok(!plain.stderr.includes(token) && !debug.stderr.includes(token));
+      } finally {
+        server.close();
+        server.closeAllConnections();
+      }
     });
   });
 });
