@@ -62,8 +62,10 @@ function loadKubeConfig(path: string | undefined): KubeConfig {
  * the error, which may hold a token or a client key, so only its reason and position are kept.
  */
 export function kubeConfigErrorMessage(path: string | undefined, err: unknown, givenBy = '--kubeconfig'): string {
-  const file = path ? `kubeconfig ${path}` : 'the kubeconfig';
-  const e = err as { name?: string; reason?: string; mark?: { line?: number; column?: number }; code?: string };
+  const e = err as { name?: string; reason?: string; mark?: { line?: number; column?: number }; code?: string; path?: string };
+  // KUBECONFIG may list several files: a read error names the one that failed.
+  const shown = typeof e?.path === 'string' ? e.path : path;
+  const file = shown ? `kubeconfig ${shown}` : 'the kubeconfig';
   if (e?.name === 'YAMLException') {
     const at = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}, column ${(e.mark.column ?? 0) + 1}` : '';
     return `${file} is not valid YAML${at}: ${e.reason ?? 'syntax error'}`;

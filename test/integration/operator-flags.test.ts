@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -123,6 +123,10 @@ describe('coder-k8s flag errors', () => {
         byEnv.stderr,
         `coder-k8s: kubeconfig ${missing} does not exist: check KUBECONFIG, or leave it out to use ~/.kube/config\n`,
       );
+      const valid = join(dir, 'valid-kubeconfig');
+      writeFileSync(valid, 'apiVersion: v1\nkind: Config\n');
+      const inList = await run(quiet, { ...noKubeconfig(), KUBECONFIG: `${valid}${delimiter}${missing}` });
+      assert.equal(inList.stderr, byEnv.stderr, 'names the file of the list that is missing');
     });
 
     it('names the API server it cannot reach', async () => {
