@@ -26,7 +26,6 @@ import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 
 const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-
 const serviceAccountTokenFile = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 
 /** Where the client library would look, in its order; false when there is nothing to load. */
