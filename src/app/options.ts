@@ -42,7 +42,7 @@ function choices(values: readonly string[], defaultValue: string): string {
 }
 
 export const usage = `Usage: coder-k8s [flags]
-       coder-k8s validate -f FILE [-f FILE...]
+       coder-k8s validate -f FILE [FILE...] [-f FILE...]
 
 Runs the coder-k8s operator for Coder.
 
