@@ -24,13 +24,23 @@ async function main(args: string[]): Promise<number> {
   return runOperator(parsed, version);
 }
 
+/** --log-level=debug or trace, however given: only then does an unexpected error show its stack. */
+function wantsStack(args: string[]): boolean {
+  const i = args.findIndex((a) => a === '--log-level' || a.startsWith('--log-level='));
+  const level = i < 0 ? undefined : args[i] === '--log-level' ? args[i + 1] : args[i]!.slice('--log-level='.length);
+  return level === 'debug' || level === 'trace';
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (err: Error) => {
     const known = err instanceof UsageError || err instanceof StartupError;
-    console.error(`coder-k8s: ${known ? err.message : (err.stack ?? err.message)}`);
+    const stack = !known && wantsStack(process.argv.slice(2));
+    const message = String(err?.message ?? err).split('\n')[0];
+    const hint = known ? '' : ' (run with --log-level=debug for the stack trace)';
+    console.error(`coder-k8s: ${stack ? (err.stack ?? message) : message + hint}`);
     if (err instanceof UsageError) console.error(`\nRun coder-k8s --help for the flags.`);
     process.exitCode = 1;
   },

@@ -31,8 +31,18 @@ const maxConcurrentReconcilesLimit = 100;
 /** A pod's terminationGracePeriodSeconds rarely exceeds this; longer would hold a lease for no use. */
 const maxGracefulShutdownSeconds = 3600;
 
+/** The values of --log-level, in the help and in its error alike. */
+const logLevels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+const defaultLogLevel = 'info';
+
+/** "a, b (default), c or d" */
+function choices(values: readonly string[], defaultValue: string): string {
+  const shown = values.map((v) => (v === defaultValue ? `${v} (default)` : v));
+  return `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+}
+
 export const usage = `Usage: coder-k8s [flags]
-       coder-k8s validate -f FILE [-f FILE...]
+       coder-k8s validate -f FILE [FILE...] [-f FILE...]
 
 Runs the coder-k8s operator for Coder.
 
@@ -49,7 +59,7 @@ Flags:
                                     (default true; false is plain HTTP, on a loopback address only)
   --metrics-cert-dir=DIR            tls.crt and tls.key for metrics (default: self-signed at start)
   --health-probe-bind-address=ADDR  /healthz and /readyz (default :8081; 0 disables)
-  --log-level=LEVEL                 trace, debug, info (default), warn or error
+  --log-level=LEVEL                 ${choices(logLevels, defaultLogLevel)}
   --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles, 1 to 3600 (default 30)
   --test-only-coder-url=URL         tests only: send every Coder API call to this loopback URL
   --version                         print the version
@@ -114,7 +124,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'metrics-secure': { type: 'string', default: 'true' },
         'metrics-cert-dir': { type: 'string' },
         'health-probe-bind-address': { type: 'string', default: ':8081' },
-        'log-level': { type: 'string', default: 'info' },
+        'log-level': { type: 'string', default: defaultLogLevel },
         'graceful-shutdown-timeout': { type: 'string', default: '30' },
         'test-only-coder-url': { type: 'string' },
         version: { type: 'boolean' },
@@ -130,8 +140,8 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
   if (!appModes.includes(v.app as AppMode)) {
     throw new UsageError(`--app=${v.app}: unknown mode; valid modes are ${appModes.join(', ')}`);
   }
-  const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-  if (!levels.includes(v['log-level']!)) throw new UsageError(`--log-level=${v['log-level']}: expected one of ${levels.join(', ')}`);
+  if (!(logLevels as readonly string[]).includes(v['log-level']!))
+    throw new UsageError(`--log-level=${v['log-level']}: expected ${choices(logLevels, defaultLogLevel)}`);
   const metricsSecure = parseBool('metrics-secure', v['metrics-secure']!);
   checkMetricsExposure(v['metrics-bind-address']!, metricsSecure);
   return {

@@ -12,7 +12,7 @@ export async function missingCrds(writer: Writer, resources: readonly ResourceKi
 
 export function missingCrdsMessage(missing: string[]): string {
   return (
-    `the CustomResourceDefinitions of these kinds are not installed: ${missing.join(', ')}.\n` +
-    'Apply the CRDs (and RBAC) of this version first: kubectl apply -f config/crd/bases/ -f config/rbac/'
+    `the CustomResourceDefinitions of these kinds are not installed: ${missing.join(', ')}; ` +
+    'apply the CRDs (and RBAC) of this version first: kubectl apply -f config/crd/bases/ -f config/rbac/'
   );
 }

@@ -2,7 +2,8 @@
 // leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
 import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { homedir, hostname } from 'node:os';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { allResources } from '../../generated/clients/index.ts';
@@ -18,23 +19,40 @@ import { MetricsAuthorizer } from '../runtime/metrics-auth.ts';
 import { metricsServingCert, reloadMetricsCert } from '../runtime/metrics-tls.ts';
 import { startProbeServer } from '../runtime/probes.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
+import { apiServerStartupError } from './api-server-errors.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 
 const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+const serviceAccountTokenFile = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/** Where the client library would look, in its order; false when there is nothing to load. */
+function anyKubeConfigSource(): boolean {
+  if (process.env.KUBECONFIG) return true;
+  if (existsSync(join(homedir(), '.kube', 'config'))) return true;
+  return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(serviceAccountTokenFile);
+}
 
 function loadKubeConfig(path: string | undefined): KubeConfig {
+  // With nothing to load the library falls back to http://localhost, which fails later with a stack trace.
+  if (!path && !anyKubeConfigSource())
+    throw new StartupError(
+      'no Kubernetes cluster configured (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a pod): ' +
+        'pass --kubeconfig=PATH or set KUBECONFIG',
+    );
   const kc = new KubeConfig();
   try {
     if (path) kc.loadFromFile(path);
     else kc.loadFromDefault();
   } catch (err) {
-    throw new StartupError(kubeConfigErrorMessage(path ?? process.env.KUBECONFIG, err));
+    throw new StartupError(kubeConfigErrorMessage(path ?? process.env.KUBECONFIG, err, path ? '--kubeconfig' : 'KUBECONFIG'));
   }
   if (!kc.getCurrentCluster())
-    throw new StartupError('no Kubernetes cluster configured: pass --kubeconfig, set KUBECONFIG, or run in a pod');
+    throw new StartupError(
+      'the kubeconfig has no current cluster: set current-context to a context with a cluster, or pass another --kubeconfig',
+    );
   return kc;
 }
 
@@ -42,13 +60,18 @@ function loadKubeConfig(path: string | undefined): KubeConfig {
  * One line naming the file and where it is wrong. The YAML parser's own message quotes the lines around
  * the error, which may hold a token or a client key, so only its reason and position are kept.
  */
-export function kubeConfigErrorMessage(path: string | undefined, err: unknown): string {
-  const file = path ? `kubeconfig ${path}` : 'the kubeconfig';
-  const e = err as { name?: string; reason?: string; mark?: { line?: number; column?: number }; code?: string };
+export function kubeConfigErrorMessage(path: string | undefined, err: unknown, givenBy = '--kubeconfig'): string {
+  const e = err as { name?: string; reason?: string; mark?: { line?: number; column?: number }; code?: string; path?: string };
+  // KUBECONFIG may list several files: a read error names the one that failed.
+  const shown = typeof e?.path === 'string' ? e.path : path;
+  const file = shown ? `kubeconfig ${shown}` : 'the kubeconfig';
   if (e?.name === 'YAMLException') {
     const at = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}, column ${(e.mark.column ?? 0) + 1}` : '';
     return `${file} is not valid YAML${at}: ${e.reason ?? 'syntax error'}`;
   }
+  if (e?.code === 'ENOENT') return `${file} does not exist: check ${givenBy}, or leave it out to use ~/.kube/config`;
+  if (e?.code === 'EACCES') return `${file} cannot be read (permission denied): make it readable by the user running coder-k8s`;
+  if (e?.code === 'EISDIR') return `${file} is a directory: ${givenBy} names a kubeconfig file`;
   if (typeof e?.code === 'string') return `${file} cannot be read (${e.code})`;
   return `${file} is not a usable kubeconfig`;
 }
@@ -100,7 +123,9 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       process.exit(1);
     },
   });
-  const missing = await missingCrds(manager.writer, allResources);
+  const missing = await missingCrds(manager.writer, allResources).catch((err: unknown) => {
+    throw apiServerStartupError(kubeConfig.getCurrentCluster()!.server, err) ?? err;
+  });
   if (missing.length) throw new StartupError(missingCrdsMessage(missing));
   const deps: ControllerDeps = {
     writer: manager.writer,

@@ -61,7 +61,7 @@ describe('coder-k8s operator process', () => {
     operators.push(op);
     await eventually('the operator to exit', async () => op.process.hasExited, { timeoutMs: 30_000 });
     const log = readFileSync(op.logFile, 'utf8');
-    const listed = /are not installed: (.*)\.\n/.exec(log)?.[1]?.split(', ').sort();
+    const listed = /are not installed: (.*?);/.exec(log)?.[1]?.split(', ').sort();
     assert.deepEqual(listed, [
       'coderaigatewaykeys.coder.com',
       'coderaiproviders.coder.com',

@@ -1,7 +1,7 @@
 // `coder-k8s validate -f FILE...` as a process: exit codes and the problem lines.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -79,23 +79,24 @@ describe('coder-k8s validate', () => {
   it('exits 0 and prints no problem for valid manifests, skipping other API groups', async () => {
     const r = await validate(['-f', good]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /1 object\(s\) checked, 0 problem\(s\), 1 object\(s\) of other API groups skipped/);
+    assert.equal(r.stdout, '1 object(s) checked, 0 problem(s), 1 object(s) of other API groups skipped\n');
+    assert.equal(r.stderr, '');
   });
 
-  it('prints <file>:<doc> <kind>/<name>: <path>: <message> for each problem and exits 1', async () => {
+  it('prints <file>:<line>:<column>: document <n>, <kind>/<name>: <path>: <message> for each problem, and a summary, and exits 1', async () => {
     const r = await validate(['-f', good, '-f', bad]);
     assert.equal(r.code, 1);
     assert.deepEqual(r.stdout.trimEnd().split('\n'), [
-      `${bad}:2 CoderControlPlane/pg: spec: Invalid value: spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set`,
-      `${bad}:2 CoderControlPlane/pg: spec.database.connectionSecretRef.key: Invalid value: connectionSecretRef.key must not be empty`,
-      `${bad}:3 CoderControlPlane/typo: spec.replica: unknown field "spec.replica"`,
-      `${bad}:4 CoderWidget/w: unknown kind CoderWidget in coder.com/v1alpha1; this version of coder-k8s knows ` +
+      `${bad}:13:1: document 2, CoderControlPlane/pg: spec: Invalid value: spec.extraEnv must not set CODER_PG_CONNECTION_URL when spec.database.connectionSecretRef is set`,
+      `${bad}:13:51: document 2, CoderControlPlane/pg: spec.database.connectionSecretRef.key: Invalid value: connectionSecretRef.key must not be empty`,
+      `${bad}:20:8: document 3, CoderControlPlane/typo: spec.replica: unknown field "spec.replica"`,
+      `${bad}:22:1: document 4, CoderWidget/w: unknown kind CoderWidget in coder.com/v1alpha1; this version of coder-k8s knows ` +
         'coder.com/v1alpha1 CoderAIGatewayKey, coder.com/v1alpha1 CoderAIProvider, coder.com/v1alpha1 CoderControlPlane, ' +
         'coder.com/v1alpha1 CoderMCPServer, coder.com/v1alpha1 CoderProvisioner, coder.com/v1alpha1 CoderTemplateTest, ' +
         'coder.com/v1alpha1 CoderWorkspaceProxy',
+      '4 object(s) checked, 4 problem(s), 1 object(s) of other API groups skipped',
     ]);
-    assert.match(r.stderr, /4 object\(s\) checked, 4 problem\(s\)/);
+    assert.equal(r.stderr, '');
   });
 
   it('reads standard input for -f -', async () => {
@@ -103,7 +104,8 @@ describe('coder-k8s validate', () => {
     assert.equal(r.code, 1);
     assert.equal(
       r.stdout,
-      `<stdin>:1 CoderControlPlane/stdin: spec.resources.limits.cpu: Invalid value: "1 GB": spec.resources.limits.cpu in body should match '${quantityPattern}'\n`,
+      `<stdin>:6:29: document 1, CoderControlPlane/stdin: spec.resources.limits.cpu: Invalid value: "1 GB": spec.resources.limits.cpu in body should match '${quantityPattern}'\n` +
+        '1 object(s) checked, 1 problem(s)\n',
     );
   });
 
@@ -118,7 +120,7 @@ describe('coder-k8s validate', () => {
     assert.match(none.stderr, /give at least one -f FILE/);
     const missing = await validate(['-f', join(dir, 'missing.yaml')]);
     assert.equal(missing.code, 1);
-    assert.equal(missing.stdout, `${join(dir, 'missing.yaml')}: cannot read: ENOENT\n`);
+    assert.equal(missing.stdout, `${join(dir, 'missing.yaml')}: cannot read: ENOENT\n0 object(s) checked, 1 problem(s)\n`);
   });
 
   it('reports a document with more than 100 YAML aliases on one line and goes on with the next file', async () => {
@@ -128,8 +130,8 @@ describe('coder-k8s validate', () => {
     const r = await validate(['-f', aliases, '-f', bad]);
     assert.equal(r.code, 1);
     const lines = r.stdout.trimEnd().split('\n');
-    assert.equal(lines[0], `${aliases}:1 <document>: is not accepted: it uses more than 100 YAML aliases`);
-    assert.equal(lines.length, 5, 'the next file is still checked');
+    assert.equal(lines[0], `${aliases}:1:1: document 1, <document>: is not accepted: it uses more than 100 YAML aliases`);
+    assert.equal(lines.length, 6, 'the next file is still checked');
     assert.doesNotMatch(r.stderr, /at \w+ \(/, 'no stack trace');
   });
 
@@ -139,8 +141,10 @@ describe('coder-k8s validate', () => {
     writeFileSync(big, `${controlPlane('small', '{}')}---\n${controlPlane('huge', `{extraArgs: ["${filler}"]}`)}`);
     const r = await validate(['-f', big]);
     assert.equal(r.code, 1);
-    assert.equal(r.stdout, `${big}:2 <document>: is 50.0 MiB; the API server refuses an object over 3 MiB\n`);
-    assert.match(r.stderr, /1 object\(s\) checked, 1 problem\(s\)/);
+    assert.equal(
+      r.stdout,
+      `${big}:7:1: document 2, <document>: is 50.0 MiB; the API server refuses an object over 3 MiB\n1 object(s) checked, 1 problem(s)\n`,
+    );
     console.log(`validate of a 50 MiB document: peak RSS ${r.maxRssMiB} MiB`);
     assert.ok(r.maxRssMiB < 400, `peak RSS ${r.maxRssMiB} MiB`);
 
@@ -148,7 +152,7 @@ describe('coder-k8s validate', () => {
     writeFileSync(huge, `${controlPlane('a', '{}')}---\n`.repeat(1).concat('#'.repeat(70 * 1024 * 1024)));
     const h = await validate(['-f', huge]);
     assert.equal(h.code, 1);
-    assert.equal(h.stdout, `${huge}: is larger than 64 MiB; split it into several files\n`);
+    assert.equal(h.stdout, `${huge}: is larger than 64 MiB; split it into several files\n0 object(s) checked, 1 problem(s)\n`);
   });
 
   it('escapes terminal control sequences in what it prints', async () => {
@@ -159,7 +163,44 @@ describe('coder-k8s validate', () => {
     assert.doesNotMatch(r.stdout, /[\u001b\u0007]/);
     assert.equal(
       r.stdout,
-      `${escapes}:1 CoderControlPlane/evil\\x1b]0;pwned\\x07\\x1b[2J: spec.\\x1b[31mred: unknown field "spec.\\x1b[31mred"\n`,
+      `${escapes}:6:8: document 1, CoderControlPlane/evil\\x1b]0;pwned\\x07\\x1b[2J: spec.\\x1b[31mred: unknown field "spec.\\x1b[31mred"\n` +
+        '1 object(s) checked, 1 problem(s)\n',
+    );
+  });
+
+  it('takes several files and directories after one -f, as a shell glob gives them, and after repeated -f', async () => {
+    const samples = join(repo, 'config', 'samples');
+    const globbed = readdirSync(samples)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => join(samples, f));
+    const one = await validate(['-f', ...globbed]);
+    assert.equal(one.code, 0, one.stdout + one.stderr);
+    assert.match(one.stdout, /^\d+ object\(s\) checked, 0 problem\(s\)/);
+    const mixed = await validate(['-f', good, bad, samples, '-f', good]);
+    assert.equal(mixed.code, 1);
+    assert.equal(mixed.stdout.split('\n').filter((l) => l.startsWith(`${bad}:`)).length, 4);
+    assert.equal(mixed.stderr, '');
+  });
+
+  it('refuses a file named before any -f as a usage error (exit 2)', async () => {
+    const r = await validate([good]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.split('\n')[0], `coder-k8s validate: ${good}: name files after -f (-f ${good})`);
+  });
+
+  it('names the line and column of a YAML syntax error in a later document, without a dangling colon', async () => {
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(
+      broken,
+      `${controlPlane('fine', '{}')}---\napiVersion: coder.com/v1alpha1\nkind: CoderControlPlane\nmetadata:\n  name: a: b\n`,
+    );
+    const r = await validate(['-f', broken]);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stdout,
+      `${broken}:11:9: document 2, <document>: is not valid YAML: Nested mappings are not allowed in compact mappings\n` +
+        '1 object(s) checked, 1 problem(s)\n',
     );
   });
 });

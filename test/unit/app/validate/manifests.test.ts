@@ -21,6 +21,8 @@ describe('checkManifests', () => {
     assert.deepEqual(report.problems, [
       {
         doc: 3,
+        line: 13,
+        column: 29,
         object: 'CoderControlPlane/coder',
         path: 'spec.resources.limits.cpu',
         message: `Invalid value: "1 GB": spec.resources.limits.cpu in body should match '${quantityPattern}'`,
@@ -55,7 +57,10 @@ describe('checkManifests', () => {
       items: [{ apiVersion: 'coder.com/v1alpha1', kind: 'CoderProvisioner', metadata: { name: 'p' }, spec: {} }],
     };
     const report = checkManifests(`---\n---\n${JSON.stringify(list)}\n---\n`);
-    assert.deepEqual(report.problems, [{ doc: 2, object: 'CoderProvisioner/p', path: 'spec.controlPlaneRef', message: 'Required value' }]);
+    const specColumn = JSON.stringify(list).indexOf('"spec"') + 1;
+    assert.deepEqual(report.problems, [
+      { doc: 2, line: 3, column: specColumn, object: 'CoderProvisioner/p', path: 'spec.controlPlaneRef', message: 'Required value' },
+    ]);
   });
 
   it('reads yes and no as booleans, like kubectl', () => {
