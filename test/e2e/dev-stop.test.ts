@@ -85,7 +85,8 @@ interface Run {
 /** `npm run <script> -- <args>` in a new process group, the way a shell starts a foreground job. */
 function npmRun(script: string, args: string[]): Run {
   const nodeBin = dirname(process.execPath);
-  const npm = spawn(join(nodeBin, 'npm'), ['run', script, '--', ...args], {
+  // npm as found on PATH (it runs on `node` from PATH, so this Node.js goes first).
+  const npm = spawn('npm', ['run', script, '--', ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PATH: `${nodeBin}:${process.env.PATH}`, CODER_K8S_KEEP_HARNESS: '' },
@@ -93,22 +94,23 @@ function npmRun(script: string, args: string[]): Run {
   let text = '';
   npm.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    npm.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    npm.once('exit', (code, signal) => resolve({ code, signal }));
+    npm.once('error', reject);
+  });
+  exited.catch(() => undefined); // awaited later; a failed spawn also ends `until`
   return { npm, output: () => text, exited };
 }
 
+/** Waits until the output matches; fails at once if npm ends first. */
 async function until(run: Run, pattern: RegExp, timeoutMs: number): Promise<void> {
-  await eventually(
-    `output matching ${pattern}`,
-    async () =>
-      pattern.test(run.output()) || (run.npm.exitCode !== null ? Promise.reject(new Error(`npm exited:\n${run.output()}`)) : false),
-    {
-      timeoutMs,
-      intervalMs: 250,
-    },
-  );
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(run.output())) {
+    const ended = run.npm.exitCode !== null || run.npm.signalCode !== null || run.npm.pid === undefined;
+    if (ended) throw new Error(`npm ended before its output matched ${pattern}:\n${run.output()}`);
+    if (Date.now() > deadline) throw new Error(`no output matching ${pattern} within ${timeoutMs} ms:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 interface Case {
@@ -143,13 +145,13 @@ async function startSignalAndCheck(c: Case): Promise<void> {
         setTimeout(() => reject(new Error(`npm did not exit within 120 s:\n${run.output()}`)), 120_000).unref(),
       ),
     ]);
-    assert.deepEqual(exit, { code: 0, signal: null }, `npm exited 0 after a stop signal:\n${run.output()}`);
 
     const left = started.filter(alive);
     assert.deepEqual(left, [], `no process npm started is left (started ${started.join(' ')}):\n${run.output()}`);
     await eventually('no process left in the process group', async () => livingInGroup(pid).length === 0, { timeoutMs: 15_000 });
     const leftDirs = [...harnessDirectories()].filter((d) => !before.has(d));
     assert.deepEqual(leftDirs, [], `no temporary directory is left:\n${run.output()}`);
+    assert.deepEqual(exit, { code: 0, signal: null }, `npm exited 0 (a stop signal is how these scripts end):\n${run.output()}`);
   } finally {
     // A failed case leaves nothing running for the next one.
     for (const left of new Set([pid, ...started, ...livingInGroup(pid)])) {
