@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { startControlPlane } from './control-plane.ts';
 import { startPostgres } from './postgres.ts';
+import { setSignalExitCode, untilStopped } from './shutdown.ts';
 
 const { values } = parseArgs({
   options: {
@@ -10,9 +11,13 @@ const { values } = parseArgs({
   },
 });
 
+setSignalExitCode(0);
 const started = Date.now();
-const cp = await startControlPlane({ kwok: !values.minimal });
-const postgres = values['no-postgres'] ? undefined : await startPostgres();
+const { cp, postgres } = await untilStopped(async () => {
+  const cp = await startControlPlane({ kwok: !values.minimal });
+  const postgres = values['no-postgres'] ? undefined : await startPostgres();
+  return { cp, postgres };
+}, 'npm run harness:up');
 console.log(`control plane ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`  server:            ${cp.server}`);
 console.log(`  admin kubeconfig:  ${cp.adminKubeconfigPath}`);
@@ -21,13 +26,5 @@ console.log(`  component logs:    ${cp.dir}/*.log`);
 if (postgres) console.log(`  postgres:          127.0.0.1:${postgres.port} (user postgres; URL printed by tests only)`);
 console.log(`\n  export KUBECONFIG=${cp.adminKubeconfigPath}\n\nCtrl-C stops everything.`);
 
-const shutdown = async () => {
-  await postgres?.stop();
-  await cp.stop();
-  process.exit(0);
-};
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+// Ctrl-C or SIGINT/SIGTERM to npm: shutdown.ts stops every process and removes the temporary directories.
 setInterval(() => undefined, 1 << 30);

@@ -13,13 +13,14 @@ import { startKwok } from './kwok.ts';
 import { createPki, type Pki } from './pki.ts';
 import { freePort } from './ports.ts';
 import type { ManagedProcess } from './process.ts';
+import { registerCleanup } from './shutdown.ts';
 
 export interface ControlPlaneOptions {
   /** kube-controller-manager: garbage collection, Deployment → ReplicaSet → Pod, namespace deletion. */
   controllers?: boolean;
   /** kube-scheduler plus kwok with one fake Node, so pods run and Deployments become Available. Implies controllers. */
   kwok?: boolean;
-  /** Keep the temp dir (logs, PKI) after stop(), for debugging. Also set by CODER_K8S_KEEP_HARNESS=1. */
+  /** Keep the temp dir (logs, PKI) and the etcd data after stop(), for debugging. Also set by CODER_K8S_KEEP_HARNESS=1. */
   keepDir?: boolean;
 }
 
@@ -61,11 +62,17 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const dataRoot = await mkdtemp(join(process.platform === 'linux' ? '/dev/shm' : tmpdir(), 'coder-k8s-etcd-'));
   const processes: ManagedProcess[] = [];
   const stop = async () => {
+    unregisterCleanup();
     for (const proc of processes.reverse()) await proc.stop();
     processes.length = 0;
+    if (keepDir) {
+      console.error(`control plane stopped; kept (CODER_K8S_KEEP_HARNESS=1): ${dir} and etcd data ${dataRoot}`);
+      return;
+    }
     await rm(dataRoot, { recursive: true, force: true });
-    if (!keepDir) await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   };
+  const unregisterCleanup = registerCleanup(stop);
 
   try {
     const pkiDir = join(dir, 'pki');

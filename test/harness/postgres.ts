@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './ports.ts';
 import { ManagedProcess, waitUntilReady } from './process.ts';
+import { registerCleanup } from './shutdown.ts';
 
 const run = promisify(execFile);
 
@@ -49,7 +50,9 @@ async function serverIdentity(): Promise<{ uid?: number; gid?: number }> {
 export async function startPostgres(): Promise<Postgres> {
   const bin = await serverBinDir();
   const identity = await serverIdentity();
+  const keepDir = process.env.CODER_K8S_KEEP_HARNESS === '1';
   const dir = await mkdtemp(join(tmpdir(), 'coder-k8s-pg-'));
+  const unregisterEarlyCleanup = registerCleanup(() => rm(dir, { recursive: true, force: true }));
   if (identity.uid !== undefined) await chown(dir, identity.uid, identity.gid!);
   const password = randomBytes(18).toString('base64url');
   const passwordFile = join(dir, 'pwfile');
@@ -73,11 +76,13 @@ export async function startPostgres(): Promise<Postgres> {
       { ...identity },
     );
   } catch (err) {
+    unregisterEarlyCleanup();
     await rm(dir, { recursive: true, force: true });
     throw new Error(`postgres: initdb failed: ${(err as { stderr?: string }).stderr?.trim() ?? (err as Error).message}`);
   }
   await rm(passwordFile);
 
+  unregisterEarlyCleanup();
   const port = await freePort();
   const proc = new ManagedProcess({
     name: 'postgres',
@@ -106,9 +111,12 @@ export async function startPostgres(): Promise<Postgres> {
   });
   const url = (database = 'postgres') => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   const stop = async () => {
+    unregisterCleanup();
     await proc.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (keepDir) console.error(`postgres stopped; kept (CODER_K8S_KEEP_HARNESS=1): ${dir}`);
+    else await rm(dir, { recursive: true, force: true });
   };
+  const unregisterCleanup = registerCleanup(stop);
   try {
     await waitUntilReady(
       proc,

@@ -2,19 +2,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { setProcessStopper } from './shutdown.ts';
 
 const running = new Set<ChildProcess>();
+const managed = new Set<ManagedProcess>();
 
 // Last resort when a test process exits without calling stop(): no control-plane process outlives it.
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    for (const child of running) child.kill('SIGKILL');
-    process.exit(130);
-  });
-}
+// On a stop signal: newest first, so the operator goes before kube-apiserver and kube-apiserver before etcd.
+setProcessStopper(async () => {
+  for (const proc of [...managed].reverse()) await proc.stop();
+});
 
 export interface ProcessSpec {
   /** Component name, used in every error message. */
@@ -53,9 +53,11 @@ export class ManagedProcess {
     this.child.stdout?.pipe(log, { end: false });
     this.child.stderr?.pipe(log, { end: false });
     running.add(this.child);
+    managed.add(this);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         running.delete(this.child);
+        managed.delete(this);
         this.exitCode = code ?? (signal ? -1 : null);
         log.end();
         resolve(this.exitCode);
