@@ -110,7 +110,13 @@ export class Writer {
   async removeFinalizer(resource: ResourceKind, obj: KubeObject, finalizer: string): Promise<boolean> {
     const current = obj.metadata?.finalizers ?? [];
     if (!current.includes(finalizer)) return false;
-    await this.mergePatch(resource, obj, { metadata: { finalizers: current.filter((f) => f !== finalizer) } });
+    try {
+      await this.mergePatch(resource, obj, { metadata: { finalizers: current.filter((f) => f !== finalizer) } });
+    } catch (err) {
+      // A cache that has not yet seen the deletion the last removal completed: the object is gone already.
+      if (isNotFound(err)) return false;
+      throw err;
+    }
     return true;
   }
 

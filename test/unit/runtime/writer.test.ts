@@ -105,3 +105,21 @@ describe('Writer.writeStatus on conflict', () => {
     assert.equal(state.object.status.phase, 'Pending');
   });
 });
+
+describe('Writer.removeFinalizer', () => {
+  let server: LocalApiServer;
+
+  before(async () => {
+    server = await startLocalApiServer((_req, res) => {
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound' }));
+    });
+  });
+  after(() => server.close());
+
+  it('counts an object already gone (its last finalizer removed by an earlier write) as done', async () => {
+    const writer = new Writer(new KubeHttp(server.kubeConfig));
+    const cached = { metadata: { name: 'cp', namespace: 'ns', resourceVersion: '7', finalizers: ['coder.com/x'] } };
+    assert.equal(await writer.removeFinalizer(coderControlPlaneResource, cached, 'coder.com/x'), false);
+  });
+});
