@@ -21,3 +21,14 @@ export function mergePatchDiff(from: unknown, to: unknown): unknown {
   }
   return patch;
 }
+
+/** `target` with the merge patch `patch` applied (RFC 7386): null removes a key, objects merge, the rest replaces. */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const result: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = applyMergePatch(result[key], value);
+  }
+  return result;
+}

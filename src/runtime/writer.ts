@@ -4,13 +4,18 @@
 // served. One HTTP stack (KubeHttp), one error type (KubeApiError), paths built here and nowhere else.
 import { Applier } from './apply.ts';
 import type { KubeObject } from './informer.ts';
-import { isNotFound, type KubeHttp } from './kube-http.ts';
-import { mergePatchDiff } from './merge-patch.ts';
+import { isConflict, isNotFound, type KubeHttp } from './kube-http.ts';
+import { applyMergePatch, mergePatchDiff } from './merge-patch.ts';
 import { collectionPath, objectPath, type ResourceKind } from './resource.ts';
 
 const mergePatch = 'application/merge-patch+json';
 /** How long an answer of discovery is reused: a CRD installed later is seen within this. */
 const discoveryTtlMs = 60_000;
+/**
+ * How many times a status write that meets 409 is sent again against the object read afresh. The cache
+ * often lags the write a reconcile made a moment before; past this many, the conflict goes to the queue.
+ */
+const statusConflictRetries = 3;
 
 function identity(obj: KubeObject): { namespace?: string; name: string; resourceVersion?: string } {
   const name = obj.metadata?.name;
@@ -66,16 +71,31 @@ export class Writer {
     return this.applier.delete(resource, namespace, name);
   }
 
-  /** Patches the status subresource to `next`; returns false (and sends nothing) when nothing changed. */
+  /**
+   * Patches the status subresource from `obj.status` to `next`; returns false (and sends nothing) when
+   * nothing changed. On 409 the same change is applied to the object read afresh and sent again (a few
+   * times), so a cache one write behind costs a read, not a failed reconcile.
+   */
   async writeStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<boolean> {
-    const diff = mergePatchDiff(obj.status ?? {}, next ?? {});
-    if (diff === undefined) return false;
-    const { namespace, name, resourceVersion } = identity(obj);
-    await this.http.json('PATCH', `${objectPath(resource, namespace, name)}/status`, {
-      contentType: mergePatch,
-      body: { metadata: { resourceVersion }, status: diff },
-    });
-    return true;
+    const change = mergePatchDiff(obj.status ?? {}, next ?? {});
+    if (change === undefined) return false;
+    const { namespace, name } = identity(obj);
+    let current: KubeObject & { status?: unknown } = obj;
+    for (let retries = 0; ; retries++) {
+      try {
+        await this.http.json('PATCH', `${objectPath(resource, namespace, name)}/status`, {
+          contentType: mergePatch,
+          body: { metadata: { resourceVersion: current.metadata?.resourceVersion }, status: change },
+        });
+        return true;
+      } catch (err) {
+        if (!isConflict(err) || retries === statusConflictRetries) throw err;
+      }
+      const live = await this.get<T>(resource, namespace, name);
+      // Deleted meanwhile, or someone already wrote what this change would: nothing left to send.
+      if (!live || mergePatchDiff(live.status ?? {}, applyMergePatch(live.status ?? {}, change)) === undefined) return false;
+      current = live;
+    }
   }
 
   /** Adds `finalizer` unless present; returns whether it wrote. */
@@ -90,7 +110,13 @@ export class Writer {
   async removeFinalizer(resource: ResourceKind, obj: KubeObject, finalizer: string): Promise<boolean> {
     const current = obj.metadata?.finalizers ?? [];
     if (!current.includes(finalizer)) return false;
-    await this.mergePatch(resource, obj, { metadata: { finalizers: current.filter((f) => f !== finalizer) } });
+    try {
+      await this.mergePatch(resource, obj, { metadata: { finalizers: current.filter((f) => f !== finalizer) } });
+    } catch (err) {
+      // A cache that has not yet seen the deletion the last removal completed: the object is gone already.
+      if (isNotFound(err)) return false;
+      throw err;
+    }
     return true;
   }
 

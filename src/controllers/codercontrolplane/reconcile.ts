@@ -8,6 +8,7 @@ import {
 import { validateCoderControlPlane } from '../../../generated/validators/codercontrolplane.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { findCondition, type ConditionInput } from '../../runtime/conditions.ts';
+import { isNamespaceTerminatingError, isTerminating } from '../../runtime/namespace-terminating.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { partitionSchemaErrors, reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
 import { mergeOutcomes, writeConditions, type StepOutcome } from '../shared/step-outcome.ts';
@@ -25,12 +26,34 @@ const rbacDriftMs = 2 * 60_000;
 
 export async function reconcileControlPlane(
   ctx: ControlPlaneContext,
-  { namespace, name }: Request,
-  { signal }: ReconcileContext,
+  request: Request,
+  rc: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  const cp = ctx.caches.controlPlanes.get(namespace, name);
+  const cp = ctx.caches.controlPlanes.get(request.namespace, request.name);
   if (!cp) return;
   if (cp.metadata.deletionTimestamp) return finalize(ctx, cp);
+  // The namespace's deletion deletes the control plane too, which then only finalizes: until then,
+  // every create there is refused, and what exists goes with the namespace.
+  if (isTerminating(ctx.caches.namespaces.get(undefined, request.namespace))) {
+    rc.logger.debug('the namespace is being deleted; nothing is created or changed in it');
+    return;
+  }
+  try {
+    return await reconcileLive(ctx, cp, rc);
+  } catch (err) {
+    if (!isNamespaceTerminatingError(err)) throw err;
+    // The cache has not seen the deletion yet. Its own namespace's deletion deletes the control plane,
+    // and a workspace namespace's update maps back to it: either reconciles again.
+    rc.logger.debug({ err: (err as Error).message }, 'a namespace is being deleted; the reconcile ends here');
+  }
+}
+
+/** The steps for a control plane that is not being deleted, in a namespace that is not either. */
+async function reconcileLive(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  { signal }: ReconcileContext,
+): Promise<ReconcileResult | void> {
   // The write brings a newer version through the watch, which reconciles again.
   if (await ctx.writer.addFinalizer(coderControlPlaneResource, cp, finalizer)) return;
   // The seed's ConflictingConfiguration comes before the schema check, which forbids it too.

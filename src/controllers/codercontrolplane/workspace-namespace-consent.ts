@@ -3,6 +3,7 @@
 // namespace through the operator.
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import { isTerminating } from '../../runtime/namespace-terminating.ts';
 
 const workspaceNamespaceLabel = 'coder.com/workspace-namespace';
 const workspaceNamespaceLabelValue = 'true';
@@ -37,6 +38,8 @@ export function workspaceNamespaceConsent(
     `label it ${workspaceNamespaceLabel}=${workspaceNamespaceLabelValue} and list "${entry}" ` +
     `in its annotation ${workspaceControlPlanesAnnotation}`;
   if (!namespace) return { consented: false, message: `namespace "${name}" does not exist; create it, then ${howTo}` };
+  // The API server refuses every create there, and what exists goes with it.
+  if (isTerminating(namespace)) return { consented: false, message: `namespace "${name}", which is being deleted` };
   if (namespace.metadata?.labels?.[workspaceNamespaceLabel] !== workspaceNamespaceLabelValue) {
     return {
       consented: false,

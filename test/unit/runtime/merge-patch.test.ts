@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonEqual, jsonSubset } from '../../../src/runtime/equality.ts';
-import { mergePatchDiff } from '../../../src/runtime/merge-patch.ts';
+import { applyMergePatch, mergePatchDiff } from '../../../src/runtime/merge-patch.ts';
 
 describe('mergePatchDiff', () => {
   it('is undefined when nothing changed, so nothing is written', () => {
@@ -18,6 +18,14 @@ describe('mergePatchDiff', () => {
       conditions: [{ type: 'A' }, { type: 'B' }],
       ready: true,
     });
+  });
+
+  it('applies a patch as the API server does: the diff from one value applied to it gives the other', () => {
+    const from = { phase: 'Pending', url: 'http://x', ref: { name: 's', key: 'token' }, other: 1 };
+    const to = { phase: 'Ready', ref: { name: 's' }, conditions: [{ type: 'B' }], other: 1 };
+    assert.deepEqual(applyMergePatch(from, mergePatchDiff(from, to)), to);
+    // Applied to a newer value, the same patch keeps what it does not mention.
+    assert.deepEqual(applyMergePatch({ ...from, extra: true }, mergePatchDiff(from, to)), { ...to, extra: true });
   });
 });
 

@@ -40,6 +40,15 @@ describe('workspaceNamespaceConsent', () => {
     const c = workspaceNamespaceConsent(cp, 'workspaces', marked('team-b/coder'));
     assert.match(!c.consented ? c.message : '', /does not list "team-a\/coder"/);
   });
+  it('refuses a consenting namespace that is being deleted, where every create is refused', () => {
+    for (const terminating of [
+      { ...marked('*'), metadata: { ...marked('*').metadata, deletionTimestamp: new Date() } },
+      { ...marked('*'), status: { phase: 'Terminating' } },
+    ]) {
+      const c = workspaceNamespaceConsent(cp, 'workspaces', terminating);
+      assert.match(!c.consented ? c.message : '', /namespace "workspaces", which is being deleted/);
+    }
+  });
   for (const annotation of ['team-a/coder', ' other/x , team-a/coder ', '*', 'team-a/*']) {
     it(`consents when the annotation is "${annotation}"`, () => {
       assert.deepEqual(workspaceNamespaceConsent(cp, 'workspaces', marked(annotation)), { consented: true });
