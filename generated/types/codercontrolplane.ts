@@ -544,7 +544,7 @@ export const CoderControlPlaneConditions = {
     reasons: {
       /** True. The Role and RoleBinding are applied in every workspace namespace. */
       Applied: 'Applied',
-      /** False. A workspace namespace does not exist, lacks the label, or its annotation does not list this control plane; nothing is created there (and what the operator created there before is removed). The message names each namespace and the missing mark. */
+      /** False. A workspace namespace does not exist, is being deleted, lacks the label, or its annotation does not list this control plane; nothing is created there (and what the operator created there before is removed). The message names each namespace and the missing mark. */
       NamespaceNotOptedIn: 'NamespaceNotOptedIn',
       /** False. A Role or RoleBinding with the workspace RBAC name exists and was not made by the operator for this control plane; the operator leaves it untouched. The message names it. */
       ObjectNotOwned: 'ObjectNotOwned',
