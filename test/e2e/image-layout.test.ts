@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { buildImageLayout, type ImageLayout } from '../harness/image-layout.ts';
 import { installOperatorRbac, startOperator, type OperatorLaunch } from '../harness/operator.ts';
+import { eventually } from '../harness/wait.ts';
 
 const repo = process.cwd();
 const runsAsRoot = process.getuid?.() === 0;
@@ -88,10 +89,12 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
     // The layout is read-only to the operator, not to root: put its credentials where uid 65532 can read them.
     await writeFile(kubeconfig, await readFile(await installOperatorRbac(cp), 'utf8'), { mode: 0o444 });
     const op = await startOperator(cp, kubeconfig, { launch });
+    // Ready means caches synced; leading (and starting the controllers) may come a moment later.
+    await eventually('the operator to lead and start its controllers', async () =>
+      /"msg":"controllers started"/.test(await readFile(op.logFile, 'utf8')),
+    );
     await op.process.stop(15_000);
     assert.equal(op.process.exitStatus, 0, 'tini passed SIGTERM on and the operator drained and exited 0');
-    const log = await readFile(op.logFile, 'utf8');
-    assert.match(log, /"msg":"controllers started"/);
-    assert.doesNotMatch(log, /EACCES|EROFS/, 'nothing tried to write');
+    assert.doesNotMatch(await readFile(op.logFile, 'utf8'), /EACCES|EROFS/, 'nothing tried to write');
   });
 });
