@@ -1,7 +1,7 @@
 // The Kubernetes objects a control plane owns: ServiceAccount, workspace RBAC (also in other
 // namespaces, where they consent), Deployment, Service, and Ingress or HTTPRoute. Applied only when they
 // differ, and never over a same-named object the operator did not create for this control plane.
-import type { V1Deployment, V1Ingress, V1Service, V1ServiceAccount } from '@kubernetes/client-node';
+import type { V1Deployment, V1Ingress, V1Role, V1RoleBinding, V1Service, V1ServiceAccount } from '@kubernetes/client-node';
 import {
   CoderControlPlaneConditions,
   type CoderControlPlane,
@@ -171,7 +171,7 @@ async function applyWorkspaceRbac(
   const notOptedIn: string[] = [];
   const foreign: Foreign = [];
   const applied = [];
-  const ours = (live: KubeObject) => isManagedWorkspaceRbac(cp, live as never, new Set());
+  const ours = (live: V1Role | V1RoleBinding) => isManagedWorkspaceRbac(cp, live, new Set());
   for (const rbac of desired) {
     const consent = workspaceNamespaceConsent(cp, rbac.namespace, ctx.caches.namespaces.get(undefined, rbac.namespace));
     if (!consent.consented) {

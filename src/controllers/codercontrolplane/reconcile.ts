@@ -7,9 +7,9 @@ import {
 } from '../../../generated/types/codercontrolplane.ts';
 import { validateCoderControlPlane } from '../../../generated/validators/codercontrolplane.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
-import { findCondition, type ConditionInput } from '../../runtime/conditions.ts';
+import { findCondition } from '../../runtime/conditions.ts';
 import { isNamespaceTerminatingError, isTerminating } from '../../runtime/namespace-terminating.ts';
-import { eventTarget } from '../shared/event-target.ts';
+import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import { partitionSchemaErrors, reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
 import { mergeOutcomes, writeConditions, type StepOutcome } from '../shared/step-outcome.ts';
 import { applyChildren, deleteUnwantedWorkspaceRbac } from './children.ts';
@@ -70,8 +70,8 @@ async function reconcileLive(
     if (!(err instanceof SpecError)) throw err;
     return reportInvalidSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, err.message);
   }
-  await warnOnNewProblem(ctx, cp, children.conditions?.[C.WorkspaceRBACReady.type], 'ApplyWorkspaceRBAC');
-  await warnOnNewProblem(ctx, cp, children.conditions?.[C.ChildrenOwned.type], 'ApplyChildren');
+  await warnOnNewProblem(ctx.events, cp, children.conditions?.[C.WorkspaceRBACReady.type], 'ApplyWorkspaceRBAC');
+  await warnOnNewProblem(ctx.events, cp, children.conditions?.[C.ChildrenOwned.type], 'ApplyChildren');
   const ready = readyReplicas(children.deployment) > 0;
   const database = await resolveDatabase(ctx, cp);
   const access = await reconcileOperatorAccess(ctx, cp, database.url, signal);
@@ -108,14 +108,6 @@ async function resolveDatabase(
     await ctx.events.record(eventTarget(cp), 'Warning', condition.reason, 'ResolveDatabaseSecret', condition.message);
   }
   return { conditions: { [C.DatabaseSecretResolved.type]: condition }, url };
-}
-
-/** A Warning Event when a condition turns False or its message changes while False (a person must act). */
-async function warnOnNewProblem(ctx: ControlPlaneContext, cp: CoderControlPlane, condition: ConditionInput | undefined, action: string) {
-  if (condition?.status !== 'False') return;
-  const previous = findCondition(cp.status?.conditions, condition.type);
-  if (previous?.status === 'False' && previous.reason === condition.reason && previous.message === condition.message) return;
-  await ctx.events.record(eventTarget(cp), 'Warning', condition.reason, action, condition.message);
 }
 
 /** Workspace RBAC in other namespaces has no owner reference to bring its changes back: look again every 2 minutes. */
