@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
-import { crdPath, crdYaml } from './crd.ts';
+import { crdKustomizationPath, crdKustomizationYaml, crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
 import { compatibilityProblems } from './kubernetes-compat.ts';
 import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, type ResolvedKind } from './load.ts';
@@ -38,6 +38,11 @@ async function generate(): Promise<OutputSet> {
     out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
     out.add(`generated/validators/${kind.names.singular}.ts`, [source], validatorFile(kind, kind.resolved));
   }
+  out.add(
+    crdKustomizationPath,
+    kinds.map((k) => `schemas/${k.file}`),
+    crdKustomizationYaml(kinds),
+  );
   out.add(
     'generated/clients/index.ts',
     kinds.map((k) => `schemas/${k.file}`),
