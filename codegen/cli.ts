@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
+import { withConditionTypesListed } from './condition-types.ts';
 import { crdKustomizationPath, crdKustomizationYaml, crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
 import { compatibilityProblems } from './kubernetes-compat.ts';
@@ -25,7 +26,7 @@ async function generate(): Promise<OutputSet> {
   }
   const out = new OutputSet();
   const common = loadCommonSchemas();
-  const kinds: ResolvedKind[] = loadKinds();
+  const kinds: ResolvedKind[] = loadKinds().map(withConditionTypesListed);
   out.add(
     'generated/types/common.ts',
     common.map((c) => `schemas/${c.file}`),
