@@ -74,7 +74,7 @@ export interface CoderProvisionerSpec {
  */
 export interface CoderProvisionerSpecControlPlaneRef {
   /**
-   * The name of the CoderControlPlane in this namespace. Must not be empty: the API server accepts an empty name, as in the Go original, and the controller reports it on the object's conditions.
+   * The name of the CoderControlPlane in this namespace. Must not be empty: the API server accepts an empty name, and the controller then reports it in the conditions.
    */
   name?: string;
 }
