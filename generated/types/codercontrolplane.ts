@@ -445,7 +445,7 @@ export interface CoderControlPlaneStatus {
    */
   externalProvisionerDaemonsEntitlement?: 'entitled' | 'grace_period' | 'not_entitled' | 'unknown';
   /**
-   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: DatabaseSecretResolved, LicenseApplied, OperatorTokenSecretOwned, OperatorAccessReady, Exposed, WorkspaceRBACReady, ChildrenOwned and SpecValid.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, Stalled, DeploymentReady, DatabaseSecretResolved, LicenseApplied, OperatorTokenSecretOwned, OperatorAccessReady, Exposed, WorkspaceRBACReady, ChildrenOwned and SpecValid.
    */
   conditions?: Conditions;
 }
