@@ -65,6 +65,8 @@ export interface CoderApiDouble {
   delay(ms: number): void;
   /** Redirects requests whose path starts with pathPrefix. */
   redirect(pathPrefix: string, options: RedirectOptions): void;
+  /** Ends the failures and redirects set for exactly this path prefix (other tests' knobs stay). */
+  clearKnobs(pathPrefix: string): void;
   /** Back to the state after start: tokens of the options only, no knobs, no recorded requests. */
   reset(): void;
   stop(): Promise<void>;
@@ -254,6 +256,10 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
     },
     redirect(pathPrefix, redirectOptions) {
       redirects.push({ ...redirectOptions, pathPrefix, remaining: redirectOptions.times ?? Infinity });
+    },
+    clearKnobs(pathPrefix) {
+      failures = failures.filter((f) => (f.pathPrefix ?? '') !== pathPrefix);
+      redirects = redirects.filter((r) => r.pathPrefix !== pathPrefix);
     },
     reset() {
       state = initialState(tokens);

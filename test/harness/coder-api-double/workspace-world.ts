@@ -201,7 +201,16 @@ export interface TemplateTestSeed {
 export function seedTemplate(
   world: WorkspaceWorld,
   users: Schemas['User'][],
-  options: { organization?: string; template?: string; version?: string; script?: BuildScript; tester?: Partial<Schemas['User']> } = {},
+  options: {
+    organization?: string;
+    template?: string;
+    version?: string;
+    script?: BuildScript;
+    tester?: Partial<Schemas['User']>;
+    /** A tester seeded before: reused, and made a member of the organization unless `member` is false. */
+    existingTester?: Schemas['User'];
+    member?: boolean;
+  } = {},
 ): TemplateTestSeed {
   const at = now();
   const orgName = options.organization ?? 'coder';
@@ -217,7 +226,7 @@ export function seedTemplate(
     };
     world.organizations.push(organization);
   }
-  const tester: Schemas['User'] = {
+  const tester: Schemas['User'] = options.existingTester ?? {
     id: randomUUID(),
     username: `tester-${users.length}`,
     email: '',
@@ -226,12 +235,17 @@ export function seedTemplate(
     status: 'active',
     login_type: 'none',
     is_service_account: true,
-    organization_ids: [organization.id],
+    organization_ids: [],
     roles: [],
     ...options.tester,
   };
-  users.push(tester);
-  world.members.push({ user_id: tester.id, organization_id: organization.id, roles: [] });
+  if (!options.existingTester) users.push(tester);
+  const isMember = world.members.some((m) => m.user_id === tester.id && m.organization_id === organization.id);
+  if (options.member !== false && !isMember) {
+    world.members.push({ user_id: tester.id, organization_id: organization.id, roles: [] });
+    if (!tester.organization_ids?.includes(organization.id))
+      tester.organization_ids = [...(tester.organization_ids ?? []), organization.id];
+  }
   const templateId = randomUUID();
   const version: Schemas['TemplateVersion'] = {
     id: randomUUID(),
