@@ -30,7 +30,7 @@ export function retainRequested(test: CoderTemplateTest): boolean {
 /** Nothing is left to delete, or nothing may be: the finalizer can go. */
 export function cleanupDone(test: CoderTemplateTest): boolean {
   const deleted = workspaceDeletedCondition(test.status);
-  if (!mayHaveWorkspace(test.status) && isFinal(test.status)) return true;
+  if (!mayHaveWorkspace(test.status)) return true;
   if (deleted?.status === 'True') return true;
   if (deleted?.reason === WD.ControlPlaneGone) return true;
   return deleted?.reason === WD.Retained && retainRequested(test);
