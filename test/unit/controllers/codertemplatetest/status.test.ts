@@ -31,7 +31,11 @@ describe('template-test status', () => {
     assert.equal(line(pending, 'Ready'), 'False TemplateNotFound');
     assert.equal(line(pending, 'Stalled'), 'False TemplateNotFound');
     assert.equal(line(pending, 'WorkspaceDeleted'), 'none');
-    const running = nextTestStatus(aTest(), wait(R.CreatingWorkspace, 'creating', { status: { createAttemptTime: '2026-12-01T10:00:00Z' } }), now);
+    const running = nextTestStatus(
+      aTest(),
+      wait(R.CreatingWorkspace, 'creating', { status: { createAttemptTime: '2026-12-01T10:00:00Z' } }),
+      now,
+    );
     assert.equal(running.phase, 'Running');
   });
 
