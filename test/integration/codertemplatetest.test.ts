@@ -307,7 +307,7 @@ describe('CoderTemplateTest controller', () => {
       await eventually('the finalizer to go', async () => !(await get('cpgone', 'tt-gone')).metadata.finalizers?.length);
     });
 
-    it('keeps the finalizer while Coder is down during cleanup, retries with backoff, and deletes the workspace once Coder is back', async () => {
+    it('keeps the finalizer while Coder is down during cleanup, retries with backoff, and deletes the workspace once Coder is back', async (t) => {
       template('coderdown', neverReady);
       await create('coderdown', { timeoutSeconds: 600 });
       const id = await eventually('the workspace id', async () => (await get('coderdown')).status?.workspaceID);
@@ -323,6 +323,7 @@ describe('CoderTemplateTest controller', () => {
       const attemptsBefore = coder.requests.filter((r) => r.path.startsWith(prefix)).length;
       await new Promise((r) => setTimeout(r, 20_000));
       const attemptsAfter = coder.requests.filter((r) => r.path.startsWith(prefix)).length;
+      t.diagnostic(`cleanup requests while Coder answered 503, in 20 s: ${attemptsAfter - attemptsBefore}`);
       assert.ok(attemptsAfter - attemptsBefore <= 2, `cleanup waits 60 s between attempts (${attemptsAfter - attemptsBefore} in 20 s)`);
       assert.ok((await get('coderdown')).metadata.finalizers?.includes('coder.com/template-test-cleanup'));
       coder.clearKnobs(prefix);
@@ -330,7 +331,7 @@ describe('CoderTemplateTest controller', () => {
       assert.equal(workspaceOf(held)?.deleted, true);
     });
 
-    it('backs off a 429 storm per object: the backoff grows and is capped, at most one request per second over 60 s', async () => {
+    it('backs off a 429 storm per object: the backoff grows and is capped, at most one request per second over 60 s', async (t) => {
       template('storm', neverReady);
       await create('storm', { timeoutSeconds: 600 });
       const id = await eventually('the workspace id', async () => (await get('storm')).status?.workspaceID);
@@ -339,6 +340,7 @@ describe('CoderTemplateTest controller', () => {
       const start = coder.requests.length;
       await new Promise((r) => setTimeout(r, 60_000));
       const during = coder.requests.slice(start).filter((r) => r.path.startsWith(prefix)).length;
+      t.diagnostic(`requests of the object that reached the double in 60 s of 429s: ${during}`);
       // 2 s doubling with ±20 % jitter: at most 2+4+8+16+32 s fit in 60 s, so no more than 7 requests; a fixed
       // 1 s or 5 s poll would send 12 to 60.
       assert.ok(during >= 3 && during <= 7, `requests in 60 s of 429s: ${during}`);
@@ -349,6 +351,40 @@ describe('CoderTemplateTest controller', () => {
       coder.clearKnobs(prefix);
       await tests.delete('tt', 'storm');
       await gone('storm');
+    });
+
+    it('ignores coder.com/deletion-policy=retain unless the control plane allows it, and says so', async () => {
+      template('retainignored', { ...neverReady, agents: [] });
+      await create('retainignored', {}, 'tt', { 'coder.com/deletion-policy': 'retain' });
+      const cleaned = await eventually('WorkspaceDeleted True Deleted', async () => {
+        const t = await get('retainignored');
+        return conditionOf(t, 'WorkspaceDeleted') === 'True Deleted' ? t : undefined;
+      });
+      assert.equal(cleaned.status?.reason, 'NoAgents');
+      assert.match(
+        cleaned.status?.conditions?.find((c) => c.type === 'WorkspaceDeleted')?.message ?? '',
+        /ignores coder\.com\/deletion-policy=retain/,
+      );
+      assert.equal(workspaceOf(cleaned)?.deleted, true);
+    });
+
+    it('retains the workspace when allowed, releases the finalizer, and deletes it once the policy says delete', async () => {
+      await controlPlaneIn('tt-retain', { ownerUserID: tester.id, allowRetain: true });
+      template('retained', { ...neverReady, agents: [] });
+      await create('retained', {}, 'tt-retain', { 'coder.com/deletion-policy': 'retain' });
+      const kept = await eventually('WorkspaceDeleted False Retained and no finalizer', async () => {
+        const t = await get('retained', 'tt-retain');
+        return conditionOf(t, 'WorkspaceDeleted') === 'False Retained' && !t.metadata.finalizers?.length ? t : undefined;
+      });
+      assert.equal(kept.status?.phase, 'Failed');
+      assert.equal(workspaceOf(kept)?.deleted, false);
+      await tests.mergePatch('tt-retain', 'retained', { metadata: { annotations: { 'coder.com/deletion-policy': 'delete' } } });
+      await eventually(
+        'WorkspaceDeleted True Deleted',
+        async () => conditionOf(await get('retained', 'tt-retain'), 'WorkspaceDeleted') === 'True Deleted',
+      );
+      assert.equal(workspaceOf(kept)?.deleted, true);
+      await eventually('the finalizer to go again', async () => !(await get('retained', 'tt-retain')).metadata.finalizers?.length);
     });
 
     it('refuses a change of the spec with the schema message', async () => {
