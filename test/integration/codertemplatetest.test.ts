@@ -307,7 +307,7 @@ describe('CoderTemplateTest controller', () => {
       await eventually('the finalizer to go', async () => !(await get('cpgone', 'tt-gone')).metadata.finalizers?.length);
     });
 
-    it('keeps the finalizer while Coder is down during cleanup, retries with backoff, and deletes the workspace once Coder is back', async (t) => {
+    it('keeps the finalizer while Coder is down during cleanup, retries with backoff, and deletes the workspace once Coder is back', async (context) => {
       template('coderdown', neverReady);
       await create('coderdown', { timeoutSeconds: 600 });
       const id = await eventually('the workspace id', async () => (await get('coderdown')).status?.workspaceID);
@@ -323,7 +323,7 @@ describe('CoderTemplateTest controller', () => {
       const attemptsBefore = coder.requests.filter((r) => r.path.startsWith(prefix)).length;
       await new Promise((r) => setTimeout(r, 20_000));
       const attemptsAfter = coder.requests.filter((r) => r.path.startsWith(prefix)).length;
-      t.diagnostic(`cleanup requests while Coder answered 503, in 20 s: ${attemptsAfter - attemptsBefore}`);
+      context.diagnostic(`cleanup requests while Coder answered 503, in 20 s: ${attemptsAfter - attemptsBefore}`);
       assert.ok(attemptsAfter - attemptsBefore <= 2, `cleanup waits 60 s between attempts (${attemptsAfter - attemptsBefore} in 20 s)`);
       assert.ok((await get('coderdown')).metadata.finalizers?.includes('coder.com/template-test-cleanup'));
       coder.clearKnobs(prefix);
@@ -331,7 +331,7 @@ describe('CoderTemplateTest controller', () => {
       assert.equal(workspaceOf(held)?.deleted, true);
     });
 
-    it('backs off a 429 storm per object: the backoff grows and is capped, at most one request per second over 60 s', async (t) => {
+    it('backs off a 429 storm per object: the backoff grows and is capped, at most one request per second over 60 s', async (context) => {
       template('storm', neverReady);
       await create('storm', { timeoutSeconds: 600 });
       const id = await eventually('the workspace id', async () => (await get('storm')).status?.workspaceID);
@@ -340,7 +340,7 @@ describe('CoderTemplateTest controller', () => {
       const start = coder.requests.length;
       await new Promise((r) => setTimeout(r, 60_000));
       const during = coder.requests.slice(start).filter((r) => r.path.startsWith(prefix)).length;
-      t.diagnostic(`requests of the object that reached the double in 60 s of 429s: ${during}`);
+      context.diagnostic(`requests of the object that reached the double in 60 s of 429s: ${during}`);
       // 2 s doubling with ±20 % jitter: at most 2+4+8+16+32 s fit in 60 s, so no more than 7 requests; a fixed
       // 1 s or 5 s poll would send 12 to 60.
       assert.ok(during >= 3 && during <= 7, `requests in 60 s of 429s: ${during}`);
