@@ -195,6 +195,135 @@ describe('template-test steps against the Coder API double', () => {
     assert.equal(coder.state.world.workspaces[0]!.deleted, true);
   });
 
+  /** The test with its workspace created and its start build succeeded (one read). */
+  const started = async (script: BuildScript): Promise<CoderTemplateTest> => {
+    coder.state.world.buildScripts.set(seed.version.id, script);
+    const test = await marked();
+    return withStep(test, await createWorkspace(client, test, signal));
+  };
+  const agentEnds: { name: string; agent: BuildScript['agents'][number]; expected: string }[] = [
+    {
+      name: 'a startup script that failed',
+      agent: { name: 'main', readyAfterReads: false, endsIn: 'start_error' },
+      expected: 'fail AgentStartError',
+    },
+    {
+      name: 'a startup that timed out',
+      agent: { name: 'main', readyAfterReads: false, endsIn: 'start_timeout' },
+      expected: 'fail AgentStartTimeout',
+    },
+    { name: 'an agent that shut down', agent: { name: 'main', readyAfterReads: false, endsIn: 'off' }, expected: 'fail AgentStopped' },
+    {
+      name: 'an agent that never connected in time',
+      agent: { name: 'main', readyAfterReads: false, connectionEndsIn: 'timeout' },
+      expected: 'fail AgentConnectionTimeout',
+    },
+  ];
+  for (const row of agentEnds) {
+    it(`answers ${row.expected} for ${row.name}, and waits while an agent only connects`, async () => {
+      let test = await started({ startReads: 1, agents: [row.agent], deleteReads: 1 });
+      const seen: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const step = await readinessStep(client, test, new Date(), signal);
+        seen.push(line(step));
+        test = withStep(test, step);
+        if (step.kind !== 'wait') break;
+      }
+      assert.equal(seen.at(-1), row.expected, seen.join(', '));
+    });
+  }
+
+  it('fails NoAgents for a workspace whose only agents are dev-container sub-agents', async () => {
+    let test = await started({ startReads: 1, agents: [{ name: 'dev', subAgent: true, readyAfterReads: 0 }], deleteReads: 1 });
+    let step = await readinessStep(client, test, new Date(), signal);
+    test = withStep(test, step);
+    step = await readinessStep(client, test, new Date(), signal);
+    assert.equal(line(step), 'fail NoAgents');
+  });
+
+  it('fails BuildCanceled when someone cancels the start build', async () => {
+    const test = await started({ startReads: 5, agents: [{ name: 'main', readyAfterReads: 0 }], deleteReads: 1 });
+    await client.request('PATCH', '/api/v2/workspacebuilds/{workspaceBuild}/cancel', {
+      params: { workspaceBuild: test.status!.startBuildID! },
+    });
+    assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'fail BuildCanceled');
+  });
+
+  it('fails WorkspaceChangedExternally when another build follows the start build', async () => {
+    const test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 5 }], deleteReads: 1 });
+    await readinessStep(client, test, new Date(), signal);
+    await client.request('POST', '/api/v2/workspaces/{workspace}/builds', {
+      params: { workspace: test.status!.workspaceID! },
+      body: { transition: 'stop' },
+    });
+    assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'fail WorkspaceChangedExternally');
+  });
+
+  it('fails WorkspaceDeletedExternally when someone else deleted the workspace (410)', async () => {
+    const test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 5 }], deleteReads: 1 });
+    await readinessStep(client, test, new Date(), signal);
+    await client.request('POST', '/api/v2/workspaces/{workspace}/builds', {
+      params: { workspace: test.status!.workspaceID! },
+      body: { transition: 'delete' },
+    });
+    // Someone else's read moves the delete build on; it answers 410 already.
+    await assert.rejects(client.request('GET', '/api/v2/workspaces/{workspace}', { params: { workspace: test.status!.workspaceID! } }), {
+      status: 410,
+    });
+    const step = await readinessStep(client, test, new Date(), signal);
+    assert.equal(line(step), 'fail WorkspaceDeletedExternally');
+    assert.equal(step.kind === 'fail' && step.workspaceDeleted?.reason, 'DeletedExternally');
+  });
+
+  it('fails DeleteBuildFailed when the delete after a pass fails', async () => {
+    let test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 0 }], deleteReads: 1, failingDeletes: 1 });
+    const seen: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const step = await readinessStep(client, test, new Date(), signal);
+      seen.push(line(step));
+      test = withStep(test, step);
+      if (step.kind !== 'wait') {
+        assert.equal(step.kind === 'fail' && step.workspaceDeleted?.reason, 'DeleteRetrying');
+        break;
+      }
+    }
+    assert.equal(seen.at(-1), 'fail DeleteBuildFailed', seen.join(', '));
+  });
+
+  it('throws CoderAnswerMismatch when Coder answers about another workspace than asked', async () => {
+    const test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 5 }], deleteReads: 1 });
+    const other = seedTemplate(coder.state.world, coder.state.users, { template: 'other', existingTester: seed.tester });
+    const otherWorkspace = await client.request('POST', '/api/v2/users/{user}/workspaces', {
+      params: { user: seed.tester.id },
+      body: { name: 'someone-else', template_version_id: other.version.id },
+    });
+    // A same-origin redirect is followed, so the answer is about the other workspace.
+    coder.redirect(`/api/v2/workspaces/${test.status!.workspaceID}`, { to: `/api/v2/workspaces/${otherWorkspace.id}` });
+    await assert.rejects(readinessStep(client, test, new Date(), signal), { name: 'CoderAnswerMismatch' });
+  });
+
+  it('fails WorkspaceNameConflict without touching a workspace that has the test name already', async () => {
+    await client.request('POST', '/api/v2/users/{user}/workspaces', {
+      params: { user: seed.tester.id },
+      body: { name: workspaceName, template_version_id: seed.version.id },
+    });
+    const step = await resolve();
+    assert.equal(line(step), 'fail WorkspaceNameConflict');
+    assert.equal(step.kind === 'fail' && step.workspaceDeleted?.reason, 'NotCreated');
+  });
+
+  it("fails WorkspaceNameConflict with OwnershipUnknown after an uncertain create when the live workspace is not the test's", async () => {
+    const test = await marked();
+    const foreign = seedTemplate(coder.state.world, coder.state.users, { template: 'foreign', existingTester: seed.tester });
+    await client.request('POST', '/api/v2/users/{user}/workspaces', {
+      params: { user: seed.tester.id },
+      body: { name: workspaceName, template_version_id: foreign.version.id },
+    });
+    const step = confirmationStep(await confirmCreate(client, test, new Date(), signal));
+    assert.equal(line(step), 'fail WorkspaceNameConflict');
+    assert.equal(step.kind === 'fail' && step.workspaceDeleted?.reason, 'OwnershipUnknown');
+  });
+
   it('fails BuildFailed with the last log lines read over the websocket, redacted', async () => {
     const lines = ['Error: image not found', 'token=abcdefghijklmnopqrstuvwxyz0123456789', 'terraform apply failed'];
     coder.state.world.buildScripts.set(seed.version.id, {

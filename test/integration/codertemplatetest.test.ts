@@ -181,6 +181,27 @@ describe('CoderTemplateTest controller', () => {
       await gone('noowner', 'tt-noowner', 15_000);
     });
 
+    it('waits ControlPlaneNotReady for a missing control plane and OperatorAccessNotReady without operator access', async () => {
+      await kubectlOk(env.admin, ['create', 'namespace', 'tt-noaccess']);
+      await coderControlPlaneClient(env.cp.adminConfig()).create(aControlPlane('coder').inNamespace('tt-noaccess').manifest());
+      template('noaccess');
+      await create('noaccess', { controlPlaneRef: { name: 'missing' } }, 'tt-noaccess');
+      await create('noaccess2', { template: 'coder.noaccess' }, 'tt-noaccess');
+      const missing = await eventually('ControlPlaneNotReady', async () => {
+        const t = await get('noaccess', 'tt-noaccess');
+        return t.status?.reason === 'ControlPlaneNotReady' ? t : undefined;
+      });
+      assert.match(missing.status?.message ?? '', /"tt-noaccess\/missing" \(spec\.controlPlaneRef\) does not exist/);
+      const noAccess = await eventually('OperatorAccessNotReady', async () => {
+        const t = await get('noaccess2', 'tt-noaccess');
+        return t.status?.reason === 'OperatorAccessNotReady' ? t : undefined;
+      });
+      assert.equal(noAccess.status?.phase, 'Pending');
+      for (const name of ['noaccess', 'noaccess2']) await tests.delete('tt-noaccess', name);
+      await gone('noaccess', 'tt-noaccess', 15_000);
+      await gone('noaccess2', 'tt-noaccess', 15_000);
+    });
+
     const waits: { name: string; arrange: () => void; spec?: Partial<CoderTemplateTest['spec']>; reason: string; message: RegExp }[] = [
       {
         name: 'notamember',
