@@ -17,7 +17,9 @@ import { createCoderDatabase } from '../harness/coder-database.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { installOperatorRbac, startOperator, type RunningOperator } from '../harness/operator.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
+import { grantsOf, unusedGrants, usedGrants } from '../harness/rbac-usage.ts';
 import { eventually } from '../harness/wait.ts';
+import { permissions as templateTestPermissions } from '../../src/controllers/codertemplatetest/permissions.ts';
 
 const neverReady: BuildScript = { startReads: 1, agents: [{ name: 'main', readyAfterReads: false }], deleteReads: 1 };
 
@@ -442,6 +444,20 @@ describe('CoderTemplateTest controller', () => {
         (r) => r.method === 'POST' && (r.body as { name?: string })?.name === done.status?.workspaceName,
       );
       assert.equal(creates.length, 1);
+    });
+  });
+
+  // Last, so that the audit log holds the whole suite.
+  describe('its RBAC', () => {
+    it('used every verb its declared permissions grant, as the audit log of this suite shows', async () => {
+      const used = usedGrants(
+        await env.cp.auditEvents({
+          username: 'system:serviceaccount:coder-system:coder-k8s',
+          stages: ['ResponseStarted', 'ResponseComplete'],
+        }),
+      );
+      const unused = unusedGrants(grantsOf(templateTestPermissions), used, new Map());
+      assert.deepEqual(unused, [], `granted but never used: ${unused.join(', ')}`);
     });
   });
 });
