@@ -29,6 +29,7 @@ export const setup: ControllerSetup = (manager, deps) => {
       secrets: manager.cache<V1Secret>(builtinResources.secret),
     },
     rateLimits: new RateLimitMemory(),
+    cleanupPauses: new RateLimitMemory(),
   };
   const testsOf = (cp: CoderControlPlane) =>
     tests

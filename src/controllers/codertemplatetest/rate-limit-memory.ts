@@ -20,6 +20,11 @@ export class RateLimitMemory {
     return delay;
   }
 
+  /** Sends nothing for this object for `ms` (a wait that is not a 429: cleanup while Coder is unavailable). */
+  pause(uid: string, now: number, ms: number): void {
+    this.entries.set(uid, { count: this.count(uid), notBefore: now + ms });
+  }
+
   /** How many 429s in a row this object met. */
   count(uid: string): number {
     return this.entries.get(uid)?.count ?? 0;

@@ -181,15 +181,24 @@ async function apply(
 /** Cleanup of a final or deleted test; the finalizer goes once nothing of it can be left in Coder, then the TTL. */
 async function cleanup(ctx: TemplateTestContext, test: CoderTemplateTest, rc: ReconcileContext): Promise<ReconcileResult | void> {
   if (cleanupDone(test)) {
+    // Nothing more is sent to Coder for this object: its memories go, so none lingers after it.
+    ctx.rateLimits.forget(test.metadata.uid!);
+    ctx.cleanupPauses.forget(test.metadata.uid!);
     await ctx.writer.removeFinalizer(coderTemplateTestResource, test, cleanupFinalizer);
     return expire(ctx, test);
   }
   if (!test.metadata.finalizers?.includes(cleanupFinalizer)) return;
+  const uid = test.metadata.uid!;
+  const paused = ctx.cleanupPauses.remainingMs(uid, ctx.now().getTime());
+  if (paused > 0) return { requeueAfterMs: paused };
   const step = await cleanupStep(ctx, test, rc.signal);
   await ctx.writer.writeStatusAtVersion(
     coderTemplateTestResource,
     test,
     nextCleanupStatus(test, step.deleted, step.status ?? {}, ctx.now()),
   );
+  if (step.deleted.reason === WD.ControlPlaneUnavailable && step.requeueAfterMs)
+    ctx.cleanupPauses.pause(uid, ctx.now().getTime(), step.requeueAfterMs);
+  else ctx.cleanupPauses.forget(uid);
   return step.requeueAfterMs ? { requeueAfterMs: step.requeueAfterMs } : undefined;
 }

@@ -56,6 +56,13 @@ describe('template-test backoff', () => {
     );
   });
 
+  it('pauses an object without counting a 429', () => {
+    const memory = new RateLimitMemory();
+    memory.pause('a', 0, 60_000);
+    assert.equal(memory.remainingMs('a', 59_000), 1_000);
+    assert.equal(memory.count('a'), 0);
+  });
+
   it('retries a failed delete build after 1 minute, doubling up to 30 minutes', () => {
     assert.deepEqual(
       [1, 2, 3, 4, 5, 6, 7, 50].map((n) => deleteRetryDelayMs(n) / 60_000),
