@@ -232,6 +232,9 @@ describe('CoderTemplateTest controller', () => {
         assert.equal(waiting.status?.phase, 'Pending');
         assert.match(waiting.status?.message ?? '', row.message);
         assert.equal(conditionOf(waiting, 'Stalled'), `False ${row.reason}`);
+        await eventually(`a Warning Event ${row.reason}`, async () =>
+          (await eventsOf(row.name)).some((e) => e.type === 'Warning' && e.reason === row.reason),
+        );
         await tests.delete('tt', row.name);
         await gone(row.name, 'tt', 15_000);
         assert.ok(

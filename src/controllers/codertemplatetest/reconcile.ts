@@ -22,6 +22,15 @@ import { cleanupDone, isFinal, mayHaveWorkspace, nextCleanupStatus, nextTestStat
 import { CoderAnswerMismatch, fail, R, wait, WD, type Step } from './step.ts';
 
 const defaultTimeoutSeconds = 900;
+/** Waits that only a person ends (a setting, a template, a version): a Warning Event when they start or change. */
+const waitsForUser = new Set<string>([
+  R.ControlPlaneNotReady,
+  R.OperatorAccessNotReady,
+  R.OwnerNotConfigured,
+  R.OwnerNotEligible,
+  R.TemplateNotFound,
+  R.TemplateVersionNotFound,
+]);
 
 export async function reconcileTemplateTest(
   ctx: TemplateTestContext,
@@ -172,6 +181,9 @@ async function apply(
   if (step.kind === 'succeed') {
     await ctx.events.record(eventTarget(test), 'Normal', R.Succeeded, 'RunTest', step.message);
     return;
+  }
+  if (waitsForUser.has(step.reason) && (test.status?.reason !== step.reason || test.status?.message !== step.message)) {
+    await ctx.events.record(eventTarget(test), 'Warning', step.reason, 'RunTest', step.message);
   }
   const merged = { ...test.status, ...withExtra.status };
   const poll = step.pollMs ?? (mayHaveWorkspace(merged) ? runningPollMs : pendingPollMs);
