@@ -2,6 +2,7 @@
 // entitlements, seeded with what a fresh Enterprise deployment and its operator user look like.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { emptyWorkspaceWorld, type WorkspaceWorld } from './workspace-world.ts';
 
 type Schemas = components['schemas'];
 
@@ -21,6 +22,8 @@ export interface CoderApiDoubleState {
   entitlements: Schemas['Entitlements'];
   /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
   enterprise: boolean;
+  /** Organizations, templates, workspaces and builds (template tests). */
+  world: WorkspaceWorld;
 }
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
@@ -72,6 +75,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
+    world: emptyWorkspaceWorld(),
   };
 }
 
