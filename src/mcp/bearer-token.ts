@@ -14,13 +14,15 @@ export function readBearerToken(path: string): string {
     raw = readFileSync(path);
   } catch (err) {
     const code = (err as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code;
     throw new StartupError(`read --mcp-token-file "${path}": ${why ?? 'cannot read it'}`);
   }
   let text = raw.toString('utf8');
   if (text.endsWith('\n')) text = text.slice(0, -1);
   if (text.endsWith('\r')) text = text.slice(0, -1);
-  if (text.length === 0) throw new StartupError(`--mcp-token-file "${path}" is empty: write a random token of at least ${minTokenBytes} bytes to it`);
+  if (text.length === 0)
+    throw new StartupError(`--mcp-token-file "${path}" is empty: write a random token of at least ${minTokenBytes} bytes to it`);
   const bytes = Buffer.byteLength(text);
   if (bytes < minTokenBytes) {
     throw new StartupError(`--mcp-token-file "${path}" holds ${bytes} bytes; at least ${minTokenBytes} are required`);

@@ -37,7 +37,9 @@ export function controlPlaneCoder(kube: KubeHttp, coderClient: ControllerDeps['c
     }
     if (candidates.length > 1) {
       const names = candidates.map((cp) => cp.metadata.name).join(', ');
-      throw new NoUsableControlPlaneError(`namespace "${namespace}" has several CoderControlPlanes with operator access (${names}); keep one per namespace`);
+      throw new NoUsableControlPlaneError(
+        `namespace "${namespace}" has several CoderControlPlanes with operator access (${names}); keep one per namespace`,
+      );
     }
     const cp = candidates[0]!;
     const secretName = operatorTokenSecretName(cp);
@@ -45,12 +47,9 @@ export function controlPlaneCoder(kube: KubeHttp, coderClient: ControllerDeps['c
       if (isNotFound(err)) return undefined;
       throw err;
     });
-    const access = resolveControlPlane(
-      { coderClient },
-      { controlPlanes: { get: () => cp }, secrets: { get: () => secret } },
-      namespace,
-      { name: cp.metadata.name! },
-    );
+    const access = resolveControlPlane({ coderClient }, { controlPlanes: { get: () => cp }, secrets: { get: () => secret } }, namespace, {
+      name: cp.metadata.name!,
+    });
     if (!access.usable) throw new NoUsableControlPlaneError(access.message);
     return access.client;
   };

@@ -51,13 +51,18 @@ export const getEvents = defineTool({
   },
   async run({ namespace, name, kind, limit, continue: token }, ctx) {
     const fields = [name ? `involvedObject.name=${name}` : '', kind ? `involvedObject.kind=${kind}` : ''].filter(Boolean);
-    const events = await kubeRead<CoreV1EventList>(ctx, { verb: 'list', group: '', resource: 'events', namespace }, resourcePath('v1', 'events', namespace), {
-      query: {
-        fieldSelector: fields.join(','),
-        limit: !limit || limit <= 0 ? defaultEventLimit : Math.min(limit, maxEventLimit),
-        continue: token,
+    const events = await kubeRead<CoreV1EventList>(
+      ctx,
+      { verb: 'list', group: '', resource: 'events', namespace },
+      resourcePath('v1', 'events', namespace),
+      {
+        query: {
+          fieldSelector: fields.join(','),
+          limit: !limit || limit <= 0 ? defaultEventLimit : Math.min(limit, maxEventLimit),
+          continue: token,
+        },
       },
-    });
+    );
     return {
       items: events.items.map((e) => ({
         type: e.type ?? '',

@@ -73,9 +73,14 @@ export const listControlPlanePods = defineTool({
   async run({ namespace, name, limit }, ctx) {
     const wanted = !limit || limit <= 0 ? defaultPodLimit : Math.min(limit, maxPodLimit);
     const selector = `app.kubernetes.io/name=coder-control-plane,app.kubernetes.io/instance=${name},app.kubernetes.io/managed-by=coder-k8s`;
-    const pods = await kubeRead<V1PodList>(ctx, { verb: 'list', group: '', resource: 'pods', namespace }, resourcePath('v1', 'pods', namespace), {
-      query: { labelSelector: selector },
-    });
+    const pods = await kubeRead<V1PodList>(
+      ctx,
+      { verb: 'list', group: '', resource: 'pods', namespace },
+      resourcePath('v1', 'pods', namespace),
+      {
+        query: { labelSelector: selector },
+      },
+    );
     const sorted = [...pods.items].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
     return {
       items: sorted.slice(0, wanted).map((pod) => {

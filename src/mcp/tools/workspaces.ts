@@ -72,7 +72,11 @@ export const getWorkspace = defineTool({
 export const setWorkspaceRunning = defineTool({
   name: 'set_workspace_running',
   description: 'Set spec.running for a CoderWorkspace resource.',
-  input: { namespace: requiredName('namespace'), name: requiredName('name'), running: z.boolean().describe('start (true) or stop (false)') },
+  input: {
+    namespace: requiredName('namespace'),
+    name: requiredName('name'),
+    running: z.boolean().describe('start (true) or stop (false)'),
+  },
   async run({ namespace, name, running }, ctx) {
     await ctx.access.require({ verb: 'get', ...coderWorkspaces, namespace, name });
     await ctx.access.require({ verb: 'update', ...coderWorkspaces, namespace, name });

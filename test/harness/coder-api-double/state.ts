@@ -79,7 +79,9 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
-    organizations: [{ id: defaultOrganizationId, name: 'coder', display_name: 'Coder', is_default: true, created_at: now, updated_at: now }],
+    organizations: [
+      { id: defaultOrganizationId, name: 'coder', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
+    ],
     workspaces: [],
     templates: [],
   };
