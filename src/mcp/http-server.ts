@@ -77,7 +77,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
         options.logger.info({ session: id }, 'MCP session opened');
       },
       onsessionclosed: (id) => {
-        sessions.delete(id);
+        closeSession(id);
         options.logger.info({ session: id }, 'MCP session closed');
       },
     });
