@@ -37,6 +37,8 @@ export async function runMcpServer(options: OperatorOptions, version: string, pa
     logger: parts.logger,
   });
   parts.logger.info({ version, app: options.app, port: server.port, caller: mcp.caller }, 'starting coder-k8s MCP server');
+  if (options.testOnlyCoderUrl)
+    parts.logger.warn({ coderURL: options.testOnlyCoderUrl }, 'tests only: every Coder API call goes to --test-only-coder-url');
   return new Promise<number>((resolve) => {
     const stop = async (signal: NodeJS.Signals) => {
       parts.logger.info({ signal }, 'shutting down the MCP server');
