@@ -5,7 +5,8 @@ import type { Permission } from '../runtime/rbac-permission.ts';
 export const permissions: Permission[] = [
   { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['list'] },
-  { apiGroups: [''], resources: ['pods', 'services', 'secrets'], verbs: ['get', 'list'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+  { apiGroups: [''], resources: ['services', 'secrets'], verbs: ['get'] },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['get', 'list'] },
