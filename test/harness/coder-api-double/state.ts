@@ -24,7 +24,14 @@ export interface CoderApiDoubleState {
   enterprise: boolean;
   /** Organizations, templates, workspaces and builds (template tests). */
   world: WorkspaceWorld;
+  /** Organizations beyond the default one; workspaces and templates name theirs. */
+  organizations: Schemas['Organization'][];
+  /** Workspaces with their latest build; a new build replaces latest_build. */
+  workspaces: Schemas['Workspace'][];
+  templates: Schemas['Template'][];
 }
+
+export const defaultOrganizationId = '0b0c6e8e-3c1f-4a8e-9f3a-5d6b7c8d9e01';
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
 
@@ -76,6 +83,11 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     },
     enterprise: true,
     world: emptyWorkspaceWorld(),
+    organizations: [
+      { id: defaultOrganizationId, name: 'coder', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
+    ],
+    workspaces: [],
+    templates: [],
   };
 }
 
