@@ -106,6 +106,19 @@ export class Writer {
     return true;
   }
 
+  /**
+   * `obj` with `finalizer` on it: as given when present, else as the API server returned it after adding
+   * it, so a reconcile can go on from the written version instead of waiting for the watch to bring it.
+   */
+  async withFinalizer<T extends KubeObject>(resource: ResourceKind, obj: T, finalizer: string): Promise<T> {
+    const current = obj.metadata?.finalizers ?? [];
+    if (current.includes(finalizer)) return obj;
+    const written = await this.mergePatch<T>(resource, obj, { metadata: { finalizers: [...current, finalizer] } });
+    // As the caches keep objects: without managedFields.
+    if (written.metadata?.managedFields !== undefined) delete written.metadata.managedFields;
+    return written;
+  }
+
   /** Removes `finalizer` if present; returns whether it wrote. */
   async removeFinalizer(resource: ResourceKind, obj: KubeObject, finalizer: string): Promise<boolean> {
     const current = obj.metadata?.finalizers ?? [];

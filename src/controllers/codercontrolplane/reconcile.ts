@@ -22,7 +22,7 @@ import { computeStatus } from './status.ts';
 import { controlPlaneReadyRule, readyReplicas } from './readiness.ts';
 import { workspaceNamespaces } from './desired/workspace-rbac.ts';
 
-const finalizer = 'coder.com/workspace-rbac-cleanup';
+export const controlPlaneFinalizer = 'coder.com/workspace-rbac-cleanup';
 const rbacDriftMs = 2 * 60_000;
 
 export async function reconcileControlPlane(
@@ -52,11 +52,12 @@ export async function reconcileControlPlane(
 /** The steps for a control plane that is not being deleted, in a namespace that is not either. */
 async function reconcileLive(
   ctx: ControlPlaneContext,
-  cp: CoderControlPlane,
+  cached: CoderControlPlane,
   { signal }: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  // The write brings a newer version through the watch, which reconciles again.
-  if (await ctx.writer.addFinalizer(coderControlPlaneResource, cp, finalizer)) return;
+  // Goes on from the version the finalizer write returned: the controller's event filter ignores that
+  // write, so stopping here would leave the control plane waiting for some other change.
+  const cp = await ctx.writer.withFinalizer(coderControlPlaneResource, cached, controlPlaneFinalizer);
   // The seed's ConflictingConfiguration comes before the schema check, which forbids it too.
   if (hasConflictingDatabaseConfig(cp)) return reportConflictingConfiguration(ctx, cp);
   const { blocking, tolerated } = partitionSchemaErrors(validateCoderControlPlane(cp));
@@ -132,7 +133,7 @@ async function reportConflictingConfiguration(ctx: ControlPlaneContext, cp: Code
 
 /** Deletion: remove workspace RBAC in every namespace (owned children go by garbage collection), then the finalizer. */
 async function finalize(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
-  if (!cp.metadata.finalizers?.includes(finalizer)) return;
+  if (!cp.metadata.finalizers?.includes(controlPlaneFinalizer)) return;
   await deleteUnwantedWorkspaceRbac(ctx, cp, new Set());
-  await ctx.writer.removeFinalizer(coderControlPlaneResource, cp, finalizer);
+  await ctx.writer.removeFinalizer(coderControlPlaneResource, cp, controlPlaneFinalizer);
 }
