@@ -115,7 +115,11 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     metrics,
     namespaces: options.watchNamespaces,
     concurrency: options.maxConcurrentReconciles,
-    leaderElection: options.leaderElect ? { namespace: leaseNamespace(options), identity } : false,
+    requestBudget: { qps: options.kubeApiQps, burst: options.kubeApiBurst },
+    leaderElection: options.leaderElect
+      ? { namespace: leaseNamespace(options), identity, ...(options.leaderElectionId ? { name: options.leaderElectionId } : {}) }
+      : false,
+    ...(options.selector ? { shardSelector: options.selector } : {}),
     shutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
     onLeadershipLost: () => {
       // Another replica may already reconcile: stop at once, and restart with clean caches.

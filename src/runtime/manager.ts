@@ -7,11 +7,12 @@ import type { Controller } from './controller.ts';
 import { ControllerBuilder } from './controller-builder.ts';
 import { Informer, type KubeObject } from './informer.ts';
 import { KubeHttp } from './kube-http.ts';
-import { LeaderElector } from './leader-election.ts';
+import { LeaderElector, leaderElectionID } from './leader-election.ts';
 import { liveness, reconcileStuckAfterMs } from './liveness.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { ProbeResult } from './probes.ts';
 import type { ResourceKind } from './resource.ts';
+import { RequestBudget } from './request-budget.ts';
 import { Writer } from './writer.ts';
 
 export interface ManagerOptions {
@@ -23,12 +24,22 @@ export interface ManagerOptions {
   /** Namespaces to watch; all when empty. */
   namespaces: string[];
   concurrency: number;
-  leaderElection: false | { namespace: string; identity: string };
+  /** The client-side request budget to the API server; none when unset. */
+  requestBudget?: { qps: number; burst: number };
+  leaderElection: false | { namespace: string; identity: string; /** The Lease's name (one per shard). */ name?: string };
+  /**
+   * This replica's shard: a label selector on the operator's own kinds (group coder.com), so only the
+   * objects it matches are cached and reconciled. Children and Secrets are not filtered.
+   */
+  shardSelector?: string;
   /** How long shutdown waits for in-flight reconciles. */
   shutdownTimeoutMs: number;
   /** Called when leadership is lost: the process must exit. */
   onLeadershipLost: () => void;
 }
+
+/** The operator's own kinds, which --selector shards. */
+const shardedGroup = 'coder.com';
 
 export class Manager {
   readonly http: KubeHttp;
@@ -43,7 +54,10 @@ export class Manager {
 
   constructor(options: ManagerOptions) {
     this.options = options;
-    this.http = new KubeHttp(options.kubeConfig, { tokenFile: options.tokenFile });
+    this.http = new KubeHttp(options.kubeConfig, {
+      tokenFile: options.tokenFile,
+      budget: options.requestBudget && new RequestBudget(options.requestBudget),
+    });
     this.writer = new Writer(this.http);
   }
 
@@ -54,11 +68,14 @@ export class Manager {
     if (!cache) {
       const logger = this.options.logger;
       const namespaces = resource.namespaced ? this.options.namespaces : [];
+      const labelSelector = resource.group === shardedGroup ? this.options.shardSelector : undefined;
       cache =
         namespaces.length <= 1
-          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger })
+          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger, labelSelector })
           : new MultiNamespaceCache(
-              new Map(namespaces.map((ns) => [ns, new Informer<KubeObject>(this.http, resource, { namespace: ns, logger })])),
+              new Map(
+                namespaces.map((ns) => [ns, new Informer<KubeObject>(this.http, resource, { namespace: ns, logger, labelSelector })]),
+              ),
             );
       this.caches.set(id, cache);
     }
@@ -86,15 +103,16 @@ export class Manager {
       return;
     }
     const metrics = this.options.metrics;
+    const leaseName = election.name ?? leaderElectionID;
     this.elector = new LeaderElector(this.http, {
       ...election,
       logger: this.options.logger,
       onLeading: (leading) => {
-        metrics.leaderElectionMasterStatus.set({ name: 'coder-k8s-controller.coder.com' }, leading ? 1 : 0);
+        metrics.leaderElectionMasterStatus.set({ name: leaseName }, leading ? 1 : 0);
         if (leading) this.startControllers();
       },
     });
-    metrics.leaderElectionMasterStatus.set({ name: 'coder-k8s-controller.coder.com' }, 0);
+    metrics.leaderElectionMasterStatus.set({ name: leaseName }, 0);
     void this.elector.run().then(() => {
       if (this.controllersStarted && !this.stopping) this.options.onLeadershipLost();
     });
