@@ -1,6 +1,5 @@
 // `coder-k8s --app=controller`: check the CRDs, start probes and metrics, run the controllers (as
 // leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
-import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
 import { MetricsAuthorizer } from '../runtime/metrics-auth.ts';
 import { metricsServingCert, reloadMetricsCert } from '../runtime/metrics-tls.ts';
 import { startProbeServer } from '../runtime/probes.ts';
+import { loadSimpleKubeConfig, type KubeConnectionConfig } from '../runtime/kube-config.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { apiServerStartupError } from './api-server-errors.ts';
 import { StartupError } from './errors.ts';
@@ -35,13 +35,17 @@ function anyKubeConfigSource(): boolean {
   return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(serviceAccountTokenFile);
 }
 
-function loadKubeConfig(path: string | undefined): KubeConfig {
+async function loadKubeConfig(path: string | undefined): Promise<KubeConnectionConfig> {
   // With nothing to load the library falls back to http://localhost, which fails later with a stack trace.
   if (!path && !anyKubeConfigSource())
     throw new StartupError(
       'no Kubernetes cluster configured (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a pod): ' +
         'pass --kubeconfig=PATH or set KUBECONFIG',
     );
+  const simple = loadSimpleKubeConfig(path);
+  if (simple) return simple;
+  // Exec plugins, proxies and the like (and the messages for a broken file) come from the full library.
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   try {
     if (path) kc.loadFromFile(path);
@@ -101,7 +105,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     throw new StartupError(`--app=${options.app}: ${missing} is not built yet in this version; run with --app=controller`);
   }
   const logger: Logger = createLogger({ level: options.logLevel });
-  const kubeConfig = loadKubeConfig(options.kubeconfig);
+  const kubeConfig = await loadKubeConfig(options.kubeconfig);
   const metrics = createMetrics();
   const apiHost = new URL(kubeConfig.getCurrentCluster()!.server).host;
   const stopCounting = countHttpClientRequests(metrics, (host) => host === apiHost);

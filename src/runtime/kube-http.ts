@@ -1,10 +1,10 @@
 // Raw HTTP to the Kubernetes API server for what the runtime does itself (paginated lists, long-lived
 // watches, leases, apply and status patches): kubeconfig credentials, keep-alive, deadlines, a request
 // budget, and API Priority and Fairness (a 429 is waited out as the server asks, not an error).
-import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { abortableSleep } from './abortable-sleep.ts';
+import type { KubeConnectionConfig } from './kube-config.ts';
 import type { RequestBudget } from './request-budget.ts';
 import { TokenFile, tokenRefreshMs } from './token-file.ts';
 
@@ -99,11 +99,11 @@ export class KubeHttp {
   readonly server: string;
   private options: Promise<RequestOptions>;
   private readonly secure: boolean;
-  private readonly kubeConfig: KubeConfig;
+  private readonly kubeConfig: KubeConnectionConfig;
   private readonly tokenFile?: TokenFile;
   private readonly budget?: RequestBudget;
 
-  constructor(kubeConfig: KubeConfig, options: KubeHttpOptions = {}) {
+  constructor(kubeConfig: KubeConnectionConfig, options: KubeHttpOptions = {}) {
     this.kubeConfig = kubeConfig;
     this.budget = options.budget;
     const cluster = kubeConfig.getCurrentCluster();

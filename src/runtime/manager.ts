@@ -1,22 +1,23 @@
 // Runs caches and controllers: caches start at once on every replica (readiness waits for them);
 // controllers start when the caches have synced and, with leader election, when this replica leads.
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { MultiNamespaceCache, type Cache } from './cache.ts';
 import type { Controller } from './controller.ts';
 import { ControllerBuilder } from './controller-builder.ts';
 import { Informer, type KubeObject } from './informer.ts';
+import type { KubeConnectionConfig } from './kube-config.ts';
 import { KubeHttp } from './kube-http.ts';
 import { LeaderElector, leaderElectionID } from './leader-election.ts';
 import { liveness, reconcileStuckAfterMs } from './liveness.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { ProbeResult } from './probes.ts';
-import type { ResourceKind } from './resource.ts';
+import { builtinResources, type ResourceKind } from './resource.ts';
+import { SecretCache } from './secret-cache.ts';
 import { RequestBudget } from './request-budget.ts';
 import { Writer } from './writer.ts';
 
 export interface ManagerOptions {
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConnectionConfig;
   /** The kubeconfig's tokenFile, read again about once a minute (the in-cluster token file is found on its own). */
   tokenFile?: string;
   logger: Logger;
@@ -69,14 +70,21 @@ export class Manager {
       const logger = this.options.logger;
       const namespaces = resource.namespaced ? this.options.namespaces : [];
       const labelSelector = resource.group === shardedGroup ? this.options.shardSelector : undefined;
-      cache =
+      const make = (transform?: (obj: KubeObject) => KubeObject): Cache<KubeObject> =>
         namespaces.length <= 1
-          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger, labelSelector })
+          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger, labelSelector, transform })
           : new MultiNamespaceCache(
               new Map(
-                namespaces.map((ns) => [ns, new Informer<KubeObject>(this.http, resource, { namespace: ns, logger, labelSelector })]),
+                namespaces.map((ns) => [
+                  ns,
+                  new Informer<KubeObject>(this.http, resource, { namespace: ns, logger, labelSelector, transform }),
+                ]),
               ),
             );
+      cache =
+        resource.group === '' && resource.plural === builtinResources.secret.plural
+          ? new SecretCache<KubeObject>(make, (ns, name) => this.writer.get(resource, ns, name))
+          : make();
       this.caches.set(id, cache);
     }
     return cache as unknown as Cache<T>;

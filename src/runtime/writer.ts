@@ -16,6 +16,8 @@ const discoveryTtlMs = 60_000;
  * often lags the write a reconcile made a moment before; past this many, the conflict goes to the queue.
  */
 const statusConflictRetries = 3;
+/** How many objects' last status writes are remembered (see afterOwnWrite). */
+const maxRememberedStatusWrites = 10_000;
 
 function identity(obj: KubeObject): { namespace?: string; name: string; resourceVersion?: string } {
   const name = obj.metadata?.name;
@@ -27,6 +29,8 @@ export class Writer {
   private readonly http: KubeHttp;
   private readonly applier: Applier;
   private readonly discovery = new Map<string, { at: number; plurals: Set<string> }>();
+  /** Per object: the status this writer last wrote, its resourceVersion, and the version it wrote over. */
+  private readonly statusWrites = new Map<string, { over: string; resourceVersion: string; status: unknown }>();
 
   constructor(http: KubeHttp) {
     this.http = http;
@@ -77,16 +81,22 @@ export class Writer {
    * times), so a cache one write behind costs a read, not a failed reconcile.
    */
   async writeStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<boolean> {
-    const change = mergePatchDiff(obj.status ?? {}, next ?? {});
+    const { namespace, name, resourceVersion: cachedVersion } = identity(obj);
+    const key = `${resource.apiVersion}/${resource.plural}/${namespace ?? ''}/${name}`;
+    let current: KubeObject & { status?: unknown } = this.afterOwnWrite(key, obj);
+    const change = mergePatchDiff(current.status ?? {}, next ?? {});
     if (change === undefined) return false;
-    const { namespace, name } = identity(obj);
-    let current: KubeObject & { status?: unknown } = obj;
     for (let retries = 0; ; retries++) {
       try {
-        await this.http.json('PATCH', `${objectPath(resource, namespace, name)}/status`, {
-          contentType: mergePatch,
-          body: { metadata: { resourceVersion: current.metadata?.resourceVersion }, status: change },
-        });
+        const written = await this.http.json<KubeObject & { status?: unknown }>(
+          'PATCH',
+          `${objectPath(resource, namespace, name)}/status`,
+          {
+            contentType: mergePatch,
+            body: { metadata: { resourceVersion: current.metadata?.resourceVersion }, status: change },
+          },
+        );
+        this.rememberStatusWrite(key, cachedVersion, written);
         return true;
       } catch (err) {
         if (!isConflict(err) || retries === statusConflictRetries) throw err;
@@ -96,6 +106,30 @@ export class Writer {
       if (!live || mergePatchDiff(live.status ?? {}, applyMergePatch(live.status ?? {}, change)) === undefined) return false;
       current = live;
     }
+  }
+
+  /**
+   * `obj` as this writer last left it, when the cache still shows the version it wrote over: the next
+   * status write then goes from what the API server holds and meets no 409 (each one costs a read and
+   * a write more). Once the cache shows anything else, it is the truth again.
+   */
+  private afterOwnWrite<T extends KubeObject & { status?: unknown }>(key: string, obj: T): T {
+    const own = this.statusWrites.get(key);
+    if (!own) return obj;
+    if (own.over !== obj.metadata?.resourceVersion) {
+      this.statusWrites.delete(key);
+      return obj;
+    }
+    return { ...obj, metadata: { ...obj.metadata, resourceVersion: own.resourceVersion }, status: own.status };
+  }
+
+  private rememberStatusWrite(key: string, over: string | undefined, written: KubeObject & { status?: unknown }): void {
+    const resourceVersion = written?.metadata?.resourceVersion;
+    if (!over || !resourceVersion) return;
+    this.statusWrites.delete(key);
+    // Oldest first out: an object deleted before the cache caught up leaves no entry for ever.
+    if (this.statusWrites.size >= maxRememberedStatusWrites) this.statusWrites.delete(this.statusWrites.keys().next().value!);
+    this.statusWrites.set(key, { over, resourceVersion, status: written.status });
   }
 
   /** Adds `finalizer` unless present; returns whether it wrote. */

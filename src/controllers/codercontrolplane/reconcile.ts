@@ -5,7 +5,6 @@ import {
   type CoderControlPlane,
   type CoderControlPlaneStatus,
 } from '../../../generated/types/codercontrolplane.ts';
-import { validateCoderControlPlane } from '../../../generated/validators/codercontrolplane.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { findCondition } from '../../runtime/conditions.ts';
 import { isNamespaceTerminatingError, isTerminating } from '../../runtime/namespace-terminating.ts';
@@ -21,6 +20,9 @@ import { reconcileOperatorAccess } from './operator-access.ts';
 import { computeStatus } from './status.ts';
 import { controlPlaneReadyRule, readyReplicas } from './readiness.ts';
 import { workspaceNamespaces } from './desired/workspace-rbac.ts';
+
+/** The schema validator (with the CEL environment, tens of MiB) loads with the first reconcile, not at start: an idle operator never needs it. */
+const schemaValidator = () => import('../../../generated/validators/codercontrolplane.ts');
 
 export const controlPlaneFinalizer = 'coder.com/workspace-rbac-cleanup';
 const rbacDriftMs = 2 * 60_000;
@@ -57,10 +59,10 @@ async function reconcileLive(
 ): Promise<ReconcileResult | void> {
   // Goes on from the version the finalizer write returned: the controller's event filter ignores that
   // write, so stopping here would leave the control plane waiting for some other change.
-  const cp = await ctx.writer.withFinalizer(coderControlPlaneResource, cached, controlPlaneFinalizer);
+  const cp = needsFinalizer(cached) ? await ctx.writer.withFinalizer(coderControlPlaneResource, cached, controlPlaneFinalizer) : cached;
   // The seed's ConflictingConfiguration comes before the schema check, which forbids it too.
   if (hasConflictingDatabaseConfig(cp)) return reportConflictingConfiguration(ctx, cp);
-  const { blocking, tolerated } = partitionSchemaErrors(validateCoderControlPlane(cp));
+  const { blocking, tolerated } = partitionSchemaErrors((await schemaValidator()).validateCoderControlPlane(cp));
   if (blocking.length) {
     return reportInvalidSpec(
       ctx,
@@ -117,6 +119,17 @@ async function resolveDatabase(
     await ctx.events.record(eventTarget(cp), 'Warning', condition.reason, 'ResolveDatabaseSecret', condition.message);
   }
   return { conditions: { [C.DatabaseSecretResolved.type]: condition }, url };
+}
+
+/**
+ * The finalizer guards workspace RBAC in other namespaces, which no owner reference reaches. Without
+ * any, garbage collection removes every child and the write is saved; once on, it stays until deletion.
+ */
+function needsFinalizer(cp: CoderControlPlane): boolean {
+  if (cp.metadata.finalizers?.includes(controlPlaneFinalizer)) return true;
+  const own = cp.metadata.namespace;
+  const elsewhere = (cp.spec?.rbac?.workspaceNamespaces ?? []).some((ns) => ns.trim() !== '' && ns.trim() !== own);
+  return cp.spec?.rbac?.workspacePerms !== false && elsewhere;
 }
 
 /** Workspace RBAC in other namespaces has no owner reference to bring its changes back: look again every 2 minutes. */
