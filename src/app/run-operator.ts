@@ -5,7 +5,7 @@ import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { allResources } from '../../generated/clients/index.ts';
+import { allResources, coderControlPlaneResource } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
 import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
@@ -23,6 +23,7 @@ import { apiServerStartupError } from './api-server-errors.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
+import { checkShardSelector } from './shard-selector.ts';
 
 const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -135,6 +136,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     throw apiServerStartupError(kubeConfig.getCurrentCluster()!.server, err) ?? err;
   });
   if (missing.length) throw new StartupError(missingCrdsMessage(missing));
+  if (options.selector) await checkShardSelector(manager.http, coderControlPlaneResource, options.selector);
   const deps: ControllerDeps = {
     writer: manager.writer,
     events: new EventRecorder(manager.http, {
