@@ -18,6 +18,8 @@ const discoveryTtlMs = 60_000;
 const statusConflictRetries = 3;
 /** How many objects' last status writes are remembered (see afterOwnWrite). */
 const maxRememberedStatusWrites = 10_000;
+/** How long a status write is remembered: a cache that has not caught up by then meets a 409 instead. */
+const rememberStatusWritesMs = 30_000;
 
 function identity(obj: KubeObject): { namespace?: string; name: string; resourceVersion?: string } {
   const name = obj.metadata?.name;
@@ -30,7 +32,7 @@ export class Writer {
   private readonly applier: Applier;
   private readonly discovery = new Map<string, { at: number; plurals: Set<string> }>();
   /** Per object: the status this writer last wrote, its resourceVersion, and the version it wrote over. */
-  private readonly statusWrites = new Map<string, { over: string; resourceVersion: string; status: unknown }>();
+  private readonly statusWrites = new Map<string, { over: string; resourceVersion: string; status: unknown; at: number }>();
 
   constructor(http: KubeHttp) {
     this.http = http;
@@ -127,9 +129,13 @@ export class Writer {
     const resourceVersion = written?.metadata?.resourceVersion;
     if (!over || !resourceVersion) return;
     this.statusWrites.delete(key);
-    // Oldest first out: an object deleted before the cache caught up leaves no entry for ever.
-    if (this.statusWrites.size >= maxRememberedStatusWrites) this.statusWrites.delete(this.statusWrites.keys().next().value!);
-    this.statusWrites.set(key, { over, resourceVersion, status: written.status });
+    // Oldest first out: a cache catches up within seconds, and an object deleted meanwhile leaves no entry for ever.
+    const now = Date.now();
+    for (const [oldest, entry] of this.statusWrites) {
+      if (this.statusWrites.size < maxRememberedStatusWrites && now - entry.at < rememberStatusWritesMs) break;
+      this.statusWrites.delete(oldest);
+    }
+    this.statusWrites.set(key, { over, resourceVersion, status: written.status, at: now });
   }
 
   /** Adds `finalizer` unless present; returns whether it wrote. */
