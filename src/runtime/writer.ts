@@ -21,6 +21,10 @@ const maxRememberedStatusWrites = 10_000;
 /** How long a status write is remembered: a cache that has not caught up by then meets a 409 instead. */
 const rememberStatusWritesMs = 30_000;
 
+function statusWriteKey(resource: ResourceKind, namespace: string | undefined, name: string): string {
+  return `${resource.apiVersion}/${resource.plural}/${namespace ?? ''}/${name}`;
+}
+
 function identity(obj: KubeObject): { namespace?: string; name: string; resourceVersion?: string } {
   const name = obj.metadata?.name;
   if (!name) throw new Error('object has no metadata.name');
@@ -84,7 +88,7 @@ export class Writer {
    */
   async writeStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<boolean> {
     const { namespace, name, resourceVersion: cachedVersion } = identity(obj);
-    const key = `${resource.apiVersion}/${resource.plural}/${namespace ?? ''}/${name}`;
+    const key = statusWriteKey(resource, namespace, name);
     let current: KubeObject & { status?: unknown } = this.afterOwnWrite(key, obj);
     const change = mergePatchDiff(current.status ?? {}, next ?? {});
     if (change === undefined) return false;
@@ -108,6 +112,16 @@ export class Writer {
       if (!live || mergePatchDiff(live.status ?? {}, applyMergePatch(live.status ?? {}, change)) === undefined) return false;
       current = live;
     }
+  }
+
+  /**
+   * `obj` (from a cache) with the status this writer last wrote to it, when the cache has not caught up
+   * with that write yet: a reconcile that starts at once after another sees what that one wrote, not
+   * an older status (and so, say, does not report the same problem twice).
+   */
+  withOwnStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T): T {
+    const { namespace, name } = identity(obj);
+    return this.afterOwnWrite(statusWriteKey(resource, namespace, name), obj);
   }
 
   /**

@@ -32,8 +32,10 @@ export async function reconcileControlPlane(
   request: Request,
   rc: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  const cp = ctx.caches.controlPlanes.get(request.namespace, request.name);
-  if (!cp) return;
+  const cached = ctx.caches.controlPlanes.get(request.namespace, request.name);
+  if (!cached) return;
+  // The cache may not show the status the previous reconcile wrote a moment ago.
+  const cp = ctx.writer.withOwnStatus(coderControlPlaneResource, cached);
   if (cp.metadata.deletionTimestamp) return finalize(ctx, cp);
   // The namespace's deletion deletes the control plane too, which then only finalizes: until then,
   // every create there is refused, and what exists goes with the namespace.

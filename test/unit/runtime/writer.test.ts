@@ -104,6 +104,11 @@ describe('Writer.writeStatus on conflict', () => {
     assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' }), true);
     assert.deepEqual(state.requests, ['PATCH status rv=1', 'PATCH status rv=2']);
     assert.deepEqual(state.object.status, { phase: 'Ready' });
+    // A reconcile starting from the lagging cache sees what was written last.
+    assert.deepEqual(writer.withOwnStatus(coderControlPlaneResource, cached), {
+      metadata: { name: 'cp', namespace: 'ns', resourceVersion: '3' },
+      status: { phase: 'Ready' },
+    });
     // Nothing to send when what it wrote last is what is wanted.
     assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' }), false);
     // Once the cache shows another version, that is what counts.
