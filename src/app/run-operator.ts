@@ -1,6 +1,8 @@
 // `coder-k8s --app=controller`: check the CRDs, start probes and metrics, run the controllers (as
 // leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
+import type { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -36,18 +38,17 @@ function anyKubeConfigSource(): boolean {
   return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(serviceAccountTokenFile);
 }
 
-async function loadKubeConfig(path: string | undefined): Promise<KubeConnectionConfig> {
+/** The full client library, loaded on first call (tens of MiB): only modes and kubeconfigs that need it pay for it. */
+const clientLibrary = () => createRequire(import.meta.url)('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
+
+function loadKubeConfig(path: string | undefined): KubeConfig {
   // With nothing to load the library falls back to http://localhost, which fails later with a stack trace.
   if (!path && !anyKubeConfigSource())
     throw new StartupError(
       'no Kubernetes cluster configured (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a pod): ' +
         'pass --kubeconfig=PATH or set KUBECONFIG',
     );
-  const simple = loadSimpleKubeConfig(path);
-  if (simple) return simple;
-  // Exec plugins, proxies and the like (and the messages for a broken file) come from the full library.
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
+  const kc = new (clientLibrary().KubeConfig)();
   try {
     if (path) kc.loadFromFile(path);
     else kc.loadFromDefault();
@@ -59,6 +60,15 @@ async function loadKubeConfig(path: string | undefined): Promise<KubeConnectionC
       'the kubeconfig has no current cluster: set current-context to a context with a cluster, or pass another --kubeconfig',
     );
   return kc;
+}
+
+/** The controller's connection: read without the client library when it is plain (kube-config.ts), else as loadKubeConfig does. */
+function loadConnection(path: string | undefined): KubeConnectionConfig {
+  if (path || anyKubeConfigSource()) {
+    const simple = loadSimpleKubeConfig(path);
+    if (simple) return simple;
+  }
+  return loadKubeConfig(path);
 }
 
 /**
@@ -106,7 +116,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     throw new StartupError(`--app=${options.app}: ${missing} is not built yet in this version; run with --app=controller`);
   }
   const logger: Logger = createLogger({ level: options.logLevel });
-  const kubeConfig = await loadKubeConfig(options.kubeconfig);
+  const kubeConfig = loadConnection(options.kubeconfig);
   const metrics = createMetrics();
   const apiHost = new URL(kubeConfig.getCurrentCluster()!.server).host;
   const stopCounting = countHttpClientRequests(metrics, (host) => host === apiHost);
