@@ -1,6 +1,7 @@
 // The command line of `coder-k8s` (the operator), parsed and checked; errors name the flag and the fix.
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
+import { defaultKubeApiBurst, defaultKubeApiQps } from '../runtime/request-budget.ts';
 import { UsageError } from './errors.ts';
 import { mcpFlags, mcpUsage, parseMcpOptions, type McpOptions } from './mcp-options.ts';
 
@@ -16,6 +17,13 @@ export interface OperatorOptions {
   leaderElect: boolean;
   leaderElectionNamespace?: string;
   maxConcurrentReconciles: number;
+  /** Client-side request budget to the API server (client-go's --kube-api-qps and --kube-api-burst). */
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  /** Label selector on the reconciled kinds: this replica's shard; all objects when unset. */
+  selector?: string;
+  /** The leader Lease's name; one per shard. */
+  leaderElectionId?: string;
   metricsBindAddress: string;
   /** HTTPS, callers checked by TokenReview and SubjectAccessReview; false only on a loopback address. */
   metricsSecure: boolean;
@@ -31,6 +39,12 @@ export interface OperatorOptions {
 
 /** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
 const maxConcurrentReconcilesLimit = 100;
+/**
+ * Enough to keep the API server busy while some reconciles wait on it (its RBAC escalation check on a
+ * workspace Role takes tens of milliseconds); never two of one object at once.
+ */
+const defaultConcurrentReconciles = 10;
+const maxKubeApiQps = 10_000;
 /** A pod's terminationGracePeriodSeconds rarely exceeds this; longer would hold a lease for no use. */
 const maxGracefulShutdownSeconds = 3600;
 
@@ -56,7 +70,13 @@ Flags:
   --leader-elect=BOOL               elect a leader on a Lease before reconciling (default true)
   --leader-election-namespace=NS    namespace of the Lease (default: $POD_NAMESPACE, then the
                                     ServiceAccount's namespace)
-  --max-concurrent-reconciles=N     reconciles at once per controller, 1 to 100 (default 1)
+  --max-concurrent-reconciles=N     reconciles at once per controller, 1 to 100 (default ${defaultConcurrentReconciles})
+  --kube-api-qps=N                  requests per second to the API server, sustained (default ${defaultKubeApiQps})
+  --kube-api-burst=N                requests to the API server at once after a quiet spell (default ${defaultKubeApiBurst})
+  --selector=LABELS                 reconcile only coder.com objects matching this label selector (a
+                                    shard: run one operator per shard, each with its own
+                                    --leader-election-id); default: all
+  --leader-election-id=NAME         name of the leader Lease (default coder-k8s-controller.coder.com)
   --metrics-bind-address=ADDR       Prometheus metrics over HTTPS (default :8443; 0 disables)
   --metrics-secure=BOOL             serve metrics over HTTPS to callers allowed to get /metrics
                                     (default true; false is plain HTTP, on a loopback address only)
@@ -111,6 +131,21 @@ function parseTestOnlyCoderUrl(value: string | undefined): string | undefined {
   return value;
 }
 
+/** A label selector as given; the API server checks its syntax at startup (run-operator.ts). */
+function parseSelector(value: string): string {
+  const selector = value.trim();
+  if (!selector)
+    throw new UsageError('--selector is empty: give a label selector such as shard=a, or leave the flag out to reconcile all objects');
+  return selector;
+}
+
+function parseLeaseName(value: string): string {
+  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(value)) {
+    throw new UsageError(`--leader-election-id=${value}: expected a Lease name (lowercase letters, digits, '-' and '.')`);
+  }
+  return value;
+}
+
 export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'version' {
   let parsed;
   try {
@@ -123,7 +158,11 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'watch-namespace': { type: 'string', multiple: true, default: [] },
         'leader-elect': { type: 'string', default: 'true' },
         'leader-election-namespace': { type: 'string' },
-        'max-concurrent-reconciles': { type: 'string', default: '1' },
+        'max-concurrent-reconciles': { type: 'string', default: String(defaultConcurrentReconciles) },
+        'kube-api-qps': { type: 'string', default: String(defaultKubeApiQps) },
+        'kube-api-burst': { type: 'string', default: String(defaultKubeApiBurst) },
+        selector: { type: 'string' },
+        'leader-election-id': { type: 'string' },
         'metrics-bind-address': { type: 'string', default: ':8443' },
         'metrics-secure': { type: 'string', default: 'true' },
         'metrics-cert-dir': { type: 'string' },
@@ -157,6 +196,10 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     leaderElect: parseBool('leader-elect', v['leader-elect']!),
     leaderElectionNamespace: v['leader-election-namespace'],
     maxConcurrentReconciles: parseIntInRange('max-concurrent-reconciles', v['max-concurrent-reconciles']!, maxConcurrentReconcilesLimit),
+    kubeApiQps: parseIntInRange('kube-api-qps', v['kube-api-qps']!, maxKubeApiQps),
+    kubeApiBurst: parseIntInRange('kube-api-burst', v['kube-api-burst']!, maxKubeApiQps),
+    ...(v.selector !== undefined ? { selector: parseSelector(v.selector) } : {}),
+    ...(v['leader-election-id'] !== undefined ? { leaderElectionId: parseLeaseName(v['leader-election-id']) } : {}),
     metricsBindAddress: v['metrics-bind-address']!,
     metricsSecure,
     metricsCertDir: v['metrics-cert-dir'],

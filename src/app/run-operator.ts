@@ -1,12 +1,13 @@
 // `coder-k8s --app=controller`: check the CRDs, start probes and metrics, run the controllers (as
 // leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { allResources } from '../../generated/clients/index.ts';
+import { allResources, coderControlPlaneResource } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
 import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
@@ -18,11 +19,13 @@ import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
 import { MetricsAuthorizer } from '../runtime/metrics-auth.ts';
 import { metricsServingCert, reloadMetricsCert } from '../runtime/metrics-tls.ts';
 import { startProbeServer } from '../runtime/probes.ts';
+import { loadSimpleKubeConfig, type KubeConnectionConfig } from '../runtime/kube-config.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { apiServerStartupError } from './api-server-errors.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
+import { checkShardSelector } from './shard-selector.ts';
 
 const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -35,6 +38,9 @@ function anyKubeConfigSource(): boolean {
   return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(serviceAccountTokenFile);
 }
 
+/** The full client library, loaded on first call (tens of MiB): only modes and kubeconfigs that need it pay for it. */
+const clientLibrary = () => createRequire(import.meta.url)('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
+
 function loadKubeConfig(path: string | undefined): KubeConfig {
   // With nothing to load the library falls back to http://localhost, which fails later with a stack trace.
   if (!path && !anyKubeConfigSource())
@@ -42,7 +48,7 @@ function loadKubeConfig(path: string | undefined): KubeConfig {
       'no Kubernetes cluster configured (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a pod): ' +
         'pass --kubeconfig=PATH or set KUBECONFIG',
     );
-  const kc = new KubeConfig();
+  const kc = new (clientLibrary().KubeConfig)();
   try {
     if (path) kc.loadFromFile(path);
     else kc.loadFromDefault();
@@ -54,6 +60,15 @@ function loadKubeConfig(path: string | undefined): KubeConfig {
       'the kubeconfig has no current cluster: set current-context to a context with a cluster, or pass another --kubeconfig',
     );
   return kc;
+}
+
+/** The controller's connection: read without the client library when it is plain (kube-config.ts), else as loadKubeConfig does. */
+function loadConnection(path: string | undefined): KubeConnectionConfig {
+  if (path || anyKubeConfigSource()) {
+    const simple = loadSimpleKubeConfig(path);
+    if (simple) return simple;
+  }
+  return loadKubeConfig(path);
 }
 
 /**
@@ -105,7 +120,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     throw new StartupError(`--app=${options.app}: the aggregated API server is not built yet in this version; run with --app=controller`);
   }
   const logger: Logger = createLogger({ level: options.logLevel });
-  const kubeConfig = loadKubeConfig(options.kubeconfig);
+  const kubeConfig = loadConnection(options.kubeconfig);
   const metrics = createMetrics();
   const apiHost = new URL(kubeConfig.getCurrentCluster()!.server).host;
   const stopCounting = countHttpClientRequests(metrics, (host) => host === apiHost);
@@ -119,7 +134,11 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     metrics,
     namespaces: options.watchNamespaces,
     concurrency: options.maxConcurrentReconciles,
-    leaderElection: options.leaderElect ? { namespace: leaseNamespace(options), identity } : false,
+    requestBudget: { qps: options.kubeApiQps, burst: options.kubeApiBurst },
+    leaderElection: options.leaderElect
+      ? { namespace: leaseNamespace(options), identity, ...(options.leaderElectionId ? { name: options.leaderElectionId } : {}) }
+      : false,
+    ...(options.selector ? { shardSelector: options.selector } : {}),
     shutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
     onLeadershipLost: () => {
       // Another replica may already reconcile: stop at once, and restart with clean caches.
@@ -131,6 +150,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     throw apiServerStartupError(kubeConfig.getCurrentCluster()!.server, err) ?? err;
   });
   if (missing.length) throw new StartupError(missingCrdsMessage(missing));
+  if (options.selector) await checkShardSelector(manager.http, coderControlPlaneResource, options.selector);
   const deps: ControllerDeps = {
     writer: manager.writer,
     events: new EventRecorder(manager.http, {

@@ -24,7 +24,7 @@ export interface RunningOperator {
   logFile: string;
 }
 
-/** How the operator is started: by default `node bin/coder-k8s.js` from the checkout, as this user. */
+/** How the operator is started: by default as the image starts it (Dockerfile ENTRYPOINT), from the checkout, as this user. */
 export interface OperatorLaunch {
   command: string;
   args: string[];
@@ -45,7 +45,7 @@ export async function startOperator(
     args = [],
     waitReady = true,
     env = {},
-    launch = { command: process.execPath, args: ['bin/coder-k8s.js'] },
+    launch = { command: process.execPath, args: ['--max-semi-space-size=4', 'bin/coder-k8s.js'] },
   }: { args?: string[]; waitReady?: boolean; env?: Record<string, string>; launch?: OperatorLaunch } = {},
 ): Promise<RunningOperator> {
   const [metricsPort, probesPort] = [await freePort(), await freePort()];

@@ -10,7 +10,9 @@ describe('operator flags', () => {
       watchNamespaces: [],
       leaderElect: true,
       leaderElectionNamespace: undefined,
-      maxConcurrentReconciles: 1,
+      maxConcurrentReconciles: 10,
+      kubeApiQps: 100,
+      kubeApiBurst: 200,
       metricsBindAddress: ':8443',
       metricsSecure: true,
       metricsCertDir: undefined,
@@ -35,6 +37,19 @@ describe('operator flags', () => {
       [o.app, o.watchNamespaces, o.leaderElect, o.maxConcurrentReconciles, o.metricsBindAddress],
       ['controller', ['a', 'b'], false, 4, '0'],
     );
+  });
+
+  it('takes a request budget, a shard selector and its Lease name', () => {
+    const o = parseOperatorArgs([
+      '--kube-api-qps=20',
+      '--kube-api-burst=30',
+      '--selector= shard=a ',
+      '--leader-election-id=coder-k8s-shard-a',
+    ]) as OperatorOptions;
+    assert.deepEqual([o.kubeApiQps, o.kubeApiBurst, o.selector, o.leaderElectionId], [20, 30, 'shard=a', 'coder-k8s-shard-a']);
+    assert.throws(() => parseOperatorArgs(['--kube-api-qps=0']), /--kube-api-qps=0: expected a whole number from 1 to 10000/);
+    assert.throws(() => parseOperatorArgs(['--selector=']), /--selector is empty/);
+    assert.throws(() => parseOperatorArgs(['--leader-election-id=Shard_A']), /--leader-election-id=Shard_A: expected a Lease name/);
   });
 
   it('serves metrics without TLS and authentication only on a loopback address', () => {
