@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { allResources } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
+import { CoderFacts } from '../controllers/shared/coder-facts.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
 import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
@@ -139,6 +140,8 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     now: () => new Date(),
     coderClient: operatorCoderClients(options, logger),
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
+    coderResyncMs: options.coderResyncPeriodMs,
+    coderFacts: new CoderFacts({ buildInfoTtlMs: options.coderResyncPeriodMs }),
   };
   for (const setup of controllerSetups) setup(manager, deps);
 

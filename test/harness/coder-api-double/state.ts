@@ -11,6 +11,15 @@ export interface StoredLicense {
   license: Schemas['License'];
 }
 
+/** An AI provider as Coder stores it: the plaintext keys and write-only Bedrock credentials never leave the double. */
+export interface StoredAIProvider {
+  provider: Schemas['AIProvider'];
+  keys: { id: string; value: string; created_at: string }[];
+  bedrockSecrets: { access_key?: string; access_key_secret?: string };
+  /** Coder deletes softly: the row stays for audit and is never listed again. */
+  deleted: boolean;
+}
+
 export interface CoderApiDoubleState {
   buildInfo: Schemas['BuildInfoResponse'];
   users: Schemas['User'][];
@@ -21,6 +30,10 @@ export interface CoderApiDoubleState {
   entitlements: Schemas['Entitlements'];
   /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
   enterprise: boolean;
+  /** AI providers, deleted ones included (served from v2.34). */
+  aiProviders: StoredAIProvider[];
+  /** config.ai.bridge.enabled of GET /api/v2/deployment/config. */
+  aiGatewayEnabled: boolean;
 }
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
@@ -72,6 +85,8 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
+    aiProviders: [],
+    aiGatewayEnabled: true,
   };
 }
 
