@@ -141,7 +141,10 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     coderClient: operatorCoderClients(options, logger),
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
     coderResyncMs: options.coderResyncPeriodMs,
-    coderFacts: new CoderFacts({ buildInfoTtlMs: options.coderResyncPeriodMs }),
+    coderFacts: new CoderFacts({
+      buildInfoTtlMs: options.coderResyncPeriodMs,
+      entitlementsTtlMs: Math.min(2 * 60_000, options.coderResyncPeriodMs),
+    }),
   };
   for (const setup of controllerSetups) setup(manager, deps);
 

@@ -18,7 +18,10 @@ export interface SyncFailure {
 /** `action` says what was tried, for example `create the provider "openai"`. */
 export function syncFailure(action: string, err: unknown): SyncFailure {
   const message = scrubSecrets(`Could not ${action}: ${err instanceof Error ? err.message : String(err)}`);
-  const failed = (reason: string, retry: boolean): SyncFailure => ({ condition: { type: S.type, status: 'False', reason, message }, retry });
+  const failed = (reason: string, retry: boolean): SyncFailure => ({
+    condition: { type: S.type, status: 'False', reason, message },
+    retry,
+  });
   if (isUnauthorizedOrForbidden(err)) return failed(S.reasons.Forbidden, false);
   if (err instanceof CoderApiError && err.status === 429) return failed(S.reasons.RateLimited, true);
   if (err instanceof CoderApiError && (err.status === 400 || err.status === 409 || err.status === 422)) {

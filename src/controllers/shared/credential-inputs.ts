@@ -18,8 +18,7 @@ export interface NamedCredentialRef {
 }
 
 export type CredentialInputs =
-  | { ready: true; values: Map<string, string>; condition: ConditionInput | undefined }
-  | { ready: false; condition: ConditionInput };
+  { ready: true; values: Map<string, string>; condition: ConditionInput | undefined } | { ready: false; condition: ConditionInput };
 
 /**
  * The values by field, with CredentialSecretReady (undefined, so removed, when the spec names no Secret).

@@ -12,7 +12,12 @@ export function entitledCondition(entitlements: Schemas['Entitlements'], feature
   const features = entitlements.features as Record<string, { entitlement?: string } | undefined>;
   const entitlement = features[feature]?.entitlement;
   if (entitlement === 'entitled') {
-    return { type: E.type, status: 'True', reason: E.reasons.Entitled, message: `The Coder license includes ${what} (feature ${feature}).` };
+    return {
+      type: E.type,
+      status: 'True',
+      reason: E.reasons.Entitled,
+      message: `The Coder license includes ${what} (feature ${feature}).`,
+    };
   }
   if (entitlement === 'grace_period') {
     return {

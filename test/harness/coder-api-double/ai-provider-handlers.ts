@@ -31,7 +31,10 @@ function live(state: CoderApiDoubleState, idOrName: string): StoredAIProvider | 
 
 /** The provider as Coder answers: keys masked, write-only Bedrock fields left out. */
 function view(stored: StoredAIProvider): Schemas['AIProvider'] {
-  return structuredClone({ ...stored.provider, api_keys: stored.keys.map((k) => ({ id: k.id, masked: masked(k.value), created_at: k.created_at })) });
+  return structuredClone({
+    ...stored.provider,
+    api_keys: stored.keys.map((k) => ({ id: k.id, masked: masked(k.value), created_at: k.created_at })),
+  });
 }
 
 type Settings = Schemas['AIProviderBedrockSettings'] | Schemas['AIProviderUpstreamHeadersSettings'] | null | undefined;
@@ -49,7 +52,8 @@ function applySettings(state: CoderApiDoubleState, stored: StoredAIProvider, set
     stored.provider.settings = structuredClone(settings);
     return undefined;
   }
-  if (!['bedrock', 'anthropic'].includes(stored.provider.type)) return invalid('settings', 'bedrock settings need type bedrock or anthropic');
+  if (!['bedrock', 'anthropic'].includes(stored.provider.type))
+    return invalid('settings', 'bedrock settings need type bedrock or anthropic');
   const { access_key, access_key_secret, ...visible } = settings;
   // Omitted write-only fields stay; "" clears them.
   for (const [field, value] of [
