@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import { aiProviderHandlers } from './ai-provider-handlers.ts';
+import { mcpServerHandlers } from './mcp-server-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
 
 export interface HandlerContext {
@@ -71,6 +72,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
   getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
 
   ...aiProviderHandlers,
+  ...mcpServerHandlers,
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

@@ -20,6 +20,12 @@ export interface StoredAIProvider {
   deleted: boolean;
 }
 
+/** An MCP server config as Coder stores it: the write-only values never leave the double. */
+export interface StoredMCPServer {
+  config: Schemas['MCPServerConfig'];
+  secrets: { oauth2_client_secret?: string; api_key_value?: string; custom_headers?: Record<string, string> };
+}
+
 export interface CoderApiDoubleState {
   buildInfo: Schemas['BuildInfoResponse'];
   users: Schemas['User'][];
@@ -34,6 +40,8 @@ export interface CoderApiDoubleState {
   aiProviders: StoredAIProvider[];
   /** config.ai.bridge.enabled of GET /api/v2/deployment/config. */
   aiGatewayEnabled: boolean;
+  /** MCP server configs (the experimental path from v2.32, /api/v2/ai-gateway/mcp-servers from v2.35). */
+  mcpServers: StoredMCPServer[];
 }
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
@@ -87,6 +95,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     enterprise: true,
     aiProviders: [],
     aiGatewayEnabled: true,
+    mcpServers: [],
   };
 }
 
