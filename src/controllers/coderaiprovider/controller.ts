@@ -27,6 +27,7 @@ export const setup: ControllerSetup = (manager, deps) => {
     },
     facts: deps.coderFacts ?? new CoderFacts({ buildInfoTtlMs: resyncMs, entitlementsTtlMs: Math.min(2 * 60_000, resyncMs) }),
     resyncMs,
+    createdIDs: new Map(),
   };
   const watches = referenceWatches(providers, (p) => credentialRefs(p).map((r) => r.ref.name));
   return manager

@@ -16,8 +16,9 @@ export const providerFinalizer = 'coder.com/cleanup';
 
 export async function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider, signal: AbortSignal): Promise<ReconcileResult | void> {
   if (!p.metadata.finalizers?.includes(providerFinalizer)) return;
-  const coderID = p.status?.coderID;
+  const coderID = p.status?.coderID ?? ctx.createdIDs.get(p.metadata.uid ?? '');
   if (p.spec.deletionPolicy === 'Orphan' || !coderID) {
+    ctx.createdIDs.delete(p.metadata.uid ?? '');
     await ctx.writer.removeFinalizer(coderAIProviderResource, p, providerFinalizer);
     return;
   }
@@ -33,6 +34,7 @@ export async function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider,
       'DeleteAIProvider',
       `CoderControlPlane "${namespace}/${p.spec.controlPlaneRef.name}" is gone or being deleted; the provider "${name}" was not deleted in Coder.`,
     );
+    ctx.createdIDs.delete(p.metadata.uid ?? '');
     await ctx.writer.removeFinalizer(coderAIProviderResource, p, providerFinalizer);
     return;
   }
@@ -52,6 +54,7 @@ export async function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider,
     }
   }
   await ctx.events.record(eventTarget(p), 'Normal', 'ProviderDeleted', 'DeleteAIProvider', `Deleted the provider "${name}" in Coder.`);
+  ctx.createdIDs.delete(p.metadata.uid ?? '');
   await ctx.writer.removeFinalizer(coderAIProviderResource, p, providerFinalizer);
 }
 

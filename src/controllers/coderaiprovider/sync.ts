@@ -180,6 +180,7 @@ async function applyProvider(
       failed(pass, `create the provider "${desired.name}"`, err);
       return false;
     }
+    ctx.createdIDs.set(uid ?? '', created.id);
     Object.assign(pass.status, {
       coderID: created.id,
       apiKeys: appliedKeys(created, keys),
@@ -196,7 +197,8 @@ async function applyProvider(
     return true;
   }
 
-  const ours = p.status?.coderID === existing.id;
+  const ownID = p.status?.coderID ?? ctx.createdIDs.get(uid ?? '');
+  const ours = ownID === existing.id;
   if (!ours && !p.spec.adoptExisting) {
     const message =
       `Coder already has a provider named "${desired.name}" that this object did not create; nothing was changed. ` +

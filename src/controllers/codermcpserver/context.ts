@@ -15,4 +15,6 @@ export interface MCPServerContext extends ControllerDeps {
   };
   facts: CoderFacts;
   resyncMs: number;
+  /** The Coder id of what this object created, by object UID, for a reconcile on a cache that has not seen the status naming it. */
+  createdIDs: Map<string, string>;
 }

@@ -16,8 +16,9 @@ export const mcpServerFinalizer = 'coder.com/cleanup';
 
 export async function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, signal: AbortSignal): Promise<ReconcileResult | void> {
   if (!s.metadata.finalizers?.includes(mcpServerFinalizer)) return;
-  const coderID = s.status?.coderID;
+  const coderID = s.status?.coderID ?? ctx.createdIDs.get(s.metadata.uid ?? '');
   if (s.spec.deletionPolicy === 'Orphan' || !coderID) {
+    ctx.createdIDs.delete(s.metadata.uid ?? '');
     await ctx.writer.removeFinalizer(coderMCPServerResource, s, mcpServerFinalizer);
     return;
   }
@@ -32,6 +33,7 @@ export async function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer
       'DeleteMCPServer',
       `CoderControlPlane "${namespace}/${s.spec.controlPlaneRef.name}" is gone or being deleted; the MCP server "${slug}" was not deleted in Coder.`,
     );
+    ctx.createdIDs.delete(s.metadata.uid ?? '');
     await ctx.writer.removeFinalizer(coderMCPServerResource, s, mcpServerFinalizer);
     return;
   }
@@ -52,6 +54,7 @@ export async function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer
     }
   }
   await ctx.events.record(eventTarget(s), 'Normal', 'MCPServerDeleted', 'DeleteMCPServer', `Deleted the MCP server "${slug}" in Coder.`);
+  ctx.createdIDs.delete(s.metadata.uid ?? '');
   await ctx.writer.removeFinalizer(coderMCPServerResource, s, mcpServerFinalizer);
 }
 

@@ -135,7 +135,7 @@ async function applyConfig(
     string
   >;
   const slug = desired.fields.slug;
-  const ownID = s.status?.coderID;
+  const ownID = s.status?.coderID ?? ctx.createdIDs.get(s.metadata.uid ?? '');
   const existing = (ownID && found.configs.find((c) => c.id === ownID)) || found.configs.find((c) => c.slug === slug);
   const hasSecrets = (c: Schemas['MCPServerConfig']) => ({
     oauth2Secret: c.has_oauth2_secret ?? false,
@@ -153,6 +153,7 @@ async function applyConfig(
       failed(pass, `create the MCP server "${slug}"`, err);
       return false;
     }
+    ctx.createdIDs.set(s.metadata.uid ?? '', created.id);
     Object.assign(pass.status, {
       coderID: created.id,
       hasSecrets: hasSecrets(created),

@@ -2,6 +2,7 @@
 // document answers 501 (see coder-api-double.ts) until the issue that needs it implements it here.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { aiGatewayKeyHandlers } from './ai-gateway-key-handlers.ts';
 import { aiProviderHandlers } from './ai-provider-handlers.ts';
 import { mcpServerHandlers } from './mcp-server-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
@@ -73,6 +74,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
 
   ...aiProviderHandlers,
   ...mcpServerHandlers,
+  ...aiGatewayKeyHandlers,
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

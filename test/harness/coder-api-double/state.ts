@@ -26,6 +26,12 @@ export interface StoredMCPServer {
   secrets: { oauth2_client_secret?: string; api_key_value?: string; custom_headers?: Record<string, string> };
 }
 
+/** An AI Gateway key; Coder keeps only a hash of the key, the double keeps the key to compare with what the operator wrote. */
+export interface StoredAIGatewayKey {
+  key: Schemas['AIGatewayKey'];
+  value: string;
+}
+
 export interface CoderApiDoubleState {
   buildInfo: Schemas['BuildInfoResponse'];
   users: Schemas['User'][];
@@ -42,6 +48,8 @@ export interface CoderApiDoubleState {
   aiGatewayEnabled: boolean;
   /** MCP server configs (the experimental path from v2.32, /api/v2/ai-gateway/mcp-servers from v2.35). */
   mcpServers: StoredMCPServer[];
+  /** AI Gateway keys (served from v2.36). */
+  aiGatewayKeys: StoredAIGatewayKey[];
 }
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
@@ -96,6 +104,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     aiProviders: [],
     aiGatewayEnabled: true,
     mcpServers: [],
+    aiGatewayKeys: [],
   };
 }
 
