@@ -35,7 +35,7 @@ export async function reconcileProvider(ctx: ProviderContext, request: Request, 
 }
 
 /** A value of the wrong type (an object stored without this schema), or a spec no request can be built from. */
-function specProblem(p: CoderAIProvider): string | undefined {
+export function specProblem(p: CoderAIProvider): string | undefined {
   const { blocking } = partitionSchemaErrors(validateCoderAIProvider(p));
   if (blocking.length) return schemaErrorsMessage('CoderAIProvider', blocking);
   try {
