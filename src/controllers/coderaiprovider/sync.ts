@@ -216,6 +216,11 @@ async function applyProvider(
     return false;
   }
 
+  // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
+  if (!p.status?.coderID && ours) {
+    pass.status.coderID = existing.id;
+    return true;
+  }
   // An adopted provider's keys and credentials are unknown: every one is sent.
   const update = updateRequest(existing, desired, keys, secrets, ours ? p.status : undefined);
   pass.status.coderID = existing.id;

@@ -179,6 +179,12 @@ async function applyConfig(
     pass.blocker = { reason: C.Ready.reasons.SyncFailed, message };
     return false;
   }
+  // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
+  if (!s.status?.coderID && ours) {
+    pass.status.coderID = existing.id;
+    pass.status.hasSecrets = hasSecrets(existing);
+    return true;
+  }
   // An adopted config's secrets are unknown: every one is sent.
   const update = updateRequest(existing, desired, hashes, ours ? previous : undefined);
   pass.status.coderID = existing.id;
