@@ -191,6 +191,38 @@ describe('CoderAIGatewayKey controller', () => {
     await waitCondition('standalone', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
   });
 
+  it('reports SecretWriteFailed when a destination cannot be written, and later writes the same key', async () => {
+    const marks = {
+      labels: { 'coder.com/credential': 'true' },
+      annotations: { 'coder.com/credential-destinations': 'coderaigatewaykey/frozen' },
+    };
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'frozen', ...marks }, immutable: true, stringData: { other: 'x' } },
+    });
+    await keys.create(
+      aGatewayKey('frozen')
+        .inNamespace(ns)
+        .withSpec({ destinations: [{ name: 'frozen' }] })
+        .manifest(),
+    );
+    await eventually('a Warning Event SecretWriteFailed', async () =>
+      (await core.listNamespacedEvent({ namespace: ns })).items.find(
+        (e) => e.involvedObject.name === 'frozen' && e.reason === 'SecretWriteFailed',
+      ),
+    );
+    assert.ok(inCoder('frozen'), 'the key stays in Coder');
+    await core.deleteNamespacedSecret({ namespace: ns, name: 'frozen' });
+    await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'frozen', ...marks }, stringData: { other: 'x' } } });
+    await waitCondition('frozen', 'Ready', 'True Available', 60_000);
+    assert.equal((await secretData('frozen')).value, inCoder('frozen')!.value);
+    assert.deepEqual(
+      env.coder.state.aiGatewayKeys.filter((k) => k.key.name.startsWith('frozen')).map((k) => k.key.name),
+      ['frozen'],
+      'the key minted once is the one written',
+    );
+  });
+
   it('writes nothing to Kubernetes and only reads Coder while nothing changes', async () => {
     inCoder('standalone-r1')!.key.last_used_at = null;
     await keys.delete(ns, 'taken');
