@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { coderAIGatewayKeyClient, coderControlPlaneClient, type CoderAIGatewayKeyClient } from '../../generated/clients/index.ts';
 import { writeVerbs } from '../harness/audit.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
+import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
@@ -144,24 +145,14 @@ describe('CoderAIGatewayKey controller', () => {
     );
     await waitCondition('consent', 'CredentialSecretReady', 'False NotMarkedAsCredential');
     assert.equal(await condition('consent', 'Ready'), 'False CredentialSecretNotReady');
-    await core.patchNamespacedSecret(
-      { namespace: ns, name: 'shared', body: { metadata: { labels: { 'coder.com/credential': 'true' } } } },
-      undefined,
-    );
+    await kubectlOk(env.admin, ['-n', ns, 'label', 'secret', 'shared', 'coder.com/credential=true']);
     await waitCondition('consent', 'CredentialSecretReady', 'False DestinationNotListed');
     assert.deepEqual(
       env.coder.requests.slice(from).filter((r) => r.method === 'POST' && r.path === keysPath),
       [],
       'no key minted while the destination refuses it',
     );
-    await core.patchNamespacedSecret(
-      {
-        namespace: ns,
-        name: 'shared',
-        body: { metadata: { annotations: { 'coder.com/credential-destinations': 'coderaigatewaykey/consent' } } },
-      },
-      undefined,
-    );
+    await kubectlOk(env.admin, ['-n', ns, 'annotate', 'secret', 'shared', 'coder.com/credential-destinations=coderaigatewaykey/consent']);
     await waitCondition('consent', 'Ready', 'True Available');
     const { secret, value } = await secretData('shared', 'gw');
     assert.equal(value, inCoder('consent')!.value);
