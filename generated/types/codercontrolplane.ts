@@ -538,7 +538,7 @@ export const CoderControlPlaneConditions = {
   OperatorTokenSecretOwned: {
     type: 'OperatorTokenSecretOwned',
     reasons: {
-      /** True. The control plane is the controller owner of the Secret, or the Secret does not exist yet and the controller creates it. */
+      /** True. The control plane is the controller owner of the Secret, or the Secret does not exist yet; the controller creates it once operator access works (see OperatorAccessReady). */
       TokenSecretOwned: 'TokenSecretOwned',
       /** False. The Secret exists and another owner, or no owner, controls it; the message names the Secret. Delete the leftover Secret or set spec.operatorAccess.generatedTokenSecretName to an unused name; rechecked every 30 s. */
       TokenSecretNotOwned: 'TokenSecretNotOwned',
