@@ -23,7 +23,7 @@ export interface CoderWorkspaceProxyList {
  */
 export interface CoderWorkspaceProxySpec {
   /**
-   * The container image. Defaults to ghcr.io/coder/coder:latest; use the version of the Coder control plane. A custom image receives the proxy token and every extraEnv value.
+   * The container image; use the version of the Coder control plane. A custom image receives the proxy token and every extraEnv value. Defaults to ghcr.io/coder/coder:latest.
    */
   image?: string;
   /**
@@ -32,11 +32,11 @@ export interface CoderWorkspaceProxySpec {
   replicas?: number;
   service?: CoderWorkspaceProxySpecService;
   /**
-   * The access URL of the Coder control plane that the proxy connects to (CODER_PRIMARY_ACCESS_URL). Defaults to spec.bootstrap.coderURL; required when spec.bootstrap is not set.
+   * The access URL of the Coder control plane that the proxy connects to (CODER_PRIMARY_ACCESS_URL). Required when spec.bootstrap is not set. Defaults to spec.bootstrap.coderURL.
    */
   primaryAccessURL?: string;
   /**
-   * The Secret that holds the proxy session token, from `coder wsproxy create`; the key defaults to `token`. Used, and required, when spec.bootstrap is not set. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
+   * The Secret that holds the proxy session token, from `coder wsproxy create`. Used only when spec.bootstrap is not set, and required then. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
    */
   proxySessionTokenSecretRef?: SecretKeySelector;
   bootstrap?: CoderWorkspaceProxySpecBootstrap;
@@ -91,7 +91,7 @@ export interface CoderWorkspaceProxySpecBootstrap {
    */
   coderURL: string;
   /**
-   * A Secret that holds a Coder session token allowed to manage workspace proxies; the key defaults to `token`. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
+   * A Secret that holds a Coder session token allowed to manage workspace proxies. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
    */
   credentialsSecretRef: SecretKeySelector;
   /**
@@ -107,7 +107,7 @@ export interface CoderWorkspaceProxySpecBootstrap {
    */
   icon?: string;
   /**
-   * The Secret (key `token`) where the operator stores the proxy token. Defaults to <name>-proxy-token. When absent, the operator creates it, marked as a credential for this proxy. An existing Secret is used only when it is marked as a credential and lists coderworkspaceproxy/<name>. Delete its token to make the operator register again.
+   * The Secret (key `token`) where the operator stores the proxy token. When absent, the operator creates it, marked as a credential for this proxy. An existing Secret is used only when it is marked as a credential and lists coderworkspaceproxy/<name>. Delete its token to make the operator register again. Defaults to <name>-proxy-token.
    */
   generatedTokenSecretName?: string;
 }
@@ -137,7 +137,7 @@ export interface CoderWorkspaceProxyStatus {
    */
   proxyTokenSecretRef?: SecretKeySelector;
   /**
-   * The latest observations, one per type; currently CredentialSecretReady.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: CredentialSecretReady.
    */
   conditions?: Conditions;
 }

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { UsageError } from './errors.ts';
+import { mcpFlags, mcpUsage, parseMcpOptions, type McpOptions } from './mcp-options.ts';
 
 export { UsageError };
 
@@ -26,6 +27,8 @@ export interface OperatorOptions {
   coderResyncPeriodMs: number;
   /** Tests only: every control plane's Coder calls go to this loopback URL instead of its Service. */
   testOnlyCoderUrl?: string;
+  /** --app=mcp-http only (src/app/mcp-options.ts). */
+  mcp?: McpOptions;
 }
 
 /** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
@@ -67,6 +70,7 @@ Flags:
   --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles, 1 to 3600 (default 30)
   --coder-resync-period=SECS        how often AI providers, MCP servers and AI Gateway keys are
                                     compared with Coder and repaired, 1 to 86400 (default 600)
+${mcpUsage}
   --test-only-coder-url=URL         tests only: send every Coder API call to this loopback URL
   --version                         print the version
   --help                            print this help`;
@@ -134,6 +138,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'graceful-shutdown-timeout': { type: 'string', default: '30' },
         'coder-resync-period': { type: 'string', default: '600' },
         'test-only-coder-url': { type: 'string' },
+        ...mcpFlags,
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -151,6 +156,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     throw new UsageError(`--log-level=${v['log-level']}: expected ${choices(logLevels, defaultLogLevel)}`);
   const metricsSecure = parseBool('metrics-secure', v['metrics-secure']!);
   checkMetricsExposure(v['metrics-bind-address']!, metricsSecure);
+  const mcp = parseMcpOptions(v.app as AppMode, v);
   return {
     app: v.app as AppMode,
     kubeconfig: v.kubeconfig,
@@ -167,6 +173,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
       parseIntInRange('graceful-shutdown-timeout', v['graceful-shutdown-timeout']!, maxGracefulShutdownSeconds) * 1000,
     coderResyncPeriodMs: parseIntInRange('coder-resync-period', v['coder-resync-period']!, maxCoderResyncSeconds) * 1000,
     ...(v['test-only-coder-url'] !== undefined ? { testOnlyCoderUrl: parseTestOnlyCoderUrl(v['test-only-coder-url']) } : {}),
+    ...(mcp ? { mcp } : {}),
   };
 }
 

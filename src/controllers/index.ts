@@ -3,6 +3,13 @@ import { setup as coderAIGatewayKey } from './coderaigatewaykey/controller.ts';
 import { setup as coderAIProvider } from './coderaiprovider/controller.ts';
 import { setup as coderControlPlane } from './codercontrolplane/controller.ts';
 import { setup as coderMCPServer } from './codermcpserver/controller.ts';
+import { setup as coderTemplateTest } from './codertemplatetest/controller.ts';
 import type { ControllerSetup } from './shared/deps.ts';
 
-export const controllerSetups: readonly ControllerSetup[] = [coderControlPlane, coderAIProvider, coderMCPServer, coderAIGatewayKey];
+export const controllerSetups: readonly ControllerSetup[] = [
+  coderControlPlane,
+  coderTemplateTest,
+  coderAIProvider,
+  coderMCPServer,
+  coderAIGatewayKey,
+];

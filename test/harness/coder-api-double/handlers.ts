@@ -5,7 +5,9 @@ import type { components } from '../../../generated/coder-api.ts';
 import { aiGatewayKeyHandlers } from './ai-gateway-key-handlers.ts';
 import { aiProviderHandlers } from './ai-provider-handlers.ts';
 import { mcpServerHandlers } from './mcp-server-handlers.ts';
+import { mcpHandlers } from './mcp-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
+import { workspaceHandlers } from './workspace-handlers.ts';
 
 export interface HandlerContext {
   state: CoderApiDoubleState;
@@ -75,6 +77,9 @@ export const handlers: Readonly<Record<string, Handler>> = {
   ...aiProviderHandlers,
   ...mcpServerHandlers,
   ...aiGatewayKeyHandlers,
+  ...mcpHandlers,
+  // Last: where both implement an operation, the template tests' world answers.
+  ...workspaceHandlers,
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

@@ -2,6 +2,7 @@
 // entitlements, seeded with what a fresh Enterprise deployment and its operator user look like.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { emptyWorkspaceWorld, type WorkspaceWorld } from './workspace-world.ts';
 
 type Schemas = components['schemas'];
 
@@ -50,7 +51,16 @@ export interface CoderApiDoubleState {
   mcpServers: StoredMCPServer[];
   /** AI Gateway keys (served from v2.36). */
   aiGatewayKeys: StoredAIGatewayKey[];
+  /** Organizations, templates, workspaces and builds (template tests). */
+  world: WorkspaceWorld;
+  /** Organizations beyond the default one; workspaces and templates name theirs. */
+  organizations: Schemas['Organization'][];
+  /** Workspaces with their latest build; a new build replaces latest_build. */
+  workspaces: Schemas['Workspace'][];
+  templates: Schemas['Template'][];
 }
+
+export const defaultOrganizationId = '0b0c6e8e-3c1f-4a8e-9f3a-5d6b7c8d9e01';
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
 
@@ -105,6 +115,12 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     aiGatewayEnabled: true,
     mcpServers: [],
     aiGatewayKeys: [],
+    world: emptyWorkspaceWorld(),
+    organizations: [
+      { id: defaultOrganizationId, name: 'coder', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
+    ],
+    workspaces: [],
+    templates: [],
   };
 }
 
