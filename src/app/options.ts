@@ -31,6 +31,8 @@ export interface OperatorOptions {
   healthProbeBindAddress: string;
   logLevel: string;
   gracefulShutdownTimeoutMs: number;
+  /** How often objects kept in Coder are compared with Coder and repaired. */
+  coderResyncPeriodMs: number;
   /** Tests only: every control plane's Coder calls go to this loopback URL instead of its Service. */
   testOnlyCoderUrl?: string;
   /** --app=mcp-http only (src/app/mcp-options.ts). */
@@ -47,6 +49,8 @@ const defaultConcurrentReconciles = 10;
 const maxKubeApiQps = 10_000;
 /** A pod's terminationGracePeriodSeconds rarely exceeds this; longer would hold a lease for no use. */
 const maxGracefulShutdownSeconds = 3600;
+/** A day: drift in Coder repaired less often than that is not repaired. */
+const maxCoderResyncSeconds = 86_400;
 
 /** The values of --log-level, in the help and in its error alike. */
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
@@ -84,6 +88,8 @@ Flags:
   --health-probe-bind-address=ADDR  /healthz and /readyz (default :8081; 0 disables)
   --log-level=LEVEL                 ${choices(logLevels, defaultLogLevel)}
   --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles, 1 to 3600 (default 30)
+  --coder-resync-period=SECS        how often AI providers, MCP servers and AI Gateway keys are
+                                    compared with Coder and repaired, 1 to 86400 (default 600)
 ${mcpUsage}
   --test-only-coder-url=URL         tests only: send every Coder API call to this loopback URL
   --version                         print the version
@@ -169,6 +175,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'health-probe-bind-address': { type: 'string', default: ':8081' },
         'log-level': { type: 'string', default: defaultLogLevel },
         'graceful-shutdown-timeout': { type: 'string', default: '30' },
+        'coder-resync-period': { type: 'string', default: '600' },
         'test-only-coder-url': { type: 'string' },
         ...mcpFlags,
         version: { type: 'boolean' },
@@ -207,6 +214,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     logLevel: v['log-level']!,
     gracefulShutdownTimeoutMs:
       parseIntInRange('graceful-shutdown-timeout', v['graceful-shutdown-timeout']!, maxGracefulShutdownSeconds) * 1000,
+    coderResyncPeriodMs: parseIntInRange('coder-resync-period', v['coder-resync-period']!, maxCoderResyncSeconds) * 1000,
     ...(v['test-only-coder-url'] !== undefined ? { testOnlyCoderUrl: parseTestOnlyCoderUrl(v['test-only-coder-url']) } : {}),
     ...(mcp ? { mcp } : {}),
   };

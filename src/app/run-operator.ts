@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { allResources, coderControlPlaneResource } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
+import { CoderFacts } from '../controllers/shared/coder-facts.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
 import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
@@ -163,6 +164,11 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     now: () => new Date(),
     coderClient: operatorCoderClients(options, logger),
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
+    coderResyncMs: options.coderResyncPeriodMs,
+    coderFacts: new CoderFacts({
+      buildInfoTtlMs: options.coderResyncPeriodMs,
+      entitlementsTtlMs: Math.min(2 * 60_000, options.coderResyncPeriodMs),
+    }),
   };
   for (const setup of controllerSetups) setup(manager, deps);
 

@@ -2,6 +2,9 @@
 // document answers 501 (see coder-api-double.ts) until the issue that needs it implements it here.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { aiGatewayKeyHandlers } from './ai-gateway-key-handlers.ts';
+import { aiProviderHandlers } from './ai-provider-handlers.ts';
+import { mcpServerHandlers } from './mcp-server-handlers.ts';
 import { mcpHandlers } from './mcp-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
@@ -71,6 +74,9 @@ export const handlers: Readonly<Record<string, Handler>> = {
 
   getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
 
+  ...aiProviderHandlers,
+  ...mcpServerHandlers,
+  ...aiGatewayKeyHandlers,
   ...mcpHandlers,
   // Last: where both implement an operation, the template tests' world answers.
   ...workspaceHandlers,

@@ -12,6 +12,27 @@ export interface StoredLicense {
   license: Schemas['License'];
 }
 
+/** An AI provider as Coder stores it: the plaintext keys and write-only Bedrock credentials never leave the double. */
+export interface StoredAIProvider {
+  provider: Schemas['AIProvider'];
+  keys: { id: string; value: string; created_at: string }[];
+  bedrockSecrets: { access_key?: string; access_key_secret?: string };
+  /** Coder deletes softly: the row stays for audit and is never listed again. */
+  deleted: boolean;
+}
+
+/** An MCP server config as Coder stores it: the write-only values never leave the double. */
+export interface StoredMCPServer {
+  config: Schemas['MCPServerConfig'];
+  secrets: { oauth2_client_secret?: string; api_key_value?: string; custom_headers?: Record<string, string> };
+}
+
+/** An AI Gateway key; Coder keeps only a hash of the key, the double keeps the key to compare with what the operator wrote. */
+export interface StoredAIGatewayKey {
+  key: Schemas['AIGatewayKey'];
+  value: string;
+}
+
 export interface CoderApiDoubleState {
   buildInfo: Schemas['BuildInfoResponse'];
   users: Schemas['User'][];
@@ -22,6 +43,14 @@ export interface CoderApiDoubleState {
   entitlements: Schemas['Entitlements'];
   /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
   enterprise: boolean;
+  /** AI providers, deleted ones included (served from v2.34). */
+  aiProviders: StoredAIProvider[];
+  /** config.ai.bridge.enabled of GET /api/v2/deployment/config. */
+  aiGatewayEnabled: boolean;
+  /** MCP server configs (the experimental path from v2.32, /api/v2/ai-gateway/mcp-servers from v2.35). */
+  mcpServers: StoredMCPServer[];
+  /** AI Gateway keys (served from v2.36). */
+  aiGatewayKeys: StoredAIGatewayKey[];
   /** Organizations, templates, workspaces and builds (template tests). */
   world: WorkspaceWorld;
   /** Organizations beyond the default one; workspaces and templates name theirs. */
@@ -82,6 +111,10 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
+    aiProviders: [],
+    aiGatewayEnabled: true,
+    mcpServers: [],
+    aiGatewayKeys: [],
     world: emptyWorkspaceWorld(),
     organizations: [
       { id: defaultOrganizationId, name: 'coder', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },

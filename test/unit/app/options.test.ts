@@ -19,7 +19,13 @@ describe('operator flags', () => {
       healthProbeBindAddress: ':8081',
       logLevel: 'info',
       gracefulShutdownTimeoutMs: 30_000,
+      coderResyncPeriodMs: 600_000,
     } satisfies OperatorOptions);
+  });
+
+  it('takes --coder-resync-period in seconds and refuses 0', () => {
+    assert.equal((parseOperatorArgs(['--coder-resync-period=15']) as OperatorOptions).coderResyncPeriodMs, 15_000);
+    assert.throws(() => parseOperatorArgs(['--coder-resync-period=0']), /--coder-resync-period=0: expected a whole number from 1 to 86400/);
   });
 
   it('takes repeated namespaces and the controller mode', () => {
