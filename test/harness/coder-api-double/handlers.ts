@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
+import { workspaceProxyHandlers } from './workspace-proxy-handlers.ts';
 
 export interface HandlerContext {
   state: CoderApiDoubleState;
@@ -68,6 +69,8 @@ export const handlers: Readonly<Record<string, Handler>> = {
   },
 
   getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
+
+  ...workspaceProxyHandlers,
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

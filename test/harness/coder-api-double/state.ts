@@ -11,6 +11,12 @@ export interface StoredLicense {
   license: Schemas['License'];
 }
 
+/** A registered workspace proxy and the session token Coder issued it last (older ones stop working). */
+export interface StoredWorkspaceProxy {
+  proxy: Schemas['WorkspaceProxy'];
+  token: string;
+}
+
 export interface CoderApiDoubleState {
   buildInfo: Schemas['BuildInfoResponse'];
   users: Schemas['User'][];
@@ -21,6 +27,8 @@ export interface CoderApiDoubleState {
   entitlements: Schemas['Entitlements'];
   /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
   enterprise: boolean;
+  /** Workspace proxies registered through the API, in order of creation. */
+  workspaceProxies: StoredWorkspaceProxy[];
 }
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
@@ -72,6 +80,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
+    workspaceProxies: [],
   };
 }
 
