@@ -160,6 +160,50 @@ export interface CoderWorkspaceProxyStatus {
 
 /** Condition types and reasons of CoderWorkspaceProxy, as declared in schemas/coderworkspaceproxies.yaml. */
 export const CoderWorkspaceProxyConditions = {
+  /** The summary that kubectl wait, Argo CD and Flux (kstatus) read: True when a proxy pod is ready and every condition below that applies is True. While it is False, the reason names the first blocking condition and the message repeats that condition's message. */
+  Ready: {
+    type: 'Ready',
+    reasons: {
+      /** True. At least one proxy pod is ready, the proxy is registered (when the operator registers it), and every Secret it uses may be used. */
+      Available: 'Available',
+      /** False. SpecValid is False; fix the field the message names (Stalled is True). */
+      InvalidSpec: 'InvalidSpec',
+      /** False. CredentialSecretReady is False; create or mark the Secret it names (Stalled is True). */
+      CredentialSecretNotReady: 'CredentialSecretNotReady',
+      /** False. ControlPlaneReady is False; the control plane does not exist or has no URL yet. */
+      ControlPlaneNotReady: 'ControlPlaneNotReady',
+      /** False. OperatorAccessReady is False; the control plane has no operator access, so the proxy cannot be registered or kept in step with Coder. */
+      OperatorAccessNotReady: 'OperatorAccessNotReady',
+      /** False. ProxyRegistered is False; a Coder API call failed and is retried. */
+      NotRegistered: 'NotRegistered',
+      /** False. ChildrenOwned is False; delete or rename the object it names (Stalled is True). */
+      ChildrenNotOwned: 'ChildrenNotOwned',
+      /** False. No proxy pod is ready yet (see DeploymentReady). */
+      DeploymentNotReady: 'DeploymentNotReady',
+    },
+  },
+  /** True only while the proxy cannot make progress until the user acts (kstatus reads it as Failed); removed otherwise. Its reason and message are those of Ready. */
+  Stalled: {
+    type: 'Stalled',
+    reasons: {
+      /** True. SpecValid is False. */
+      InvalidSpec: 'InvalidSpec',
+      /** True. CredentialSecretReady is False. */
+      CredentialSecretNotReady: 'CredentialSecretNotReady',
+      /** True. ChildrenOwned is False. */
+      ChildrenNotOwned: 'ChildrenNotOwned',
+    },
+  },
+  /** Whether at least one pod of the proxy Deployment is ready (status.readyReplicas). */
+  DeploymentReady: {
+    type: 'DeploymentReady',
+    reasons: {
+      /** True. At least one proxy pod is ready. */
+      MinimumReplicasReady: 'MinimumReplicasReady',
+      /** False. No proxy pod is ready yet, or the Deployment is not applied while a Secret is refused. */
+      NoReplicasReady: 'NoReplicasReady',
+    },
+  },
   /** Whether the spec can be turned into a proxy Deployment and Service. When it cannot, the message names the field and what is wrong, and the controller changes nothing until the spec is fixed. */
   SpecValid: {
     type: 'SpecValid',

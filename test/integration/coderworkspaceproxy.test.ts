@@ -146,6 +146,9 @@ describe('CoderWorkspaceProxy controller', () => {
     assert.equal(ready.status!.primaryAccessURL, `http://coder.${ns}.svc.cluster.local:80`);
     assert.deepEqual(ready.status!.proxyTokenSecretRef, { name: 'eu-west-proxy-token', key: 'token' });
     assert.ok(ready.metadata.finalizers?.includes('coder.com/workspace-proxy-deregistration'));
+    await kubectlOk(admin, ['-n', ns, 'wait', 'coderworkspaceproxy/eu-west', '--for=condition=Ready', '--timeout=60s']);
+    assert.match(await condition(ns, 'eu-west', 'Ready'), /^True Available: /);
+    assert.equal(await condition(ns, 'eu-west', 'Stalled'), '', 'no Stalled condition while Ready');
     for (const type of [
       'SpecValid',
       'CredentialSecretReady',
@@ -153,6 +156,7 @@ describe('CoderWorkspaceProxy controller', () => {
       'OperatorAccessReady',
       'ProxyRegistered',
       'ChildrenOwned',
+      'DeploymentReady',
     ]) {
       assert.match(await condition(ns, 'eu-west', type), /^True /, type);
     }
@@ -276,6 +280,11 @@ describe('CoderWorkspaceProxy controller', () => {
     );
     const events = await env!.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
     assert.ok(events.items.some((e) => e.type === 'Warning' && e.reason === 'DestinationNotListed' && e.regarding?.name === 'other-dest'));
+    assert.match(
+      await condition(ns, 'eu-west', 'Ready'),
+      /^False CredentialSecretNotReady: CredentialSecretReady is False \(NotMarkedAsCredential\)/,
+    );
+    assert.match(await condition(ns, 'eu-west', 'Stalled'), /^True CredentialSecretNotReady: /);
 
     // `<kind>/*` lets every proxy of the namespace use the Secret.
     await core.createNamespacedSecret({
@@ -295,6 +304,7 @@ describe('CoderWorkspaceProxy controller', () => {
     assert.ok(command, 'the documented one-liner');
     await bash(command.replace('-n coder ', `-n ${ns} `), admin);
     await waitCondition(ns, 'eu-west', 'CredentialSecretReady', 'True CredentialAccepted');
+    assert.equal(await condition(ns, 'eu-west', 'Stalled'), '', 'Stalled is removed once the user acted');
     await eventually('the eu-west Deployment with the token from the marked Secret', async () => {
       const d = await apps.readNamespacedDeployment({ namespace: ns, name: 'wsproxy-eu-west' });
       const env = d.spec!.template.spec!.containers[0]!.env!;
@@ -334,6 +344,7 @@ describe('CoderWorkspaceProxy controller', () => {
     await controlPlanes.mergePatch(ns, 'coder', { spec: { operatorAccess: { disabled: true } } });
     await waitCondition(ns, 'ap', 'OperatorAccessReady', 'False OperatorAccessNotReady');
     assert.match(await condition(ns, 'ap', 'OperatorAccessReady'), new RegExp(`CoderControlPlane "${ns}/coder"`));
+    assert.match(await condition(ns, 'ap', 'Ready'), /^False OperatorAccessNotReady: /);
     assert.ok(await exists(apps.readNamespacedDeployment({ namespace: ns, name: 'wsproxy-ap' })), 'the running proxy stays');
 
     await controlPlanes.mergePatch(ns, 'coder', { spec: { operatorAccess: { disabled: false } } });

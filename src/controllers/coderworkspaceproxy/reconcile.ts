@@ -22,6 +22,7 @@ import { deregistrationFinalizer, finalize } from './deregistration.ts';
 import { childName, proxyTokenKey, tokenSecretName } from './names.ts';
 import { ensureRegistration, type Registration } from './registration.ts';
 import { buildService } from './service.ts';
+import { workspaceProxyReadyRule } from './readiness.ts';
 import { computeStatus } from './status.ts';
 import { tokenSecretState, type TokenSecretState } from './token-secret.ts';
 
@@ -34,7 +35,14 @@ export async function reconcileWorkspaceProxy(ctx: ProxyContext, request: Reques
   if (proxy.metadata.deletionTimestamp) return finalize(ctx, proxy, rc.signal);
   const { blocking, tolerated } = partitionSchemaErrors(validateCoderWorkspaceProxy(proxy));
   if (blocking.length) {
-    return reportInvalidSpec(ctx, coderWorkspaceProxyResource, proxy, C.SpecValid, schemaErrorsMessage('CoderWorkspaceProxy', blocking));
+    return reportInvalidSpec(
+      ctx,
+      coderWorkspaceProxyResource,
+      proxy,
+      C.SpecValid,
+      schemaErrorsMessage('CoderWorkspaceProxy', blocking),
+      workspaceProxyReadyRule,
+    );
   }
   const mode = registrationMode(proxy);
   // The write brings a newer version through the watch, which reconciles again.
@@ -44,7 +52,7 @@ export async function reconcileWorkspaceProxy(ctx: ProxyContext, request: Reques
     return await reconcileLive(ctx, proxy, mode, tolerated, rc);
   } catch (err) {
     if (!(err instanceof SpecError)) throw err;
-    return reportInvalidSpec(ctx, coderWorkspaceProxyResource, proxy, C.SpecValid, err.message);
+    return reportInvalidSpec(ctx, coderWorkspaceProxyResource, proxy, C.SpecValid, err.message, workspaceProxyReadyRule);
   }
 }
 

@@ -2,6 +2,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderWorkspaceProxy, CoderWorkspaceProxyStatus } from '../../../generated/types/coderworkspaceproxy.ts';
 import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
+import { deploymentReadyCondition, readyReplicas, workspaceProxyReadyRule } from './readiness.ts';
 
 export function computeStatus(
   proxy: CoderWorkspaceProxy,
@@ -9,13 +10,19 @@ export function computeStatus(
   outcome: StepOutcome<CoderWorkspaceProxyStatus>,
   now: Date,
 ): CoderWorkspaceProxyStatus {
-  const ready = deployment?.status?.readyReplicas ?? 0;
+  const ready = readyReplicas(deployment);
+  const deploymentReady = deploymentReadyCondition(deployment);
   return {
     ...proxy.status,
     observedGeneration: proxy.metadata.generation,
     readyReplicas: ready,
     phase: ready > 0 ? 'Ready' : 'Pending',
     ...outcome.status,
-    conditions: nextConditions(proxy, outcome.conditions ?? {}, now) as CoderWorkspaceProxyStatus['conditions'],
+    conditions: nextConditions(
+      proxy,
+      { ...outcome.conditions, [deploymentReady.type]: deploymentReady },
+      now,
+      workspaceProxyReadyRule,
+    ) as CoderWorkspaceProxyStatus['conditions'],
   };
 }
