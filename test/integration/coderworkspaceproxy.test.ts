@@ -12,6 +12,7 @@ import type { CoderWorkspaceProxy } from '../../generated/types/coderworkspacepr
 import { apiStatus } from '../harness/api-status.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
+import { writeVerbs } from '../harness/audit.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
@@ -21,6 +22,7 @@ import { aWorkspaceProxy } from '../fixtures/coderworkspaceproxy.ts';
 const conditionJsonpath = (type: string) =>
   `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
 const accessTimeout = { timeoutMs: 90_000 };
+const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
 
 describe('CoderWorkspaceProxy controller', () => {
   let env: OperatorEnvironment | undefined;
@@ -120,9 +122,10 @@ describe('CoderWorkspaceProxy controller', () => {
     stringData: data,
   });
 
-  it('registers through the control plane, runs the proxy until Ready, follows spec changes and deregisters on deletion', async () => {
+  it('registers through the control plane, runs the proxy until Ready, follows spec changes and deregisters on deletion', async (t) => {
     const ns = 'wsp-basic';
     const operatorToken = await controlPlaneWithAccess(ns);
+    const created = new Date();
     await proxies.create(
       aWorkspaceProxy('eu-west')
         .inNamespace(ns)
@@ -160,6 +163,29 @@ describe('CoderWorkspaceProxy controller', () => {
     ]) {
       assert.match(await condition(ns, 'eu-west', type), /^True /, type);
     }
+    // Once nothing changes, the operator writes nothing for the proxy.
+    const proxyObjects = new Set(['eu-west', 'wsproxy-eu-west', 'eu-west-proxy-token']);
+    const proxyWrites = async (since: Date) =>
+      (await env!.cp.auditEvents({ username: operatorUser, since, verbs: writeVerbs })).filter(
+        (e) => e.objectRef?.namespace === ns && proxyObjects.has(e.objectRef.name ?? '') && e.objectRef.resource !== 'events',
+      );
+    let version = '';
+    await eventually('the proxy to stay unchanged for 3 s', async () => {
+      const current = (await proxies.get(ns, 'eu-west')).metadata.resourceVersion!;
+      if (current !== version) {
+        version = current;
+        await new Promise((r) => setTimeout(r, 3_000));
+        return undefined;
+      }
+      return true;
+    });
+    t.diagnostic(
+      `writes for the proxy from creation to Ready: ${(await proxyWrites(created)).map((e) => `${e.verb} ${e.objectRef!.resource}${e.objectRef!.subresource ? `/${e.objectRef!.subresource}` : ''}`).join(', ')}`,
+    );
+    const quietSince = new Date();
+    await new Promise((r) => setTimeout(r, 10_000));
+    assert.deepEqual(await proxyWrites(quietSince), [], 'no write in 10 s of quiet');
+
     const calls = coder.requests.filter((r) => r.path.startsWith('/api/v2/workspaceproxies'));
     assert.ok(calls.length > 0 && calls.every((r) => r.token === operatorToken), 'every proxy call carried the operator token');
 
