@@ -1,4 +1,5 @@
 // The ordered steps of one CoderWorkspaceProxy reconcile.
+import type { V1Secret } from '@kubernetes/client-node';
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import {
   CoderWorkspaceProxyConditions as C,
@@ -7,6 +8,7 @@ import {
 } from '../../../generated/types/coderworkspaceproxy.ts';
 import { validateCoderWorkspaceProxy } from '../../../generated/validators/coderworkspaceproxy.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
+import { builtinResources } from '../../runtime/resource.ts';
 import type { ValidationError } from '../../validation/error.ts';
 import { warnOnNewProblem } from '../shared/event-target.ts';
 import { liveRestartedAt } from '../shared/pod-spec.ts';
@@ -90,6 +92,18 @@ function proxyToken(
   return { name: tokenSecretName(proxy), key: proxyTokenKey, held };
 }
 
+/**
+ * The generated token Secret. The cache may not have seen the one created a moment ago: an absent one is
+ * looked up live, or the next reconcile would issue a new token and fail to create the Secret again.
+ */
+async function tokenSecret(ctx: ProxyContext, proxy: CoderWorkspaceProxy): Promise<V1Secret | undefined> {
+  const name = tokenSecretName(proxy);
+  return (
+    ctx.caches.secrets.get(proxy.metadata.namespace, name) ??
+    (await ctx.writer.get<V1Secret>(builtinResources.secret, proxy.metadata.namespace, name))
+  );
+}
+
 async function reconcileLive(
   ctx: ProxyContext,
   proxy: CoderWorkspaceProxy,
@@ -99,7 +113,7 @@ async function reconcileLive(
 ): Promise<ReconcileResult | void> {
   const namespace = proxy.metadata.namespace;
   const secretNamed = (name: string) => ctx.caches.secrets.get(namespace, name);
-  const state: TokenSecretState = mode === 'manual' ? { kind: 'absent' } : tokenSecretState(proxy, secretNamed(tokenSecretName(proxy)));
+  const state: TokenSecretState = mode === 'manual' ? { kind: 'absent' } : tokenSecretState(proxy, await tokenSecret(ctx, proxy));
   const credentials = checkCredentials(proxy, state, secretNamed);
   const credentialsOk = credentials.condition.status === 'True';
   const access = coderAccess(ctx, proxy, credentials.bootstrapToken);
