@@ -3,7 +3,8 @@
 import { parseArgs } from 'node:util';
 import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
-import { crdPath, crdYaml } from './crd.ts';
+import { withConditionTypesListed } from './condition-types.ts';
+import { crdKustomizationPath, crdKustomizationYaml, crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
 import { compatibilityProblems } from './kubernetes-compat.ts';
 import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, type ResolvedKind } from './load.ts';
@@ -25,7 +26,7 @@ async function generate(): Promise<OutputSet> {
   }
   const out = new OutputSet();
   const common = loadCommonSchemas();
-  const kinds: ResolvedKind[] = loadKinds();
+  const kinds: ResolvedKind[] = loadKinds().map(withConditionTypesListed);
   out.add(
     'generated/types/common.ts',
     common.map((c) => `schemas/${c.file}`),
@@ -38,6 +39,11 @@ async function generate(): Promise<OutputSet> {
     out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
     out.add(`generated/validators/${kind.names.singular}.ts`, [source], validatorFile(kind, kind.resolved));
   }
+  out.add(
+    crdKustomizationPath,
+    kinds.map((k) => `schemas/${k.file}`),
+    crdKustomizationYaml(kinds),
+  );
   out.add(
     'generated/clients/index.ts',
     kinds.map((k) => `schemas/${k.file}`),

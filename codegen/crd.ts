@@ -90,3 +90,19 @@ export function buildCrd(kind: KindSource, resolved: JsonSchema): JsonSchema {
 export function crdYaml(kind: KindSource, resolved: JsonSchema): string {
   return stringify(buildCrd(kind, resolved), { lineWidth: 0 });
 }
+
+export const crdKustomizationPath = 'config/crd/kustomization.yaml';
+
+/**
+ * config/crd/kustomization.yaml, listing every generated CRD so `kubectl apply -k config/default` installs
+ * the same set as `kubectl apply -f config/crd/bases/`. It sits beside bases/, not in it, so that
+ * directory keeps holding only CRDs.
+ */
+export function crdKustomizationYaml(kinds: KindSource[]): string {
+  const kustomization = {
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    resources: kinds.map((kind) => crdPath(kind).slice('config/crd/'.length)).sort(),
+  };
+  return stringify(kustomization, { lineWidth: 0 });
+}

@@ -1,5 +1,6 @@
 // Stage 2: resolve $ref into one self-contained schema. Refs name a file relative to the referring
-// file and an optional JSON pointer; sibling keywords (description, default) override the target.
+// file and an optional JSON pointer; sibling keywords (description, default) override the target, and
+// sibling `properties` override the descriptions of the target's properties.
 // Each inlined Kubernetes definition keeps its OpenAPI name in `x-coder-kubernetes-type`, so the
 // TypeScript stage can use the @kubernetes/client-node model instead of a copy.
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,26 @@ function pointer(doc: unknown, fragment: string, where: string): unknown {
   return node;
 }
 
+/**
+ * A $ref's sibling `properties` may give a property of the target its own description at this use,
+ * e.g. the default key of one secret-key-selector, so the default is stated on the field it belongs to.
+ * Only descriptions: the shape stays the shared type's.
+ */
+function describeProperties(target: JsonSchema, overrides: unknown, where: string): Record<string, JsonSchema> {
+  const properties = { ...((target.properties ?? {}) as Record<string, JsonSchema>) };
+  for (const [name, override] of Object.entries(overrides as Record<string, JsonSchema>)) {
+    const keys = Object.keys(override ?? {});
+    if (!properties[name]) throw new Error(`${where}: properties.${name} is not a property of the referenced schema`);
+    if (keys.some((k) => k !== 'description')) {
+      throw new Error(
+        `${where}: properties.${name} may only override description, not ${keys.filter((k) => k !== 'description').join(', ')}`,
+      );
+    }
+    properties[name] = { ...properties[name], ...override };
+  }
+  return properties;
+}
+
 /** Resolves every $ref below `schema`, which was read from `file`. Cycles are an error. */
 export function resolveRefs(schema: JsonSchema, file: string, stack: string[] = []): JsonSchema {
   const walk = (node: unknown, fromFile: string, trail: string[]): unknown => {
@@ -50,8 +71,10 @@ export function resolveRefs(schema: JsonSchema, file: string, stack: string[] = 
       const marker = targetFile.endsWith('kubernetes/definitions.yaml')
         ? { [kubernetesTypeKey]: fragment.split('/').pop() }
         : { [commonTypeKey]: relative(schemasDir, targetFile) };
-      const siblings = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== '$ref'));
-      return { ...resolved, ...marker, ...(walk(siblings, fromFile, trail) as JsonSchema) };
+      const siblings = walk(Object.fromEntries(Object.entries(obj).filter(([k]) => k !== '$ref')), fromFile, trail) as JsonSchema;
+      const properties =
+        siblings.properties === undefined ? {} : { properties: describeProperties(resolved, siblings.properties, `${where}: ${obj.$ref}`) };
+      return { ...resolved, ...marker, ...siblings, ...properties };
     }
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, walk(v, fromFile, trail)]));
   };

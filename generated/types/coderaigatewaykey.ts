@@ -36,12 +36,12 @@ export interface CoderAIGatewayKeySpec {
    * @minItems 1
    * @maxItems 8
    *
-   * Items: A Secret in this namespace and the data key to write the AI Gateway key to. The key defaults to `key`, which the coder-ai-gateway Helm chart reads (aigateway.keySecret.name).
+   * Items: A Secret in this namespace and the data key to write the AI Gateway key to.
    */
   destinations: SecretKeySelector[];
   rotation?: CoderAIGatewayKeySpecRotation;
   /**
-   * What happens in Coder when this object is deleted. Delete (the default) deletes the key: gateways using it are disconnected within about 60 s and exit non-zero, so stop the standalone gateway first. Orphan leaves the key in Coder. Secrets this object created are deleted with it either way.
+   * What happens in Coder when this object is deleted. Delete deletes the key: gateways using it are disconnected within about 60 s and exit non-zero, so stop the standalone gateway first. Orphan leaves the key in Coder. Secrets this object created are deleted with it either way. Defaults to Delete.
    */
   deletionPolicy?: 'Delete' | 'Orphan';
 }
@@ -54,7 +54,7 @@ export interface CoderAIGatewayKeySpecRotation {
    */
   rotateAfter?: string;
   /**
-   * How long the previous key keeps working after a new key was written to every destination, a duration such as 10m, from 0s to 24h. Defaults to 10m. Deleting a key disconnects the gateways still using it within about 60 s, and they exit.
+   * How long the previous key keeps working after a new key was written to every destination, a duration such as 10m, from 0s to 24h. Deleting a key disconnects the gateways still using it within about 60 s, and they exit. Defaults to 10m.
    */
   gracePeriod?: string;
 }
@@ -113,7 +113,7 @@ export interface CoderAIGatewayKeyStatus {
    */
   lastSyncedTime?: string;
   /**
-   * The latest observations, one per type: Ready, ControlPlaneReady, CredentialSecretReady, Supported, Entitled, Synced and Connected.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, ControlPlaneReady, CredentialSecretReady, Supported, Entitled, Synced and Connected.
    */
   conditions?: Conditions;
 }

@@ -27,7 +27,7 @@ export interface CoderAIProviderSpec {
    */
   controlPlaneRef: ControlPlaneRef;
   /**
-   * The name of the provider in Coder: lowercase letters and digits in groups joined by single hyphens. It is the route of the provider (<access URL>/api/v2/ai-gateway/<providerName>/) and the key the operator finds the provider by. Defaults to metadata.name. Cannot be changed after creation. The name chatgpt is reserved for the ChatGPT subscription provider (type openai, baseURL https://chatgpt.com/backend-api/codex, no keys).
+   * The name of the provider in Coder: lowercase letters and digits in groups joined by single hyphens. It is the route of the provider (<access URL>/api/v2/ai-gateway/<providerName>/) and the key the operator finds the provider by. The name chatgpt is reserved for the ChatGPT subscription provider (type openai, baseURL https://chatgpt.com/backend-api/codex, no keys). Defaults to metadata.name. Cannot be changed after creation.
    */
   providerName?: string;
   /**
@@ -39,7 +39,7 @@ export interface CoderAIProviderSpec {
    */
   displayName?: string;
   /**
-   * Whether Coder routes requests to this provider. Defaults to true. false keeps the provider, its keys and its history in Coder but stops serving it.
+   * Whether Coder routes requests to this provider; false keeps the provider, its keys and its history in Coder but stops serving it. Defaults to true.
    */
   enabled?: boolean;
   /**
@@ -64,11 +64,11 @@ export interface CoderAIProviderSpec {
    */
   upstreamHeaders?: CoderAIProviderSpecUpstreamHeadersItem[];
   /**
-   * What happens in Coder when this object is deleted. Delete (the default) deletes the provider in Coder (Coder keeps the row for audit, so the name may stay taken); Orphan leaves it. A finalizer holds the object until this is done.
+   * What happens in Coder when this object is deleted. Delete deletes the provider in Coder (Coder keeps the row for audit, so the name may stay taken); Orphan leaves it. A finalizer holds the object until this is done. Defaults to Delete.
    */
   deletionPolicy?: 'Delete' | 'Orphan';
   /**
-   * Whether the operator may take over a provider of the same name that exists in Coder but was not created by this object. Defaults to false: Synced reports AlreadyExists and nothing is changed. When true, the existing provider is updated to match spec (its keys are replaced by spec.apiKeys).
+   * Whether the operator may take over a provider of the same name that exists in Coder but was not created by this object. When true, the existing provider is updated to match spec (its keys are replaced by spec.apiKeys). Defaults to false: Synced reports AlreadyExists and nothing is changed.
    */
   adoptExisting?: boolean;
 }
@@ -77,7 +77,7 @@ export interface CoderAIProviderSpec {
  */
 export interface CoderAIProviderSpecApiKeysItem {
   /**
-   * The Secret, in this namespace, and the key that hold the upstream API key. The key defaults to `api-key`.
+   * The Secret, in this namespace, and the key that hold the upstream API key.
    */
   secretKeyRef: SecretKeySelector;
 }
@@ -102,11 +102,11 @@ export interface CoderAIProviderSpecBedrock {
    */
   roleARN?: string;
   /**
-   * The Secret and key holding the AWS access key id. The key defaults to `access-key-id`. Write-only in Coder; the operator resends it when the Secret value changes.
+   * The Secret and key holding the AWS access key id. Write-only in Coder; the operator resends it when the Secret value changes.
    */
   accessKeyIDSecretRef?: SecretKeySelector;
   /**
-   * The Secret and key holding the AWS secret access key. The key defaults to `secret-access-key`. Write-only in Coder; the operator resends it when the Secret value changes.
+   * The Secret and key holding the AWS secret access key. Write-only in Coder; the operator resends it when the Secret value changes.
    */
   secretAccessKeySecretRef?: SecretKeySelector;
 }
@@ -160,7 +160,7 @@ export interface CoderAIProviderStatus {
     [k: string]: string | undefined;
   };
   /**
-   * The latest observations, one per type: Ready, ControlPlaneReady, CredentialSecretReady, Supported, Entitled and Synced.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, ControlPlaneReady, CredentialSecretReady, Supported, Entitled and Synced.
    */
   conditions?: Conditions;
 }

@@ -23,7 +23,7 @@ export interface CoderControlPlaneList {
  */
 export interface CoderControlPlaneSpec {
   /**
-   * The Coder container image. Defaults to ghcr.io/coder/coder:latest; pin a version tag in production.
+   * The Coder container image; pin a version tag in production. Defaults to ghcr.io/coder/coder:latest.
    */
   image?: string;
   /**
@@ -58,7 +58,7 @@ export interface CoderControlPlaneSpec {
   database?: CoderControlPlaneSpecDatabase;
   operatorAccess?: CoderControlPlaneSpecOperatorAccess;
   /**
-   * A Secret in this namespace that holds a Coder Enterprise license JWT. The key defaults to `license`. The controller uploads the license once the control plane is Ready and operator access works, and again when the value changes (see the LicenseApplied condition).
+   * A Secret in this namespace that holds a Coder Enterprise license JWT. The controller uploads the license once the control plane is Ready and operator access works, and again when the value changes (see the LicenseApplied condition).
    */
   licenseSecretRef?: SecretKeySelector;
   serviceAccount?: CoderControlPlaneSpecServiceAccount;
@@ -79,7 +79,7 @@ export interface CoderControlPlaneSpec {
   readinessProbe?: CoderControlPlaneSpecReadinessProbe;
   livenessProbe?: CoderControlPlaneSpecLivenessProbe;
   /**
-   * Whether to set CODER_ACCESS_URL to the in-cluster Service URL when neither extraEnv nor an envFrom source sets it. Defaults to true. Set it to false, or set CODER_ACCESS_URL yourself, when users reach Coder through an Ingress or Gateway.
+   * Whether to set CODER_ACCESS_URL to the in-cluster Service URL when neither extraEnv nor an envFrom source sets it. Set it to false, or set CODER_ACCESS_URL yourself, when users reach Coder through an Ingress or Gateway. Defaults to true.
    */
   envUseClusterAccessURL?: boolean;
   expose?: CoderControlPlaneSpecExpose;
@@ -125,11 +125,11 @@ export interface CoderControlPlaneSpec {
  */
 export interface CoderControlPlaneSpecService {
   /**
-   * The Service type: ClusterIP, NodePort or LoadBalancer. Defaults to ClusterIP (an empty value also means ClusterIP).
+   * The Service type: ClusterIP, NodePort or LoadBalancer. An empty value also means ClusterIP. Defaults to ClusterIP.
    */
   type?: string;
   /**
-   * The Service port that forwards to Coder's HTTP port 8080. Defaults to 80 (0 also means 80). With spec.tls, port 443 forwards to Coder's HTTPS port 8443.
+   * The Service port that forwards to Coder's HTTP port 8080; 0 also means 80. With spec.tls, port 443 forwards to Coder's HTTPS port 8443. Defaults to 80.
    */
   port?: number;
   /**
@@ -144,7 +144,7 @@ export interface CoderControlPlaneSpecService {
  */
 export interface CoderControlPlaneSpecDatabase {
   /**
-   * The Secret, in the namespace of the control plane, and the key whose value is the PostgreSQL connection URL (postgres:// or postgresql://, lower-case scheme). Both name and key are required; there is no default key. The Secret may be created after the control plane.
+   * The Secret, in the namespace of the control plane, and the key whose value is the PostgreSQL connection URL (postgres:// or postgresql://, lower-case scheme). The Secret may be created after the control plane.
    */
   connectionSecretRef: SecretKeySelector;
 }
@@ -157,7 +157,7 @@ export interface CoderControlPlaneSpecOperatorAccess {
    */
   disabled?: boolean;
   /**
-   * The name of the Secret (key `token`) that holds the operator token. Defaults to <name>-operator-token. The controller creates it, and uses it only while this control plane is its controller owner (see the OperatorTokenSecretOwned condition).
+   * The name of the Secret (key `token`) that holds the operator token. The controller creates it, and uses it only while this control plane is its controller owner (see the OperatorTokenSecretOwned condition). Defaults to <name>-operator-token.
    */
   generatedTokenSecretName?: string;
 }
@@ -191,7 +191,7 @@ export interface CoderControlPlaneSpecServiceAccount {
  */
 export interface CoderControlPlaneSpecRbac {
   /**
-   * Whether to create the workspace Role and RoleBinding in this namespace and in each of workspaceNamespaces. Defaults to true; false deletes the ones the controller made.
+   * Whether to create the workspace Role and RoleBinding in this namespace and in each of workspaceNamespaces; false deletes the ones the controller made. Defaults to true.
    */
   workspacePerms?: boolean;
   /**
@@ -223,11 +223,11 @@ export interface CoderControlPlaneSpecTls {
   secretNames?: string[];
 }
 /**
- * The readiness probe of the Coder container (HTTP GET /healthz on port http). Defaults to {enabled: true}; it stays on unless enabled is false.
+ * The readiness probe of the Coder container (HTTP GET /healthz on port http). It runs unless enabled is false. Defaults to {enabled: true}.
  */
 export interface CoderControlPlaneSpecReadinessProbe {
   /**
-   * Whether the probe runs. When unset, the readiness probe is on. Set false to turn it off.
+   * Whether the readiness probe runs. Defaults to true.
    */
   enabled?: boolean;
   /**
@@ -252,11 +252,11 @@ export interface CoderControlPlaneSpecReadinessProbe {
   failureThreshold?: number;
 }
 /**
- * The liveness probe of the Coder container (HTTP GET /healthz on port http). Defaults to {enabled: false}; it runs only when enabled is true (an empty object leaves it off).
+ * The liveness probe of the Coder container (HTTP GET /healthz on port http). It runs only when enabled is true. Defaults to {enabled: false}.
  */
 export interface CoderControlPlaneSpecLivenessProbe {
   /**
-   * Whether the probe runs. When unset, the liveness probe is off. Set true to turn it on.
+   * Whether the liveness probe runs. Defaults to false.
    */
   enabled?: boolean;
   /**
@@ -445,7 +445,7 @@ export interface CoderControlPlaneStatus {
    */
   externalProvisionerDaemonsEntitlement?: 'entitled' | 'grace_period' | 'not_entitled' | 'unknown';
   /**
-   * The latest observations, one per type: DatabaseSecretResolved (while spec.database is set), LicenseApplied and OperatorTokenSecretOwned (while operator access is on).
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, Stalled, DeploymentReady, DatabaseSecretResolved, LicenseApplied, OperatorTokenSecretOwned, OperatorAccessReady, Exposed, WorkspaceRBACReady, ChildrenOwned and SpecValid.
    */
   conditions?: Conditions;
 }

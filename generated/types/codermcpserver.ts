@@ -27,11 +27,11 @@ export interface CoderMCPServerSpec {
    */
   controlPlaneRef: ControlPlaneRef;
   /**
-   * The unique, URL-safe id of the MCP server in Coder: lowercase letters and digits in groups joined by single hyphens. The operator finds an existing config by it when status.coderID is empty. Defaults to metadata.name. Changing it renames the config in Coder.
+   * The unique, URL-safe id of the MCP server in Coder: lowercase letters and digits in groups joined by single hyphens. The operator finds an existing config by it when status.coderID is empty. Changing it renames the config in Coder. Defaults to metadata.name.
    */
   slug?: string;
   /**
-   * The name users see in Coder. Required.
+   * The name users see in Coder.
    */
   displayName: string;
   /**
@@ -43,19 +43,19 @@ export interface CoderMCPServerSpec {
    */
   iconURL?: string;
   /**
-   * The absolute http:// or https:// URL of the MCP server's endpoint. Required.
+   * The absolute http:// or https:// URL of the MCP server's endpoint.
    */
   url: string;
   /**
-   * The MCP transport: streamable_http (the default) or sse (the older HTTP+SSE transport). Coder's MCP gateway design covers only streamable_http; prefer it.
+   * The MCP transport: streamable_http or sse (the older HTTP+SSE transport). Coder's MCP gateway design covers only streamable_http; prefer it. Defaults to streamable_http.
    */
   transport?: 'streamable_http' | 'sse';
   /**
-   * Whether the MCP server is active in Coder. Defaults to true (Coder's own default is false); false keeps the config but hides it from users.
+   * Whether the MCP server is active in Coder; false keeps the config but hides it from users. Defaults to true (Coder's own default is false).
    */
   enabled?: boolean;
   /**
-   * How Coder Agents offer the server: force_on (always on for every user), default_on (on unless a user turns it off) or default_off (off unless a user turns it on). Defaults to default_off. Users still complete their own OAuth connect or header values where auth needs them.
+   * How Coder Agents offer the server: force_on (always on for every user), default_on (on unless a user turns it off) or default_off (off unless a user turns it on). Users still complete their own OAuth connect or header values where auth needs them. Defaults to default_off.
    */
   availability?: 'force_on' | 'default_on' | 'default_off';
   /**
@@ -63,7 +63,7 @@ export interface CoderMCPServerSpec {
    */
   modelIntent?: boolean;
   /**
-   * Whether the agent may use this server's tools while in plan mode. Defaults to false. Sent only when true or to Coder versions that support it; otherwise Synced reports FieldUnsupported.
+   * Whether the agent may use this server's tools while in plan mode. Sent only when true or to Coder versions that support it; otherwise Synced reports FieldUnsupported. Defaults to false.
    */
   allowInPlanMode?: boolean;
   /**
@@ -73,16 +73,16 @@ export interface CoderMCPServerSpec {
   auth?: CoderMCPServerSpecAuth;
   tools?: CoderMCPServerSpecTools;
   /**
-   * What happens in Coder when this object is deleted. Delete (the default) deletes the config in Coder, with every user's connection to it; Orphan leaves it. A finalizer holds the object until this is done.
+   * What happens in Coder when this object is deleted. Delete deletes the config in Coder, with every user's connection to it; Orphan leaves it. A finalizer holds the object until this is done. Defaults to Delete.
    */
   deletionPolicy?: 'Delete' | 'Orphan';
   /**
-   * Whether the operator may take over a config with the same slug that exists in Coder but was not created by this object. Defaults to false: Synced reports AlreadyExists and nothing is changed. When true, the existing config is updated to match spec, including its secrets.
+   * Whether the operator may take over a config with the same slug that exists in Coder but was not created by this object. When true, the existing config is updated to match spec, including its secrets. Defaults to false: Synced reports AlreadyExists and nothing is changed.
    */
   adoptExisting?: boolean;
 }
 /**
- * How Coder authenticates to the MCP server. Set type and the block of the same name (none and userOIDC have no block; oauth2 without its block means auto-discovery). Defaults to type none. Changing the type makes Coder drop the settings of the previous type. Secret values are write-only in Coder; the operator resends one only when its Secret value changes.
+ * How Coder authenticates to the MCP server. Set type and the block of the same name (none and userOIDC have no block; oauth2 without its block means auto-discovery). Changing the type makes Coder drop the settings of the previous type. Secret values are write-only in Coder; the operator resends one only when its Secret value changes. Defaults to type none.
  */
 export interface CoderMCPServerSpecAuth {
   /**
@@ -103,7 +103,7 @@ export interface CoderMCPServerSpecAuthOauth2 {
    */
   clientID?: string;
   /**
-   * The Secret and key holding the OAuth client secret. The key defaults to `client-secret`. Defaults to none (a public client).
+   * The Secret and key holding the OAuth client secret. Defaults to none (a public client).
    */
   clientSecretRef?: SecretKeySelector;
   /**
@@ -132,7 +132,7 @@ export interface CoderMCPServerSpecAuthApiKey {
    */
   header?: string;
   /**
-   * The Secret and key holding the full header value (for example "Bearer <token>" for Authorization). The key defaults to `api-key`.
+   * The Secret and key holding the full header value (for example "Bearer <token>" for Authorization).
    */
   valueSecretRef: SecretKeySelector;
 }
@@ -172,7 +172,7 @@ export interface CoderMCPServerSpecAuthCustomHeadersHeadersItem {
  */
 export interface CoderMCPServerSpecAuthCustomHeadersHeadersItemValueFrom {
   /**
-   * The Secret and key holding the value. The key defaults to the header name in lower case.
+   * The Secret and key holding the value.
    */
   secretKeyRef: SecretKeySelector;
 }
@@ -283,7 +283,7 @@ export interface CoderMCPServerStatus {
    */
   lastSyncedTime?: string;
   /**
-   * The latest observations, one per type: Ready, ControlPlaneReady, CredentialSecretReady, Supported and Synced.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, ControlPlaneReady, CredentialSecretReady, Supported and Synced.
    */
   conditions?: Conditions;
 }

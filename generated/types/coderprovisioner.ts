@@ -39,7 +39,7 @@ export interface CoderProvisionerSpec {
     [k: string]: string | undefined;
   };
   /**
-   * The container image. Defaults to the spec.image of the control plane, or ghcr.io/coder/coder:latest. A custom image receives the provisioner key and every extraEnv value.
+   * The container image. A custom image receives the provisioner key and every extraEnv value. Defaults to the spec.image of the control plane, or ghcr.io/coder/coder:latest.
    */
   image?: string;
   /**
@@ -74,7 +74,7 @@ export interface CoderProvisionerSpec {
  */
 export interface CoderProvisionerSpecControlPlaneRef {
   /**
-   * The name of the CoderControlPlane in this namespace. Required by the controller.
+   * The name of the CoderControlPlane in this namespace. Must not be empty: the API server accepts an empty name, and the controller then reports it in the conditions.
    */
   name?: string;
 }
@@ -87,7 +87,7 @@ export interface CoderProvisionerSpecKey {
    */
   name?: string;
   /**
-   * The Secret that holds the key. Defaults to <name>-provisioner-key. When absent, the operator creates it, marked as a credential for this provisioner. An existing Secret is used only when it has the label coder.com/credential=true and lists coderprovisioner/<name> in the annotation coder.com/credential-destinations (see the CredentialSecretReady condition).
+   * The Secret that holds the key. When absent, the operator creates it, marked as a credential for this provisioner. An existing Secret is used only when it has the label coder.com/credential=true and lists coderprovisioner/<name> in the annotation coder.com/credential-destinations (see the CredentialSecretReady condition). Defaults to <name>-provisioner-key.
    */
   secretName?: string;
   /**
@@ -145,7 +145,7 @@ export interface CoderProvisionerStatus {
    */
   secretRef?: SecretKeySelector;
   /**
-   * The latest observations, one per type: ControlPlaneReady, OperatorAccessReady, ExternalProvisionersEntitled, ProvisionerKeyReady, ProvisionerKeySecretReady, CredentialSecretReady and DeploymentReady.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: ControlPlaneReady, OperatorAccessReady, ExternalProvisionersEntitled, ProvisionerKeyReady, ProvisionerKeySecretReady, CredentialSecretReady and DeploymentReady.
    */
   conditions?: Conditions;
 }

@@ -35,7 +35,7 @@ export interface CoderTemplateTestSpec {
    */
   parameters?: CoderTemplateTestSpecParametersItem[];
   /**
-   * Seconds the test may take, from its start until the workspace is deleted after a pass (waiting for inputs, the start build, agent readiness and the delete build). When it passes, the test fails with DeadlineExceeded; cleanup continues. Defaults to 900, between 60 and 7200.
+   * Seconds the test may take, from its start until the workspace is deleted after a pass (waiting for inputs, the start build, agent readiness and the delete build), from 60 to 7200. When the time is up, the test fails with DeadlineExceeded; cleanup continues. Defaults to 900.
    */
   timeoutSeconds?: number;
   /**
@@ -160,7 +160,7 @@ export interface CoderTemplateTestStatus {
    */
   deleteAttempts?: number;
   /**
-   * The latest observations, one per type: Ready, Reconciling and Stalled (for kstatus, Argo CD and Flux health checks) and WorkspaceDeleted (set once the test is final).
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, Reconciling, Stalled and WorkspaceDeleted.
    */
   conditions?: Conditions;
 }

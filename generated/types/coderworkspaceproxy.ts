@@ -27,7 +27,7 @@ export interface CoderWorkspaceProxySpec {
    */
   controlPlaneRef?: ControlPlaneRef;
   /**
-   * The container image. Defaults to ghcr.io/coder/coder:latest; use the version of the Coder control plane. A custom image receives the proxy token and every extraEnv value.
+   * The container image; use the version of the Coder control plane. A custom image receives the proxy token and every extraEnv value. Defaults to ghcr.io/coder/coder:latest.
    */
   image?: string;
   /**
@@ -36,11 +36,11 @@ export interface CoderWorkspaceProxySpec {
   replicas?: number;
   service?: CoderWorkspaceProxySpecService;
   /**
-   * The access URL of the Coder control plane that the proxy connects to (CODER_PRIMARY_ACCESS_URL). Defaults to the status.url of spec.controlPlaneRef, else to spec.bootstrap.coderURL; required when neither is set.
+   * The access URL of the Coder control plane that the proxy connects to (CODER_PRIMARY_ACCESS_URL). Required when neither spec.controlPlaneRef nor spec.bootstrap is set. Defaults to the status.url of spec.controlPlaneRef, else to spec.bootstrap.coderURL.
    */
   primaryAccessURL?: string;
   /**
-   * The Secret that holds the proxy session token, from `coder wsproxy create`; the key defaults to `token`. Used, and required, when spec.bootstrap is not set. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
+   * The Secret that holds the proxy session token, from `coder wsproxy create`. Used only when neither spec.controlPlaneRef nor spec.bootstrap is set, and required then. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
    */
   proxySessionTokenSecretRef?: SecretKeySelector;
   bootstrap?: CoderWorkspaceProxySpecBootstrap;
@@ -95,7 +95,7 @@ export interface CoderWorkspaceProxySpecBootstrap {
    */
   coderURL?: string;
   /**
-   * A Secret that holds a Coder session token allowed to manage workspace proxies; the key defaults to `token`. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
+   * A Secret that holds a Coder session token allowed to manage workspace proxies. The Secret must have the label coder.com/credential=true and list coderworkspaceproxy/<name> in the annotation coder.com/credential-destinations.
    */
   credentialsSecretRef?: SecretKeySelector;
   /**
@@ -111,7 +111,7 @@ export interface CoderWorkspaceProxySpecBootstrap {
    */
   icon?: string;
   /**
-   * The Secret (key `token`) where the operator stores the proxy token. Defaults to <name>-proxy-token. When absent, the operator creates it, marked as a credential for this proxy. An existing Secret is used only when it is marked as a credential and lists coderworkspaceproxy/<name>. Delete its token to make the operator register again.
+   * The Secret (key `token`) where the operator stores the proxy token. When absent, the operator creates it, marked as a credential for this proxy. An existing Secret is used only when it is marked as a credential and lists coderworkspaceproxy/<name>. Delete its token to make the operator register again. Defaults to <name>-proxy-token.
    */
   generatedTokenSecretName?: string;
 }
@@ -153,7 +153,7 @@ export interface CoderWorkspaceProxyStatus {
    */
   proxyID?: string;
   /**
-   * The latest observations, one per type.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, Stalled, DeploymentReady, SpecValid, ControlPlaneReady, OperatorAccessReady, ProxyRegistered, ChildrenOwned and CredentialSecretReady.
    */
   conditions?: Conditions;
 }

@@ -4,7 +4,7 @@
  */
 export interface Condition {
   /**
-   * The condition type, in CamelCase, e.g. DatabaseSecretResolved.
+   * The condition type, in CamelCase, for example Ready.
    */
   type: string;
   /**
@@ -30,7 +30,7 @@ export interface Condition {
 }
 
 /**
- * The latest observations of the object's state, one per condition type (metav1.Condition). Each kind lists its condition types and reasons in the API reference.
+ * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type.
  *
  * Items: One aspect of the object's current state (metav1.Condition).
  */

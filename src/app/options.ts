@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { UsageError } from './errors.ts';
+import { mcpFlags, mcpUsage, parseMcpOptions, type McpOptions } from './mcp-options.ts';
 
 export { UsageError };
 
@@ -24,6 +25,8 @@ export interface OperatorOptions {
   gracefulShutdownTimeoutMs: number;
   /** Tests only: every control plane's Coder calls go to this loopback URL instead of its Service. */
   testOnlyCoderUrl?: string;
+  /** --app=mcp-http only (src/app/mcp-options.ts). */
+  mcp?: McpOptions;
 }
 
 /** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
@@ -61,6 +64,7 @@ Flags:
   --health-probe-bind-address=ADDR  /healthz and /readyz (default :8081; 0 disables)
   --log-level=LEVEL                 ${choices(logLevels, defaultLogLevel)}
   --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles, 1 to 3600 (default 30)
+${mcpUsage}
   --test-only-coder-url=URL         tests only: send every Coder API call to this loopback URL
   --version                         print the version
   --help                            print this help`;
@@ -127,6 +131,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'log-level': { type: 'string', default: defaultLogLevel },
         'graceful-shutdown-timeout': { type: 'string', default: '30' },
         'test-only-coder-url': { type: 'string' },
+        ...mcpFlags,
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -144,6 +149,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     throw new UsageError(`--log-level=${v['log-level']}: expected ${choices(logLevels, defaultLogLevel)}`);
   const metricsSecure = parseBool('metrics-secure', v['metrics-secure']!);
   checkMetricsExposure(v['metrics-bind-address']!, metricsSecure);
+  const mcp = parseMcpOptions(v.app as AppMode, v);
   return {
     app: v.app as AppMode,
     kubeconfig: v.kubeconfig,
@@ -159,6 +165,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     gracefulShutdownTimeoutMs:
       parseIntInRange('graceful-shutdown-timeout', v['graceful-shutdown-timeout']!, maxGracefulShutdownSeconds) * 1000,
     ...(v['test-only-coder-url'] !== undefined ? { testOnlyCoderUrl: parseTestOnlyCoderUrl(v['test-only-coder-url']) } : {}),
+    ...(mcp ? { mcp } : {}),
   };
 }
 

@@ -96,9 +96,13 @@ function leaseNamespace(options: OperatorOptions): string {
 }
 
 export async function runOperator(options: OperatorOptions, version: string): Promise<number> {
+  if (options.app === 'mcp-http') {
+    const logger: Logger = createLogger({ level: options.logLevel });
+    const { runMcpServer } = await import('./run-mcp.ts');
+    return runMcpServer(options, version, { loadKubeConfig, coderClient: operatorCoderClients(options, logger), logger });
+  }
   if (options.app !== 'controller') {
-    const missing = options.app === 'mcp-http' ? 'the MCP HTTP server' : 'the aggregated API server';
-    throw new StartupError(`--app=${options.app}: ${missing} is not built yet in this version; run with --app=controller`);
+    throw new StartupError(`--app=${options.app}: the aggregated API server is not built yet in this version; run with --app=controller`);
   }
   const logger: Logger = createLogger({ level: options.logLevel });
   const kubeConfig = loadKubeConfig(options.kubeconfig);

@@ -14,6 +14,7 @@ import {
   TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from './errors.ts';
+import { readBuildLogStream, type BuildLog } from './build-log-stream.ts';
 import { fetchWithinOrigin } from './redirects.ts';
 import { expandPath, parseBaseURL, requestURL, type BaseURL } from './request-url.ts';
 import { defaultMaxResponseBytes, errorBodyBytes, excerpt, readBody } from './response-body.ts';
@@ -109,6 +110,29 @@ export class CoderClient {
       throw new Error('Coder API GET /api/v2/entitlements answered without a features object');
     }
     return entitlements;
+  }
+
+  /**
+   * The last `maxLines` log lines of a workspace build, read over Coder's websocket (`?follow`) as codersdk
+   * does, until Coder closes it (the job ended) or `timeoutMs` (default 10 s) passes. Same-origin rule as
+   * every call: a redirect elsewhere fails with CrossOriginRedirectError and the token is not sent.
+   */
+  readBuildLogs(
+    buildId: string,
+    options: CallOptions & { maxLines: number; timeoutMs?: number; after?: number },
+  ): Promise<{ logs: BuildLog[]; complete: boolean }> {
+    const path = expandPath('/api/v2/workspacebuilds/{workspaceBuild}/logs', { workspaceBuild: buildId });
+    return readBuildLogStream({
+      origin: this.base.origin,
+      url: requestURL(this.base, path, { follow: 'true', after: options.after ?? 0 }),
+      token: this.token,
+      maxLines: options.maxLines,
+      timeoutMs: Math.min(options.timeoutMs ?? 10_000, this.timeoutMs),
+      maxRedirects: this.maxRedirects,
+      ...signalOnly(options),
+      onRefused: (err) =>
+        this.logger.warn({ method: 'GET', path, from: err.from, to: err.to, status: err.status }, crossOriginRedirectMessage),
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 // Every controller the binary runs, each registered through its setup(manager, deps).
 import { setup as coderControlPlane } from './codercontrolplane/controller.ts';
+import { setup as coderTemplateTest } from './codertemplatetest/controller.ts';
 import { setup as coderWorkspaceProxy } from './coderworkspaceproxy/controller.ts';
 import type { ControllerSetup } from './shared/deps.ts';
 
-export const controllerSetups: readonly ControllerSetup[] = [coderControlPlane, coderWorkspaceProxy];
+export const controllerSetups: readonly ControllerSetup[] = [coderControlPlane, coderTemplateTest, coderWorkspaceProxy];

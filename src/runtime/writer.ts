@@ -72,6 +72,25 @@ export class Writer {
   }
 
   /**
+   * Deletes exactly this object: the UID precondition makes the API server refuse (409) a newer object that
+   * has the same name, which is then left alone, as is one that is gone already. Returns whether it deleted.
+   */
+  async deleteExactly(resource: ResourceKind, obj: KubeObject): Promise<boolean> {
+    const { namespace, name } = identity(obj);
+    const uid = obj.metadata?.uid;
+    if (!uid) throw new Error(`${resource.kind} "${namespace ?? ''}/${name}" has no metadata.uid to delete it by`);
+    try {
+      await this.http.json('DELETE', objectPath(resource, namespace, name), {
+        body: { preconditions: { uid }, propagationPolicy: 'Background' },
+      });
+      return true;
+    } catch (err) {
+      if (isNotFound(err) || isConflict(err)) return false;
+      throw err;
+    }
+  }
+
+  /**
    * Patches the status subresource from `obj.status` to `next`; returns false (and sends nothing) when
    * nothing changed. On 409 the same change is applied to the object read afresh and sent again (a few
    * times), so a cache one write behind costs a read, not a failed reconcile.
@@ -96,6 +115,22 @@ export class Writer {
       if (!live || mergePatchDiff(live.status ?? {}, applyMergePatch(live.status ?? {}, change)) === undefined) return false;
       current = live;
     }
+  }
+
+  /**
+   * Patches the status subresource only while the object is still at the resourceVersion it was read with:
+   * a 409 is thrown, never retried, for a controller whose next decision must not rest on a stale object.
+   * Returns the object as written (its new resourceVersion), or `obj` itself when nothing changed.
+   */
+  async writeStatusAtVersion<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<T> {
+    const change = mergePatchDiff(obj.status ?? {}, next ?? {});
+    if (change === undefined) return obj;
+    const { namespace, name, resourceVersion } = identity(obj);
+    if (!resourceVersion) throw new Error(`${resource.kind} "${namespace ?? ''}/${name}" has no resourceVersion to write status at`);
+    return this.http.json<T>('PATCH', `${objectPath(resource, namespace, name)}/status`, {
+      contentType: mergePatch,
+      body: { metadata: { resourceVersion }, status: change },
+    });
   }
 
   /** Adds `finalizer` unless present; returns whether it wrote. */

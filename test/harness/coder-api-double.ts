@@ -4,7 +4,9 @@
 // own answers against the document, records every request, and can be told to fail, stall or redirect.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { answerRaw, createBuildLogSockets } from './coder-api-double/build-log-socket.ts';
 import { coderApiDocument, type Operation } from './coder-api-double/document.ts';
 import { handlers, routeNotFound, type Answer } from './coder-api-double/handlers.ts';
 import { initialState, operatorUserId, type CoderApiDoubleState } from './coder-api-double/state.ts';
@@ -63,6 +65,8 @@ export interface CoderApiDouble {
   delay(ms: number): void;
   /** Redirects requests whose path starts with pathPrefix. */
   redirect(pathPrefix: string, options: RedirectOptions): void;
+  /** Ends the failures and redirects set for exactly this path prefix (other tests' knobs stay). */
+  clearKnobs(pathPrefix: string): void;
   /** Back to the state after start: tokens of the options only, no knobs, no recorded requests. */
   reset(): void;
   stop(): Promise<void>;
@@ -203,6 +207,30 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
       res.end(JSON.stringify({ message: 'The Coder API double failed.', detail: problem }));
     });
   });
+  // Websocket upgrades (build logs with ?follow) are recorded and redirected like any request.
+  const logSockets = createBuildLogSockets(() => state, stopping.signal);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://double.invalid');
+    const headers = flattenHeaders(req);
+    const record: RecordedRequest = {
+      method: 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: undefined,
+    };
+    if (headers['coder-session-token'] !== undefined) record.token = headers['coder-session-token'];
+    requests.push(record);
+    const redirect = redirects.find((r) => r.remaining > 0 && url.pathname.startsWith(r.pathPrefix));
+    if (redirect) {
+      redirect.remaining--;
+      const location = redirect.to.startsWith('/')
+        ? `${redirect.to}${url.pathname.slice(redirect.pathPrefix.length)}${url.search}`
+        : redirect.to;
+      return answerRaw(socket, redirect.status ?? 307, 'Redirect', { Location: location });
+    }
+    logSockets.handle(req, socket, head, url);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -229,6 +257,10 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
     redirect(pathPrefix, redirectOptions) {
       redirects.push({ ...redirectOptions, pathPrefix, remaining: redirectOptions.times ?? Infinity });
     },
+    clearKnobs(pathPrefix) {
+      failures = failures.filter((f) => (f.pathPrefix ?? '') !== pathPrefix);
+      redirects = redirects.filter((r) => r.pathPrefix !== pathPrefix);
+    },
     reset() {
       state = initialState(tokens);
       requests.length = 0;
@@ -239,6 +271,7 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
     },
     async stop() {
       stopping.abort();
+      logSockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (violations.length > 0) {

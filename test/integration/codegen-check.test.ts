@@ -41,7 +41,7 @@ describe('codegen --check', () => {
   });
 
   it('names the CRD and types when a schema was edited without regenerating', async () => {
-    const restore = edit('schemas/codercontrolplanes.yaml', (t) => t.replace('The Coder container image.', 'The image of Coder.'));
+    const restore = edit('schemas/codercontrolplanes.yaml', (t) => t.replace('The Coder container image;', 'The image of Coder;'));
     try {
       const { code, output } = await codegen(root, '--check');
       assert.equal(code, 1);

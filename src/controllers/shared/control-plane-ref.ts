@@ -17,9 +17,10 @@ export type ControlPlaneAccess =
   | { usable: true; controlPlane: CoderControlPlane; client: CoderClient }
   | { usable: false; reason: 'ControlPlaneUnavailable' | 'OperatorAccessNotReady'; message: string };
 
+/** Only lookups by name are needed, so one object read straight from the API server fits too. */
 export interface ControlPlaneCaches {
-  controlPlanes: Cache<CoderControlPlane>;
-  secrets: Cache<V1Secret>;
+  controlPlanes: Pick<Cache<CoderControlPlane>, 'get'>;
+  secrets: Pick<Cache<V1Secret>, 'get'>;
 }
 
 /** The control plane `ref` names in `namespace`, and a Coder client with its operator token, or why not. */

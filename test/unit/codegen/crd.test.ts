@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCrd, crdPath } from '../../../codegen/crd.ts';
+import { parse } from 'yaml';
+import { buildCrd, crdKustomizationYaml, crdPath } from '../../../codegen/crd.ts';
 import type { KindSource } from '../../../codegen/load.ts';
 import { commonTypeKey, kubernetesTypeKey } from '../../../codegen/resolve.ts';
 
@@ -78,5 +79,16 @@ describe('buildCrd', () => {
     assert.equal(env.description, 'Our words on env.');
     assert.equal(env.items.description, 'EnvVar of core/v1.');
     assert.equal(env.items.properties.name.description, undefined);
+  });
+});
+
+describe('crdKustomizationYaml', () => {
+  it('lists the CRD file of each kind file relative to config/crd/, sorted', () => {
+    const other: KindSource = { ...kind, names: { ...kind.names, plural: 'gadgets', singular: 'gadget' } };
+    assert.deepEqual(parse(crdKustomizationYaml([kind, other])), {
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: ['bases/coder.com_gadgets.yaml', 'bases/coder.com_widgets.yaml'],
+    });
   });
 });

@@ -63,4 +63,24 @@ describe('resolveRefs', () => {
     const dir = fixture({ 'loop.yaml': 'type: object\nproperties:\n  next: {$ref: "./loop.yaml"}\n' });
     assert.throws(() => resolveRefs({ $ref: './loop.yaml' }, join(dir, 'kind.yaml')), /\$ref cycle/);
   });
+
+  it('gives a property of the referenced schema its own description at one use, and nothing else', () => {
+    const dir = fixture({
+      'common/selector.yaml': 'type: object\nproperties:\n  name: {type: string, description: n}\n  key: {type: string, description: k}\n',
+    });
+    const use = (key: Record<string, unknown>) =>
+      resolveRefs({ $ref: './common/selector.yaml', properties: { key } }, join(dir, 'kind.yaml')).properties as Record<
+        string,
+        Record<string, unknown>
+      >;
+    assert.deepEqual(use({ description: 'k. Defaults to `api-key`.' }), {
+      name: { type: 'string', description: 'n' },
+      key: { type: 'string', description: 'k. Defaults to `api-key`.' },
+    });
+    assert.throws(() => use({ type: 'integer' }), /properties\.key may only override description, not type/);
+    assert.throws(
+      () => resolveRefs({ $ref: './common/selector.yaml', properties: { other: { description: 'x' } } }, join(dir, 'kind.yaml')),
+      /properties\.other is not a property of the referenced schema/,
+    );
+  });
 });

@@ -1,0 +1,61 @@
+// The websocket of `GET /api/v2/workspacebuilds/{id}/logs?follow`: one ProvisionerJobLog per text frame,
+// then a close once the build's job has ended, as Coder streams build logs.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { CoderApiDoubleState } from './state.ts';
+
+const logsPath = /^\/api\/v2\/workspacebuilds\/([0-9a-f-]{36})\/logs$/;
+const endedJobs = new Set(['succeeded', 'failed', 'canceled']);
+
+/** A raw HTTP answer on a socket that asked for an upgrade (redirects and refusals happen before the handshake). */
+export function answerRaw(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}, body = ''): void {
+  const lines = [
+    `HTTP/1.1 ${status} ${reason}`,
+    ...Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+export function createBuildLogSockets(getState: () => CoderApiDoubleState, stopping: AbortSignal) {
+  const wss = new WebSocketServer({ noServer: true });
+  return {
+    /** Serves the upgrade when it is a logs request of a known build by a known token; answers 404/401 otherwise. */
+    handle(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+      const state = getState();
+      const match = logsPath.exec(url.pathname);
+      if (!match || !url.searchParams.has('follow'))
+        return answerRaw(socket, 404, 'Not Found', {}, JSON.stringify({ message: 'Route not found.' }));
+      const token = req.headers['coder-session-token'];
+      if (typeof token !== 'string' || !state.tokens.has(token)) {
+        return answerRaw(socket, 401, 'Unauthorized', {}, JSON.stringify({ message: 'You are signed out or your session has expired.' }));
+      }
+      const buildId = match[1]!;
+      const build = state.world.workspaces.flatMap((w) => w.builds).find((b) => b.id === buildId);
+      if (!build) return answerRaw(socket, 404, 'Not Found', {}, JSON.stringify({ message: 'Resource not found' }));
+      const after = Number(url.searchParams.get('after') ?? 0);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        let sent = after;
+        const pump = () => {
+          for (const log of state.world.buildLogs.get(buildId) ?? []) {
+            if (log.id > sent) {
+              ws.send(JSON.stringify(log));
+              sent = log.id;
+            }
+          }
+          if (endedJobs.has(build.job.status) || stopping.aborted) {
+            clearInterval(timer);
+            ws.close(1000);
+          }
+        };
+        const timer = setInterval(pump, 200);
+        ws.on('close', () => clearInterval(timer));
+        pump();
+      });
+    },
+    close(): void {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    },
+  };
+}

@@ -1,0 +1,166 @@
+// The double's users, organizations, templates, versions, workspaces, builds and build logs, as Coder answers
+// them for the template-test controller (404 with Coder's message, 410 for a deleted workspace, 409 for a
+// taken name or a running build, 406 for a version still importing, 412 for a cancel that comes too late).
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/coder-api.ts';
+import type { Answer, Handler } from './handlers.ts';
+import type { CoderApiDoubleState } from './state.ts';
+import { advance, defaultBuildScript, newBuild, workspaceAnswer, type StoredWorkspace } from './workspace-world.ts';
+
+type Schemas = components['schemas'];
+
+const notFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function findUser(state: CoderApiDoubleState, ref: string, me?: Schemas['User']): Schemas['User'] | undefined {
+  if (ref === 'me') return me;
+  return state.users.find((u) => u.id === ref || same(u.username, ref));
+}
+
+function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Organization'] | undefined {
+  return state.world.organizations.find((o) => o.id === ref || same(o.name, ref));
+}
+
+function findWorkspace(state: CoderApiDoubleState, id: string): StoredWorkspace | undefined {
+  return state.world.workspaces.find((w) => w.workspace.id === id);
+}
+
+const jobActive = (status: string) => status === 'pending' || status === 'running' || status === 'canceling';
+
+export const workspaceHandlers: Readonly<Record<string, Handler>> = {
+  getUser: ({ state, params, user }) => {
+    const found = findUser(state, String(params.user), user);
+    return found ? { status: 200, body: found } : notFound;
+  },
+
+  getOrganization: ({ state, params }) => {
+    const org = findOrganization(state, String(params.organization));
+    return org ? { status: 200, body: org } : notFound;
+  },
+
+  getOrganizationMember: ({ state, params, user }) => {
+    const org = findOrganization(state, String(params.organization));
+    const member = findUser(state, String(params.user), user);
+    const membership = state.world.members.find((m) => m.organization_id === org?.id && m.user_id === member?.id);
+    if (!membership || !member) return notFound;
+    return { status: 200, body: { ...membership, username: member.username, global_roles: member.roles ?? [] } };
+  },
+
+  getTemplateByName: ({ state, params }) => {
+    const org = findOrganization(state, String(params.organization));
+    const template = state.world.templates.find((t) => t.organization_id === org?.id && same(t.name, String(params.templateName)));
+    return template ? { status: 200, body: template } : notFound;
+  },
+
+  getTemplate: ({ state, params }) => {
+    const template = state.world.templates.find((t) => t.id === params.template);
+    return template ? { status: 200, body: template } : notFound;
+  },
+
+  getTemplateVersionByName: ({ state, params }) => {
+    const version = state.world.templateVersions.find((v) => v.template_id === params.template && v.name === params.templateVersionName);
+    return version ? { status: 200, body: version } : notFound;
+  },
+
+  getTemplateVersion: ({ state, params }) => {
+    const version = state.world.templateVersions.find((v) => v.id === params.templateVersion);
+    return version ? { status: 200, body: version } : notFound;
+  },
+
+  createUserWorkspace: ({ state, params, body, user }) => {
+    const owner = findUser(state, String(params.user), user);
+    if (!owner) return notFound;
+    const request = body as Schemas['CreateWorkspaceRequest'];
+    const template = state.world.templates.find((t) => t.id === request.template_id);
+    const versionId = request.template_version_id ?? template?.active_version_id;
+    const version = state.world.templateVersions.find((v) => v.id === versionId);
+    if (!version) return { status: 400, body: { message: 'Template version not found.' } };
+    if (version.archived) return { status: 400, body: { message: 'Archived template versions cannot be used to make a workspace.' } };
+    if (version.job.status !== 'succeeded') return { status: 406, body: { message: 'Template version is not imported yet.' } };
+    if (state.world.workspaces.some((w) => !w.deleted && w.workspace.owner_id === owner.id && w.workspace.name === request.name)) {
+      return { status: 409, body: { message: `Workspace "${request.name}" already exists.` } };
+    }
+    const owningTemplate = state.world.templates.find((t) => t.id === version.template_id)!;
+    const at = new Date().toISOString();
+    const stored: StoredWorkspace = {
+      workspace: {
+        id: randomUUID(),
+        created_at: at,
+        updated_at: at,
+        owner_id: owner.id,
+        owner_name: owner.username,
+        organization_id: owningTemplate.organization_id,
+        template_id: owningTemplate.id,
+        template_name: owningTemplate.name,
+        name: request.name,
+        automatic_updates: request.automatic_updates ?? 'never',
+      },
+      builds: [],
+      deleted: false,
+      script: state.world.buildScripts.get(version.id) ?? defaultBuildScript,
+      reads: 0,
+      deletesFailed: 0,
+    };
+    stored.builds.unshift(newBuild(stored, 'start', user!.id, version.id));
+    state.world.workspaces.push(stored);
+    return { status: 201, body: workspaceAnswer(stored) };
+  },
+
+  getWorkspaceByOwnerAndName: ({ state, params, user }) => {
+    const owner = findUser(state, String(params.user), user);
+    const matches = state.world.workspaces.filter(
+      (w) =>
+        w.workspace.owner_id === owner?.id && w.workspace.name === params.workspaceName && (!w.deleted || params.include_deleted === true),
+    );
+    const stored = matches.find((w) => !w.deleted) ?? matches.at(-1);
+    return stored ? { status: 200, body: workspaceAnswer(stored) } : notFound;
+  },
+
+  getWorkspace: ({ state, params }) => {
+    const stored = findWorkspace(state, String(params.workspace));
+    if (!stored) return notFound;
+    advance(state.world, stored);
+    if (stored.deleted && params.include_deleted !== true) return { status: 410, body: { message: 'Workspace was deleted.' } };
+    return { status: 200, body: workspaceAnswer(stored) };
+  },
+
+  listWorkspaceBuilds: ({ state, params }) => {
+    const stored = findWorkspace(state, String(params.workspace));
+    if (!stored) return notFound;
+    const limit = typeof params.limit === 'number' && params.limit > 0 ? params.limit : 25;
+    return { status: 200, body: stored.builds.slice(0, limit) };
+  },
+
+  createWorkspaceBuild: ({ state, params, body, user }) => {
+    const stored = findWorkspace(state, String(params.workspace));
+    if (!stored || stored.deleted) return notFound;
+    const latest = stored.builds[0]!;
+    if (jobActive(latest.job.status)) return { status: 409, body: { message: 'A workspace build is already active.' } };
+    const request = body as Schemas['CreateWorkspaceBuildRequest'];
+    const build = newBuild(stored, request.transition, user!.id, request.template_version_id ?? latest.template_version_id);
+    stored.builds.unshift(build);
+    stored.reads = 0;
+    return { status: 201, body: build };
+  },
+
+  cancelWorkspaceBuild: ({ state, params }) => {
+    const stored = state.world.workspaces.find((w) => w.builds.some((b) => b.id === params.workspaceBuild));
+    const build = stored?.builds.find((b) => b.id === params.workspaceBuild);
+    if (!build) return notFound;
+    if (params.expect_status !== undefined && build.job.status !== params.expect_status) {
+      return { status: 412, body: { message: `Job is not ${String(params.expect_status)}.` } };
+    }
+    if (build.job.status !== 'pending' && build.job.status !== 'running')
+      return { status: 400, body: { message: 'Job is not cancelable.' } };
+    build.job = { ...build.job, status: 'canceling', canceled_at: new Date().toISOString() };
+    build.status = 'canceling';
+    return { status: 200, body: { message: 'Job has been marked as canceled.' } };
+  },
+
+  listWorkspaceBuildLogs: ({ state, params }) => {
+    const exists = state.world.workspaces.some((w) => w.builds.some((b) => b.id === params.workspaceBuild));
+    if (!exists) return notFound;
+    return { status: 200, body: state.world.buildLogs.get(String(params.workspaceBuild)) ?? [] };
+  },
+};
