@@ -4,6 +4,7 @@ import { setup as coderAIProvider } from './coderaiprovider/controller.ts';
 import { setup as coderControlPlane } from './codercontrolplane/controller.ts';
 import { setup as coderMCPServer } from './codermcpserver/controller.ts';
 import { setup as coderTemplateTest } from './codertemplatetest/controller.ts';
+import { setup as coderWorkspaceProxy } from './coderworkspaceproxy/controller.ts';
 import type { ControllerSetup } from './shared/deps.ts';
 
 export const controllerSetups: readonly ControllerSetup[] = [
@@ -12,4 +13,5 @@ export const controllerSetups: readonly ControllerSetup[] = [
   coderAIProvider,
   coderMCPServer,
   coderAIGatewayKey,
+  coderWorkspaceProxy,
 ];

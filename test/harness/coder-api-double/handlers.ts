@@ -8,6 +8,7 @@ import { mcpServerHandlers } from './mcp-server-handlers.ts';
 import { mcpHandlers } from './mcp-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
+import { workspaceProxyHandlers } from './workspace-proxy-handlers.ts';
 
 export interface HandlerContext {
   state: CoderApiDoubleState;
@@ -77,6 +78,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
   ...aiProviderHandlers,
   ...mcpServerHandlers,
   ...aiGatewayKeyHandlers,
+  ...workspaceProxyHandlers,
   ...mcpHandlers,
   // Last: where both implement an operation, the template tests' world answers.
   ...workspaceHandlers,

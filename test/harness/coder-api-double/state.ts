@@ -33,6 +33,12 @@ export interface StoredAIGatewayKey {
   value: string;
 }
 
+/** A registered workspace proxy and the session token Coder issued it last (older ones stop working). */
+export interface StoredWorkspaceProxy {
+  proxy: Schemas['WorkspaceProxy'];
+  token: string;
+}
+
 export interface CoderApiDoubleState {
   buildInfo: Schemas['BuildInfoResponse'];
   users: Schemas['User'][];
@@ -58,6 +64,8 @@ export interface CoderApiDoubleState {
   /** Workspaces with their latest build; a new build replaces latest_build. */
   workspaces: Schemas['Workspace'][];
   templates: Schemas['Template'][];
+  /** Workspace proxies registered through the API, in order of creation. */
+  workspaceProxies: StoredWorkspaceProxy[];
 }
 
 export const defaultOrganizationId = '0b0c6e8e-3c1f-4a8e-9f3a-5d6b7c8d9e01';
@@ -121,6 +129,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     ],
     workspaces: [],
     templates: [],
+    workspaceProxies: [],
   };
 }
 
