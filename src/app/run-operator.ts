@@ -1,5 +1,7 @@
-// `coder-k8s --app=controller`: check the CRDs, start probes and metrics, run the controllers (as
-// leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
+// `coder-k8s --app=controller` and `--app=all`: check the CRDs, start probes and metrics, run the
+// controllers (as leader), in `all` also the aggregated API server (every replica, once the caches have
+// synced), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
+// `--app=aggregated-apiserver` runs the aggregated API server alone (run-aggregated-apiserver.ts).
 import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
@@ -23,6 +25,11 @@ import { apiServerStartupError } from './api-server-errors.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
+import { builtinResources } from '../runtime/resource.ts';
+import { controlPlaneBackend } from '../aggregated/backend.ts';
+import { startAggregatedApiServer, type RunningAggregatedApiServer } from '../aggregated/start.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
 
 const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -35,7 +42,7 @@ function anyKubeConfigSource(): boolean {
   return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(serviceAccountTokenFile);
 }
 
-function loadKubeConfig(path: string | undefined): KubeConfig {
+export function loadKubeConfig(path: string | undefined): KubeConfig {
   // With nothing to load the library falls back to http://localhost, which fails later with a stack trace.
   if (!path && !anyKubeConfigSource())
     throw new StartupError(
@@ -81,11 +88,16 @@ export function operatorCoderClients(options: Pick<OperatorOptions, 'testOnlyCod
   return coderClientFactory(logger, options.testOnlyCoderUrl);
 }
 
-function leaseNamespace(options: OperatorOptions): string {
-  const namespace =
-    options.leaderElectionNamespace ??
+/** The operator's own namespace (POD_NAMESPACE, else the ServiceAccount's), where its Lease and serving certificate live. */
+export function ownNamespace(): string | undefined {
+  return (
     process.env.POD_NAMESPACE ??
-    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined);
+    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined)
+  );
+}
+
+function leaseNamespace(options: OperatorOptions): string {
+  const namespace = options.leaderElectionNamespace ?? ownNamespace();
   if (!namespace) {
     throw new StartupError(
       'leader election needs a namespace for its Lease: set POD_NAMESPACE, ' +
@@ -96,10 +108,14 @@ function leaseNamespace(options: OperatorOptions): string {
 }
 
 export async function runOperator(options: OperatorOptions, version: string): Promise<number> {
-  if (options.app !== 'controller') {
-    const missing = options.app === 'mcp-http' ? 'the MCP HTTP server' : 'the aggregated API server';
-    throw new StartupError(`--app=${options.app}: ${missing} is not built yet in this version; run with --app=controller`);
+  if (options.app === 'mcp-http') {
+    throw new StartupError(`--app=${options.app}: the MCP HTTP server is not built yet in this version; run with --app=controller`);
   }
+  if (options.app === 'aggregated-apiserver') {
+    const { runAggregatedApiServer } = await import('./run-aggregated-apiserver.ts');
+    return runAggregatedApiServer(options, version);
+  }
+  const withApiServer = options.app === 'all';
   const logger: Logger = createLogger({ level: options.logLevel });
   const kubeConfig = loadKubeConfig(options.kubeconfig);
   const metrics = createMetrics();
@@ -141,10 +157,24 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
   };
   for (const setup of controllerSetups) setup(manager, deps);
+  let apiServer: RunningAggregatedApiServer | undefined;
+  const apiServerNamespace = withApiServer ? ownNamespace() : undefined;
+  if (withApiServer && !apiServerNamespace)
+    throw new StartupError(
+      '--app=all: the aggregated API server needs its namespace for its serving certificate: set POD_NAMESPACE or run in a pod',
+    );
+  const backend = controlPlaneBackend(
+    { controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource), secrets: manager.cache(builtinResources.secret) },
+    { coderClient: coderClientFactory(logger, options.testOnlyCoderUrl, options.aggregated.coderRequestTimeoutMs) },
+  );
 
   const probes = await startProbeServer(options.healthProbeBindAddress, {
     healthz: () => manager.liveness(),
-    readyz: () => manager.readiness(),
+    readyz: () => {
+      const caches = manager.readiness();
+      if (!withApiServer || apiServer || !caches.ok) return caches;
+      return { ok: false, reasons: ['the aggregated API server has not started'] };
+    },
   });
   const metricsServer = await startMetricsServer(
     options.metricsBindAddress,
@@ -183,6 +213,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       const allReturned = await manager.shutdown();
       // Events the last reconciles recorded are still queued: give them a moment, not more.
       await Promise.race([deps.events.flush(), delay(eventFlushOnShutdownMs, undefined, { ref: false })]);
+      await apiServer?.stop();
       await probes?.close();
       stopCertReload?.();
       await metricsServer?.close();
@@ -199,5 +230,16 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     process.once('SIGINT', stop);
   });
   await manager.start();
+  if (withApiServer) {
+    // Every replica serves the API, leader or not, once the caches it reads have synced (manager.start).
+    apiServer = await startAggregatedApiServer({
+      http: manager.http,
+      logger,
+      namespace: apiServerNamespace!,
+      backend,
+      bindAddress: options.aggregated.bindAddress,
+      port: options.aggregated.securePort,
+    });
+  }
   return stopped;
 }
