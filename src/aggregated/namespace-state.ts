@@ -1,5 +1,7 @@
-// Whether a namespace is being deleted, looked up (and kept 5 s) before any Coder call: in a terminating
-// namespace lists are empty and deletes refused, so deleting a namespace never deletes what Coder holds.
+// Whether a namespace is being deleted, looked up before any Coder call: in a terminating namespace lists
+// are empty and deletes refused, so deleting a namespace never deletes what Coder holds. "active" is
+// never reused (the namespace controller lists right after the deletion starts); the other states are
+// kept 5 s, as a terminating namespace does not come back.
 import type { KubeHttp } from '../runtime/kube-http.ts';
 import { isNotFound } from '../runtime/kube-http.ts';
 import { isTerminating } from '../runtime/namespace-terminating.ts';
@@ -19,6 +21,7 @@ export class NamespaceStates {
   async state(namespace: string): Promise<NamespaceState> {
     const cached = this.cache.get(namespace);
     if (cached && Date.now() - cached.at < cacheMs) return cached.state;
+    this.cache.delete(namespace);
     let state: NamespaceState;
     try {
       const ns = await this.http.json<{ metadata?: { deletionTimestamp?: string }; status?: { phase?: string } }>(
@@ -31,7 +34,7 @@ export class NamespaceStates {
       if (!isNotFound(err)) throw err;
       state = 'missing';
     }
-    this.cache.set(namespace, { at: Date.now(), state });
+    if (state !== 'active') this.cache.set(namespace, { at: Date.now(), state });
     return state;
   }
 }
