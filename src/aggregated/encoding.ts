@@ -39,11 +39,27 @@ const nameColumn: Column = {
   description: '<org>.<owner>.<workspace> or <org>.<template>',
   cell: (o) => o.metadata.name,
 };
+/** kubectl prints cells as given: the age is a short duration, as kube-apiserver's own tables show it. */
+export function humanDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 10) return s % 60 ? `${m}m${s % 60}s` : `${m}m`;
+  if (m < 180) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 8) return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
+  if (h < 48) return `${h}h`;
+  const d = Math.floor(h / 24);
+  if (d < 8) return h % 24 ? `${d}d${h % 24}h` : `${d}d`;
+  if (d < 365 * 2) return `${d}d`;
+  return `${Math.floor(d / 365)}y`;
+}
+
 const ageColumn: Column = {
   name: 'Age',
-  type: 'date',
-  description: 'When Coder created it',
-  cell: (o) => o.metadata.creationTimestamp ?? null,
+  type: 'string',
+  description: 'How long ago Coder created it (metadata.creationTimestamp)',
+  cell: (o) => (o.metadata.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>'),
 };
 
 const columns: Record<string, Column[]> = {

@@ -138,11 +138,81 @@ function schemas(ref: (name: string) => string): Record<string, Schema> {
   };
 }
 
+const resources = [
+  { plural: 'coderworkspaces', kind: 'CoderWorkspace' },
+  { plural: 'codertemplates', kind: 'CoderTemplate' },
+];
+
+/**
+ * The operations of each resource, so clients find the kind of a resource from its path (kubectl explain)
+ * and see that writes take fieldValidation and fieldManager (kubectl then leaves validation to the server).
+ */
+function paths(v3: boolean): Record<string, unknown> {
+  const ref = (name: string) => (v3 ? `#/components/schemas/${name}` : `#/definitions/${name}`);
+  const body = (name: string, description: string) =>
+    v3 ? { description, content: { 'application/json': { schema: { $ref: ref(name) } } } } : { description, schema: { $ref: ref(name) } };
+  const query = (name: string, description: string) =>
+    v3
+      ? { name, in: 'query', description, schema: { type: 'string' }, required: false }
+      : { name, in: 'query', description, type: 'string', required: false };
+  const pathParam = (name: string) =>
+    v3 ? { name, in: 'path', required: true, schema: { type: 'string' } } : { name, in: 'path', required: true, type: 'string' };
+  const writeParams = [
+    query('dryRun', 'Refused: server-side dry-run is not supported.'),
+    query('fieldManager', 'The manager name; required for apply patches.'),
+    query('fieldValidation', 'Strict, Warn or Ignore.'),
+  ];
+  const patchBody = v3
+    ? {
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(
+            [
+              'application/apply-patch+yaml',
+              'application/json-patch+json',
+              'application/merge-patch+json',
+              'application/strategic-merge-patch+json',
+            ].map((t) => [t, { schema: { type: 'object' } }]),
+          ),
+        },
+      }
+    : {};
+  const out: Record<string, unknown> = {};
+  for (const { plural, kind } of resources) {
+    const gvk = { group, version, kind };
+    const op = (action: string, verb: string, schema: string, extra: object = {}) => ({
+      operationId: `${verb}${kind}`,
+      'x-kubernetes-action': action,
+      'x-kubernetes-group-version-kind': gvk,
+      responses: { '200': body(schema, 'OK') },
+      ...(v3 ? {} : { produces: ['application/json'], consumes: ['application/json'] }),
+      ...extra,
+    });
+    out[`/apis/${group}/${version}/${plural}`] = { get: op('list', 'list', `${prefix}.${kind}List`) };
+    out[`/apis/${group}/${version}/namespaces/{namespace}/${plural}`] = {
+      parameters: [pathParam('namespace')],
+      get: op('list', 'listNamespaced', `${prefix}.${kind}List`),
+      post: op('post', 'createNamespaced', `${prefix}.${kind}`, { parameters: writeParams }),
+    };
+    out[`/apis/${group}/${version}/namespaces/{namespace}/${plural}/{name}`] = {
+      parameters: [pathParam('namespace'), pathParam('name')],
+      get: op('get', 'readNamespaced', `${prefix}.${kind}`),
+      put: op('put', 'replaceNamespaced', `${prefix}.${kind}`, { parameters: writeParams }),
+      patch: op('patch', 'patchNamespaced', `${prefix}.${kind}`, {
+        parameters: [...writeParams, query('force', 'Force an apply patch.')],
+        ...patchBody,
+      }),
+      delete: op('delete', 'deleteNamespaced', `${prefix}.${kind}`),
+    };
+  }
+  return out;
+}
+
 export function openApiV2(): object {
   return {
     swagger: '2.0',
     info: { title: 'coder-k8s aggregated API', version: groupVersion },
-    paths: {},
+    paths: paths(false),
     definitions: schemas((name) => `#/definitions/${name}`),
   };
 }
@@ -151,7 +221,7 @@ export function openApiV3Document(): object {
   return {
     openapi: '3.0.0',
     info: { title: 'coder-k8s aggregated API', version: groupVersion },
-    paths: {},
+    paths: paths(true),
     components: { schemas: schemas((name) => `#/components/schemas/${name}`) },
   };
 }

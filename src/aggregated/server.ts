@@ -151,6 +151,9 @@ export class AggregatedServer {
             throw new ApiStatusError(406, 'NotAcceptable', 'aggregated discovery is not served; ask for application/json');
           sendJson(res, 200, r.doc === 'apis' ? apiGroupList() : r.doc === 'group' ? apiGroup() : apiResourceList(this.deps.storages));
         } else {
+          // Protobuf is not served: 406 makes clients ask again for JSON.
+          if (!/application\/json|application\/\*|\*\/\*/.test(req.headers.accept ?? '*/*'))
+            throw new ApiStatusError(406, 'NotAcceptable', 'the OpenAPI documents are served as application/json only');
           sendJson(res, 200, r.doc === 'v2' ? openApiV2() : r.doc === 'v3' ? openApiV3Index() : openApiV3Document());
         }
         return;

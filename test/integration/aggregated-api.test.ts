@@ -149,7 +149,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     watch.stdout.on('data', (c) => (seen += c));
     watch.stderr.on('data', (c) => (errors += c));
     try {
-      await eventually('the watch to list', async () => seen.includes('acme.alice.dev'));
+      await eventually('the watch to list', async () => /ADDED\s+acme\.alice\.dev\s+starter\s+true\s+running\s+\d+s/.test(seen));
       await kubectlOk(admin, [
         'patch',
         'coderworkspace',
@@ -160,10 +160,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
         '-p',
         '{"spec":{"running":false}}',
       ]);
-      await eventually(
-        'a MODIFIED event',
-        async () => /MODIFIED\s+coderworkspace\.aggregation\.coder\.com\/acme\.alice\.dev/.test(seen) || errors,
-      );
+      await eventually('a MODIFIED event', async () => /MODIFIED\s+acme\.alice\.dev\s+starter\s+false\s+stopped/.test(seen) || errors);
       assert.equal(errors, '');
     } finally {
       watch.kill();
