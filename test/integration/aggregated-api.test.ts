@@ -7,18 +7,17 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { parse as parseYaml, stringify } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 import { aggregatedWorld, seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
-import { installOperatorRbac, operatorNamespace, startOperator, type RunningOperator } from '../harness/operator.ts';
-import { freePort } from '../harness/ports.ts';
+import { apiServiceName as apiService, startAggregatedApi } from '../harness/aggregated-api.ts';
+import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
 import { eventually } from '../harness/wait.ts';
 
 const token = 'aggregated0-operatortokenvalue0000000';
 const served = 'coder';
-const apiService = 'v1alpha1.aggregation.coder.com';
 
 let cp: ControlPlane;
 let coder: CoderApiDouble;
@@ -43,34 +42,10 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
   before(async () => {
     [cp, coder] = await Promise.all([startControlPlane({ controllers: true }), startCoderApiDouble({ tokens: [token] })]);
     admin = cp.adminKubeconfigPath;
-    const kubeconfig = await installOperatorRbac(cp);
     await kubectlOk(admin, ['create', 'namespace', served]);
     seedAggregatedWorld(coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: ['dev', 'data'] });
     seedAggregatedWorld(coder.state, { organization: 'acme', template: 'gpu', owner: 'bob', workspaces: ['train'] });
-    port = await freePort();
-    // deploy/apiserver-apiservice.yaml as shipped, pointed at the loopback port.
-    const apiServiceManifest = parseYaml(readFileSync('deploy/apiserver-apiservice.yaml', 'utf8'));
-    apiServiceManifest.spec.service.port = port;
-    const service = {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'coder-k8s-apiserver', namespace: operatorNamespace },
-      spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ name: 'https', port, targetPort: port }] },
-    };
-    await kubectlOk(admin, ['apply', '-f', '-'], `${stringify(service)}---\n${stringify(apiServiceManifest)}`);
-    operator = await startOperator(cp, kubeconfig, {
-      waitReady: false,
-      args: [
-        '--app=aggregated-apiserver',
-        `--coder-url=${coder.url}`,
-        `--coder-session-token=${token}`,
-        `--coder-namespace=${served}`,
-        '--coder-request-timeout=10s',
-        `--secure-port=${port}`,
-        '--bind-address=127.0.0.1',
-      ],
-    });
-    await kubectlOk(admin, ['wait', '--for=condition=Available', `apiservice/${apiService}`, '--timeout=90s']);
+    ({ operator, port } = await startAggregatedApi(cp, coder, token, served));
   });
 
   after(async () => {
