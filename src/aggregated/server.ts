@@ -1,6 +1,7 @@
 // The aggregated API server: HTTPS (requesting, not requiring, client certificates), authentication and
 // authorization of every request but the health paths, then discovery, OpenAPI, or a resource verb.
 import { createServer, type Server } from 'node:https';
+import { parse as parseYaml } from 'yaml';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../runtime/logger.ts';
@@ -29,6 +30,9 @@ import {
 import type { Storage } from './storage.ts';
 
 const maxBodyBytes = 3 * 1024 * 1024;
+/** Requests in flight at most, as the Go server's defaults (R25); watches are long-running and not counted. */
+const maxReadsInFlight = 400;
+const maxWritesInFlight = 200;
 /** A watch without timeoutSeconds ends after 30 to 60 minutes, as kube-apiserver's MinRequestTimeout. */
 const minWatchSeconds = 1800;
 
@@ -70,9 +74,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function parseJsonBody(text: string): Record<string, any> {
+function parseJsonBody(text: string, contentType?: string): Record<string, any> {
   try {
-    const body = JSON.parse(text) as unknown;
+    const body = (/^application\/yaml\b/.test(contentType ?? '') ? parseYaml(text) : JSON.parse(text)) as unknown;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
     return body as Record<string, any>;
   } catch (err) {
@@ -96,6 +100,7 @@ export class AggregatedServer {
   private server?: Server;
   private readonly deps: AggregatedServerDeps;
   private readonly byName: Map<string, Storage>;
+  private inFlight = { reads: 0, writes: 0 };
 
   constructor(deps: AggregatedServerDeps) {
     this.deps = deps;
@@ -163,7 +168,6 @@ export class AggregatedServer {
         await this.check(user, { path: url.pathname, verb: method.toLowerCase() });
         throw notFoundPath();
       }
-      const subresource = undefined;
       await this.check(user, {
         resource: r.resource,
         verb: r.verb,
@@ -171,9 +175,19 @@ export class AggregatedServer {
         name: r.name ?? '',
         group,
         version,
-        subresource,
       });
-      await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+      if (r.verb === 'watch') return await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+      const kind = ['get', 'list'].includes(r.verb) ? 'reads' : 'writes';
+      if (this.inFlight[kind] >= (kind === 'reads' ? maxReadsInFlight : maxWritesInFlight)) {
+        res.setHeader('Retry-After', '1');
+        throw new ApiStatusError(429, 'TooManyRequests', 'too many requests in flight; try again later', { retryAfterSeconds: 1 });
+      }
+      this.inFlight[kind]++;
+      try {
+        await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+      } finally {
+        this.inFlight[kind]--;
+      }
     } catch (err) {
       this.fail(res, err, method, url.pathname);
     }
@@ -250,12 +264,12 @@ export class AggregatedServer {
         return this.sendObject(res, 200, await storage.get(namespace, name!), rendering, storage);
       case 'create': {
         if (!namespace) throw methodNotAllowed('POST');
-        const body = parseJsonBody(await readBody(req));
+        const body = parseJsonBody(await readBody(req), req.headers['content-type']);
         this.checkKind(body, storage);
         return this.sendObject(res, 201, await storage.create(namespace, body), rendering, storage);
       }
       case 'update': {
-        const body = parseJsonBody(await readBody(req));
+        const body = parseJsonBody(await readBody(req), req.headers['content-type']);
         this.checkKind(body, storage);
         const { object, created } = await storage.update(namespace, name!, body, true);
         return this.sendObject(res, created ? 201 : 200, object, rendering, storage);
