@@ -14,7 +14,9 @@ import { startControlPlane, type ControlPlane } from '../harness/control-plane.t
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { apiServiceName as apiService, startAggregatedApi } from '../harness/aggregated-api.ts';
 import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
+import { grantsOf, unusedGrants, usedGrants } from '../harness/rbac-usage.ts';
 import { eventually } from '../harness/wait.ts';
+import { permissions as aggregatedPermissions } from '../../src/aggregated/permissions.ts';
 
 const token = 'aggregated0-operatortokenvalue0000000';
 const served = 'coder';
@@ -240,5 +242,12 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
             !String(r.path).includes('applied')),
       ),
     );
+  });
+
+  it('used every verb src/aggregated/permissions.ts grants, as the audit log shows', async () => {
+    const used = usedGrants(
+      await cp.auditEvents({ username: 'system:serviceaccount:coder-system:coder-k8s', stages: ['ResponseStarted', 'ResponseComplete'] }),
+    );
+    assert.deepEqual(unusedGrants(grantsOf(aggregatedPermissions), used, new Map()), []);
   });
 });
