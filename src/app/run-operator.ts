@@ -232,14 +232,25 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   await manager.start();
   if (withApiServer) {
     // Every replica serves the API, leader or not, once the caches it reads have synced (manager.start).
-    apiServer = await startAggregatedApiServer({
-      http: manager.http,
-      logger,
-      namespace: apiServerNamespace!,
-      backend,
-      bindAddress: options.aggregated.bindAddress,
-      port: options.aggregated.securePort,
-    });
+    try {
+      apiServer = await startAggregatedApiServer({
+        http: manager.http,
+        logger,
+        namespace: apiServerNamespace!,
+        backend,
+        bindAddress: options.aggregated.bindAddress,
+        port: options.aggregated.securePort,
+      });
+    } catch (err) {
+      // Nothing may keep the process alive after this: the pod restarts and shows the reason.
+      exiting = true;
+      await manager.shutdown();
+      await probes?.close();
+      stopCertReload?.();
+      await metricsServer?.close();
+      stopCounting();
+      throw new StartupError(`--app=all: the aggregated API server did not start: ${(err as Error).message}`);
+    }
   }
   return stopped;
 }
