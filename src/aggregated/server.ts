@@ -133,6 +133,20 @@ export class AggregatedServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://aggregated.invalid');
     const method = req.method ?? 'GET';
+    const started = Date.now();
+    res.on('finish', () =>
+      this.deps.logger.debug(
+        {
+          method,
+          path: url.pathname,
+          query: url.search,
+          code: res.statusCode,
+          ms: Date.now() - started,
+          user: req.headersDistinct['x-remote-user']?.[0],
+        },
+        'aggregated API request',
+      ),
+    );
     try {
       const r = route(method, url.pathname, url.searchParams);
       if (r.type === 'health') {

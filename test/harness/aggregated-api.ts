@@ -47,6 +47,7 @@ export async function startAggregatedApi(
       '--coder-request-timeout=10s',
       `--secure-port=${port}`,
       '--bind-address=127.0.0.1',
+      '--log-level=debug',
     ],
   });
   try {

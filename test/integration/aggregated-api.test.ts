@@ -126,7 +126,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     watch.stdout.on('data', (c) => (seen += c));
     watch.stderr.on('data', (c) => (errors += c));
     try {
-      await eventually('the watch to list', async () => /ADDED\s+acme\.alice\.dev\s+starter\s+true\s+running\s+\d+s/.test(seen));
+      await eventually('the watch to list', async () => /ADDED\s+acme\.alice\.dev\s+starter\s+true\s+running\s+\d\S*s\n/.test(seen));
       await kubectlOk(admin, [
         'patch',
         'coderworkspace',
@@ -230,7 +230,14 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
   it('deleting the namespace keeps every workspace and template in Coder (item 2, §6.3)', async () => {
     const world = aggregatedWorld(coder.state);
     const [workspaces, templates] = [world.workspaces.length, world.templates.length];
-    await kubectlOk(admin, ['delete', 'namespace', served, '--timeout=120s']);
+    const deleted = await kubectl(admin, ['delete', 'namespace', served, '--timeout=90s']);
+    if (deleted.code !== 0) {
+      const ns = await kubectl(admin, ['get', 'namespace', served, '-o', 'jsonpath={.status}']);
+      const log = readFileSync(operator.logFile, 'utf8')
+        .split('\n')
+        .filter((l) => /namespaces\/coder\/|"level":(40|50)/.test(l));
+      assert.fail(`namespace ${served} was not deleted: ${deleted.stderr}\nstatus: ${ns.stdout}\noperator:\n${log.slice(-30).join('\n')}`);
+    }
     assert.equal(world.workspaces.length, workspaces);
     assert.equal(world.templates.length, templates);
     assert.ok(
