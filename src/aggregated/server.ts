@@ -251,6 +251,9 @@ export class AggregatedServer {
     const rendering = negotiate(req.headers.accept);
     if (q.get('dryRun') && ['create', 'update', 'patch', 'delete'].includes(verb))
       throw badRequest(`server-side dry-run is not supported by ${storage.names.plural}.${group}; nothing was changed`);
+    // Not offered (a namespace deletion must never remove Coder's objects in bulk): 405 makes the namespace
+    // controller fall back to listing, which is empty while the namespace terminates.
+    if (verb === 'deletecollection') throw methodNotAllowed('DELETE');
     if (namespace) {
       const state = await this.deps.namespaces.state(namespace);
       if (state !== 'active') {
@@ -259,7 +262,7 @@ export class AggregatedServer {
         if (verb === 'watch') return this.watch(req, res, storage, namespace, rendering, q, []);
         if (state === 'missing')
           throw new ApiStatusError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
-        if (verb === 'delete' || verb === 'deletecollection')
+        if (verb === 'delete')
           throw forbidden(
             `namespace "${namespace}" is being deleted: ${storage.names.plural} are not deleted with it (Coder keeps them); delete them before, or in Coder`,
           );
