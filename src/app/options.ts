@@ -37,6 +37,18 @@ export interface OperatorOptions {
   testOnlyCoderUrl?: string;
   /** --app=mcp-http only (src/app/mcp-options.ts). */
   mcp?: McpOptions;
+  /** The aggregated API server (all, aggregated-apiserver): where it listens, and its Coder calls. */
+  aggregated: AggregatedApiOptions;
+}
+
+export interface AggregatedApiOptions {
+  bindAddress: string;
+  securePort: number;
+  /** --app=aggregated-apiserver only: the static Coder backend of the Go original's flags. */
+  coderUrl?: string;
+  coderSessionToken?: string;
+  coderNamespace?: string;
+  coderRequestTimeoutMs: number;
 }
 
 /** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
@@ -92,6 +104,14 @@ Flags:
                                     compared with Coder and repaired, 1 to 86400 (default 600)
 ${mcpUsage}
   --test-only-coder-url=URL         tests only: send every Coder API call to this loopback URL
+
+Aggregated API server (--app=all and --app=aggregated-apiserver):
+  --secure-port=PORT                HTTPS port of aggregation.coder.com (default 6443)
+  --bind-address=IP                 address it listens on (default 0.0.0.0)
+  --coder-request-timeout=DURATION  timeout of each Coder call, such as 30s or 1m (default 30s; 0 = 30s)
+  --coder-url=URL                   aggregated-apiserver only: the Coder URL (http or https)
+  --coder-session-token=TOKEN       aggregated-apiserver only: an owner session token for it
+  --coder-namespace=NS              aggregated-apiserver only: the one namespace it serves
   --version                         print the version
   --help                            print this help`;
 
@@ -178,6 +198,12 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'coder-resync-period': { type: 'string', default: '600' },
         'test-only-coder-url': { type: 'string' },
         ...mcpFlags,
+        'secure-port': { type: 'string', default: '6443' },
+        'bind-address': { type: 'string', default: '0.0.0.0' },
+        'coder-url': { type: 'string', default: '' },
+        'coder-session-token': { type: 'string', default: '' },
+        'coder-namespace': { type: 'string', default: '' },
+        'coder-request-timeout': { type: 'string', default: '30s' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -217,7 +243,45 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     coderResyncPeriodMs: parseIntInRange('coder-resync-period', v['coder-resync-period']!, maxCoderResyncSeconds) * 1000,
     ...(v['test-only-coder-url'] !== undefined ? { testOnlyCoderUrl: parseTestOnlyCoderUrl(v['test-only-coder-url']) } : {}),
     ...(mcp ? { mcp } : {}),
+    aggregated: {
+      bindAddress: v['bind-address']!,
+      securePort: parseIntInRange('secure-port', v['secure-port']!, 65535),
+      ...optional('coderUrl', parseCoderUrl(v['coder-url']!.trim())),
+      ...optional('coderSessionToken', v['coder-session-token']!.trim()),
+      ...optional('coderNamespace', v['coder-namespace']!.trim()),
+      coderRequestTimeoutMs: parseCoderRequestTimeout(v['coder-request-timeout']!),
+    },
   };
+}
+
+const optional = <K extends string>(key: K, value: string | undefined) => (value ? ({ [key]: value } as Record<K, string>) : {});
+
+/** The Go original's rule: checked in every mode when given (reference §1.1). */
+function parseCoderUrl(value: string): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--coder-url: must include scheme and host (for example, https://coder.example.com)`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol.toLowerCase())) throw new UsageError('--coder-url: scheme must be http or https');
+  if (!url.hostname) throw new UsageError('--coder-url: must include scheme and host (for example, https://coder.example.com)');
+  return value;
+}
+
+const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go duration ("30s", "1m30s", "500ms"); 0 means the default 30 s; negative is refused. */
+export function parseCoderRequestTimeout(value: string): number {
+  const text = value.trim();
+  if (text.startsWith('-')) throw new UsageError(`--coder-request-timeout=${value}: must not be negative`);
+  if (text === '0') return 30_000;
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text)
+    throw new UsageError(`--coder-request-timeout=${value}: expected a duration such as 30s, 1m or 1m30s`);
+  const ms = parts.reduce((sum, p) => sum + Number(p[1]) * durationUnits[p[2]!]!, 0);
+  return ms === 0 ? 30_000 : Math.ceil(ms);
 }
 
 /** Unauthenticated plain-HTTP metrics only where nothing but this machine can reach them. */

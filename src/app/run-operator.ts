@@ -1,5 +1,7 @@
-// `coder-k8s --app=controller`: check the CRDs, start probes and metrics, run the controllers (as
-// leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
+// `coder-k8s --app=controller` and `--app=all`: check the CRDs, start probes and metrics, run the
+// controllers (as leader), in `all` also the aggregated API server (every replica, once the caches have
+// synced), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
+// `--app=aggregated-apiserver` runs the aggregated API server alone (run-aggregated-apiserver.ts).
 import type { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +29,10 @@ import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 import { checkShardSelector } from './shard-selector.ts';
+import { builtinResources } from '../runtime/resource.ts';
+import { controlPlaneBackend } from '../aggregated/backend.ts';
+import { startAggregatedApiServer, type RunningAggregatedApiServer } from '../aggregated/start.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 
 const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -42,7 +48,7 @@ function anyKubeConfigSource(): boolean {
 /** The full client library, loaded on first call (tens of MiB): only modes and kubeconfigs that need it pay for it. */
 const clientLibrary = () => createRequire(import.meta.url)('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
 
-function loadKubeConfig(path: string | undefined): KubeConfig {
+export function loadKubeConfig(path: string | undefined): KubeConfig {
   // With nothing to load the library falls back to http://localhost, which fails later with a stack trace.
   if (!path && !anyKubeConfigSource())
     throw new StartupError(
@@ -97,11 +103,16 @@ export function operatorCoderClients(options: Pick<OperatorOptions, 'testOnlyCod
   return coderClientFactory(logger, options.testOnlyCoderUrl);
 }
 
-function leaseNamespace(options: OperatorOptions): string {
-  const namespace =
-    options.leaderElectionNamespace ??
+/** The operator's own namespace (POD_NAMESPACE, else the ServiceAccount's), where its Lease and serving certificate live. */
+export function ownNamespace(): string | undefined {
+  return (
     process.env.POD_NAMESPACE ??
-    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined);
+    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined)
+  );
+}
+
+function leaseNamespace(options: OperatorOptions): string {
+  const namespace = options.leaderElectionNamespace ?? ownNamespace();
   if (!namespace) {
     throw new StartupError(
       'leader election needs a namespace for its Lease: set POD_NAMESPACE, ' +
@@ -117,9 +128,11 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     const { runMcpServer } = await import('./run-mcp.ts');
     return runMcpServer(options, version, { loadKubeConfig, coderClient: operatorCoderClients(options, logger), logger });
   }
-  if (options.app !== 'controller') {
-    throw new StartupError(`--app=${options.app}: the aggregated API server is not built yet in this version; run with --app=controller`);
+  if (options.app === 'aggregated-apiserver') {
+    const { runAggregatedApiServer } = await import('./run-aggregated-apiserver.ts');
+    return runAggregatedApiServer(options, version);
   }
+  const withApiServer = options.app === 'all';
   const logger: Logger = createLogger({ level: options.logLevel });
   const kubeConfig = loadConnection(options.kubeconfig);
   const metrics = createMetrics();
@@ -171,10 +184,24 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     }),
   };
   for (const setup of controllerSetups) setup(manager, deps);
+  let apiServer: RunningAggregatedApiServer | undefined;
+  const apiServerNamespace = withApiServer ? ownNamespace() : undefined;
+  if (withApiServer && !apiServerNamespace)
+    throw new StartupError(
+      '--app=all: the aggregated API server needs its namespace for its serving certificate: set POD_NAMESPACE or run in a pod',
+    );
+  const backend = controlPlaneBackend(
+    { controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource), secrets: manager.cache(builtinResources.secret) },
+    { coderClient: coderClientFactory(logger, options.testOnlyCoderUrl, options.aggregated.coderRequestTimeoutMs) },
+  );
 
   const probes = await startProbeServer(options.healthProbeBindAddress, {
     healthz: () => manager.liveness(),
-    readyz: () => manager.readiness(),
+    readyz: () => {
+      const caches = manager.readiness();
+      if (!withApiServer || apiServer || !caches.ok) return caches;
+      return { ok: false, reasons: ['the aggregated API server has not started'] };
+    },
   });
   const metricsServer = await startMetricsServer(
     options.metricsBindAddress,
@@ -213,6 +240,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       const allReturned = await manager.shutdown();
       // Events the last reconciles recorded are still queued: give them a moment, not more.
       await Promise.race([deps.events.flush(), delay(eventFlushOnShutdownMs, undefined, { ref: false })]);
+      await apiServer?.stop();
       await probes?.close();
       stopCertReload?.();
       await metricsServer?.close();
@@ -229,5 +257,27 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     process.once('SIGINT', stop);
   });
   await manager.start();
+  if (withApiServer) {
+    // Every replica serves the API, leader or not, once the caches it reads have synced (manager.start).
+    try {
+      apiServer = await startAggregatedApiServer({
+        http: manager.http,
+        logger,
+        namespace: apiServerNamespace!,
+        backend,
+        bindAddress: options.aggregated.bindAddress,
+        port: options.aggregated.securePort,
+      });
+    } catch (err) {
+      // Nothing may keep the process alive after this: the pod restarts and shows the reason.
+      exiting = true;
+      await manager.shutdown();
+      await probes?.close();
+      stopCertReload?.();
+      await metricsServer?.close();
+      stopCounting();
+      throw new StartupError(`--app=all: the aggregated API server did not start: ${(err as Error).message}`);
+    }
+  }
   return stopped;
 }

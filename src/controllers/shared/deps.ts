@@ -49,12 +49,16 @@ export const defaultCoderResyncMs = 10 * 60_000;
 /** Each controllers/<kind>/controller.ts exports one: registers the controller and its watches. */
 export type ControllerSetup = (manager: Manager, deps: ControllerDeps) => Controller;
 
-/** Coder clients on the control plane's Service URL, or on `urlOverride` (--test-only-coder-url, loopback only) for every control plane. */
-export function coderClientFactory(logger: Logger, urlOverride?: string): ControllerDeps['coderClient'] {
+/**
+ * Coder clients on the control plane's Service URL, or on `urlOverride` (--test-only-coder-url, loopback
+ * only) for every control plane; `timeoutMs` per call (the client's default when unset).
+ */
+export function coderClientFactory(logger: Logger, urlOverride?: string, timeoutMs?: number): ControllerDeps['coderClient'] {
   return (cp, token) =>
     new CoderClient({
       baseURL: urlOverride ?? operatorApiURL(cp),
       token,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       logger: logger.child({ coderControlPlane: `${cp.metadata.namespace}/${cp.metadata.name}` }),
     });
 }

@@ -5,9 +5,8 @@ import type { components } from '../../../generated/coder-api.ts';
 import { aiGatewayKeyHandlers } from './ai-gateway-key-handlers.ts';
 import { aiProviderHandlers } from './ai-provider-handlers.ts';
 import { mcpServerHandlers } from './mcp-server-handlers.ts';
-import { mcpHandlers } from './mcp-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
-import { workspaceHandlers } from './workspace-handlers.ts';
+import { workspaceModelHandlers } from './workspace-models.ts';
 import { workspaceProxyHandlers } from './workspace-proxy-handlers.ts';
 
 export interface HandlerContext {
@@ -79,9 +78,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
   ...mcpServerHandlers,
   ...aiGatewayKeyHandlers,
   ...workspaceProxyHandlers,
-  ...mcpHandlers,
-  // Last: where both implement an operation, the template tests' world answers.
-  ...workspaceHandlers,
+  ...workspaceModelHandlers,
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

@@ -1,0 +1,26 @@
+// Three models of Coder's organizations, templates and workspaces grew in the double side by side: the
+// template tests' world (the richest: builds, agents, logs), the MCP server's, and the aggregated API
+// server's. Until they are one, an operation more than one implements is answered by the model the
+// test seeded; a double with none seeded answers from the template tests' world.
+import { aggregatedHandlers, aggregatedWorld } from './aggregated-handlers.ts';
+import type { Handler } from './handlers.ts';
+import { mcpHandlers } from './mcp-handlers.ts';
+import type { CoderApiDoubleState } from './state.ts';
+import { workspaceHandlers } from './workspace-handlers.ts';
+
+function seededModel(state: CoderApiDoubleState): Readonly<Record<string, Handler>> {
+  const aggregated = aggregatedWorld(state);
+  if (aggregated.templates.length || aggregated.workspaces.length) return aggregatedHandlers;
+  if (state.templates.length || state.workspaces.length) return mcpHandlers;
+  return workspaceHandlers;
+}
+
+const models = [workspaceHandlers, mcpHandlers, aggregatedHandlers];
+
+export const workspaceModelHandlers: Readonly<Record<string, Handler>> = Object.fromEntries(
+  [...new Set(models.flatMap((model) => Object.keys(model)))].map((operation) => {
+    const first = models.find((model) => model[operation])![operation]!;
+    const handler: Handler = (ctx) => (seededModel(ctx.state)[operation] ?? first)(ctx);
+    return [operation, handler];
+  }),
+);
