@@ -2,6 +2,7 @@
 // document answers 501 (see coder-api-double.ts) until the issue that needs it implements it here.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { provisionerKeyHandlers } from './provisioner-key-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
 
 export interface HandlerContext {
@@ -68,6 +69,8 @@ export const handlers: Readonly<Record<string, Handler>> = {
   },
 
   getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
+
+  ...provisionerKeyHandlers,
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

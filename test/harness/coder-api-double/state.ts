@@ -21,7 +21,17 @@ export interface CoderApiDoubleState {
   entitlements: Schemas['Entitlements'];
   /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
   enterprise: boolean;
+  organizations: Schemas['Organization'][];
+  /** Provisioner keys with their material, which Coder answers only once (on create). */
+  provisionerKeys: StoredProvisionerKey[];
 }
+
+export interface StoredProvisionerKey {
+  key: Schemas['ProvisionerKey'];
+  material: string;
+}
+
+export const defaultOrganizationId = '0b7f2f5e-3c1a-4f7e-9d2b-6a1e8c4d5f01';
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
 
@@ -72,6 +82,8 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
+    organizations: [{ id: defaultOrganizationId, name: 'default', display_name: 'Coder', is_default: true, created_at: now, updated_at: now }],
+    provisionerKeys: [],
   };
 }
 
