@@ -14,6 +14,21 @@ import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
 import { aProvisioner } from '../fixtures/coderprovisioner.ts';
+import { grantsOf, unusedGrants, usedGrants, type Grant } from '../harness/rbac-usage.ts';
+import { permissions } from '../../src/controllers/coderprovisioner/permissions.ts';
+
+// Grants of the provisioner controller that this suite's audit log cannot show, each with the reason.
+const notExercisedHere = new Map<Grant, string>([
+  ...(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] as const).flatMap((verb): [Grant, string][] => [
+    [`/pods:${verb}`, "the daemons' Role grants it, and Kubernetes lets a subject grant only what it holds itself"],
+    [`/persistentvolumeclaims:${verb}`, "the daemons' Role grants it, and Kubernetes lets a subject grant only what it holds itself"],
+  ]),
+  ...['/secrets', '/serviceaccounts', 'rbac.authorization.k8s.io/roles', 'rbac.authorization.k8s.io/rolebindings', 'apps/deployments'].map(
+    (resource): [Grant, string] => [`${resource}:create`, 'server-side apply creates with a PATCH; the API server checks create then'],
+  ),
+  ['coder.com/coderprovisioners/finalizers:update', 'children carry blockOwnerDeletion: an admission check asks for it, never a request'],
+  ['apps/deployments:delete', 'coderprovisioner-credentials.test.ts: a Deployment whose Secret lost its marks'],
+]);
 
 const conditionJsonpath = (type: string) =>
   `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
@@ -247,6 +262,14 @@ describe('CoderProvisioner controller', () => {
     assert.equal((await apps.listNamespacedDeployment({ namespace: ns })).items.length, 0);
     const events = await env.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
     assert.ok(events.items.some((e) => e.reason === 'InvalidSpec' && e.note?.includes('spec.controlPlaneRef.name')));
+  });
+
+  // Last, so that the audit log holds the whole suite.
+  it('used every verb its declared permissions grant, as the audit log of this suite shows', async () => {
+    const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
+    const used = usedGrants(await env.cp.auditEvents({ username: operatorUser, stages: ['ResponseStarted', 'ResponseComplete'] }));
+    const unused = unusedGrants(grantsOf(permissions), used, notExercisedHere);
+    assert.deepEqual(unused, [], `granted but never used: ${unused.join(', ')}`);
   });
 
   it('never writes a provisioner key or token to its log, status or Events', async () => {

@@ -41,7 +41,10 @@ export const provisionerKeyHandlers: Readonly<Record<string, Handler>> = {
     if (!org) return organizationNotFound;
     const { name, tags } = ctx.body as { name: string; tags?: Record<string, string> };
     if (reservedKeyNames.includes(name.toLowerCase())) {
-      return { status: 400, body: { message: `Name cannot be reserved name '${name}'`, validations: [{ field: 'name', detail: 'reserved' }] } };
+      return {
+        status: 400,
+        body: { message: `Name cannot be reserved name '${name}'`, validations: [{ field: 'name', detail: 'reserved' }] },
+      };
     }
     const taken = ctx.state.provisionerKeys.some((k) => k.key.organization === org.id && k.key.name.toLowerCase() === name.toLowerCase());
     if (taken) return { status: 409, body: { message: `Provisioner key with name '${name}' already exists in organization` } };

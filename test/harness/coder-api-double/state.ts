@@ -82,7 +82,9 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
-    organizations: [{ id: defaultOrganizationId, name: 'default', display_name: 'Coder', is_default: true, created_at: now, updated_at: now }],
+    organizations: [
+      { id: defaultOrganizationId, name: 'default', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
+    ],
     provisionerKeys: [],
   };
 }
