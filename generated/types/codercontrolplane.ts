@@ -452,6 +452,52 @@ export interface CoderControlPlaneStatus {
 
 /** Condition types and reasons of CoderControlPlane, as declared in schemas/codercontrolplanes.yaml. */
 export const CoderControlPlaneConditions = {
+  /** The summary that kubectl wait, Argo CD and Flux (kstatus) read: True when Coder serves and every condition below that the spec asks for is True. While it is False, the reason names the first blocking condition and the message repeats that condition's message. Operator access and the license are reported by their own conditions and do not hold Ready back. */
+  Ready: {
+    type: 'Ready',
+    reasons: {
+      /** True. At least one Coder pod is ready and nothing the spec asks for is blocked. */
+      Available: 'Available',
+      /** False. SpecValid is False; fix the field the message names (Stalled is True). */
+      InvalidSpec: 'InvalidSpec',
+      /** False. DatabaseSecretResolved is False; create or fix the Secret key it names (Stalled is True). */
+      DatabaseSecretNotResolved: 'DatabaseSecretNotResolved',
+      /** False. ChildrenOwned is False; delete or rename the object it names (Stalled is True). */
+      ChildrenNotOwned: 'ChildrenNotOwned',
+      /** False. Exposed is False; install the Gateway API CRDs or change spec.expose (Stalled is True). */
+      NotExposed: 'NotExposed',
+      /** False. WorkspaceRBACReady is False; mark the namespace or remove the object it names (Stalled is True). */
+      WorkspaceRBACNotReady: 'WorkspaceRBACNotReady',
+      /** False. No Coder pod is ready yet (see DeploymentReady); this resolves by itself once a pod is ready. */
+      DeploymentNotReady: 'DeploymentNotReady',
+    },
+  },
+  /** True only while the control plane cannot make progress until the user acts (kstatus reads it as Failed); removed otherwise. Its reason and message are those of Ready. */
+  Stalled: {
+    type: 'Stalled',
+    reasons: {
+      /** True. SpecValid is False. */
+      InvalidSpec: 'InvalidSpec',
+      /** True. DatabaseSecretResolved is False. */
+      DatabaseSecretNotResolved: 'DatabaseSecretNotResolved',
+      /** True. ChildrenOwned is False. */
+      ChildrenNotOwned: 'ChildrenNotOwned',
+      /** True. Exposed is False. */
+      NotExposed: 'NotExposed',
+      /** True. WorkspaceRBACReady is False. */
+      WorkspaceRBACNotReady: 'WorkspaceRBACNotReady',
+    },
+  },
+  /** Whether at least one pod of the Coder Deployment is ready (status.readyReplicas). */
+  DeploymentReady: {
+    type: 'DeploymentReady',
+    reasons: {
+      /** True. At least one Coder pod is ready. */
+      MinimumReplicasReady: 'MinimumReplicasReady',
+      /** False. No Coder pod is ready yet; kubectl describe deployment names what it waits for. */
+      NoReplicasReady: 'NoReplicasReady',
+    },
+  },
   /** Whether spec.database.connectionSecretRef names a Secret key that holds a PostgreSQL connection URL. Reported only while spec.database is set, and removed when spec.database is removed. It does not check that the database is reachable; messages name the Secret and the key, never the URL. */
   DatabaseSecretResolved: {
     type: 'DatabaseSecretResolved',
@@ -492,7 +538,7 @@ export const CoderControlPlaneConditions = {
   OperatorTokenSecretOwned: {
     type: 'OperatorTokenSecretOwned',
     reasons: {
-      /** True. The control plane is the controller owner of the Secret, or the Secret does not exist yet and the controller creates it. */
+      /** True. The control plane is the controller owner of the Secret, or the Secret does not exist yet; the controller creates it once operator access works (see OperatorAccessReady). */
       TokenSecretOwned: 'TokenSecretOwned',
       /** False. The Secret exists and another owner, or no owner, controls it; the message names the Secret. Delete the leftover Secret or set spec.operatorAccess.generatedTokenSecretName to an unused name; rechecked every 30 s. */
       TokenSecretNotOwned: 'TokenSecretNotOwned',

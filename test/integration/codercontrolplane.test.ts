@@ -103,6 +103,19 @@ describe('CoderControlPlane controller', () => {
       },
       { timeoutMs: 90_000 },
     );
+    // What Kubernetes tooling reads: kubectl wait, the printer column, and kstatus's observedGeneration.
+    await kubectlOk(admin, ['-n', 'coder', 'wait', '--for=condition=Ready', 'codercontrolplane/coder', '--timeout=60s']);
+    assert.match(
+      await kubectlOk(admin, ['-n', 'coder', 'get', 'codercontrolplane', 'coder']),
+      /^NAME\s+PHASE\s+URL\s+READY\s+REPLICAS\s+AGE\ncoder\s+Ready\s+\S+\s+True\s+1\s/,
+    );
+    const ready = await client.get('coder', 'coder');
+    assert.equal(ready.status?.observedGeneration, ready.metadata.generation);
+    assert.equal(
+      await conditionLine('coder', 'coder', 'Ready'),
+      'True Available: Coder serves, and everything the spec asks for is in place.',
+    );
+    assert.equal(await conditionLine('coder', 'coder', 'Stalled'), '');
   });
 
   it('keeps the seed rollout restart annotation across reconciles', async () => {
@@ -185,6 +198,12 @@ describe('CoderControlPlane controller', () => {
     for (const [name, , expected] of rows) {
       await eventually(`${name}: ${expected}`, async () => (await conditionLine(ns, name, 'DatabaseSecretResolved')) === expected);
     }
+    // Only the user can fix a missing Secret: Ready names it, and Stalled (kstatus: Failed) says so.
+    const blocked =
+      'DatabaseSecretNotResolved: DatabaseSecretResolved is False (SecretNotFound): Secret "missing" was not found in namespace "db-table".';
+    assert.equal(await conditionLine(ns, 'missing', 'Ready'), `False ${blocked}`);
+    assert.equal(await conditionLine(ns, 'missing', 'Stalled'), `True ${blocked}`);
+    await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=Stalled', 'codercontrolplane/missing', '--timeout=30s']);
     const deployment = await cp.adminConfig().makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: ns, name: 'resolved' });
     const env = deployment.spec!.template.spec!.containers[0]!.env!.find((e) => e.name === 'CODER_PG_CONNECTION_URL')!;
     assert.deepEqual(JSON.parse(JSON.stringify(env)), {
@@ -326,6 +345,24 @@ describe('CoderControlPlane controller', () => {
       await eventually('the next control plane reconciled', async () =>
         (await conditionLine(ns, 'after', 'OperatorAccessReady')).startsWith('False DatabaseURLUnavailable'),
       );
+
+      // One Warning per problem, not one per retry: two more reconciles meet the same problem.
+      for (const replicas of [2, 1]) {
+        const { metadata } = await client.mergePatch(ns, 'zero', { spec: { replicas } });
+        await eventually(`the reconcile of generation ${metadata.generation}`, async () =>
+          (await client.get(ns, 'zero')).status?.conditions?.some(
+            (c) => c.type === 'OperatorAccessReady' && c.observedGeneration === metadata.generation,
+          ),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 2_000));
+      const warnings = (await cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns })).items
+        .filter((e) => e.type === 'Warning')
+        .map((e) => [e.regarding?.name, e.reason, e.series?.count ?? 1]);
+      assert.deepEqual(warnings.filter(([name]) => name !== 'fifo').sort(), [
+        ['after', 'DatabaseURLUnavailable', 1],
+        ['zero', 'InvalidDatabaseURL', 1],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@ import { operatorTokenName } from '../../coder/operator-access/token-name.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
-import { eventTarget } from '../shared/event-target.ts';
+import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import { secretValue } from '../shared/secret-value.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
 import type { ControlPlaneContext } from './context.ts';
@@ -87,16 +87,15 @@ export async function reconcileOperatorAccess(
   let secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
   let ownership = tokenSecretOwnership(cp, secret);
   let ownershipCond = ownershipCondition(cp, ownership);
-  const failed = (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): OperatorAccessOutcome => ({
-    status: notReady,
-    conditions: conditions(ownershipCond, access),
-    requeueAfterMs,
-  });
+  // One Warning per new problem: a retry that meets the same problem says nothing new.
+  const failed = async (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): Promise<OperatorAccessOutcome> => {
+    await warnOnNewProblem(ctx.events, cp, access, 'BootstrapOperatorAccess');
+    return { status: notReady, conditions: conditions(ownershipCond, access), requeueAfterMs };
+  };
   const refuseSecret = async () => {
-    if (cp.status?.operatorTokenSecretRef || cp.status?.operatorAccessReady !== false) {
-      await ctx.events.record(eventTarget(cp), 'Warning', 'TokenSecretNotOwned', 'UseOperatorTokenSecret', ownershipCond.message);
-    }
-    return failed(tokenSecretNotOwned(), notOwnedRecheckMs);
+    // The ownership condition names the Secret; OperatorAccessReady only points to it.
+    await warnOnNewProblem(ctx.events, cp, ownershipCond, 'UseOperatorTokenSecret');
+    return { status: notReady, conditions: conditions(ownershipCond, tokenSecretNotOwned()), requeueAfterMs: notOwnedRecheckMs };
   };
   if (ownership === 'foreign') return refuseSecret();
   const url = await postgresURL(ctx, cp, databaseURL);
@@ -108,9 +107,7 @@ export async function reconcileOperatorAccess(
     } catch (err) {
       if (signal?.aborted) throw err;
       if (!(err instanceof OperatorAccessError)) throw err;
-      const access = accessFailed(err);
-      await ctx.events.record(eventTarget(cp), 'Warning', access.reason, 'BootstrapOperatorAccess', access.message);
-      return failed(access);
+      return failed(accessFailed(err));
     }
     if (!adopted) return refuseSecret();
     secret = adopted;
@@ -150,9 +147,7 @@ export async function reconcileOperatorAccess(
     }));
   } catch (err) {
     if (signal?.aborted) throw err;
-    const access = storeError !== undefined ? tokenSecretWriteFailed(`${ns}/${name}`, storeError) : accessFailed(err);
-    await ctx.events.record(eventTarget(cp), 'Warning', access.reason, 'BootstrapOperatorAccess', access.message);
-    return failed(access);
+    return failed(storeError !== undefined ? tokenSecretWriteFailed(`${ns}/${name}`, storeError) : accessFailed(err));
   }
   if (rotated && ownership === 'absent') {
     await ctx.events.record(

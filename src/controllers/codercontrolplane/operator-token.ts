@@ -47,7 +47,7 @@ export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecret
       message:
         ownership === 'owned'
           ? `Secret "${namespace}/${name}" is controlled by this control plane.`
-          : `Secret "${namespace}/${name}" does not exist yet; the controller creates it.`,
+          : `Secret "${namespace}/${name}" does not exist yet; the controller creates it once operator access works (see OperatorAccessReady).`,
     };
   }
   return {

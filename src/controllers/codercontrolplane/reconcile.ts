@@ -18,7 +18,8 @@ import { conflictingConfigurationCondition, hasConflictingDatabaseConfig, resolv
 import { refreshEntitlements } from './entitlements.ts';
 import { reconcileLicense } from './license.ts';
 import { reconcileOperatorAccess } from './operator-access.ts';
-import { computeStatus, readyReplicas } from './status.ts';
+import { computeStatus } from './status.ts';
+import { controlPlaneReadyRule, readyReplicas } from './readiness.ts';
 import { workspaceNamespaces } from './desired/workspace-rbac.ts';
 
 const finalizer = 'coder.com/workspace-rbac-cleanup';
@@ -60,7 +61,14 @@ async function reconcileLive(
   if (hasConflictingDatabaseConfig(cp)) return reportConflictingConfiguration(ctx, cp);
   const { blocking, tolerated } = partitionSchemaErrors(validateCoderControlPlane(cp));
   if (blocking.length) {
-    return reportInvalidSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, schemaErrorsMessage('CoderControlPlane', blocking));
+    return reportInvalidSpec(
+      ctx,
+      coderControlPlaneResource,
+      cp,
+      C.SpecValid,
+      schemaErrorsMessage('CoderControlPlane', blocking),
+      controlPlaneReadyRule,
+    );
   }
 
   let children;
@@ -68,7 +76,7 @@ async function reconcileLive(
     children = await applyChildren(ctx, cp);
   } catch (err) {
     if (!(err instanceof SpecError)) throw err;
-    return reportInvalidSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, err.message);
+    return reportInvalidSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, err.message, controlPlaneReadyRule);
   }
   await warnOnNewProblem(ctx.events, cp, children.conditions?.[C.WorkspaceRBACReady.type], 'ApplyWorkspaceRBAC');
   await warnOnNewProblem(ctx.events, cp, children.conditions?.[C.ChildrenOwned.type], 'ApplyChildren');
@@ -119,7 +127,7 @@ function workspaceRbacDriftCheck(cp: CoderControlPlane): StepOutcome<CoderContro
 /** Nothing is applied; only the condition changes (the rest of the status keeps describing what runs). */
 async function reportConflictingConfiguration(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
   const changes = { [C.DatabaseSecretResolved.type]: conflictingConfigurationCondition() };
-  await writeConditions(ctx.writer, coderControlPlaneResource, cp, changes, ctx.now());
+  await writeConditions(ctx.writer, coderControlPlaneResource, cp, changes, ctx.now(), controlPlaneReadyRule);
 }
 
 /** Deletion: remove workspace RBAC in every namespace (owned children go by garbage collection), then the finalizer. */

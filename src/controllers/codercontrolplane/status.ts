@@ -3,10 +3,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
 import { statusURL } from '../shared/control-plane-endpoints.ts';
 import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
-
-export function readyReplicas(deployment: V1Deployment | undefined): number {
-  return deployment?.status?.readyReplicas ?? 0;
-}
+import { controlPlaneReadyRule, deploymentReadyCondition, readyReplicas } from './readiness.ts';
 
 export function computeStatus(
   cp: CoderControlPlane,
@@ -15,6 +12,7 @@ export function computeStatus(
   now: Date,
 ): CoderControlPlaneStatus {
   const ready = readyReplicas(deployment);
+  const deploymentReady = deploymentReadyCondition(deployment);
   return {
     ...cp.status,
     observedGeneration: cp.metadata.generation,
@@ -22,6 +20,11 @@ export function computeStatus(
     url: statusURL(cp),
     phase: ready > 0 ? 'Ready' : 'Pending',
     ...outcome.status,
-    conditions: nextConditions(cp, outcome.conditions ?? {}, now) as CoderControlPlaneStatus['conditions'],
+    conditions: nextConditions(
+      cp,
+      { ...outcome.conditions, [deploymentReady.type]: deploymentReady },
+      now,
+      controlPlaneReadyRule,
+    ) as CoderControlPlaneStatus['conditions'],
   };
 }

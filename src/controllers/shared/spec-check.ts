@@ -12,6 +12,7 @@ import { TerminalError } from '../../runtime/terminal-error.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import { isWrongType, type ValidationError } from '../../validation/error.ts';
 import { eventTarget } from './event-target.ts';
+import type { ReadyRule } from './ready.ts';
 import { writeConditions } from './step-outcome.ts';
 
 /**
@@ -88,8 +89,9 @@ export async function reportInvalidSpec<T extends ValidatedObject>(
   obj: T,
   condition: SpecValidCondition,
   message: string,
+  readyRule?: ReadyRule,
 ): Promise<void> {
   await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.InvalidSpec, 'ValidateSpec', message);
   const invalid = { type: condition.type, status: 'False' as const, reason: condition.reasons.InvalidSpec, message };
-  await writeConditions(deps.writer, resource, obj, { [condition.type]: invalid }, deps.now());
+  await writeConditions(deps.writer, resource, obj, { [condition.type]: invalid }, deps.now(), readyRule);
 }

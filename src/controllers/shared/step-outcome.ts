@@ -5,6 +5,7 @@ import { removeCondition, setCondition, type Condition, type ConditionInput } fr
 import type { KubeObject } from '../../runtime/informer.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
 import type { Writer } from '../../runtime/writer.ts';
+import { readinessChanges, type ReadyRule } from './ready.ts';
 
 export interface StepOutcome<Status> {
   conditions?: Record<string, ConditionInput | undefined>;
@@ -30,26 +31,38 @@ function soonest(...delays: (number | undefined)[]): ReconcileResult | undefined
   return positive.length ? { requeueAfterMs: Math.min(...positive) } : undefined;
 }
 
-/** `obj`'s conditions with each change applied (metav1.Condition rules); a type mapped to undefined is removed. */
+/**
+ * `obj`'s conditions with each change applied (metav1.Condition rules); a type mapped to undefined is
+ * removed. With a ready rule, Ready (and Stalled) are then decided from the result.
+ */
 export function nextConditions(
   obj: { metadata: { generation?: number }; status?: { conditions?: unknown } },
   changes: Record<string, ConditionInput | undefined>,
   now: Date,
+  readyRule?: ReadyRule,
 ): Condition[] {
-  let conditions = (obj.status?.conditions ?? []) as Condition[];
-  for (const [type, condition] of Object.entries(changes)) {
-    conditions = condition ? setCondition(conditions, condition, obj.metadata.generation, now) : removeCondition(conditions, type);
-  }
-  return conditions;
+  const apply = (conditions: Condition[], list: Record<string, ConditionInput | undefined>) => {
+    for (const [type, condition] of Object.entries(list)) {
+      conditions = condition ? setCondition(conditions, condition, obj.metadata.generation, now) : removeCondition(conditions, type);
+    }
+    return conditions;
+  };
+  const conditions = apply((obj.status?.conditions ?? []) as Condition[], changes);
+  return readyRule ? apply(conditions, readinessChanges(conditions, readyRule)) : conditions;
 }
 
-/** Writes only these condition changes; the rest of the status keeps describing what runs. */
+/**
+ * Writes only these condition changes, and observedGeneration (the conditions describe this spec);
+ * the rest of the status keeps describing what runs.
+ */
 export async function writeConditions<T extends KubeObject & { metadata: { generation?: number }; status?: { conditions?: unknown } }>(
   writer: Writer,
   resource: ResourceKind,
   obj: T,
   changes: Record<string, ConditionInput | undefined>,
   now: Date,
+  readyRule?: ReadyRule,
 ): Promise<void> {
-  await writer.writeStatus(resource, obj, { ...obj.status, conditions: nextConditions(obj, changes, now) } as T['status']);
+  const status = { ...obj.status, observedGeneration: obj.metadata.generation, conditions: nextConditions(obj, changes, now, readyRule) };
+  await writer.writeStatus(resource, obj, status as T['status']);
 }

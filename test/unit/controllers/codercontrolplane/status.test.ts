@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { computeStatus } from '../../../../src/controllers/codercontrolplane/status.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 
 const now = new Date('2026-12-01T10:00:00Z');
-const deployment = (readyReplicas?: number) => ({ status: { readyReplicas } });
+const deployment = (readyReplicas?: number) => ({ spec: { replicas: 2 }, status: { readyReplicas } }) as V1Deployment;
 const exposed = { type: 'Exposed', status: 'True' as const, reason: 'IngressApplied', message: 'Ingress "coder" is applied.' };
 
 describe('computeStatus', () => {
@@ -17,7 +18,18 @@ describe('computeStatus', () => {
     assert.equal(status.observedGeneration, 3);
     assert.equal(status.url, 'http://coder.coder.svc.cluster.local:80');
     assert.equal(status.operatorAccessReady, true);
-    assert.deepEqual(status.conditions, [{ ...exposed, observedGeneration: 3, lastTransitionTime: '2026-12-01T10:00:00Z' }]);
+    const stamp = { observedGeneration: 3, lastTransitionTime: '2026-12-01T10:00:00Z' };
+    assert.deepEqual(status.conditions, [
+      { ...exposed, ...stamp },
+      { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasReady', message: '2 of 2 Coder pods are ready.', ...stamp },
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'Available',
+        message: 'Coder serves, and everything the spec asks for is in place.',
+        ...stamp,
+      },
+    ]);
   });
 
   it('is Pending without a ready replica, and removes a condition a step maps to undefined', () => {
@@ -30,7 +42,13 @@ describe('computeStatus', () => {
     const status = computeStatus(cp, deployment(undefined), { conditions: { Exposed: undefined } }, now);
     assert.equal(status.phase, 'Pending');
     assert.equal(status.readyReplicas, 0);
-    assert.deepEqual(status.conditions, []);
+    assert.deepEqual(
+      status.conditions?.map((c) => [c.type, c.status, c.reason]),
+      [
+        ['DeploymentReady', 'False', 'NoReplicasReady'],
+        ['Ready', 'False', 'DeploymentNotReady'],
+      ],
+    );
   });
 
   it('keeps lastTransitionTime while a condition keeps its status', () => {

@@ -1,0 +1,53 @@
+// When a control plane is Ready (the summary kubectl wait and kstatus read), and whether its Deployment has a ready pod.
+import type { V1Deployment } from '@kubernetes/client-node';
+import { CoderControlPlaneConditions as C } from '../../../generated/types/codercontrolplane.ts';
+import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+import type { ReadyRule } from '../shared/ready.ts';
+
+const R = C.Ready.reasons;
+
+export function readyReplicas(deployment: V1Deployment | undefined): number {
+  return deployment?.status?.readyReplicas ?? 0;
+}
+
+export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
+  const ready = readyReplicas(deployment);
+  const wanted = deployment?.spec?.replicas ?? 1;
+  return ready > 0
+    ? {
+        type: C.DeploymentReady.type,
+        status: 'True',
+        reason: C.DeploymentReady.reasons.MinimumReplicasReady,
+        message: `${ready} of ${wanted} Coder pods are ready.`,
+      }
+    : {
+        type: C.DeploymentReady.type,
+        status: 'False',
+        reason: C.DeploymentReady.reasons.NoReplicasReady,
+        message: `No Coder pod is ready yet (0 of ${wanted}).`,
+      };
+}
+
+// Operator access and the license have their own conditions: a control plane on the built-in database
+// serves Coder without operator access, and `kubectl wait` must not hang on it.
+const userMustAct = new Set<string>([
+  C.SpecValid.type,
+  C.DatabaseSecretResolved.type,
+  C.ChildrenOwned.type,
+  C.Exposed.type,
+  C.WorkspaceRBACReady.type,
+]);
+
+export const controlPlaneReadyRule: ReadyRule = {
+  requirements: [
+    { type: C.SpecValid.type, reason: R.InvalidSpec, optional: true },
+    { type: C.DatabaseSecretResolved.type, reason: R.DatabaseSecretNotResolved, optional: true },
+    { type: C.ChildrenOwned.type, reason: R.ChildrenNotOwned, optional: true },
+    { type: C.Exposed.type, reason: R.NotExposed, optional: true },
+    { type: C.WorkspaceRBACReady.type, reason: R.WorkspaceRBACNotReady, optional: true },
+    { type: C.DeploymentReady.type, reason: R.DeploymentNotReady },
+  ],
+  readyReason: R.Available,
+  readyMessage: 'Coder serves, and everything the spec asks for is in place.',
+  userMustAct: (condition: Condition) => condition.status === 'False' && userMustAct.has(condition.type),
+};

@@ -1,0 +1,55 @@
+// The summary conditions that Kubernetes tooling reads (kubectl wait, kstatus in Flux and Argo CD):
+// Ready from a kind's own conditions, and Stalled while only the user can move the object on.
+import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+
+export const readyType = 'Ready';
+export const stalledType = 'Stalled';
+
+/** A condition that Ready waits for, and the reason Ready gives while it is not True. */
+export interface ReadyRequirement {
+  type: string;
+  reason: string;
+  /** Counts only while the kind reports it (some conditions exist only in some configurations). */
+  optional?: boolean;
+}
+
+export interface ReadyRule {
+  /** In the order a blocking one is reported. */
+  requirements: readonly ReadyRequirement[];
+  /** Ready's reason and message once every requirement is True. */
+  readyReason: string;
+  readyMessage: string;
+  /**
+   * Whether a condition that is not True waits for the user (a bad spec, a Secret to create or mark):
+   * then Stalled is True too, which kstatus reports as Failed instead of InProgress. Without a rule
+   * for it, the kind sets no Stalled condition.
+   */
+  userMustAct?(condition: Condition): boolean;
+}
+
+/** Ready and Stalled for `conditions` (Stalled mapped to undefined removes it). */
+export function readinessChanges(
+  conditions: readonly Condition[],
+  rule: ReadyRule,
+): { [readyType]: ConditionInput; [stalledType]?: ConditionInput | undefined } {
+  const byType = new Map(conditions.map((c) => [c.type, c]));
+  for (const requirement of rule.requirements) {
+    const condition = byType.get(requirement.type);
+    if (!condition && requirement.optional) continue;
+    if (condition?.status === 'True') continue;
+    const message = condition
+      ? `${condition.type} is ${condition.status} (${condition.reason}): ${condition.message}`
+      : `Waiting for ${requirement.type} to be reported.`;
+    const ready: ConditionInput = { type: readyType, status: 'False', reason: requirement.reason, message };
+    if (!rule.userMustAct) return { [readyType]: ready };
+    const stalled = condition !== undefined && rule.userMustAct(condition);
+    return { [readyType]: ready, [stalledType]: stalled ? { ...ready, type: stalledType, status: 'True' } : undefined };
+  }
+  const ready: ConditionInput = { type: readyType, status: 'True', reason: rule.readyReason, message: rule.readyMessage };
+  return rule.userMustAct ? { [readyType]: ready, [stalledType]: undefined } : { [readyType]: ready };
+}
+
+/** What usually needs the user: a spec the controller cannot act on, or a Secret it may not use. */
+export function specOrCredentialProblem(condition: Condition): boolean {
+  return condition.status === 'False' && (condition.type === 'SpecValid' || condition.type === 'CredentialSecretReady');
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Condition } from '../../../../src/runtime/conditions.ts';
+import { readinessChanges, specOrCredentialProblem, type ReadyRule } from '../../../../src/controllers/shared/ready.ts';
+
+const condition = (type: string, status: Condition['status'], reason = 'Some', message = `${type} says so.`): Condition => ({
+  type,
+  status,
+  reason,
+  message,
+  lastTransitionTime: '2026-12-01T10:00:00Z',
+});
+
+const rule: ReadyRule = {
+  requirements: [
+    { type: 'SpecValid', reason: 'InvalidSpec', optional: true },
+    { type: 'CredentialSecretReady', reason: 'CredentialSecretNotReady', optional: true },
+    { type: 'DeploymentReady', reason: 'DeploymentNotReady' },
+  ],
+  readyReason: 'Available',
+  readyMessage: 'All there.',
+  userMustAct: specOrCredentialProblem,
+};
+
+describe('readinessChanges', () => {
+  it('is Ready once every requirement is True, skipping optional ones that are not reported, and removes Stalled', () => {
+    const changes = readinessChanges([condition('DeploymentReady', 'True')], rule);
+    assert.deepEqual(changes, {
+      Ready: { type: 'Ready', status: 'True', reason: 'Available', message: 'All there.' },
+      Stalled: undefined,
+    });
+  });
+
+  it('waits for a required condition that is not reported yet, without Stalled', () => {
+    const changes = readinessChanges([], rule);
+    assert.deepEqual(changes.Ready, {
+      type: 'Ready',
+      status: 'False',
+      reason: 'DeploymentNotReady',
+      message: 'Waiting for DeploymentReady to be reported.',
+    });
+    assert.equal(changes.Stalled, undefined);
+  });
+
+  it('reports the first blocking condition in rule order, with its reason and message', () => {
+    const conditions = [
+      condition('DeploymentReady', 'False', 'NoReplicasReady'),
+      condition('CredentialSecretReady', 'False', 'NotMarkedAsCredential', 'Secret "s" lacks the label.'),
+    ];
+    const changes = readinessChanges(conditions, rule);
+    assert.equal(changes.Ready.reason, 'CredentialSecretNotReady');
+    assert.equal(changes.Ready.message, 'CredentialSecretReady is False (NotMarkedAsCredential): Secret "s" lacks the label.');
+    assert.deepEqual(changes.Stalled, { ...changes.Ready, type: 'Stalled', status: 'True' });
+  });
+
+  it('is progressing, not stalled, while the blocking condition resolves by itself', () => {
+    const changes = readinessChanges([condition('DeploymentReady', 'False', 'NoReplicasReady')], rule);
+    assert.equal(changes.Ready.status, 'False');
+    assert.equal(changes.Stalled, undefined);
+  });
+
+  it('treats Unknown like False', () => {
+    assert.equal(
+      readinessChanges([condition('SpecValid', 'Unknown'), condition('DeploymentReady', 'True')], rule).Ready.reason,
+      'InvalidSpec',
+    );
+  });
+
+  it('never sets Stalled for a kind without a user-must-act rule', () => {
+    const changes = readinessChanges([condition('SpecValid', 'False')], { ...rule, userMustAct: undefined });
+    assert.equal(changes.Ready.reason, 'InvalidSpec');
+    assert.equal('Stalled' in changes, false);
+  });
+});
