@@ -182,6 +182,44 @@ export interface CoderProvisionerStatus {
 
 /** Condition types and reasons of CoderProvisioner, as declared in schemas/coderprovisioners.yaml. */
 export const CoderProvisionerConditions = {
+  /** The summary that kubectl wait, Argo CD and Flux (kstatus) read: True when the provisioner key is in Coder, its Secret holds it and at least one daemon pod is ready. While it is False, the reason names the first blocking condition and the message repeats that condition's message. */
+  Ready: {
+    type: 'Ready',
+    reasons: {
+      /** True. The key is in Coder, its Secret holds it, and at least one provisioner pod is ready. */
+      Available: 'Available',
+      /** False. SpecValid is False; fix the field the message names (Stalled is True). */
+      InvalidSpec: 'InvalidSpec',
+      /** False. ControlPlaneReady is False; create the control plane or wait for its status.url. */
+      ControlPlaneNotReady: 'ControlPlaneNotReady',
+      /** False. OperatorAccessReady is False; the control plane's operator access is off or not ready yet. */
+      OperatorAccessNotReady: 'OperatorAccessNotReady',
+      /** False. ExternalProvisionersEntitled is False; install a license with external provisioner daemons (Stalled is True when Coder says not entitled). */
+      NotEntitled: 'NotEntitled',
+      /** False. CredentialSecretReady is False; mark, create or fix the Secret it names (Stalled is True). */
+      CredentialSecretNotReady: 'CredentialSecretNotReady',
+      /** False. ProvisionerKeyReady is False; the key call to Coder failed and is retried. */
+      ProvisionerKeyNotReady: 'ProvisionerKeyNotReady',
+      /** False. ProvisionerKeySecretReady is not reported yet. */
+      ProvisionerKeySecretNotReady: 'ProvisionerKeySecretNotReady',
+      /** False. No provisioner pod is ready yet (see DeploymentReady), which resolves by itself; or a child object of the same name belongs to someone else (Stalled is True). */
+      DeploymentNotReady: 'DeploymentNotReady',
+    },
+  },
+  /** True only while the provisioner cannot make progress until the user acts (kstatus reads it as Failed); removed otherwise. Its reason and message are those of Ready. */
+  Stalled: {
+    type: 'Stalled',
+    reasons: {
+      /** True. SpecValid is False. */
+      InvalidSpec: 'InvalidSpec',
+      /** True. Coder reports external provisioner daemons as not entitled. */
+      NotEntitled: 'NotEntitled',
+      /** True. CredentialSecretReady is False. */
+      CredentialSecretNotReady: 'CredentialSecretNotReady',
+      /** True. DeploymentReady is False with ObjectNotOwned. */
+      DeploymentNotReady: 'DeploymentNotReady',
+    },
+  },
   /** Whether the CoderControlPlane in spec.controlPlaneRef exists and has a URL. */
   ControlPlaneReady: {
     type: 'ControlPlaneReady',

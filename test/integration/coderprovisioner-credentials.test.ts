@@ -107,6 +107,11 @@ describe('CoderProvisioner credential Secret rule', () => {
     );
     await assertUnchanged('mine');
     assert.deepEqual(await podTemplatesReferencing('mine'), []);
+    assert.match(
+      await conditionLine('a', 'Ready'),
+      /^False CredentialSecretNotReady: CredentialSecretReady is False \(NotMarkedAsCredential\)/,
+    );
+    assert.match(await conditionLine('a', 'Stalled'), /^True CredentialSecretNotReady: /);
     assert.ok(!env.coder.state.provisionerKeys.some((k) => k.key.name === 'a'), 'no key in Coder that could not be stored');
     const events = await env.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
     assert.ok(events.items.some((e) => e.reason === 'NotMarkedAsCredential' && e.regarding?.name === 'a'));
@@ -114,7 +119,8 @@ describe('CoderProvisioner credential Secret rule', () => {
     await kubectlOk(env.admin, ['-n', ns, 'label', 'secret', 'mine', 'coder.com/credential=true']);
     await kubectlOk(env.admin, ['-n', ns, 'annotate', 'secret', 'mine', 'coder.com/credential-destinations=coderprovisioner/a']);
     await accepted('a');
-    await deploymentReady('a');
+    await kubectlOk(env.admin, ['-n', ns, 'wait', '--for=condition=Ready', 'coderprovisioner/a', '--timeout=90s']);
+    assert.equal(await conditionLine('a', 'Stalled'), '');
     const key = env.coder.state.provisionerKeys.find((k) => k.key.name === 'a')!;
     const stored = await core.readNamespacedSecret({ namespace: ns, name: 'mine' });
     assert.equal(Buffer.from(stored.data!.key!, 'base64').toString(), key.material);

@@ -86,6 +86,7 @@ describe('CoderProvisioner controller', () => {
       'OperatorAccessReady',
       'False OperatorAccessNotReady: CoderControlPlane "coder/coder"',
     );
+    assert.match(await conditionLine('coder', 'coder-provisioner', 'Ready'), /^False OperatorAccessNotReady: OperatorAccessReady is False/);
     assert.equal(keysIn().length, 0, 'no key before operator access');
 
     // The control plane sample runs Coder's built-in database; give it one the operator can reach.
@@ -127,7 +128,10 @@ describe('CoderProvisioner controller', () => {
     const requests = env.coder.requests.filter((r) => r.path.includes('/provisionerkeys'));
     assert.ok(requests.length > 0 && requests.every((r) => r.token === token), 'key calls carry the operator token');
     const listed = await kubectlOk(env.admin, ['-n', 'coder', 'get', 'coderprovisioners']);
-    assert.match(listed, /^coder-provisioner\s+Ready\s+1\s+coder\s/m);
+    assert.match(listed, /^coder-provisioner\s+Ready\s+True\s+1\s+coder\s/m);
+    await kubectlOk(env.admin, ['-n', 'coder', 'wait', '--for=condition=Ready', 'coderprovisioner/coder-provisioner', '--timeout=30s']);
+    assert.match(await conditionLine('coder', 'coder-provisioner', 'Ready'), /^True Available: /);
+    assert.equal(await conditionLine('coder', 'coder-provisioner', 'Stalled'), '');
   });
 
   it('carries spec changes to Coder and the Deployment: new tags rotate the key and roll the pods', async () => {
@@ -259,6 +263,10 @@ describe('CoderProvisioner controller', () => {
     const ns = await namespace('legacy');
     await client.create({ ...aProvisioner('old').inNamespace(ns).manifest(), spec: { controlPlaneRef: {} } } as CoderProvisioner);
     await waitForCondition(ns, 'old', 'SpecValid', 'False InvalidSpec: spec.controlPlaneRef.name: is required');
+    assert.match(
+      await conditionLine(ns, 'old', 'Stalled'),
+      /^True InvalidSpec: SpecValid is False \(InvalidSpec\): spec\.controlPlaneRef\.name/,
+    );
     assert.equal((await apps.listNamespacedDeployment({ namespace: ns })).items.length, 0);
     const events = await env.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
     assert.ok(events.items.some((e) => e.reason === 'InvalidSpec' && e.note?.includes('spec.controlPlaneRef.name')));

@@ -14,7 +14,7 @@ import { buildDeployment, secretsReferencedBy } from './desired/deployment.ts';
 import { buildKeySecret } from './desired/key-secret.ts';
 import { defaultImage, keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
 import { buildRole, buildRoleBinding, buildServiceAccount } from './desired/rbac.ts';
-import { deploymentReadyCondition } from './status.ts';
+import { deploymentReadyCondition } from './readiness.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 
 export interface ChildrenOutcome {

@@ -21,6 +21,7 @@ import { keyName, keySecretRef, maxKeyNameLength, namespaceOf } from './desired/
 import { checkEntitlement } from './entitlement.ts';
 import { finalizeProvisioner, keyCleanupFinalizer } from './finalize.ts';
 import { ensureProvisionerKey } from './key-step.ts';
+import { provisionerReadyRule } from './readiness.ts';
 import { computeStatus } from './status.ts';
 
 type Outcome = StepOutcome<CoderProvisionerStatus>;
@@ -70,7 +71,7 @@ function checkSpec(p: CoderProvisioner): SpecError | undefined {
 }
 
 function invalid(ctx: ProvisionerContext, p: CoderProvisioner, message: string): Promise<void> {
-  return reportInvalidSpec(ctx, coderProvisionerResource, p, C.SpecValid, message);
+  return reportInvalidSpec(ctx, coderProvisionerResource, p, C.SpecValid, message, provisionerReadyRule);
 }
 
 async function reconcileValid(

@@ -5,32 +5,13 @@ import {
   type CoderProvisioner,
   type CoderProvisionerStatus,
 } from '../../../generated/types/coderprovisioner.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
 import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
+import { deploymentReadyCondition, provisionerReadyRule, readyReplicas } from './readiness.ts';
 
-export function readyReplicas(deployment: V1Deployment | undefined): number {
-  return deployment?.status?.readyReplicas ?? 0;
-}
-
-export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
-  const ready = readyReplicas(deployment);
-  const name = deployment?.metadata?.name ?? '';
-  return ready > 0
-    ? {
-        type: C.DeploymentReady.type,
-        status: 'True',
-        reason: C.DeploymentReady.reasons.MinimumReplicasReady,
-        message: `Deployment "${name}" has ${ready} ready provisioner pod(s).`,
-      }
-    : {
-        type: C.DeploymentReady.type,
-        status: 'False',
-        reason: C.DeploymentReady.reasons.NoReplicasReady,
-        message: deployment ? `Deployment "${name}" has no ready provisioner pod yet.` : 'The provisioner Deployment does not exist yet.',
-      };
-}
-
-/** observedGeneration, readyReplicas and phase from the Deployment as the cache has it, then the steps' fields and conditions. */
+/**
+ * observedGeneration, readyReplicas, phase and DeploymentReady from the Deployment as the cache has it
+ * (a step's DeploymentReady, such as ObjectNotOwned, wins), then the steps' fields and conditions, Ready last.
+ */
 export function computeStatus(
   p: CoderProvisioner,
   deployment: V1Deployment | undefined,
@@ -38,12 +19,13 @@ export function computeStatus(
   now: Date,
 ): CoderProvisionerStatus {
   const ready = readyReplicas(deployment);
+  const changes = { [C.DeploymentReady.type]: deploymentReadyCondition(deployment), ...outcome.conditions };
   return {
     ...p.status,
     observedGeneration: p.metadata.generation,
     readyReplicas: ready,
     phase: ready > 0 ? 'Ready' : 'Pending',
     ...outcome.status,
-    conditions: nextConditions(p, outcome.conditions ?? {}, now) as CoderProvisionerStatus['conditions'],
+    conditions: nextConditions(p, changes, now, provisionerReadyRule) as CoderProvisionerStatus['conditions'],
   };
 }
