@@ -21,7 +21,12 @@ export async function finalizeProvisioner(ctx: ProvisionerContext, p: CoderProvi
   if (cpName && key.keyName.length <= maxKeyNameLength) {
     const access = resolveControlPlane(ctx, ctx.caches, namespaceOf(p), { name: cpName });
     if (access.usable) {
-      const deleted = await deleteKey(access.client, key, signal);
+      const deleted = await deleteKey(access.client, key, signal).catch(async (err: unknown) => {
+        signal.throwIfAborted();
+        const message = `Provisioner key "${key.keyName}" could not be deleted from Coder, retrying before the object goes: ${(err as Error).message}`;
+        await ctx.events.record(eventTarget(p), 'Warning', 'ProvisionerKeyNotDeleted', 'Finalize', message);
+        throw err;
+      });
       if (deleted) {
         await ctx.events.record(
           eventTarget(p),

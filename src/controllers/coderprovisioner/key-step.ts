@@ -97,7 +97,8 @@ export async function ensureProvisionerKey(
       organizationID: created.organizationID,
       organizationName: desired.organizationName,
       provisionerKeyID: created.keyID,
-      provisionerKeyName: created.keyName,
+      // As asked: Coder may store the name in lower case, which must not read as a change next time.
+      provisionerKeyName: desired.provisionerKeyName,
       tagsHash: desired.tagsHash,
       controlPlaneRefName: controlPlaneName,
       controlPlaneURL: cp.status?.url,
