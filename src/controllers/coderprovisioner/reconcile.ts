@@ -17,6 +17,7 @@ import { mergeOutcomes, type StepOutcome } from '../shared/step-outcome.ts';
 import { applyChildren, applyKeySecret, ownedDeployment, removeDeploymentReferencing } from './children.ts';
 import type { ProvisionerContext } from './context.ts';
 import { checkCredentialSecrets } from './credential-secrets.ts';
+import { buildDeployment } from './desired/deployment.ts';
 import { keyName, keySecretRef, maxKeyNameLength, namespaceOf } from './desired/names.ts';
 import { checkEntitlement } from './entitlement.ts';
 import { finalizeProvisioner, keyCleanupFinalizer } from './finalize.ts';
@@ -56,7 +57,10 @@ export async function reconcileProvisioner(
   }
 }
 
-/** What the schema cannot say: the Go original accepted an empty controlPlaneRef.name, and Coder limits key names to 64 characters. */
+/**
+ * What the schema cannot say: the Go original accepted an empty controlPlaneRef.name, Coder limits key names to 64
+ * characters, and extraEnv must not repeat a variable.
+ */
 function checkSpec(p: CoderProvisioner): SpecError | undefined {
   if (!p.spec?.controlPlaneRef?.name?.trim()) {
     return new SpecError(
@@ -66,6 +70,13 @@ function checkSpec(p: CoderProvisioner): SpecError | undefined {
   }
   if (keyName(p).length > maxKeyNameLength) {
     return new SpecError('spec.key.name', `is longer than the ${maxKeyNameLength} characters Coder allows for a provisioner key name`);
+  }
+  // Before any key call: a spec whose Deployment cannot be built must not rotate the key first.
+  try {
+    buildDeployment(p, { coderURL: '', defaultImage: '', key: '' });
+  } catch (err) {
+    if (err instanceof SpecError) return err;
+    throw err;
   }
   return undefined;
 }
