@@ -38,7 +38,7 @@ export async function applyChildren(
   ctx: ProvisionerContext,
   p: CoderProvisioner,
   cp: CoderControlPlane,
-  key: string,
+  keyID: string,
 ): Promise<ChildrenOutcome> {
   const ns = namespaceOf(p);
   const name = workloadName(p);
@@ -46,7 +46,7 @@ export async function applyChildren(
   const deployment = buildDeployment(p, {
     coderURL: cp.status!.url!,
     defaultImage: cp.spec?.image || defaultImage,
-    key,
+    keyID,
     restartedAt: liveDeployment && isControllerOwnedBy(liveDeployment, p) ? liveRestartedAt(liveDeployment) : undefined,
   });
   const desired: [ResourceKind, KubeObject, KubeObject | undefined][] = [

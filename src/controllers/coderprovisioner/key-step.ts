@@ -21,7 +21,8 @@ export type AppliedKey = Pick<
 >;
 
 export type KeyStepResult =
-  | { ok: true; key: string; applied: AppliedKey; condition: ConditionInput; event?: { reason: string; message: string } }
+  /** `created` when Coder made a new key, which the Secret must now receive. */
+  | { ok: true; created: boolean; key: string; applied: AppliedKey; condition: ConditionInput; event?: { reason: string; message: string } }
   | { ok: false; condition: ConditionInput; applied?: AppliedKey };
 
 /** The fields that, when they change, make the key in Coder another one. */
@@ -56,6 +57,11 @@ const ready = (message: string): ConditionInput => ({
   message,
 });
 
+/** Whether Coder must be called: the key Secret holds no key, the status describes no key, or the key's identity changed. */
+export function keyCallNeeded(p: CoderProvisioner, controlPlaneName: string, secretKey: string): boolean {
+  return keyDrift(p, controlPlaneName).length > 0 || secretKey === '' || !complete(p.status);
+}
+
 export async function ensureProvisionerKey(
   p: CoderProvisioner,
   cp: CoderControlPlane,
@@ -67,9 +73,10 @@ export async function ensureProvisionerKey(
   const controlPlaneName = cp.metadata.name!;
   const desired = desiredIdentity(p, controlPlaneName);
   const drift = keyDrift(p, controlPlaneName);
-  if (!drift.length && secretKey !== '' && complete(p.status)) {
+  if (!keyCallNeeded(p, controlPlaneName, secretKey)) {
     return {
       ok: true,
+      created: false,
       key: secretKey,
       applied: { ...pickApplied(p.status!), controlPlaneURL: cp.status?.url },
       condition: ready(`Provisioner key "${desired.provisionerKeyName}" exists in Coder and its Secret holds it.`),
@@ -111,6 +118,7 @@ export async function ensureProvisionerKey(
     const verb = drift.length || created.rotated ? 'rotated' : 'created';
     return {
       ok: true,
+      created: true,
       key: created.key,
       applied,
       condition: ready(`Provisioner key "${created.keyName}" was ${verb} in Coder (${why}).`),

@@ -21,12 +21,20 @@ import { buildDeployment } from './desired/deployment.ts';
 import { keyName, keySecretRef, maxKeyNameLength, namespaceOf } from './desired/names.ts';
 import { checkEntitlement } from './entitlement.ts';
 import { finalizeProvisioner, keyCleanupFinalizer } from './finalize.ts';
-import { ensureProvisionerKey } from './key-step.ts';
+import { ensureProvisionerKey, keyCallNeeded } from './key-step.ts';
 import { provisionerReadyRule } from './readiness.ts';
 import { computeStatus } from './status.ts';
 
 type Outcome = StepOutcome<CoderProvisionerStatus>;
 const keyRetryMs = 30_000;
+/** The watch delivers a newer version within moments; looking again after this is a fallback. */
+const staleCacheRetryMs = 2_000;
+
+/** Whether the cached object is the API server's current version (one live read). */
+async function isCurrent(ctx: ProvisionerContext, p: CoderProvisioner): Promise<boolean> {
+  const live = await ctx.writer.get<CoderProvisioner>(coderProvisionerResource, p.metadata.namespace, p.metadata.name!);
+  return live?.metadata.resourceVersion === p.metadata.resourceVersion;
+}
 
 export async function reconcileProvisioner(
   ctx: ProvisionerContext,
@@ -73,7 +81,7 @@ function checkSpec(p: CoderProvisioner): SpecError | undefined {
   }
   // Before any key call: a spec whose Deployment cannot be built must not rotate the key first.
   try {
-    buildDeployment(p, { coderURL: '', defaultImage: '', key: '' });
+    buildDeployment(p, { coderURL: '', defaultImage: '', keyID: '' });
   } catch (err) {
     if (err instanceof SpecError) return err;
     throw err;
@@ -157,7 +165,10 @@ async function reconcileValid(
   }
   const keySecret = credentials.keySecret!;
 
-  const key = await ensureProvisionerKey(p, cp, client, keySecret.kind === 'usable' ? keySecret.key : '', logger, signal);
+  const secretKey = keySecret.kind === 'usable' ? keySecret.key : '';
+  // A status the cache has not caught up with would rotate a key made a moment ago: only a current object decides.
+  if (keyCallNeeded(p, cpName, secretKey) && !(await isCurrent(ctx, p))) return { requeueAfterMs: staleCacheRetryMs };
+  const key = await ensureProvisionerKey(p, cp, client, secretKey, logger, signal);
   reached[C.ProvisionerKeyReady.type] = key.condition;
   if (!key.ok) return finish(ctx, p, key.condition, 'EnsureProvisionerKey', { conditions: reached, requeueAfterMs: keyRetryMs });
   if (key.event) await ctx.events.record(eventTarget(p), 'Normal', key.event.reason, 'EnsureProvisionerKey', key.event.message);
@@ -165,8 +176,9 @@ async function reconcileValid(
 
   let children;
   try {
-    await applyKeySecret(ctx, p, key.key, keySecret.kind === 'absent' || keySecret.created, liveKeySecret);
-    children = await applyChildren(ctx, p, cp, key.key);
+    // Only a new key is written: a cached Secret may be older than the one a previous reconcile wrote.
+    if (key.created) await applyKeySecret(ctx, p, key.key, keySecret.kind === 'absent' || keySecret.created, liveKeySecret);
+    children = await applyChildren(ctx, p, cp, key.applied.provisionerKeyID ?? '');
   } catch (err) {
     // Keep what Coder now holds, so the next attempt does not rotate the key again.
     if (key.event)

@@ -9,7 +9,7 @@ import { keySecretRef, ownedMetadata, provisionerLabels, serviceAccountName, wor
 
 const containerName = 'provisioner';
 const defaultGracePeriodSeconds = 600;
-/** Changes with the key, so that new key material rolls the pods. */
+/** Changes with the key, so that a new key rolls the pods (hashes its id: the material never leaves the Secret). */
 export const keyChecksumAnnotation = 'checksum/provisioner-key';
 const operatorEnv = ['CODER_URL', 'CODER_PROVISIONER_DAEMON_KEY'];
 
@@ -18,8 +18,8 @@ export interface DeploymentInputs {
   coderURL: string;
   /** The image when spec.image is unset: the control plane's spec.image or the default. */
   defaultImage: string;
-  /** The provisioner key, only to derive the checksum annotation. */
-  key: string;
+  /** The id of the provisioner key in Coder: a new key has a new id, and the annotation rolls the pods. */
+  keyID: string;
   /** The live pod template's kubectl.kubernetes.io/restartedAt, copied verbatim. */
   restartedAt?: string;
 }
@@ -60,7 +60,7 @@ export function buildDeployment(p: CoderProvisioner, inputs: DeploymentInputs): 
     ...podScheduling(spec),
     containers: [container],
   };
-  const annotations: Record<string, string> = { [keyChecksumAnnotation]: fnv32a(inputs.key) };
+  const annotations: Record<string, string> = { [keyChecksumAnnotation]: fnv32a(inputs.keyID) };
   if (inputs.restartedAt !== undefined) annotations[restartedAtAnnotation] = inputs.restartedAt;
   return structuredClone({
     apiVersion: 'apps/v1',
