@@ -3,8 +3,8 @@
 import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  // patch: the finalizer (metadata) of the object.
-  { apiGroups: ['coder.com'], resources: ['coderprovisioners'], verbs: ['list', 'watch', 'patch'] },
+  // get: the object is read live before any key call (a stale cache must not rotate a key); patch: the finalizer.
+  { apiGroups: ['coder.com'], resources: ['coderprovisioners'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: ['coder.com'], resources: ['coderprovisioners/status'], verbs: ['patch'] },
   // Children carry blockOwnerDeletion, which the API server allows only to who may update the owner's finalizers.
   { apiGroups: ['coder.com'], resources: ['coderprovisioners/finalizers'], verbs: ['update'] },
