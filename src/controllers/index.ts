@@ -2,6 +2,7 @@
 import { setup as coderAIGatewayKey } from './coderaigatewaykey/controller.ts';
 import { setup as coderAIProvider } from './coderaiprovider/controller.ts';
 import { setup as coderControlPlane } from './codercontrolplane/controller.ts';
+import { setup as coderProvisioner } from './coderprovisioner/controller.ts';
 import { setup as coderMCPServer } from './codermcpserver/controller.ts';
 import { setup as coderTemplateTest } from './codertemplatetest/controller.ts';
 import { setup as coderWorkspaceProxy } from './coderworkspaceproxy/controller.ts';
@@ -14,4 +15,5 @@ export const controllerSetups: readonly ControllerSetup[] = [
   coderMCPServer,
   coderAIGatewayKey,
   coderWorkspaceProxy,
+  coderProvisioner,
 ];

@@ -5,6 +5,7 @@ import type { components } from '../../../generated/coder-api.ts';
 import { aiGatewayKeyHandlers } from './ai-gateway-key-handlers.ts';
 import { aiProviderHandlers } from './ai-provider-handlers.ts';
 import { mcpServerHandlers } from './mcp-server-handlers.ts';
+import { provisionerKeyHandlers } from './provisioner-key-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
 import { workspaceModelHandlers } from './workspace-models.ts';
 import { workspaceProxyHandlers } from './workspace-proxy-handlers.ts';
@@ -78,6 +79,8 @@ export const handlers: Readonly<Record<string, Handler>> = {
   ...mcpServerHandlers,
   ...aiGatewayKeyHandlers,
   ...workspaceProxyHandlers,
+  ...provisionerKeyHandlers,
+  // Last: operations that several models of Coder's workspaces implement (getOrganization among them).
   ...workspaceModelHandlers,
 };
 

@@ -66,6 +66,13 @@ export interface CoderApiDoubleState {
   templates: Schemas['Template'][];
   /** Workspace proxies registered through the API, in order of creation. */
   workspaceProxies: StoredWorkspaceProxy[];
+  /** Provisioner keys with their material, which Coder answers only once (on create). */
+  provisionerKeys: StoredProvisionerKey[];
+}
+
+export interface StoredProvisionerKey {
+  key: Schemas['ProvisionerKey'];
+  material: string;
 }
 
 export const defaultOrganizationId = '0b0c6e8e-3c1f-4a8e-9f3a-5d6b7c8d9e01';
@@ -125,11 +132,12 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     aiGatewayKeys: [],
     world: emptyWorkspaceWorld(),
     organizations: [
-      { id: defaultOrganizationId, name: 'coder', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
+      { id: defaultOrganizationId, name: 'default', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
     ],
     workspaces: [],
     templates: [],
     workspaceProxies: [],
+    provisionerKeys: [],
   };
 }
 
