@@ -67,12 +67,12 @@ describe('upgrade from the Go original', () => {
   let cp: ControlPlane;
   let admin: string;
   let operator: RunningOperator | undefined;
-  const condition = (name: string, type: string) =>
+  const condition = (name: string, type: string, kind = 'codercontrolplane') =>
     kubectlOk(admin, [
       '-n',
       ns,
       'get',
-      'codercontrolplane',
+      kind,
       name,
       '-o',
       `jsonpath={.status.conditions[?(@.type=="${type}")].status} {.status.conditions[?(@.type=="${type}")].reason}: {.status.conditions[?(@.type=="${type}")].message}`,
@@ -184,5 +184,30 @@ describe('upgrade from the Go original', () => {
     );
     const deployments = await kubectlOk(admin, ['-n', ns, 'get', 'deployments', '-o', 'name']);
     assert.doesNotMatch(deployments, /both-exposures/);
+  });
+
+  it('reconciles the legacy provisioner, workspace proxy and template test, each naming what stops it', async () => {
+    // The Go original let a provisioner leave its control plane unnamed; this version names the field.
+    const provisioner = await eventually('SpecValid of the legacy provisioner', async () => {
+      const line = await condition('no-ref', 'SpecValid', 'coderprovisioner');
+      return line.startsWith('False InvalidSpec:') ? line : undefined;
+    });
+    assert.match(provisioner, /spec\.controlPlaneRef\.name/);
+    assert.match(await condition('no-ref', 'Stalled', 'coderprovisioner'), /^True InvalidSpec:/);
+
+    // A proxy with neither spec.controlPlaneRef nor spec.bootstrap cannot register anywhere: it says which fields.
+    const proxy = await eventually('SpecValid of the legacy workspace proxy', async () => {
+      const line = await condition('eu-west', 'SpecValid', 'coderworkspaceproxy');
+      return line.startsWith('False InvalidSpec:') ? line : undefined;
+    });
+    assert.match(proxy, /spec\.(controlPlaneRef|bootstrap|primaryAccessURL)/);
+    assert.match(await condition('eu-west', 'Ready', 'coderworkspaceproxy'), /^False InvalidSpec:/);
+
+    // The template test's control plane has operator access off: it waits, and says so.
+    const templateTest = await eventually('Ready of the legacy template test', async () => {
+      const line = await condition('docker-active', 'Ready', 'codertemplatetest');
+      return line.startsWith('False ') ? line : undefined;
+    });
+    assert.match(templateTest, /^False (OperatorAccessNotReady|ControlPlaneNotReady):/);
   });
 });

@@ -87,6 +87,7 @@ describe('CoderAIGatewayKey controller', () => {
         .manifest(),
     );
     await waitCondition('standalone', 'Ready', 'True Available');
+    await kubectlOk(env.admin, ['-n', ns, 'wait', '--for=condition=Ready', 'coderaigatewaykey/standalone', '--timeout=30s']);
     const obj = await keys.get(ns, 'standalone');
     const key = inCoder('standalone')!;
     const { secret, value } = await secretData('gateway-key');

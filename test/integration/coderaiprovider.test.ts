@@ -15,6 +15,7 @@ import type { CoderAIProvider } from '../../generated/types/coderaiprovider.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
 import type { RecordedRequest } from '../harness/coder-api-double.ts';
 import { writeVerbs } from '../harness/audit.ts';
+import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
@@ -104,6 +105,7 @@ describe('CoderAIProvider controller', () => {
       .manifest();
     await providers.create(manifest);
     await waitCondition('openai', 'Ready', 'True Available');
+    await kubectlOk(env.admin, ['-n', ns, 'wait', '--for=condition=Ready', 'coderaiprovider/openai', '--timeout=30s']);
     const obj = await providers.get(ns, 'openai');
     const inCoder = stored('openai')!;
     assert.equal(obj.status!.coderID, inCoder.provider.id);

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { coderControlPlaneClient, coderMCPServerClient, type CoderMCPServerClient } from '../../generated/clients/index.ts';
 import { writeVerbs } from '../harness/audit.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
+import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
@@ -92,6 +93,7 @@ describe('CoderMCPServer controller', () => {
         .manifest(),
     );
     await waitCondition('github', 'Ready', 'True Available');
+    await kubectlOk(env.admin, ['-n', ns, 'wait', '--for=condition=Ready', 'codermcpserver/github', '--timeout=30s']);
     const obj = await servers.get(ns, 'github');
     const inCoder = stored('github')!;
     assert.equal(obj.status!.coderID, inCoder.config.id);

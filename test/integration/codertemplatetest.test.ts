@@ -155,6 +155,8 @@ describe('CoderTemplateTest controller', () => {
       await controlPlaneIn('coder', { ownerUserID: tester.id });
       template('docker');
       await kubectlOk(env.admin, ['apply', '-f', 'config/samples/coder_v1alpha1_codertemplatetest.yaml']);
+      // What GitOps tooling and a user's script do: wait for Ready.
+      await kubectlOk(env.admin, ['-n', 'coder', 'wait', '--for=condition=Ready', 'codertemplatetest/docker-active', '--timeout=120s']);
       const done = await untilPhase('docker-active', 'Succeeded', 'coder');
       assert.equal(conditionOf(done, 'WorkspaceDeleted'), 'True Deleted');
       const listed = await kubectlOk(env.admin, ['-n', 'coder', 'get', 'codertemplatetests']);
