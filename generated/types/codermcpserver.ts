@@ -88,7 +88,7 @@ export interface CoderMCPServerSpecAuth {
   /**
    * none (no credentials); oauth2 (each user connects with OAuth 2.0, see auth.oauth2); apiKey (one deployment-wide key in a header, see auth.apiKey); customHeaders (fixed and user-supplied headers, see auth.customHeaders); userOIDC (Coder forwards the user's OIDC token); externalAuth (the user's token from a Coder external-auth provider, see auth.externalAuth; newer Coder only). Defaults to none.
    */
-  type: 'none' | 'oauth2' | 'apiKey' | 'customHeaders' | 'userOIDC' | 'externalAuth';
+  type?: 'none' | 'oauth2' | 'apiKey' | 'customHeaders' | 'userOIDC' | 'externalAuth';
   oauth2?: CoderMCPServerSpecAuthOauth2;
   apiKey?: CoderMCPServerSpecAuthApiKey;
   customHeaders?: CoderMCPServerSpecAuthCustomHeaders;

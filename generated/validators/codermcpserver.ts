@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","displayName","url"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"slug":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","minLength":1,"maxLength":64},"displayName":{"type":"string","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024},"iconURL":{"type":"string","maxLength":2048},"url":{"type":"string","minLength":1,"maxLength":2048},"transport":{"type":"string","enum":["streamable_http","sse"]},"enabled":{"type":"boolean"},"availability":{"type":"string","enum":["force_on","default_on","default_off"]},"modelIntent":{"type":"boolean"},"allowInPlanMode":{"type":"boolean"},"forwardCoderHeaders":{"type":"boolean"},"auth":{"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["none","oauth2","apiKey","customHeaders","userOIDC","externalAuth"]},"oauth2":{"type":"object","properties":{"clientID":{"type":"string","minLength":1,"maxLength":512},"clientSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"authURL":{"type":"string","maxLength":2048},"tokenURL":{"type":"string","maxLength":2048},"scopes":{"type":"string","maxLength":4096},"revocationURL":{"type":"string","maxLength":2048}}},"apiKey":{"type":"object","required":["valueSecretRef"],"properties":{"header":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"valueSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"customHeaders":{"type":"object","properties":{"headers":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"value":{"type":"string","maxLength":8192},"valueFrom":{"type":"object","required":["secretKeyRef"],"properties":{"secretKeyRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}}}},"userSuppliedKeys":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024}}}}}},"externalAuth":{"type":"object","required":["providerID"],"properties":{"providerID":{"type":"string","minLength":1,"maxLength":256}}}}},"tools":{"type":"object","properties":{"allow":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"deny":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"default":{"type":"string","enum":["enabled","disabled"]},"rules":{"type":"array","maxItems":256,"items":{"type":"object","required":["tool","action"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":256},"action":{"type":"string","enum":["enabled","disabled","escalate"]}}}}}},"deletionPolicy":{"type":"string","enum":["Delete","Orphan"]},"adoptExisting":{"type":"boolean"}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"coderID":{"type":"string"},"slug":{"type":"string"},"apiPath":{"type":"string","enum":["/api/v2/ai-gateway/mcp-servers","/api/experimental/mcp/servers"]},"hasSecrets":{"type":"object","properties":{"oauth2Secret":{"type":"boolean"},"apiKey":{"type":"boolean"},"customHeaders":{"type":"boolean"}}},"appliedSecretHashes":{"type":"object","additionalProperties":{"type":"string"}},"gatewayURL":{"type":"string"},"coderVersion":{"type":"string"},"lastSyncedTime":{"type":"string","format":"date-time"},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","displayName","url"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"slug":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","minLength":1,"maxLength":64},"displayName":{"type":"string","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024},"iconURL":{"type":"string","maxLength":2048},"url":{"type":"string","minLength":1,"maxLength":2048},"transport":{"type":"string","enum":["streamable_http","sse"]},"enabled":{"type":"boolean"},"availability":{"type":"string","enum":["force_on","default_on","default_off"]},"modelIntent":{"type":"boolean"},"allowInPlanMode":{"type":"boolean"},"forwardCoderHeaders":{"type":"boolean"},"auth":{"type":"object","properties":{"type":{"type":"string","enum":["none","oauth2","apiKey","customHeaders","userOIDC","externalAuth"]},"oauth2":{"type":"object","properties":{"clientID":{"type":"string","minLength":1,"maxLength":512},"clientSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"authURL":{"type":"string","maxLength":2048},"tokenURL":{"type":"string","maxLength":2048},"scopes":{"type":"string","maxLength":4096},"revocationURL":{"type":"string","maxLength":2048}}},"apiKey":{"type":"object","required":["valueSecretRef"],"properties":{"header":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"valueSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"customHeaders":{"type":"object","properties":{"headers":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"value":{"type":"string","maxLength":8192},"valueFrom":{"type":"object","required":["secretKeyRef"],"properties":{"secretKeyRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}}}},"userSuppliedKeys":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024}}}}}},"externalAuth":{"type":"object","required":["providerID"],"properties":{"providerID":{"type":"string","minLength":1,"maxLength":256}}}}},"tools":{"type":"object","properties":{"allow":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"deny":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"default":{"type":"string","enum":["enabled","disabled"]},"rules":{"type":"array","maxItems":256,"items":{"type":"object","required":["tool","action"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":256},"action":{"type":"string","enum":["enabled","disabled","escalate"]}}}}}},"deletionPolicy":{"type":"string","enum":["Delete","Orphan"]},"adoptExisting":{"type":"boolean"}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"coderID":{"type":"string"},"slug":{"type":"string"},"apiPath":{"type":"string","enum":["/api/v2/ai-gateway/mcp-servers","/api/experimental/mcp/servers"]},"hasSecrets":{"type":"object","properties":{"oauth2Secret":{"type":"boolean"},"apiKey":{"type":"boolean"},"customHeaders":{"type":"boolean"}}},"appliedSecretHashes":{"type":"object","additionalProperties":{"type":"string"}},"gatewayURL":{"type":"string"},"coderVersion":{"type":"string"},"lastSyncedTime":{"type":"string","format":"date-time"},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const func5 = re2RegExp;
 const pattern0 = func5("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
@@ -418,8 +418,10 @@ errors++;
 if(data3.auth !== undefined){
 let data17 = data3.auth;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.type === undefined){
-const err33 = {instancePath:instancePath+"/spec/auth",schemaPath:"#/properties/spec/properties/auth/required",keyword:"required",params:{missingProperty: "type"}};
+if(data17.type !== undefined){
+let data18 = data17.type;
+if(typeof data18 !== "string"){
+const err33 = {instancePath:instancePath+"/spec/auth/type",schemaPath:"#/properties/spec/properties/auth/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -428,25 +430,13 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data17.type !== undefined){
-let data18 = data17.type;
-if(typeof data18 !== "string"){
-const err34 = {instancePath:instancePath+"/spec/auth/type",schemaPath:"#/properties/spec/properties/auth/properties/type/type",keyword:"type",params:{type: "string"}};
+if(!((((((data18 === "none") || (data18 === "oauth2")) || (data18 === "apiKey")) || (data18 === "customHeaders")) || (data18 === "userOIDC")) || (data18 === "externalAuth"))){
+const err34 = {instancePath:instancePath+"/spec/auth/type",schemaPath:"#/properties/spec/properties/auth/properties/type/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.auth.properties.type.enum}};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
-}
-errors++;
-}
-if(!((((((data18 === "none") || (data18 === "oauth2")) || (data18 === "apiKey")) || (data18 === "customHeaders")) || (data18 === "userOIDC")) || (data18 === "externalAuth"))){
-const err35 = {instancePath:instancePath+"/spec/auth/type",schemaPath:"#/properties/spec/properties/auth/properties/type/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.auth.properties.type.enum}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
 }
 errors++;
 }
@@ -458,7 +448,17 @@ if(data19.clientID !== undefined){
 let data20 = data19.clientID;
 if(typeof data20 === "string"){
 if(func2(data20) > 512){
-const err36 = {instancePath:instancePath+"/spec/auth/oauth2/clientID",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientID/maxLength",keyword:"maxLength",params:{limit: 512}};
+const err35 = {instancePath:instancePath+"/spec/auth/oauth2/clientID",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientID/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(func2(data20) < 1){
+const err36 = {instancePath:instancePath+"/spec/auth/oauth2/clientID",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientID/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -467,8 +467,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(func2(data20) < 1){
-const err37 = {instancePath:instancePath+"/spec/auth/oauth2/clientID",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientID/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err37 = {instancePath:instancePath+"/spec/auth/oauth2/clientID",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -478,8 +479,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/spec/auth/oauth2/clientID",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientID/type",keyword:"type",params:{type: "string"}};
+if(data19.clientSecretRef !== undefined){
+let data21 = data19.clientSecretRef;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.name === undefined){
+const err38 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -488,12 +492,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data19.clientSecretRef !== undefined){
-let data21 = data19.clientSecretRef;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.name === undefined){
-const err39 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(data21.name !== undefined){
+if(typeof data21.name !== "string"){
+const err39 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef/name",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -502,9 +503,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data21.name !== undefined){
-if(typeof data21.name !== "string"){
-const err40 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef/name",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data21.key !== undefined){
+if(typeof data21.key !== "string"){
+const err40 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef/key",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -514,9 +516,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data21.key !== undefined){
-if(typeof data21.key !== "string"){
-const err41 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef/key",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err41 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -526,9 +528,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/spec/auth/oauth2/clientSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/clientSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data19.authURL !== undefined){
+let data24 = data19.authURL;
+if(typeof data24 === "string"){
+if(func2(data24) > 2048){
+const err42 = {instancePath:instancePath+"/spec/auth/oauth2/authURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/authURL/maxLength",keyword:"maxLength",params:{limit: 2048}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -538,11 +542,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data19.authURL !== undefined){
-let data24 = data19.authURL;
-if(typeof data24 === "string"){
-if(func2(data24) > 2048){
-const err43 = {instancePath:instancePath+"/spec/auth/oauth2/authURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/authURL/maxLength",keyword:"maxLength",params:{limit: 2048}};
+else {
+const err43 = {instancePath:instancePath+"/spec/auth/oauth2/authURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/authURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -552,8 +553,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/spec/auth/oauth2/authURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/authURL/type",keyword:"type",params:{type: "string"}};
+if(data19.tokenURL !== undefined){
+let data25 = data19.tokenURL;
+if(typeof data25 === "string"){
+if(func2(data25) > 2048){
+const err44 = {instancePath:instancePath+"/spec/auth/oauth2/tokenURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/tokenURL/maxLength",keyword:"maxLength",params:{limit: 2048}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -563,11 +567,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data19.tokenURL !== undefined){
-let data25 = data19.tokenURL;
-if(typeof data25 === "string"){
-if(func2(data25) > 2048){
-const err45 = {instancePath:instancePath+"/spec/auth/oauth2/tokenURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/tokenURL/maxLength",keyword:"maxLength",params:{limit: 2048}};
+else {
+const err45 = {instancePath:instancePath+"/spec/auth/oauth2/tokenURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/tokenURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -577,8 +578,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/spec/auth/oauth2/tokenURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/tokenURL/type",keyword:"type",params:{type: "string"}};
+if(data19.scopes !== undefined){
+let data26 = data19.scopes;
+if(typeof data26 === "string"){
+if(func2(data26) > 4096){
+const err46 = {instancePath:instancePath+"/spec/auth/oauth2/scopes",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/scopes/maxLength",keyword:"maxLength",params:{limit: 4096}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -588,11 +592,8 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data19.scopes !== undefined){
-let data26 = data19.scopes;
-if(typeof data26 === "string"){
-if(func2(data26) > 4096){
-const err47 = {instancePath:instancePath+"/spec/auth/oauth2/scopes",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/scopes/maxLength",keyword:"maxLength",params:{limit: 4096}};
+else {
+const err47 = {instancePath:instancePath+"/spec/auth/oauth2/scopes",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/scopes/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -602,8 +603,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/spec/auth/oauth2/scopes",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/scopes/type",keyword:"type",params:{type: "string"}};
+if(data19.revocationURL !== undefined){
+let data27 = data19.revocationURL;
+if(typeof data27 === "string"){
+if(func2(data27) > 2048){
+const err48 = {instancePath:instancePath+"/spec/auth/oauth2/revocationURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/revocationURL/maxLength",keyword:"maxLength",params:{limit: 2048}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -613,11 +617,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data19.revocationURL !== undefined){
-let data27 = data19.revocationURL;
-if(typeof data27 === "string"){
-if(func2(data27) > 2048){
-const err49 = {instancePath:instancePath+"/spec/auth/oauth2/revocationURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/revocationURL/maxLength",keyword:"maxLength",params:{limit: 2048}};
+else {
+const err49 = {instancePath:instancePath+"/spec/auth/oauth2/revocationURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/revocationURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -627,8 +628,9 @@ vErrors.push(err49);
 errors++;
 }
 }
+}
 else {
-const err50 = {instancePath:instancePath+"/spec/auth/oauth2/revocationURL",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/properties/revocationURL/type",keyword:"type",params:{type: "string"}};
+const err50 = {instancePath:instancePath+"/spec/auth/oauth2",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -638,9 +640,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/spec/auth/oauth2",schemaPath:"#/properties/spec/properties/auth/properties/oauth2/type",keyword:"type",params:{type: "object"}};
+if(data17.apiKey !== undefined){
+let data28 = data17.apiKey;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.valueSecretRef === undefined){
+const err51 = {instancePath:instancePath+"/spec/auth/apiKey",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/required",keyword:"required",params:{missingProperty: "valueSecretRef"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -649,12 +653,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data17.apiKey !== undefined){
-let data28 = data17.apiKey;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.valueSecretRef === undefined){
-const err52 = {instancePath:instancePath+"/spec/auth/apiKey",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/required",keyword:"required",params:{missingProperty: "valueSecretRef"}};
+if(data28.header !== undefined){
+let data29 = data28.header;
+if(typeof data29 === "string"){
+if(func2(data29) > 256){
+const err52 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -663,11 +666,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data28.header !== undefined){
-let data29 = data28.header;
-if(typeof data29 === "string"){
-if(func2(data29) > 256){
-const err53 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(func2(data29) < 1){
+const err53 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -676,8 +676,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(func2(data29) < 1){
-const err54 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/minLength",keyword:"minLength",params:{limit: 1}};
+if(!pattern1.test(data29)){
+const err54 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -686,8 +686,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!pattern1.test(data29)){
-const err55 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}};
+}
+else {
+const err55 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -697,8 +698,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/spec/auth/apiKey/header",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/header/type",keyword:"type",params:{type: "string"}};
+if(data28.valueSecretRef !== undefined){
+let data30 = data28.valueSecretRef;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.name === undefined){
+const err56 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -707,12 +711,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data28.valueSecretRef !== undefined){
-let data30 = data28.valueSecretRef;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.name === undefined){
-const err57 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(data30.name !== undefined){
+if(typeof data30.name !== "string"){
+const err57 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef/name",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -721,9 +722,10 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data30.name !== undefined){
-if(typeof data30.name !== "string"){
-const err58 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef/name",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data30.key !== undefined){
+if(typeof data30.key !== "string"){
+const err58 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef/key",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -733,9 +735,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data30.key !== undefined){
-if(typeof data30.key !== "string"){
-const err59 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef/key",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err59 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -747,24 +749,12 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/spec/auth/apiKey/valueSecretRef",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/properties/valueSecretRef/type",keyword:"type",params:{type: "object"}};
+const err60 = {instancePath:instancePath+"/spec/auth/apiKey",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/spec/auth/apiKey",schemaPath:"#/properties/spec/properties/auth/properties/apiKey/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
 }
 errors++;
 }
@@ -776,12 +766,12 @@ if(data33.headers !== undefined){
 let data34 = data33.headers;
 if(Array.isArray(data34)){
 if(data34.length > 32){
-const err62 = {instancePath:instancePath+"/spec/auth/customHeaders/headers",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/maxItems",keyword:"maxItems",params:{limit: 32}};
+const err61 = {instancePath:instancePath+"/spec/auth/customHeaders/headers",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/maxItems",keyword:"maxItems",params:{limit: 32}};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err61];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err61);
 }
 errors++;
 }
@@ -790,7 +780,20 @@ for(let i0=0; i0<len0; i0++){
 let data35 = data34[i0];
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 if(data35.name === undefined){
-const err63 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/required",keyword:"required",params:{missingProperty: "name"}};
+const err62 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data35.name !== undefined){
+let data36 = data35.name;
+if(typeof data36 === "string"){
+if(func2(data36) > 256){
+const err63 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -799,11 +802,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data35.name !== undefined){
-let data36 = data35.name;
-if(typeof data36 === "string"){
-if(func2(data36) > 256){
-const err64 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(func2(data36) < 1){
+const err64 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -812,8 +812,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(func2(data36) < 1){
-const err65 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(!pattern1.test(data36)){
+const err65 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -822,8 +822,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(!pattern1.test(data36)){
-const err66 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}};
+}
+else {
+const err66 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -833,8 +834,11 @@ vErrors.push(err66);
 errors++;
 }
 }
-else {
-const err67 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data35.value !== undefined){
+let data37 = data35.value;
+if(typeof data37 === "string"){
+if(func2(data37) > 8192){
+const err67 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/value",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 8192}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -844,11 +848,8 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data35.value !== undefined){
-let data37 = data35.value;
-if(typeof data37 === "string"){
-if(func2(data37) > 8192){
-const err68 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/value",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 8192}};
+else {
+const err68 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/value",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -858,8 +859,11 @@ vErrors.push(err68);
 errors++;
 }
 }
-else {
-const err69 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/value",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/value/type",keyword:"type",params:{type: "string"}};
+if(data35.valueFrom !== undefined){
+let data38 = data35.valueFrom;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.secretKeyRef === undefined){
+const err69 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/required",keyword:"required",params:{missingProperty: "secretKeyRef"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -868,12 +872,11 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(data35.valueFrom !== undefined){
-let data38 = data35.valueFrom;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.secretKeyRef === undefined){
-const err70 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/required",keyword:"required",params:{missingProperty: "secretKeyRef"}};
+if(data38.secretKeyRef !== undefined){
+let data39 = data38.secretKeyRef;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.name === undefined){
+const err70 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -882,11 +885,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data38.secretKeyRef !== undefined){
-let data39 = data38.secretKeyRef;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.name === undefined){
-const err71 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(data39.name !== undefined){
+if(typeof data39.name !== "string"){
+const err71 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -895,9 +896,10 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data39.name !== undefined){
-if(typeof data39.name !== "string"){
-const err72 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data39.key !== undefined){
+if(typeof data39.key !== "string"){
+const err72 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -907,9 +909,9 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data39.key !== undefined){
-if(typeof data39.key !== "string"){
-const err73 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err73 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -921,7 +923,7 @@ errors++;
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
+const err74 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -933,7 +935,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0+"/valueFrom",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
+const err75 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -945,7 +947,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/spec/auth/customHeaders/headers/" + i0,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/items/type",keyword:"type",params:{type: "object"}};
+const err76 = {instancePath:instancePath+"/spec/auth/customHeaders/headers",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -955,9 +957,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/spec/auth/customHeaders/headers",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/headers/type",keyword:"type",params:{type: "array"}};
+if(data33.userSuppliedKeys !== undefined){
+let data42 = data33.userSuppliedKeys;
+if(Array.isArray(data42)){
+if(data42.length > 32){
+const err77 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/maxItems",keyword:"maxItems",params:{limit: 32}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -966,12 +970,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data33.userSuppliedKeys !== undefined){
-let data42 = data33.userSuppliedKeys;
-if(Array.isArray(data42)){
-if(data42.length > 32){
-const err78 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/maxItems",keyword:"maxItems",params:{limit: 32}};
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.name === undefined){
+const err78 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -980,12 +984,11 @@ vErrors.push(err78);
 }
 errors++;
 }
-const len1 = data42.length;
-for(let i1=0; i1<len1; i1++){
-let data43 = data42[i1];
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-if(data43.name === undefined){
-const err79 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(data43.name !== undefined){
+let data44 = data43.name;
+if(typeof data44 === "string"){
+if(func2(data44) > 256){
+const err79 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -994,11 +997,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data43.name !== undefined){
-let data44 = data43.name;
-if(typeof data44 === "string"){
-if(func2(data44) > 256){
-const err80 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(func2(data44) < 1){
+const err80 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1007,8 +1007,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(func2(data44) < 1){
-const err81 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(!pattern1.test(data44)){
+const err81 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1017,8 +1017,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(!pattern1.test(data44)){
-const err82 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}};
+}
+else {
+const err82 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1028,8 +1029,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-else {
-const err83 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/name",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data43.description !== undefined){
+let data45 = data43.description;
+if(typeof data45 === "string"){
+if(func2(data45) > 1024){
+const err83 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/description",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1039,11 +1043,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data43.description !== undefined){
-let data45 = data43.description;
-if(typeof data45 === "string"){
-if(func2(data45) > 1024){
-const err84 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/description",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 1024}};
+else {
+const err84 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/description",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/description/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1053,8 +1054,9 @@ vErrors.push(err84);
 errors++;
 }
 }
+}
 else {
-const err85 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1+"/description",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/properties/description/type",keyword:"type",params:{type: "string"}};
+const err85 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1066,7 +1068,7 @@ errors++;
 }
 }
 else {
-const err86 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys/" + i1,schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/items/type",keyword:"type",params:{type: "object"}};
+const err86 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1078,7 +1080,7 @@ errors++;
 }
 }
 else {
-const err87 = {instancePath:instancePath+"/spec/auth/customHeaders/userSuppliedKeys",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/properties/userSuppliedKeys/type",keyword:"type",params:{type: "array"}};
+const err87 = {instancePath:instancePath+"/spec/auth/customHeaders",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1088,9 +1090,11 @@ vErrors.push(err87);
 errors++;
 }
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/spec/auth/customHeaders",schemaPath:"#/properties/spec/properties/auth/properties/customHeaders/type",keyword:"type",params:{type: "object"}};
+if(data17.externalAuth !== undefined){
+let data46 = data17.externalAuth;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.providerID === undefined){
+const err88 = {instancePath:instancePath+"/spec/auth/externalAuth",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/required",keyword:"required",params:{missingProperty: "providerID"}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1099,12 +1103,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data17.externalAuth !== undefined){
-let data46 = data17.externalAuth;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.providerID === undefined){
-const err89 = {instancePath:instancePath+"/spec/auth/externalAuth",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/required",keyword:"required",params:{missingProperty: "providerID"}};
+if(data46.providerID !== undefined){
+let data47 = data46.providerID;
+if(typeof data47 === "string"){
+if(func2(data47) > 256){
+const err89 = {instancePath:instancePath+"/spec/auth/externalAuth/providerID",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/properties/providerID/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1113,11 +1116,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data46.providerID !== undefined){
-let data47 = data46.providerID;
-if(typeof data47 === "string"){
-if(func2(data47) > 256){
-const err90 = {instancePath:instancePath+"/spec/auth/externalAuth/providerID",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/properties/providerID/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(func2(data47) < 1){
+const err90 = {instancePath:instancePath+"/spec/auth/externalAuth/providerID",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/properties/providerID/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1126,8 +1126,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(func2(data47) < 1){
-const err91 = {instancePath:instancePath+"/spec/auth/externalAuth/providerID",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/properties/providerID/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err91 = {instancePath:instancePath+"/spec/auth/externalAuth/providerID",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/properties/providerID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1137,8 +1138,9 @@ vErrors.push(err91);
 errors++;
 }
 }
+}
 else {
-const err92 = {instancePath:instancePath+"/spec/auth/externalAuth/providerID",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/properties/providerID/type",keyword:"type",params:{type: "string"}};
+const err92 = {instancePath:instancePath+"/spec/auth/externalAuth",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1150,24 +1152,12 @@ errors++;
 }
 }
 else {
-const err93 = {instancePath:instancePath+"/spec/auth/externalAuth",schemaPath:"#/properties/spec/properties/auth/properties/externalAuth/type",keyword:"type",params:{type: "object"}};
+const err93 = {instancePath:instancePath+"/spec/auth",schemaPath:"#/properties/spec/properties/auth/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err93];
 }
 else {
 vErrors.push(err93);
-}
-errors++;
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/spec/auth",schemaPath:"#/properties/spec/properties/auth/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
 }
 errors++;
 }
@@ -1179,12 +1169,12 @@ if(data48.allow !== undefined){
 let data49 = data48.allow;
 if(Array.isArray(data49)){
 if(data49.length > 256){
-const err95 = {instancePath:instancePath+"/spec/tools/allow",schemaPath:"#/properties/spec/properties/tools/properties/allow/maxItems",keyword:"maxItems",params:{limit: 256}};
+const err94 = {instancePath:instancePath+"/spec/tools/allow",schemaPath:"#/properties/spec/properties/tools/properties/allow/maxItems",keyword:"maxItems",params:{limit: 256}};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err94];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err94);
 }
 errors++;
 }
@@ -1193,7 +1183,17 @@ for(let i2=0; i2<len2; i2++){
 let data50 = data49[i2];
 if(typeof data50 === "string"){
 if(func2(data50) > 256){
-const err96 = {instancePath:instancePath+"/spec/tools/allow/" + i2,schemaPath:"#/properties/spec/properties/tools/properties/allow/items/maxLength",keyword:"maxLength",params:{limit: 256}};
+const err95 = {instancePath:instancePath+"/spec/tools/allow/" + i2,schemaPath:"#/properties/spec/properties/tools/properties/allow/items/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(func2(data50) < 1){
+const err96 = {instancePath:instancePath+"/spec/tools/allow/" + i2,schemaPath:"#/properties/spec/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1202,8 +1202,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(func2(data50) < 1){
-const err97 = {instancePath:instancePath+"/spec/tools/allow/" + i2,schemaPath:"#/properties/spec/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err97 = {instancePath:instancePath+"/spec/tools/allow/" + i2,schemaPath:"#/properties/spec/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1213,8 +1214,9 @@ vErrors.push(err97);
 errors++;
 }
 }
+}
 else {
-const err98 = {instancePath:instancePath+"/spec/tools/allow/" + i2,schemaPath:"#/properties/spec/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"}};
+const err98 = {instancePath:instancePath+"/spec/tools/allow",schemaPath:"#/properties/spec/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1224,9 +1226,11 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/spec/tools/allow",schemaPath:"#/properties/spec/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"}};
+if(data48.deny !== undefined){
+let data51 = data48.deny;
+if(Array.isArray(data51)){
+if(data51.length > 256){
+const err99 = {instancePath:instancePath+"/spec/tools/deny",schemaPath:"#/properties/spec/properties/tools/properties/deny/maxItems",keyword:"maxItems",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1235,12 +1239,12 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-if(data48.deny !== undefined){
-let data51 = data48.deny;
-if(Array.isArray(data51)){
-if(data51.length > 256){
-const err100 = {instancePath:instancePath+"/spec/tools/deny",schemaPath:"#/properties/spec/properties/tools/properties/deny/maxItems",keyword:"maxItems",params:{limit: 256}};
+const len3 = data51.length;
+for(let i3=0; i3<len3; i3++){
+let data52 = data51[i3];
+if(typeof data52 === "string"){
+if(func2(data52) > 256){
+const err100 = {instancePath:instancePath+"/spec/tools/deny/" + i3,schemaPath:"#/properties/spec/properties/tools/properties/deny/items/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1249,12 +1253,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-const len3 = data51.length;
-for(let i3=0; i3<len3; i3++){
-let data52 = data51[i3];
-if(typeof data52 === "string"){
-if(func2(data52) > 256){
-const err101 = {instancePath:instancePath+"/spec/tools/deny/" + i3,schemaPath:"#/properties/spec/properties/tools/properties/deny/items/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(func2(data52) < 1){
+const err101 = {instancePath:instancePath+"/spec/tools/deny/" + i3,schemaPath:"#/properties/spec/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1263,8 +1263,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(func2(data52) < 1){
-const err102 = {instancePath:instancePath+"/spec/tools/deny/" + i3,schemaPath:"#/properties/spec/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err102 = {instancePath:instancePath+"/spec/tools/deny/" + i3,schemaPath:"#/properties/spec/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1274,8 +1275,9 @@ vErrors.push(err102);
 errors++;
 }
 }
+}
 else {
-const err103 = {instancePath:instancePath+"/spec/tools/deny/" + i3,schemaPath:"#/properties/spec/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"}};
+const err103 = {instancePath:instancePath+"/spec/tools/deny",schemaPath:"#/properties/spec/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1285,9 +1287,10 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-else {
-const err104 = {instancePath:instancePath+"/spec/tools/deny",schemaPath:"#/properties/spec/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"}};
+if(data48.default !== undefined){
+let data53 = data48.default;
+if(typeof data53 !== "string"){
+const err104 = {instancePath:instancePath+"/spec/tools/default",schemaPath:"#/properties/spec/properties/tools/properties/default/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1296,11 +1299,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data48.default !== undefined){
-let data53 = data48.default;
-if(typeof data53 !== "string"){
-const err105 = {instancePath:instancePath+"/spec/tools/default",schemaPath:"#/properties/spec/properties/tools/properties/default/type",keyword:"type",params:{type: "string"}};
+if(!((data53 === "enabled") || (data53 === "disabled"))){
+const err105 = {instancePath:instancePath+"/spec/tools/default",schemaPath:"#/properties/spec/properties/tools/properties/default/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.tools.properties.default.enum}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1309,8 +1309,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(!((data53 === "enabled") || (data53 === "disabled"))){
-const err106 = {instancePath:instancePath+"/spec/tools/default",schemaPath:"#/properties/spec/properties/tools/properties/default/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.tools.properties.default.enum}};
+}
+if(data48.rules !== undefined){
+let data54 = data48.rules;
+if(Array.isArray(data54)){
+if(data54.length > 256){
+const err106 = {instancePath:instancePath+"/spec/tools/rules",schemaPath:"#/properties/spec/properties/tools/properties/rules/maxItems",keyword:"maxItems",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1319,12 +1323,12 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data48.rules !== undefined){
-let data54 = data48.rules;
-if(Array.isArray(data54)){
-if(data54.length > 256){
-const err107 = {instancePath:instancePath+"/spec/tools/rules",schemaPath:"#/properties/spec/properties/tools/properties/rules/maxItems",keyword:"maxItems",params:{limit: 256}};
+const len4 = data54.length;
+for(let i4=0; i4<len4; i4++){
+let data55 = data54[i4];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+if(data55.tool === undefined){
+const err107 = {instancePath:instancePath+"/spec/tools/rules/" + i4,schemaPath:"#/properties/spec/properties/tools/properties/rules/items/required",keyword:"required",params:{missingProperty: "tool"}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1333,12 +1337,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-const len4 = data54.length;
-for(let i4=0; i4<len4; i4++){
-let data55 = data54[i4];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.tool === undefined){
-const err108 = {instancePath:instancePath+"/spec/tools/rules/" + i4,schemaPath:"#/properties/spec/properties/tools/properties/rules/items/required",keyword:"required",params:{missingProperty: "tool"}};
+if(data55.action === undefined){
+const err108 = {instancePath:instancePath+"/spec/tools/rules/" + i4,schemaPath:"#/properties/spec/properties/tools/properties/rules/items/required",keyword:"required",params:{missingProperty: "action"}};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1347,8 +1347,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data55.action === undefined){
-const err109 = {instancePath:instancePath+"/spec/tools/rules/" + i4,schemaPath:"#/properties/spec/properties/tools/properties/rules/items/required",keyword:"required",params:{missingProperty: "action"}};
+if(data55.tool !== undefined){
+let data56 = data55.tool;
+if(typeof data56 === "string"){
+if(func2(data56) > 256){
+const err109 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/tool",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1357,11 +1360,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data55.tool !== undefined){
-let data56 = data55.tool;
-if(typeof data56 === "string"){
-if(func2(data56) > 256){
-const err110 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/tool",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(func2(data56) < 1){
+const err110 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/tool",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/tool/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1370,8 +1370,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(func2(data56) < 1){
-const err111 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/tool",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/tool/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err111 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/tool",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/tool/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1381,8 +1382,10 @@ vErrors.push(err111);
 errors++;
 }
 }
-else {
-const err112 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/tool",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/tool/type",keyword:"type",params:{type: "string"}};
+if(data55.action !== undefined){
+let data57 = data55.action;
+if(typeof data57 !== "string"){
+const err112 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/action",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/action/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1391,11 +1394,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-if(data55.action !== undefined){
-let data57 = data55.action;
-if(typeof data57 !== "string"){
-const err113 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/action",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/action/type",keyword:"type",params:{type: "string"}};
+if(!(((data57 === "enabled") || (data57 === "disabled")) || (data57 === "escalate"))){
+const err113 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/action",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.tools.properties.rules.items.properties.action.enum}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1404,8 +1404,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(!(((data57 === "enabled") || (data57 === "disabled")) || (data57 === "escalate"))){
-const err114 = {instancePath:instancePath+"/spec/tools/rules/" + i4+"/action",schemaPath:"#/properties/spec/properties/tools/properties/rules/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.tools.properties.rules.items.properties.action.enum}};
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/spec/tools/rules/" + i4,schemaPath:"#/properties/spec/properties/tools/properties/rules/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1417,7 +1419,7 @@ errors++;
 }
 }
 else {
-const err115 = {instancePath:instancePath+"/spec/tools/rules/" + i4,schemaPath:"#/properties/spec/properties/tools/properties/rules/items/type",keyword:"type",params:{type: "object"}};
+const err115 = {instancePath:instancePath+"/spec/tools/rules",schemaPath:"#/properties/spec/properties/tools/properties/rules/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1429,7 +1431,7 @@ errors++;
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/spec/tools/rules",schemaPath:"#/properties/spec/properties/tools/properties/rules/type",keyword:"type",params:{type: "array"}};
+const err116 = {instancePath:instancePath+"/spec/tools",schemaPath:"#/properties/spec/properties/tools/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1439,9 +1441,10 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath:instancePath+"/spec/tools",schemaPath:"#/properties/spec/properties/tools/type",keyword:"type",params:{type: "object"}};
+if(data3.deletionPolicy !== undefined){
+let data58 = data3.deletionPolicy;
+if(typeof data58 !== "string"){
+const err117 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1450,11 +1453,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-if(data3.deletionPolicy !== undefined){
-let data58 = data3.deletionPolicy;
-if(typeof data58 !== "string"){
-const err118 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/type",keyword:"type",params:{type: "string"}};
+if(!((data58 === "Delete") || (data58 === "Orphan"))){
+const err118 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.deletionPolicy.enum}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1463,8 +1463,10 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(!((data58 === "Delete") || (data58 === "Orphan"))){
-const err119 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.deletionPolicy.enum}};
+}
+if(data3.adoptExisting !== undefined){
+if(typeof data3.adoptExisting !== "boolean"){
+const err119 = {instancePath:instancePath+"/spec/adoptExisting",schemaPath:"#/properties/spec/properties/adoptExisting/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1474,26 +1476,14 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data3.adoptExisting !== undefined){
-if(typeof data3.adoptExisting !== "boolean"){
-const err120 = {instancePath:instancePath+"/spec/adoptExisting",schemaPath:"#/properties/spec/properties/adoptExisting/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err120 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err120];
 }
 else {
 vErrors.push(err120);
-}
-errors++;
-}
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
 }
 errors++;
 }
@@ -1504,7 +1494,18 @@ if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
 if(data60.observedGeneration !== undefined){
 let data61 = data60.observedGeneration;
 if(!((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61)))){
-const err122 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+const err121 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(typeof data61 == "number"){
+if(!(formats0.validate(data61))){
+const err122 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1513,9 +1514,11 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(typeof data61 == "number"){
-if(!(formats0.validate(data61))){
-const err123 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+}
+if(data60.coderID !== undefined){
+if(typeof data60.coderID !== "string"){
+const err123 = {instancePath:instancePath+"/status/coderID",schemaPath:"#/properties/status/properties/coderID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1525,10 +1528,9 @@ vErrors.push(err123);
 errors++;
 }
 }
-}
-if(data60.coderID !== undefined){
-if(typeof data60.coderID !== "string"){
-const err124 = {instancePath:instancePath+"/status/coderID",schemaPath:"#/properties/status/properties/coderID/type",keyword:"type",params:{type: "string"}};
+if(data60.slug !== undefined){
+if(typeof data60.slug !== "string"){
+const err124 = {instancePath:instancePath+"/status/slug",schemaPath:"#/properties/status/properties/slug/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1538,9 +1540,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data60.slug !== undefined){
-if(typeof data60.slug !== "string"){
-const err125 = {instancePath:instancePath+"/status/slug",schemaPath:"#/properties/status/properties/slug/type",keyword:"type",params:{type: "string"}};
+if(data60.apiPath !== undefined){
+let data64 = data60.apiPath;
+if(typeof data64 !== "string"){
+const err125 = {instancePath:instancePath+"/status/apiPath",schemaPath:"#/properties/status/properties/apiPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1549,26 +1552,13 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data60.apiPath !== undefined){
-let data64 = data60.apiPath;
-if(typeof data64 !== "string"){
-const err126 = {instancePath:instancePath+"/status/apiPath",schemaPath:"#/properties/status/properties/apiPath/type",keyword:"type",params:{type: "string"}};
+if(!((data64 === "/api/v2/ai-gateway/mcp-servers") || (data64 === "/api/experimental/mcp/servers"))){
+const err126 = {instancePath:instancePath+"/status/apiPath",schemaPath:"#/properties/status/properties/apiPath/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.apiPath.enum}};
 if(vErrors === null){
 vErrors = [err126];
 }
 else {
 vErrors.push(err126);
-}
-errors++;
-}
-if(!((data64 === "/api/v2/ai-gateway/mcp-servers") || (data64 === "/api/experimental/mcp/servers"))){
-const err127 = {instancePath:instancePath+"/status/apiPath",schemaPath:"#/properties/status/properties/apiPath/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.apiPath.enum}};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
 }
 errors++;
 }
@@ -1578,7 +1568,19 @@ let data65 = data60.hasSecrets;
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 if(data65.oauth2Secret !== undefined){
 if(typeof data65.oauth2Secret !== "boolean"){
-const err128 = {instancePath:instancePath+"/status/hasSecrets/oauth2Secret",schemaPath:"#/properties/status/properties/hasSecrets/properties/oauth2Secret/type",keyword:"type",params:{type: "boolean"}};
+const err127 = {instancePath:instancePath+"/status/hasSecrets/oauth2Secret",schemaPath:"#/properties/status/properties/hasSecrets/properties/oauth2Secret/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data65.apiKey !== undefined){
+if(typeof data65.apiKey !== "boolean"){
+const err128 = {instancePath:instancePath+"/status/hasSecrets/apiKey",schemaPath:"#/properties/status/properties/hasSecrets/properties/apiKey/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1588,9 +1590,9 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data65.apiKey !== undefined){
-if(typeof data65.apiKey !== "boolean"){
-const err129 = {instancePath:instancePath+"/status/hasSecrets/apiKey",schemaPath:"#/properties/status/properties/hasSecrets/properties/apiKey/type",keyword:"type",params:{type: "boolean"}};
+if(data65.customHeaders !== undefined){
+if(typeof data65.customHeaders !== "boolean"){
+const err129 = {instancePath:instancePath+"/status/hasSecrets/customHeaders",schemaPath:"#/properties/status/properties/hasSecrets/properties/customHeaders/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1600,9 +1602,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data65.customHeaders !== undefined){
-if(typeof data65.customHeaders !== "boolean"){
-const err130 = {instancePath:instancePath+"/status/hasSecrets/customHeaders",schemaPath:"#/properties/status/properties/hasSecrets/properties/customHeaders/type",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err130 = {instancePath:instancePath+"/status/hasSecrets",schemaPath:"#/properties/status/properties/hasSecrets/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1612,9 +1614,12 @@ vErrors.push(err130);
 errors++;
 }
 }
-}
-else {
-const err131 = {instancePath:instancePath+"/status/hasSecrets",schemaPath:"#/properties/status/properties/hasSecrets/type",keyword:"type",params:{type: "object"}};
+if(data60.appliedSecretHashes !== undefined){
+let data69 = data60.appliedSecretHashes;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+for(const key0 in data69){
+if(typeof data69[key0] !== "string"){
+const err131 = {instancePath:instancePath+"/status/appliedSecretHashes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/status/properties/appliedSecretHashes/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1624,12 +1629,9 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data60.appliedSecretHashes !== undefined){
-let data69 = data60.appliedSecretHashes;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const key0 in data69){
-if(typeof data69[key0] !== "string"){
-const err132 = {instancePath:instancePath+"/status/appliedSecretHashes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/status/properties/appliedSecretHashes/additionalProperties/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err132 = {instancePath:instancePath+"/status/appliedSecretHashes",schemaPath:"#/properties/status/properties/appliedSecretHashes/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1639,9 +1641,9 @@ vErrors.push(err132);
 errors++;
 }
 }
-}
-else {
-const err133 = {instancePath:instancePath+"/status/appliedSecretHashes",schemaPath:"#/properties/status/properties/appliedSecretHashes/type",keyword:"type",params:{type: "object"}};
+if(data60.gatewayURL !== undefined){
+if(typeof data60.gatewayURL !== "string"){
+const err133 = {instancePath:instancePath+"/status/gatewayURL",schemaPath:"#/properties/status/properties/gatewayURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1651,9 +1653,9 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data60.gatewayURL !== undefined){
-if(typeof data60.gatewayURL !== "string"){
-const err134 = {instancePath:instancePath+"/status/gatewayURL",schemaPath:"#/properties/status/properties/gatewayURL/type",keyword:"type",params:{type: "string"}};
+if(data60.coderVersion !== undefined){
+if(typeof data60.coderVersion !== "string"){
+const err134 = {instancePath:instancePath+"/status/coderVersion",schemaPath:"#/properties/status/properties/coderVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1663,9 +1665,11 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data60.coderVersion !== undefined){
-if(typeof data60.coderVersion !== "string"){
-const err135 = {instancePath:instancePath+"/status/coderVersion",schemaPath:"#/properties/status/properties/coderVersion/type",keyword:"type",params:{type: "string"}};
+if(data60.lastSyncedTime !== undefined){
+let data73 = data60.lastSyncedTime;
+if(typeof data73 === "string"){
+if(!(formats2.validate(data73))){
+const err135 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1675,27 +1679,13 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data60.lastSyncedTime !== undefined){
-let data73 = data60.lastSyncedTime;
-if(typeof data73 === "string"){
-if(!(formats2.validate(data73))){
-const err136 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/format",keyword:"format",params:{format: "date-time"}};
+else {
+const err136 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err136];
 }
 else {
 vErrors.push(err136);
-}
-errors++;
-}
-}
-else {
-const err137 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
 }
 errors++;
 }
@@ -1708,7 +1698,17 @@ for(let i5=0; i5<len5; i5++){
 let data75 = data74[i5];
 if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
 if(data75.type === undefined){
-const err138 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+const err137 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if(data75.status === undefined){
+const err138 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1717,8 +1717,8 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data75.status === undefined){
-const err139 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(data75.lastTransitionTime === undefined){
+const err139 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1727,8 +1727,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(data75.lastTransitionTime === undefined){
-const err140 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+if(data75.reason === undefined){
+const err140 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1737,8 +1737,8 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data75.reason === undefined){
-const err141 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(data75.message === undefined){
+const err141 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1747,8 +1747,11 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(data75.message === undefined){
-const err142 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(data75.type !== undefined){
+let data76 = data75.type;
+if(typeof data76 === "string"){
+if(func2(data76) > 316){
+const err142 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1757,11 +1760,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(data75.type !== undefined){
-let data76 = data75.type;
-if(typeof data76 === "string"){
-if(func2(data76) > 316){
-const err143 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(!pattern4.test(data76)){
+const err143 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1770,8 +1770,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(!pattern4.test(data76)){
-const err144 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+}
+else {
+const err144 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1781,8 +1782,10 @@ vErrors.push(err144);
 errors++;
 }
 }
-else {
-const err145 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data75.status !== undefined){
+let data77 = data75.status;
+if(typeof data77 !== "string"){
+const err145 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1791,11 +1794,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-if(data75.status !== undefined){
-let data77 = data75.status;
-if(typeof data77 !== "string"){
-const err146 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(!(((data77 === "True") || (data77 === "False")) || (data77 === "Unknown"))){
+const err146 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1804,8 +1804,11 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(!(((data77 === "True") || (data77 === "False")) || (data77 === "Unknown"))){
-const err147 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+}
+if(data75.observedGeneration !== undefined){
+let data78 = data75.observedGeneration;
+if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
+const err147 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1814,11 +1817,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-if(data75.observedGeneration !== undefined){
-let data78 = data75.observedGeneration;
-if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
-const err148 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(typeof data78 == "number"){
+if(data78 < 0 || isNaN(data78)){
+const err148 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1827,24 +1828,13 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(typeof data78 == "number"){
-if(data78 < 0 || isNaN(data78)){
-const err149 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(formats0.validate(data78))){
+const err149 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err149];
 }
 else {
 vErrors.push(err149);
-}
-errors++;
-}
-if(!(formats0.validate(data78))){
-const err150 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
 }
 errors++;
 }
@@ -1854,7 +1844,18 @@ if(data75.lastTransitionTime !== undefined){
 let data79 = data75.lastTransitionTime;
 if(typeof data79 === "string"){
 if(!(formats2.validate(data79))){
-const err151 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+const err150 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1864,8 +1865,11 @@ vErrors.push(err151);
 errors++;
 }
 }
-else {
-const err152 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(data75.reason !== undefined){
+let data80 = data75.reason;
+if(typeof data80 === "string"){
+if(func2(data80) > 1024){
+const err152 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1874,12 +1878,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
-if(data75.reason !== undefined){
-let data80 = data75.reason;
-if(typeof data80 === "string"){
-if(func2(data80) > 1024){
-const err153 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(func2(data80) < 1){
+const err153 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1888,8 +1888,8 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(func2(data80) < 1){
-const err154 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+if(!pattern5.test(data80)){
+const err154 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1898,8 +1898,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-if(!pattern5.test(data80)){
-const err155 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+else {
+const err155 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1909,8 +1910,11 @@ vErrors.push(err155);
 errors++;
 }
 }
-else {
-const err156 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+if(data75.message !== undefined){
+let data81 = data75.message;
+if(typeof data81 === "string"){
+if(func2(data81) > 32768){
+const err156 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1920,11 +1924,8 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data75.message !== undefined){
-let data81 = data75.message;
-if(typeof data81 === "string"){
-if(func2(data81) > 32768){
-const err157 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+else {
+const err157 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1934,8 +1935,9 @@ vErrors.push(err157);
 errors++;
 }
 }
+}
 else {
-const err158 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+const err158 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1947,7 +1949,7 @@ errors++;
 }
 }
 else {
-const err159 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+const err159 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1959,7 +1961,7 @@ errors++;
 }
 }
 else {
-const err160 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+const err160 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1971,24 +1973,12 @@ errors++;
 }
 }
 else {
-const err161 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+const err161 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err161];
 }
 else {
 vErrors.push(err161);
-}
-errors++;
-}
-}
-}
-else {
-const err162 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err162];
-}
-else {
-vErrors.push(err162);
 }
 errors++;
 }
