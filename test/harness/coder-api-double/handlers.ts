@@ -2,7 +2,6 @@
 // document answers 501 (see coder-api-double.ts) until the issue that needs it implements it here.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
-import { mcpHandlers } from './mcp-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
 
@@ -71,8 +70,6 @@ export const handlers: Readonly<Record<string, Handler>> = {
 
   getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
 
-  ...mcpHandlers,
-  // Last: where both implement an operation, the template tests' world answers.
   ...workspaceHandlers,
 };
 

@@ -22,16 +22,9 @@ export interface CoderApiDoubleState {
   entitlements: Schemas['Entitlements'];
   /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
   enterprise: boolean;
-  /** Organizations, templates, workspaces and builds (template tests). */
+  /** Organizations and their members, templates, workspaces and builds: see workspace-world.ts. */
   world: WorkspaceWorld;
-  /** Organizations beyond the default one; workspaces and templates name theirs. */
-  organizations: Schemas['Organization'][];
-  /** Workspaces with their latest build; a new build replaces latest_build. */
-  workspaces: Schemas['Workspace'][];
-  templates: Schemas['Template'][];
 }
-
-export const defaultOrganizationId = '0b0c6e8e-3c1f-4a8e-9f3a-5d6b7c8d9e01';
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
 
@@ -83,11 +76,6 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     },
     enterprise: true,
     world: emptyWorkspaceWorld(),
-    organizations: [
-      { id: defaultOrganizationId, name: 'coder', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
-    ],
-    workspaces: [],
-    templates: [],
   };
 }
 
