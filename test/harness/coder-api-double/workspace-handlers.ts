@@ -32,7 +32,7 @@ function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Org
 }
 
 /**
- * The filter of a workspace search query ("owner:alice organization:coder template:docker name:dev", a
+ * The filter of a workspace search query ("owner:alice organization:coder template:docker name:dev status:running", a
  * bare word searches names); a string names the unknown key; undefined matches nothing (an unknown owner).
  */
 function workspaceFilter(state: CoderApiDoubleState, q: string, me?: Schemas['User']): WorkspaceFilter | string | undefined {
@@ -48,6 +48,7 @@ function workspaceFilter(state: CoderApiDoubleState, q: string, me?: Schemas['Us
       if (!org) return undefined;
       filter.organizationId = org.id;
     } else if (key === 'template') filter.templateName = value;
+    else if (key === 'status') filter.status = value;
     else if (key === 'name') filter.nameContains = value;
     else return key;
   }
@@ -141,7 +142,9 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
       };
     }
     const workspaces = filter ? listLiveWorkspaces(state.world, filter) : [];
-    return { status: 200, body: { workspaces, count: workspaces.length } };
+    const offset = typeof params.offset === 'number' ? params.offset : 0;
+    const limit = typeof params.limit === 'number' && params.limit > 0 ? params.limit : workspaces.length;
+    return { status: 200, body: { workspaces: workspaces.slice(offset, offset + limit), count: workspaces.length } };
   },
 
   getWorkspaceByOwnerAndName: ({ state, params, user }) => {

@@ -1,7 +1,8 @@
-// The part of the in-memory Coder that template tests use: organizations and their members, templates and
-// versions, workspaces with their builds, agents and build logs. Builds move on as the workspace is read
-// (one step per read, never by the clock), following the script of the template version: a build that
-// fails with log lines, an agent that never connects, a slow or failing delete.
+// The in-memory Coder's one world, shared by template tests, the MCP server and the aggregated API:
+// organizations and their members, templates and versions, workspaces with their builds, agents and build
+// logs. Builds move on as the workspace is read (one step per read, never by the clock), following the
+// script of the template version: a build that fails with log lines, an agent that never connects, a slow
+// or failing delete.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 
@@ -197,14 +198,17 @@ export interface WorkspaceFilter {
   templateName?: string;
   /** Coder matches a part of the name, ignoring case. */
   nameContains?: string;
+  /** The status of the latest build. */
+  status?: string;
 }
 
 /** The workspaces that are not deleted and match `filter`, as Coder answers them. */
 export function listLiveWorkspaces(world: WorkspaceWorld, filter: WorkspaceFilter = {}): Schemas['Workspace'][] {
   return world.workspaces
     .filter(
-      ({ deleted, workspace: w }) =>
+      ({ deleted, workspace: w, builds }) =>
         !deleted &&
+        (filter.status === undefined || builds[0]?.status === filter.status) &&
         (filter.ownerId === undefined || w.owner_id === filter.ownerId) &&
         (filter.organizationId === undefined || w.organization_id === filter.organizationId) &&
         (filter.templateName === undefined || String(w.template_name).toLowerCase() === filter.templateName.toLowerCase()) &&
