@@ -7,6 +7,7 @@ import type { CoderApiDoubleState } from './state.ts';
 import {
   advance,
   defaultBuildScript,
+  deleteTemplate,
   listLiveWorkspaces,
   newBuild,
   workspaceAnswer,
@@ -91,6 +92,13 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
   getTemplate: ({ state, params }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     return template ? { status: 200, body: template } : notFound;
+  },
+
+  deleteTemplate: ({ state, params }) => {
+    const outcome = deleteTemplate(state.world, String(params.template));
+    if (outcome === 'not-found') return notFound;
+    if (outcome === 'in-use') return { status: 400, body: { message: 'All workspaces must be deleted before a template can be removed.' } };
+    return { status: 200, body: { message: 'Template has been deleted!' } };
   },
 
   getTemplateVersionByName: ({ state, params }) => {

@@ -217,6 +217,15 @@ export function listLiveWorkspaces(world: WorkspaceWorld, filter: WorkspaceFilte
     .map(workspaceAnswer);
 }
 
+/** Removes a template as Coder does: refused while a workspace that is not deleted was made from it. */
+export function deleteTemplate(world: WorkspaceWorld, templateId: string): 'deleted' | 'not-found' | 'in-use' {
+  const index = world.templates.findIndex((t) => t.id === templateId);
+  if (index < 0) return 'not-found';
+  if (world.workspaces.some((w) => !w.deleted && w.workspace.template_id === templateId)) return 'in-use';
+  world.templates.splice(index, 1);
+  return 'deleted';
+}
+
 /** The organization named `name`, added when missing; the first one added is the default organization. */
 export function seedOrganization(world: WorkspaceWorld, name: string): Schemas['Organization'] {
   const existing = world.organizations.find((o) => o.name === name);

@@ -77,4 +77,14 @@ describe('the Coder API double lists the workspaces and templates of its one wor
     assert.equal(byName.status, 200);
     assert.equal((byName.body as { organization_name: string }).organization_name, 'coder');
   });
+
+  it('deletes a template only once no live workspace was made from it', () => {
+    const remove = (template: string) => workspaceHandlers.deleteTemplate!({ state, params: { template }, body: undefined });
+    const base = state.world.templates.find((t) => t.name === 'base')!;
+    assert.equal(remove(base.id).status, 400);
+    state.world.workspaces.find((w) => w.workspace.template_id === base.id)!.deleted = true;
+    assert.equal(remove(base.id).status, 200);
+    assert.equal(remove(base.id).status, 404);
+    assert.equal(workspaceHandlers.getTemplate!({ state, params: { template: base.id }, body: undefined }).status, 404);
+  });
 });
