@@ -12,15 +12,693 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef"],"properties":{"controlPlaneRef":{"type":"object","properties":{"name":{"type":"string"}}},"organizationName":{"type":"string","maxLength":128},"key":{"type":"object","properties":{"name":{"type":"string","maxLength":128},"secretName":{"type":"string","maxLength":253},"secretKey":{"type":"string","maxLength":253}}},"replicas":{"type":"integer","format":"int32"},"tags":{"type":"object","additionalProperties":{"type":"string"}},"image":{"type":"string"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"terminationGracePeriodSeconds":{"type":"integer","format":"int64"}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"organizationID":{"type":"string"},"organizationName":{"type":"string"},"provisionerKeyID":{"type":"string"},"provisionerKeyName":{"type":"string"},"tagsHash":{"type":"string"},"controlPlaneRefName":{"type":"string"},"controlPlaneURL":{"type":"string"},"secretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef"],"properties":{"controlPlaneRef":{"type":"object","properties":{"name":{"type":"string"}}},"organizationName":{"type":"string","maxLength":128},"key":{"type":"object","properties":{"name":{"type":"string","maxLength":128},"secretName":{"type":"string","maxLength":253},"secretKey":{"type":"string","maxLength":253}}},"replicas":{"type":"integer","format":"int32"},"tags":{"type":"object","additionalProperties":{"type":"string"}},"image":{"type":"string"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"terminationGracePeriodSeconds":{"type":"integer","format":"int64"},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string"},"key":{"type":"string"},"operator":{"type":"string"},"tolerationSeconds":{"type":"integer","format":"int64"},"value":{"type":"string"}}}},"affinity":{"type":"object","properties":{"nodeAffinity":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"type":"array","items":{"type":"object","required":["weight","preference"],"properties":{"preference":{"$ref":"#/$defs/d0"},"weight":{"type":"integer","format":"int32"}}}},"requiredDuringSchedulingIgnoredDuringExecution":{"type":"object","required":["nodeSelectorTerms"],"properties":{"nodeSelectorTerms":{"type":"array","items":{"$ref":"#/$defs/d0"}}}}}},"podAffinity":{"$ref":"#/$defs/d6"},"podAntiAffinity":{"$ref":"#/$defs/d6"}}},"topologySpreadConstraints":{"type":"array","items":{"type":"object","required":["maxSkew","topologyKey","whenUnsatisfiable"],"properties":{"labelSelector":{"$ref":"#/$defs/d1"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"maxSkew":{"type":"integer","format":"int32"},"minDomains":{"type":"integer","format":"int32"},"nodeAffinityPolicy":{"type":"string"},"nodeTaintsPolicy":{"type":"string"},"topologyKey":{"type":"string"},"whenUnsatisfiable":{"type":"string"}}}},"podSecurityContext":{"type":"object","properties":{"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"fsGroup":{"type":"integer","format":"int64"},"fsGroupChangePolicy":{"type":"string"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxChangePolicy":{"type":"string"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"supplementalGroups":{"type":"array","items":{"type":"integer","format":"int64"}},"supplementalGroupsPolicy":{"type":"string"},"sysctls":{"type":"array","items":{"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"securityContext":{"type":"object","properties":{"allowPrivilegeEscalation":{"type":"boolean"},"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"capabilities":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}},"drop":{"type":"array","items":{"type":"string"}}}},"privileged":{"type":"boolean"},"procMount":{"type":"string"},"readOnlyRootFilesystem":{"type":"boolean"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"organizationID":{"type":"string"},"organizationName":{"type":"string"},"provisionerKeyID":{"type":"string"},"provisionerKeyName":{"type":"string"},"tagsHash":{"type":"string"},"controlPlaneRefName":{"type":"string"},"controlPlaneURL":{"type":"string"},"secretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{"d0":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}},"d1":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}},"d2":{"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d1"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d1"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}},"d3":{"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d2"},"weight":{"type":"integer","format":"int32"}}},"d4":{"type":"array","items":{"$ref":"#/$defs/d3"}},"d5":{"type":"array","items":{"$ref":"#/$defs/d2"}},"d6":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d4"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d5"}}}}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const func6 = re2RegExp;
 const formats0 = kubeFormats.int32;
 const formats2 = kubeFormats.int64;
-const formats10 = kubeFormats["date-time"];
+const formats32 = kubeFormats["date-time"];
 const pattern0 = func6("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$", "u");
 const pattern3 = func6("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
 const pattern4 = func6("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
+const schema7 = {"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}};
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.matchExpressions !== undefined){
+let data0 = data.matchExpressions;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err0 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data1.operator === undefined){
+const err1 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "operator"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err2 = {instancePath:instancePath+"/matchExpressions/" + i0+"/key",schemaPath:"#/properties/matchExpressions/items/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data1.operator !== undefined){
+if(typeof data1.operator !== "string"){
+const err3 = {instancePath:instancePath+"/matchExpressions/" + i0+"/operator",schemaPath:"#/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.values !== undefined){
+let data4 = data1.values;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data4[i1] !== "string"){
+const err4 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values/" + i1,schemaPath:"#/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values",schemaPath:"#/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/matchExpressions",schemaPath:"#/properties/matchExpressions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.matchFields !== undefined){
+let data6 = data.matchFields;
+if(Array.isArray(data6)){
+const len2 = data6.length;
+for(let i2=0; i2<len2; i2++){
+let data7 = data6[i2];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.key === undefined){
+const err8 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data7.operator === undefined){
+const err9 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/required",keyword:"required",params:{missingProperty: "operator"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data7.key !== undefined){
+if(typeof data7.key !== "string"){
+const err10 = {instancePath:instancePath+"/matchFields/" + i2+"/key",schemaPath:"#/properties/matchFields/items/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data7.operator !== undefined){
+if(typeof data7.operator !== "string"){
+const err11 = {instancePath:instancePath+"/matchFields/" + i2+"/operator",schemaPath:"#/properties/matchFields/items/properties/operator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data7.values !== undefined){
+let data10 = data7.values;
+if(Array.isArray(data10)){
+const len3 = data10.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data10[i3] !== "string"){
+const err12 = {instancePath:instancePath+"/matchFields/" + i2+"/values/" + i3,schemaPath:"#/properties/matchFields/items/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/matchFields/" + i2+"/values",schemaPath:"#/properties/matchFields/items/properties/values/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/matchFields/" + i2,schemaPath:"#/properties/matchFields/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/matchFields",schemaPath:"#/properties/matchFields/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const schema8 = {"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d4"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d5"}}};
+const schema9 = {"type":"array","items":{"$ref":"#/$defs/d3"}};
+const schema10 = {"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d2"},"weight":{"type":"integer","format":"int32"}}};
+const schema11 = {"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d1"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d1"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}};
+const schema12 = {"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.matchExpressions !== undefined){
+let data0 = data.matchExpressions;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err0 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "key"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data1.operator === undefined){
+const err1 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "operator"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err2 = {instancePath:instancePath+"/matchExpressions/" + i0+"/key",schemaPath:"#/properties/matchExpressions/items/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data1.operator !== undefined){
+if(typeof data1.operator !== "string"){
+const err3 = {instancePath:instancePath+"/matchExpressions/" + i0+"/operator",schemaPath:"#/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.values !== undefined){
+let data4 = data1.values;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data4[i1] !== "string"){
+const err4 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values/" + i1,schemaPath:"#/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values",schemaPath:"#/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/matchExpressions",schemaPath:"#/properties/matchExpressions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.matchLabels !== undefined){
+let data6 = data.matchLabels;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key0 in data6){
+if(typeof data6[key0] !== "string"){
+const err8 = {instancePath:instancePath+"/matchLabels/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/matchLabels/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/matchLabels",schemaPath:"#/properties/matchLabels/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.topologyKey === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "topologyKey"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.labelSelector !== undefined){
+if(!(validate29(data.labelSelector, {instancePath:instancePath+"/labelSelector",parentData:data,parentDataProperty:"labelSelector",rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+}
+if(data.matchLabelKeys !== undefined){
+let data1 = data.matchLabelKeys;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data1[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/matchLabelKeys/" + i0,schemaPath:"#/properties/matchLabelKeys/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/matchLabelKeys",schemaPath:"#/properties/matchLabelKeys/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.mismatchLabelKeys !== undefined){
+let data3 = data.mismatchLabelKeys;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data3[i1] !== "string"){
+const err3 = {instancePath:instancePath+"/mismatchLabelKeys/" + i1,schemaPath:"#/properties/mismatchLabelKeys/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/mismatchLabelKeys",schemaPath:"#/properties/mismatchLabelKeys/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.namespaceSelector !== undefined){
+if(!(validate29(data.namespaceSelector, {instancePath:instancePath+"/namespaceSelector",parentData:data,parentDataProperty:"namespaceSelector",rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+}
+if(data.namespaces !== undefined){
+let data6 = data.namespaces;
+if(Array.isArray(data6)){
+const len2 = data6.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data6[i2] !== "string"){
+const err5 = {instancePath:instancePath+"/namespaces/" + i2,schemaPath:"#/properties/namespaces/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/namespaces",schemaPath:"#/properties/namespaces/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.topologyKey !== undefined){
+if(typeof data.topologyKey !== "string"){
+const err7 = {instancePath:instancePath+"/topologyKey",schemaPath:"#/properties/topologyKey/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.weight === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.podAffinityTerm === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "podAffinityTerm"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.podAffinityTerm !== undefined){
+if(!(validate28(data.podAffinityTerm, {instancePath:instancePath+"/podAffinityTerm",parentData:data,parentDataProperty:"podAffinityTerm",rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+}
+if(data.weight !== undefined){
+let data1 = data.weight;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(!(formats0.validate(data1))){
+const err3 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/format",keyword:"format",params:{format: "int32"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate27(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+
+const schema13 = {"type":"array","items":{"$ref":"#/$defs/d2"}};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate28(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.preferredDuringSchedulingIgnoredDuringExecution !== undefined){
+if(!(validate26(data.preferredDuringSchedulingIgnoredDuringExecution, {instancePath:instancePath+"/preferredDuringSchedulingIgnoredDuringExecution",parentData:data,parentDataProperty:"preferredDuringSchedulingIgnoredDuringExecution",rootData}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
+}
+}
+if(data.requiredDuringSchedulingIgnoredDuringExecution !== undefined){
+if(!(validate35(data.requiredDuringSchedulingIgnoredDuringExecution, {instancePath:instancePath+"/requiredDuringSchedulingIgnoredDuringExecution",parentData:data,parentDataProperty:"requiredDuringSchedulingIgnoredDuringExecution",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1109,9 +1787,12 @@ errors++;
 }
 }
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+if(data3.nodeSelector !== undefined){
+let data55 = data3.nodeSelector;
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+for(const key3 in data55){
+if(typeof data55[key3] !== "string"){
+const err82 = {instancePath:instancePath+"/spec/nodeSelector/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/nodeSelector/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1121,13 +1802,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data55 = data.status;
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.observedGeneration !== undefined){
-let data56 = data55.observedGeneration;
-if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
-const err83 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err83 = {instancePath:instancePath+"/spec/nodeSelector",schemaPath:"#/properties/spec/properties/nodeSelector/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1136,9 +1813,17 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(typeof data56 == "number"){
-if(!(formats2.validate(data56))){
-const err84 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+if(data3.tolerations !== undefined){
+let data57 = data3.tolerations;
+if(Array.isArray(data57)){
+const len4 = data57.length;
+for(let i4=0; i4<len4; i4++){
+let data58 = data57[i4];
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.effect !== undefined){
+if(typeof data58.effect !== "string"){
+const err84 = {instancePath:instancePath+"/spec/tolerations/" + i4+"/effect",schemaPath:"#/properties/spec/properties/tolerations/items/properties/effect/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1148,11 +1833,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-if(data55.readyReplicas !== undefined){
-let data57 = data55.readyReplicas;
-if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-const err85 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
+if(data58.key !== undefined){
+if(typeof data58.key !== "string"){
+const err85 = {instancePath:instancePath+"/spec/tolerations/" + i4+"/key",schemaPath:"#/properties/spec/properties/tolerations/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1161,9 +1844,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(typeof data57 == "number"){
-if(!(formats0.validate(data57))){
-const err86 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
+}
+if(data58.operator !== undefined){
+if(typeof data58.operator !== "string"){
+const err86 = {instancePath:instancePath+"/spec/tolerations/" + i4+"/operator",schemaPath:"#/properties/spec/properties/tolerations/items/properties/operator/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1173,11 +1857,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-if(data55.phase !== undefined){
-let data58 = data55.phase;
-if(typeof data58 !== "string"){
-const err87 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
+if(data58.tolerationSeconds !== undefined){
+let data62 = data58.tolerationSeconds;
+if(!((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62)))){
+const err87 = {instancePath:instancePath+"/spec/tolerations/" + i4+"/tolerationSeconds",schemaPath:"#/properties/spec/properties/tolerations/items/properties/tolerationSeconds/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1186,8 +1869,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(!((data58 === "Pending") || (data58 === "Ready"))){
-const err88 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
+if(typeof data62 == "number"){
+if(!(formats2.validate(data62))){
+const err88 = {instancePath:instancePath+"/spec/tolerations/" + i4+"/tolerationSeconds",schemaPath:"#/properties/spec/properties/tolerations/items/properties/tolerationSeconds/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1197,9 +1881,10 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data55.organizationID !== undefined){
-if(typeof data55.organizationID !== "string"){
-const err89 = {instancePath:instancePath+"/status/organizationID",schemaPath:"#/properties/status/properties/organizationID/type",keyword:"type",params:{type: "string"}};
+}
+if(data58.value !== undefined){
+if(typeof data58.value !== "string"){
+const err89 = {instancePath:instancePath+"/spec/tolerations/" + i4+"/value",schemaPath:"#/properties/spec/properties/tolerations/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1209,9 +1894,9 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data55.organizationName !== undefined){
-if(typeof data55.organizationName !== "string"){
-const err90 = {instancePath:instancePath+"/status/organizationName",schemaPath:"#/properties/status/properties/organizationName/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err90 = {instancePath:instancePath+"/spec/tolerations/" + i4,schemaPath:"#/properties/spec/properties/tolerations/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1221,9 +1906,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data55.provisionerKeyID !== undefined){
-if(typeof data55.provisionerKeyID !== "string"){
-const err91 = {instancePath:instancePath+"/status/provisionerKeyID",schemaPath:"#/properties/status/properties/provisionerKeyID/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err91 = {instancePath:instancePath+"/spec/tolerations",schemaPath:"#/properties/spec/properties/tolerations/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1233,9 +1918,21 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data55.provisionerKeyName !== undefined){
-if(typeof data55.provisionerKeyName !== "string"){
-const err92 = {instancePath:instancePath+"/status/provisionerKeyName",schemaPath:"#/properties/status/properties/provisionerKeyName/type",keyword:"type",params:{type: "string"}};
+if(data3.affinity !== undefined){
+let data64 = data3.affinity;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.nodeAffinity !== undefined){
+let data65 = data64.nodeAffinity;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.preferredDuringSchedulingIgnoredDuringExecution !== undefined){
+let data66 = data65.preferredDuringSchedulingIgnoredDuringExecution;
+if(Array.isArray(data66)){
+const len5 = data66.length;
+for(let i5=0; i5<len5; i5++){
+let data67 = data66[i5];
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(data67.weight === undefined){
+const err92 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i5,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/required",keyword:"required",params:{missingProperty: "weight"}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1244,10 +1941,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data55.tagsHash !== undefined){
-if(typeof data55.tagsHash !== "string"){
-const err93 = {instancePath:instancePath+"/status/tagsHash",schemaPath:"#/properties/status/properties/tagsHash/type",keyword:"type",params:{type: "string"}};
+if(data67.preference === undefined){
+const err93 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i5,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/required",keyword:"required",params:{missingProperty: "preference"}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1256,10 +1951,16 @@ vErrors.push(err93);
 }
 errors++;
 }
+if(data67.preference !== undefined){
+if(!(validate22(data67.preference, {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i5+"/preference",parentData:data67,parentDataProperty:"preference",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
 }
-if(data55.controlPlaneRefName !== undefined){
-if(typeof data55.controlPlaneRefName !== "string"){
-const err94 = {instancePath:instancePath+"/status/controlPlaneRefName",schemaPath:"#/properties/status/properties/controlPlaneRefName/type",keyword:"type",params:{type: "string"}};
+}
+if(data67.weight !== undefined){
+let data69 = data67.weight;
+if(!((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69)))){
+const err94 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i5+"/weight",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/properties/weight/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1268,10 +1969,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data55.controlPlaneURL !== undefined){
-if(typeof data55.controlPlaneURL !== "string"){
-const err95 = {instancePath:instancePath+"/status/controlPlaneURL",schemaPath:"#/properties/status/properties/controlPlaneURL/type",keyword:"type",params:{type: "string"}};
+if(typeof data69 == "number"){
+if(!(formats0.validate(data69))){
+const err95 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i5+"/weight",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/properties/weight/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1281,11 +1981,10 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data55.secretRef !== undefined){
-let data66 = data55.secretRef;
-if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
-if(data66.name === undefined){
-const err96 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/required",keyword:"required",params:{missingProperty: "name"}};
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/" + i5,schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1294,9 +1993,10 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data66.name !== undefined){
-if(typeof data66.name !== "string"){
-const err97 = {instancePath:instancePath+"/status/secretRef/name",schemaPath:"#/properties/status/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/preferredDuringSchedulingIgnoredDuringExecution/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1306,9 +2006,11 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data66.key !== undefined){
-if(typeof data66.key !== "string"){
-const err98 = {instancePath:instancePath+"/status/secretRef/key",schemaPath:"#/properties/status/properties/secretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data65.requiredDuringSchedulingIgnoredDuringExecution !== undefined){
+let data70 = data65.requiredDuringSchedulingIgnoredDuringExecution;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+if(data70.nodeSelectorTerms === undefined){
+const err98 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/required",keyword:"required",params:{missingProperty: "nodeSelectorTerms"}};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1317,10 +2019,19 @@ vErrors.push(err98);
 }
 errors++;
 }
+if(data70.nodeSelectorTerms !== undefined){
+let data71 = data70.nodeSelectorTerms;
+if(Array.isArray(data71)){
+const len6 = data71.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate22(data71[i6], {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/" + i6,parentData:data71,parentDataProperty:i6,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
 }
 }
 else {
-const err99 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+const err99 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/properties/nodeSelectorTerms/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1330,15 +2041,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data55.conditions !== undefined){
-let data69 = data55.conditions;
-if(Array.isArray(data69)){
-const len4 = data69.length;
-for(let i4=0; i4<len4; i4++){
-let data70 = data69[i4];
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.type === undefined){
-const err100 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+}
+else {
+const err100 = {instancePath:instancePath+"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/properties/requiredDuringSchedulingIgnoredDuringExecution/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1347,8 +2052,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data70.status === undefined){
-const err101 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/spec/affinity/nodeAffinity",schemaPath:"#/properties/spec/properties/affinity/properties/nodeAffinity/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1357,8 +2064,22 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data70.lastTransitionTime === undefined){
-const err102 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+}
+if(data64.podAffinity !== undefined){
+if(!(validate25(data64.podAffinity, {instancePath:instancePath+"/spec/affinity/podAffinity",parentData:data64,parentDataProperty:"podAffinity",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+if(data64.podAntiAffinity !== undefined){
+if(!(validate25(data64.podAntiAffinity, {instancePath:instancePath+"/spec/affinity/podAntiAffinity",parentData:data64,parentDataProperty:"podAntiAffinity",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/spec/affinity",schemaPath:"#/properties/spec/properties/affinity/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1367,8 +2088,16 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data70.reason === undefined){
-const err103 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+}
+if(data3.topologySpreadConstraints !== undefined){
+let data75 = data3.topologySpreadConstraints;
+if(Array.isArray(data75)){
+const len7 = data75.length;
+for(let i7=0; i7<len7; i7++){
+let data76 = data75[i7];
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.maxSkew === undefined){
+const err103 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "maxSkew"}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1377,8 +2106,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data70.message === undefined){
-const err104 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(data76.topologyKey === undefined){
+const err104 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "topologyKey"}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1387,11 +2116,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data70.type !== undefined){
-let data71 = data70.type;
-if(typeof data71 === "string"){
-if(func2(data71) > 316){
-const err105 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(data76.whenUnsatisfiable === undefined){
+const err105 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/required",keyword:"required",params:{missingProperty: "whenUnsatisfiable"}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1400,8 +2126,19 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(!pattern3.test(data71)){
-const err106 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+if(data76.labelSelector !== undefined){
+if(!(validate29(data76.labelSelector, {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/labelSelector",parentData:data76,parentDataProperty:"labelSelector",rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+}
+if(data76.matchLabelKeys !== undefined){
+let data78 = data76.matchLabelKeys;
+if(Array.isArray(data78)){
+const len8 = data78.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data78[i8] !== "string"){
+const err106 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/matchLabelKeys/" + i8,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/matchLabelKeys/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1411,8 +2148,9 @@ vErrors.push(err106);
 errors++;
 }
 }
+}
 else {
-const err107 = {instancePath:instancePath+"/status/conditions/" + i4+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+const err107 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/matchLabelKeys",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/matchLabelKeys/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1422,10 +2160,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data70.status !== undefined){
-let data72 = data70.status;
-if(typeof data72 !== "string"){
-const err108 = {instancePath:instancePath+"/status/conditions/" + i4+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(data76.maxSkew !== undefined){
+let data80 = data76.maxSkew;
+if(!((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80)))){
+const err108 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/maxSkew",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/maxSkew/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1434,8 +2172,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(!(((data72 === "True") || (data72 === "False")) || (data72 === "Unknown"))){
-const err109 = {instancePath:instancePath+"/status/conditions/" + i4+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+if(typeof data80 == "number"){
+if(!(formats0.validate(data80))){
+const err109 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/maxSkew",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/maxSkew/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1445,10 +2184,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data70.observedGeneration !== undefined){
-let data73 = data70.observedGeneration;
-if(!((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73)))){
-const err110 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+}
+if(data76.minDomains !== undefined){
+let data81 = data76.minDomains;
+if(!((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81)))){
+const err110 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/minDomains",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/minDomains/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1457,9 +2197,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(typeof data73 == "number"){
-if(data73 < 0 || isNaN(data73)){
-const err111 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(typeof data81 == "number"){
+if(!(formats0.validate(data81))){
+const err111 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/minDomains",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/minDomains/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1468,8 +2208,11 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(!(formats2.validate(data73))){
-const err112 = {instancePath:instancePath+"/status/conditions/" + i4+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+}
+if(data76.nodeAffinityPolicy !== undefined){
+if(typeof data76.nodeAffinityPolicy !== "string"){
+const err112 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/nodeAffinityPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeAffinityPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1479,12 +2222,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-}
-if(data70.lastTransitionTime !== undefined){
-let data74 = data70.lastTransitionTime;
-if(typeof data74 === "string"){
-if(!(formats10.validate(data74))){
-const err113 = {instancePath:instancePath+"/status/conditions/" + i4+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(data76.nodeTaintsPolicy !== undefined){
+if(typeof data76.nodeTaintsPolicy !== "string"){
+const err113 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/nodeTaintsPolicy",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/nodeTaintsPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1494,8 +2234,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-else {
-const err114 = {instancePath:instancePath+"/status/conditions/" + i4+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(data76.topologyKey !== undefined){
+if(typeof data76.topologyKey !== "string"){
+const err114 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/topologyKey",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/topologyKey/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1505,11 +2246,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data70.reason !== undefined){
-let data75 = data70.reason;
-if(typeof data75 === "string"){
-if(func2(data75) > 1024){
-const err115 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(data76.whenUnsatisfiable !== undefined){
+if(typeof data76.whenUnsatisfiable !== "string"){
+const err115 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7+"/whenUnsatisfiable",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/properties/whenUnsatisfiable/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1518,8 +2257,10 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(func2(data75) < 1){
-const err116 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/spec/topologySpreadConstraints/" + i7,schemaPath:"#/properties/spec/properties/topologySpreadConstraints/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1528,8 +2269,10 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(!pattern4.test(data75)){
-const err117 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/spec/topologySpreadConstraints",schemaPath:"#/properties/spec/properties/topologySpreadConstraints/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1539,8 +2282,14 @@ vErrors.push(err117);
 errors++;
 }
 }
-else {
-const err118 = {instancePath:instancePath+"/status/conditions/" + i4+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+if(data3.podSecurityContext !== undefined){
+let data86 = data3.podSecurityContext;
+if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
+if(data86.appArmorProfile !== undefined){
+let data87 = data86.appArmorProfile;
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+if(data87.type === undefined){
+const err118 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1549,12 +2298,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-if(data70.message !== undefined){
-let data76 = data70.message;
-if(typeof data76 === "string"){
-if(func2(data76) > 32768){
-const err119 = {instancePath:instancePath+"/status/conditions/" + i4+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+if(data87.localhostProfile !== undefined){
+if(typeof data87.localhostProfile !== "string"){
+const err119 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile/localhostProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1564,8 +2310,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-else {
-const err120 = {instancePath:instancePath+"/status/conditions/" + i4+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+if(data87.type !== undefined){
+if(typeof data87.type !== "string"){
+const err120 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1577,7 +2324,7 @@ errors++;
 }
 }
 else {
-const err121 = {instancePath:instancePath+"/status/conditions/" + i4,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+const err121 = {instancePath:instancePath+"/spec/podSecurityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/appArmorProfile/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1587,9 +2334,10 @@ vErrors.push(err121);
 errors++;
 }
 }
-}
-else {
-const err122 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+if(data86.fsGroup !== undefined){
+let data90 = data86.fsGroup;
+if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
+const err122 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroup/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1598,10 +2346,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+if(typeof data90 == "number"){
+if(!(formats2.validate(data90))){
+const err123 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroup/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1612,8 +2359,9 @@ errors++;
 }
 }
 }
-else {
-const err124 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(data86.fsGroupChangePolicy !== undefined){
+if(typeof data86.fsGroupChangePolicy !== "string"){
+const err124 = {instancePath:instancePath+"/spec/podSecurityContext/fsGroupChangePolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/fsGroupChangePolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1622,11 +2370,1474 @@ vErrors.push(err124);
 }
 errors++;
 }
+}
+if(data86.runAsGroup !== undefined){
+let data92 = data86.runAsGroup;
+if(!((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92)))){
+const err125 = {instancePath:instancePath+"/spec/podSecurityContext/runAsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsGroup/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if(typeof data92 == "number"){
+if(!(formats2.validate(data92))){
+const err126 = {instancePath:instancePath+"/spec/podSecurityContext/runAsGroup",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsGroup/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+if(data86.runAsNonRoot !== undefined){
+if(typeof data86.runAsNonRoot !== "boolean"){
+const err127 = {instancePath:instancePath+"/spec/podSecurityContext/runAsNonRoot",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsNonRoot/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data86.runAsUser !== undefined){
+let data94 = data86.runAsUser;
+if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
+const err128 = {instancePath:instancePath+"/spec/podSecurityContext/runAsUser",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsUser/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if(typeof data94 == "number"){
+if(!(formats2.validate(data94))){
+const err129 = {instancePath:instancePath+"/spec/podSecurityContext/runAsUser",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/runAsUser/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+}
+if(data86.seLinuxChangePolicy !== undefined){
+if(typeof data86.seLinuxChangePolicy !== "string"){
+const err130 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxChangePolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxChangePolicy/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data86.seLinuxOptions !== undefined){
+let data96 = data86.seLinuxOptions;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.level !== undefined){
+if(typeof data96.level !== "string"){
+const err131 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/level",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/level/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data96.role !== undefined){
+if(typeof data96.role !== "string"){
+const err132 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/role",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data96.type !== undefined){
+if(typeof data96.type !== "string"){
+const err133 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data96.user !== undefined){
+if(typeof data96.user !== "string"){
+const err134 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions/user",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/properties/user/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/spec/podSecurityContext/seLinuxOptions",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seLinuxOptions/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+if(data86.seccompProfile !== undefined){
+let data101 = data86.seccompProfile;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.type === undefined){
+const err136 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/required",keyword:"required",params:{missingProperty: "type"}};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if(data101.localhostProfile !== undefined){
+if(typeof data101.localhostProfile !== "string"){
+const err137 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile/localhostProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+if(data101.type !== undefined){
+if(typeof data101.type !== "string"){
+const err138 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/spec/podSecurityContext/seccompProfile",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/seccompProfile/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+if(data86.supplementalGroups !== undefined){
+let data104 = data86.supplementalGroups;
+if(Array.isArray(data104)){
+const len9 = data104.length;
+for(let i9=0; i9<len9; i9++){
+let data105 = data104[i9];
+if(!((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105)))){
+const err140 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups/" + i9,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/items/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+if(typeof data105 == "number"){
+if(!(formats2.validate(data105))){
+const err141 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups/" + i9,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/items/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err142 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroups",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroups/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+if(data86.supplementalGroupsPolicy !== undefined){
+if(typeof data86.supplementalGroupsPolicy !== "string"){
+const err143 = {instancePath:instancePath+"/spec/podSecurityContext/supplementalGroupsPolicy",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/supplementalGroupsPolicy/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data86.sysctls !== undefined){
+let data107 = data86.sysctls;
+if(Array.isArray(data107)){
+const len10 = data107.length;
+for(let i10=0; i10<len10; i10++){
+let data108 = data107[i10];
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+if(data108.name === undefined){
+const err144 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i10,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if(data108.value === undefined){
+const err145 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i10,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if(data108.name !== undefined){
+if(typeof data108.name !== "string"){
+const err146 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i10+"/name",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+if(data108.value !== undefined){
+if(typeof data108.value !== "string"){
+const err147 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i10+"/value",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/properties/value/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls/" + i10,schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/spec/podSecurityContext/sysctls",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/sysctls/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+if(data86.windowsOptions !== undefined){
+let data111 = data86.windowsOptions;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.gmsaCredentialSpec !== undefined){
+if(typeof data111.gmsaCredentialSpec !== "string"){
+const err150 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/gmsaCredentialSpec",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/gmsaCredentialSpec/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data111.gmsaCredentialSpecName !== undefined){
+if(typeof data111.gmsaCredentialSpecName !== "string"){
+const err151 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/gmsaCredentialSpecName",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/gmsaCredentialSpecName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+if(data111.hostProcess !== undefined){
+if(typeof data111.hostProcess !== "boolean"){
+const err152 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/hostProcess",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/hostProcess/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+if(data111.runAsUserName !== undefined){
+if(typeof data111.runAsUserName !== "string"){
+const err153 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions/runAsUserName",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/properties/runAsUserName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/spec/podSecurityContext/windowsOptions",schemaPath:"#/properties/spec/properties/podSecurityContext/properties/windowsOptions/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+}
+else {
+const err155 = {instancePath:instancePath+"/spec/podSecurityContext",schemaPath:"#/properties/spec/properties/podSecurityContext/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+if(data3.securityContext !== undefined){
+let data116 = data3.securityContext;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.allowPrivilegeEscalation !== undefined){
+if(typeof data116.allowPrivilegeEscalation !== "boolean"){
+const err156 = {instancePath:instancePath+"/spec/securityContext/allowPrivilegeEscalation",schemaPath:"#/properties/spec/properties/securityContext/properties/allowPrivilegeEscalation/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+if(data116.appArmorProfile !== undefined){
+let data118 = data116.appArmorProfile;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+if(data118.type === undefined){
+const err157 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/required",keyword:"required",params:{missingProperty: "type"}};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+if(data118.localhostProfile !== undefined){
+if(typeof data118.localhostProfile !== "string"){
+const err158 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile/localhostProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+if(data118.type !== undefined){
+if(typeof data118.type !== "string"){
+const err159 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/spec/securityContext/appArmorProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/appArmorProfile/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+if(data116.capabilities !== undefined){
+let data121 = data116.capabilities;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+if(data121.add !== undefined){
+let data122 = data121.add;
+if(Array.isArray(data122)){
+const len11 = data122.length;
+for(let i11=0; i11<len11; i11++){
+if(typeof data122[i11] !== "string"){
+const err161 = {instancePath:instancePath+"/spec/securityContext/capabilities/add/" + i11,schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/add/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+}
+}
+else {
+const err162 = {instancePath:instancePath+"/spec/securityContext/capabilities/add",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/add/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+if(data121.drop !== undefined){
+let data124 = data121.drop;
+if(Array.isArray(data124)){
+const len12 = data124.length;
+for(let i12=0; i12<len12; i12++){
+if(typeof data124[i12] !== "string"){
+const err163 = {instancePath:instancePath+"/spec/securityContext/capabilities/drop/" + i12,schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/drop/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/spec/securityContext/capabilities/drop",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/properties/drop/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+}
+else {
+const err165 = {instancePath:instancePath+"/spec/securityContext/capabilities",schemaPath:"#/properties/spec/properties/securityContext/properties/capabilities/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+if(data116.privileged !== undefined){
+if(typeof data116.privileged !== "boolean"){
+const err166 = {instancePath:instancePath+"/spec/securityContext/privileged",schemaPath:"#/properties/spec/properties/securityContext/properties/privileged/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+if(data116.procMount !== undefined){
+if(typeof data116.procMount !== "string"){
+const err167 = {instancePath:instancePath+"/spec/securityContext/procMount",schemaPath:"#/properties/spec/properties/securityContext/properties/procMount/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+if(data116.readOnlyRootFilesystem !== undefined){
+if(typeof data116.readOnlyRootFilesystem !== "boolean"){
+const err168 = {instancePath:instancePath+"/spec/securityContext/readOnlyRootFilesystem",schemaPath:"#/properties/spec/properties/securityContext/properties/readOnlyRootFilesystem/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+if(data116.runAsGroup !== undefined){
+let data129 = data116.runAsGroup;
+if(!((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129)))){
+const err169 = {instancePath:instancePath+"/spec/securityContext/runAsGroup",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsGroup/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+if(typeof data129 == "number"){
+if(!(formats2.validate(data129))){
+const err170 = {instancePath:instancePath+"/spec/securityContext/runAsGroup",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsGroup/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+}
+if(data116.runAsNonRoot !== undefined){
+if(typeof data116.runAsNonRoot !== "boolean"){
+const err171 = {instancePath:instancePath+"/spec/securityContext/runAsNonRoot",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsNonRoot/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+if(data116.runAsUser !== undefined){
+let data131 = data116.runAsUser;
+if(!((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131)))){
+const err172 = {instancePath:instancePath+"/spec/securityContext/runAsUser",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsUser/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+if(typeof data131 == "number"){
+if(!(formats2.validate(data131))){
+const err173 = {instancePath:instancePath+"/spec/securityContext/runAsUser",schemaPath:"#/properties/spec/properties/securityContext/properties/runAsUser/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+}
+if(data116.seLinuxOptions !== undefined){
+let data132 = data116.seLinuxOptions;
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+if(data132.level !== undefined){
+if(typeof data132.level !== "string"){
+const err174 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/level",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/level/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+if(data132.role !== undefined){
+if(typeof data132.role !== "string"){
+const err175 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/role",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+if(data132.type !== undefined){
+if(typeof data132.type !== "string"){
+const err176 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/type",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+}
+if(data132.user !== undefined){
+if(typeof data132.user !== "string"){
+const err177 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions/user",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/properties/user/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+}
+}
+else {
+const err178 = {instancePath:instancePath+"/spec/securityContext/seLinuxOptions",schemaPath:"#/properties/spec/properties/securityContext/properties/seLinuxOptions/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+if(data116.seccompProfile !== undefined){
+let data137 = data116.seccompProfile;
+if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
+if(data137.type === undefined){
+const err179 = {instancePath:instancePath+"/spec/securityContext/seccompProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/required",keyword:"required",params:{missingProperty: "type"}};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+if(data137.localhostProfile !== undefined){
+if(typeof data137.localhostProfile !== "string"){
+const err180 = {instancePath:instancePath+"/spec/securityContext/seccompProfile/localhostProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/properties/localhostProfile/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+if(data137.type !== undefined){
+if(typeof data137.type !== "string"){
+const err181 = {instancePath:instancePath+"/spec/securityContext/seccompProfile/type",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/spec/securityContext/seccompProfile",schemaPath:"#/properties/spec/properties/securityContext/properties/seccompProfile/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+if(data116.windowsOptions !== undefined){
+let data140 = data116.windowsOptions;
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+if(data140.gmsaCredentialSpec !== undefined){
+if(typeof data140.gmsaCredentialSpec !== "string"){
+const err183 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/gmsaCredentialSpec",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/gmsaCredentialSpec/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+}
+if(data140.gmsaCredentialSpecName !== undefined){
+if(typeof data140.gmsaCredentialSpecName !== "string"){
+const err184 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/gmsaCredentialSpecName",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/gmsaCredentialSpecName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+if(data140.hostProcess !== undefined){
+if(typeof data140.hostProcess !== "boolean"){
+const err185 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/hostProcess",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/hostProcess/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+if(data140.runAsUserName !== undefined){
+if(typeof data140.runAsUserName !== "string"){
+const err186 = {instancePath:instancePath+"/spec/securityContext/windowsOptions/runAsUserName",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/properties/runAsUserName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+}
+else {
+const err187 = {instancePath:instancePath+"/spec/securityContext/windowsOptions",schemaPath:"#/properties/spec/properties/securityContext/properties/windowsOptions/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+}
+else {
+const err188 = {instancePath:instancePath+"/spec/securityContext",schemaPath:"#/properties/spec/properties/securityContext/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data145 = data.status;
+if(data145 && typeof data145 == "object" && !Array.isArray(data145)){
+if(data145.observedGeneration !== undefined){
+let data146 = data145.observedGeneration;
+if(!((typeof data146 == "number") && (!(data146 % 1) && !isNaN(data146)))){
+const err190 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+if(typeof data146 == "number"){
+if(!(formats2.validate(data146))){
+const err191 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+}
+if(data145.readyReplicas !== undefined){
+let data147 = data145.readyReplicas;
+if(!((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147)))){
+const err192 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+if(typeof data147 == "number"){
+if(!(formats0.validate(data147))){
+const err193 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+}
+if(data145.phase !== undefined){
+let data148 = data145.phase;
+if(typeof data148 !== "string"){
+const err194 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+if(!((data148 === "Pending") || (data148 === "Ready"))){
+const err195 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+if(data145.organizationID !== undefined){
+if(typeof data145.organizationID !== "string"){
+const err196 = {instancePath:instancePath+"/status/organizationID",schemaPath:"#/properties/status/properties/organizationID/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+if(data145.organizationName !== undefined){
+if(typeof data145.organizationName !== "string"){
+const err197 = {instancePath:instancePath+"/status/organizationName",schemaPath:"#/properties/status/properties/organizationName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+if(data145.provisionerKeyID !== undefined){
+if(typeof data145.provisionerKeyID !== "string"){
+const err198 = {instancePath:instancePath+"/status/provisionerKeyID",schemaPath:"#/properties/status/properties/provisionerKeyID/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+if(data145.provisionerKeyName !== undefined){
+if(typeof data145.provisionerKeyName !== "string"){
+const err199 = {instancePath:instancePath+"/status/provisionerKeyName",schemaPath:"#/properties/status/properties/provisionerKeyName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+if(data145.tagsHash !== undefined){
+if(typeof data145.tagsHash !== "string"){
+const err200 = {instancePath:instancePath+"/status/tagsHash",schemaPath:"#/properties/status/properties/tagsHash/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+if(data145.controlPlaneRefName !== undefined){
+if(typeof data145.controlPlaneRefName !== "string"){
+const err201 = {instancePath:instancePath+"/status/controlPlaneRefName",schemaPath:"#/properties/status/properties/controlPlaneRefName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+}
+if(data145.controlPlaneURL !== undefined){
+if(typeof data145.controlPlaneURL !== "string"){
+const err202 = {instancePath:instancePath+"/status/controlPlaneURL",schemaPath:"#/properties/status/properties/controlPlaneURL/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+}
+if(data145.secretRef !== undefined){
+let data156 = data145.secretRef;
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(data156.name === undefined){
+const err203 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+if(data156.name !== undefined){
+if(typeof data156.name !== "string"){
+const err204 = {instancePath:instancePath+"/status/secretRef/name",schemaPath:"#/properties/status/properties/secretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+}
+if(data156.key !== undefined){
+if(typeof data156.key !== "string"){
+const err205 = {instancePath:instancePath+"/status/secretRef/key",schemaPath:"#/properties/status/properties/secretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+}
+else {
+const err206 = {instancePath:instancePath+"/status/secretRef",schemaPath:"#/properties/status/properties/secretRef/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+if(data145.conditions !== undefined){
+let data159 = data145.conditions;
+if(Array.isArray(data159)){
+const len13 = data159.length;
+for(let i13=0; i13<len13; i13++){
+let data160 = data159[i13];
+if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
+if(data160.type === undefined){
+const err207 = {instancePath:instancePath+"/status/conditions/" + i13,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+if(data160.status === undefined){
+const err208 = {instancePath:instancePath+"/status/conditions/" + i13,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+if(data160.lastTransitionTime === undefined){
+const err209 = {instancePath:instancePath+"/status/conditions/" + i13,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+if(data160.reason === undefined){
+const err210 = {instancePath:instancePath+"/status/conditions/" + i13,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+if(data160.message === undefined){
+const err211 = {instancePath:instancePath+"/status/conditions/" + i13,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+if(data160.type !== undefined){
+let data161 = data160.type;
+if(typeof data161 === "string"){
+if(func2(data161) > 316){
+const err212 = {instancePath:instancePath+"/status/conditions/" + i13+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+if(!pattern3.test(data161)){
+const err213 = {instancePath:instancePath+"/status/conditions/" + i13+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/status/conditions/" + i13+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+}
+if(data160.status !== undefined){
+let data162 = data160.status;
+if(typeof data162 !== "string"){
+const err215 = {instancePath:instancePath+"/status/conditions/" + i13+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+if(!(((data162 === "True") || (data162 === "False")) || (data162 === "Unknown"))){
+const err216 = {instancePath:instancePath+"/status/conditions/" + i13+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+}
+if(data160.observedGeneration !== undefined){
+let data163 = data160.observedGeneration;
+if(!((typeof data163 == "number") && (!(data163 % 1) && !isNaN(data163)))){
+const err217 = {instancePath:instancePath+"/status/conditions/" + i13+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+if(typeof data163 == "number"){
+if(data163 < 0 || isNaN(data163)){
+const err218 = {instancePath:instancePath+"/status/conditions/" + i13+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+if(!(formats2.validate(data163))){
+const err219 = {instancePath:instancePath+"/status/conditions/" + i13+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+}
+if(data160.lastTransitionTime !== undefined){
+let data164 = data160.lastTransitionTime;
+if(typeof data164 === "string"){
+if(!(formats32.validate(data164))){
+const err220 = {instancePath:instancePath+"/status/conditions/" + i13+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/status/conditions/" + i13+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+}
+if(data160.reason !== undefined){
+let data165 = data160.reason;
+if(typeof data165 === "string"){
+if(func2(data165) > 1024){
+const err222 = {instancePath:instancePath+"/status/conditions/" + i13+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+if(func2(data165) < 1){
+const err223 = {instancePath:instancePath+"/status/conditions/" + i13+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+if(!pattern4.test(data165)){
+const err224 = {instancePath:instancePath+"/status/conditions/" + i13+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+}
+else {
+const err225 = {instancePath:instancePath+"/status/conditions/" + i13+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+if(data160.message !== undefined){
+let data166 = data160.message;
+if(typeof data166 === "string"){
+if(func2(data166) > 32768){
+const err226 = {instancePath:instancePath+"/status/conditions/" + i13+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+else {
+const err227 = {instancePath:instancePath+"/status/conditions/" + i13+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+}
+else {
+const err228 = {instancePath:instancePath+"/status/conditions/" + i13,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+}
+}
+else {
+const err229 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+}
+}
+else {
+const err230 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+}
+}
+else {
+const err231 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 }
 
 // The structural tree: shape, defaults, list types and CEL rules.
+const shared0: StructuralNode = {
+  type: "object",
+  properties: {
+    matchExpressions: {
+      type: "array",
+      listType: "atomic",
+      items: {
+        type: "object",
+        properties: {
+          key: {
+            type: "string",
+          },
+          operator: {
+            type: "string",
+          },
+          values: {
+            type: "array",
+            listType: "atomic",
+            items: {
+              type: "string",
+            },
+          },
+        },
+      },
+    },
+    matchFields: {
+      type: "array",
+      listType: "atomic",
+      items: {
+        type: "object",
+        properties: {
+          key: {
+            type: "string",
+          },
+          operator: {
+            type: "string",
+          },
+          values: {
+            type: "array",
+            listType: "atomic",
+            items: {
+              type: "string",
+            },
+          },
+        },
+      },
+    },
+  },
+};
+const shared1: StructuralNode = {
+  type: "object",
+  properties: {
+    matchExpressions: {
+      type: "array",
+      listType: "atomic",
+      items: {
+        type: "object",
+        properties: {
+          key: {
+            type: "string",
+          },
+          operator: {
+            type: "string",
+          },
+          values: {
+            type: "array",
+            listType: "atomic",
+            items: {
+              type: "string",
+            },
+          },
+        },
+      },
+    },
+    matchLabels: {
+      type: "object",
+      additionalProperties: {
+        type: "string",
+      },
+    },
+  },
+};
+const shared2: StructuralNode = {
+  type: "object",
+  properties: {
+    labelSelector: shared1,
+    matchLabelKeys: {
+      type: "array",
+      listType: "atomic",
+      items: {
+        type: "string",
+      },
+    },
+    mismatchLabelKeys: {
+      type: "array",
+      listType: "atomic",
+      items: {
+        type: "string",
+      },
+    },
+    namespaceSelector: shared1,
+    namespaces: {
+      type: "array",
+      listType: "atomic",
+      items: {
+        type: "string",
+      },
+    },
+    topologyKey: {
+      type: "string",
+    },
+  },
+};
+const shared3: StructuralNode = {
+  type: "object",
+  properties: {
+    podAffinityTerm: shared2,
+    weight: {
+      type: "integer",
+      format: "int32",
+    },
+  },
+};
+const shared4: StructuralNode = {
+  type: "array",
+  listType: "atomic",
+  items: shared3,
+};
+const shared5: StructuralNode = {
+  type: "array",
+  listType: "atomic",
+  items: shared2,
+};
+const shared6: StructuralNode = {
+  type: "object",
+  properties: {
+    preferredDuringSchedulingIgnoredDuringExecution: shared4,
+    requiredDuringSchedulingIgnoredDuringExecution: shared5,
+  },
+};
 const structure: StructuralNode = {
   type: "object",
   properties: {
@@ -1822,6 +4033,319 @@ const structure: StructuralNode = {
         terminationGracePeriodSeconds: {
           type: "integer",
           format: "int64",
+        },
+        nodeSelector: {
+          type: "object",
+          additionalProperties: {
+            type: "string",
+          },
+        },
+        tolerations: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              effect: {
+                type: "string",
+              },
+              key: {
+                type: "string",
+              },
+              operator: {
+                type: "string",
+              },
+              tolerationSeconds: {
+                type: "integer",
+                format: "int64",
+              },
+              value: {
+                type: "string",
+              },
+            },
+          },
+        },
+        affinity: {
+          type: "object",
+          properties: {
+            nodeAffinity: {
+              type: "object",
+              properties: {
+                preferredDuringSchedulingIgnoredDuringExecution: {
+                  type: "array",
+                  listType: "atomic",
+                  items: {
+                    type: "object",
+                    properties: {
+                      preference: shared0,
+                      weight: {
+                        type: "integer",
+                        format: "int32",
+                      },
+                    },
+                  },
+                },
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  type: "object",
+                  properties: {
+                    nodeSelectorTerms: {
+                      type: "array",
+                      listType: "atomic",
+                      items: shared0,
+                    },
+                  },
+                },
+              },
+            },
+            podAffinity: shared6,
+            podAntiAffinity: shared6,
+          },
+        },
+        topologySpreadConstraints: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              labelSelector: shared1,
+              matchLabelKeys: {
+                type: "array",
+                listType: "atomic",
+                items: {
+                  type: "string",
+                },
+              },
+              maxSkew: {
+                type: "integer",
+                format: "int32",
+              },
+              minDomains: {
+                type: "integer",
+                format: "int32",
+              },
+              nodeAffinityPolicy: {
+                type: "string",
+              },
+              nodeTaintsPolicy: {
+                type: "string",
+              },
+              topologyKey: {
+                type: "string",
+              },
+              whenUnsatisfiable: {
+                type: "string",
+              },
+            },
+          },
+        },
+        podSecurityContext: {
+          type: "object",
+          properties: {
+            appArmorProfile: {
+              type: "object",
+              properties: {
+                localhostProfile: {
+                  type: "string",
+                },
+                type: {
+                  type: "string",
+                },
+              },
+            },
+            fsGroup: {
+              type: "integer",
+              format: "int64",
+            },
+            fsGroupChangePolicy: {
+              type: "string",
+            },
+            runAsGroup: {
+              type: "integer",
+              format: "int64",
+            },
+            runAsNonRoot: {
+              type: "boolean",
+            },
+            runAsUser: {
+              type: "integer",
+              format: "int64",
+            },
+            seLinuxChangePolicy: {
+              type: "string",
+            },
+            seLinuxOptions: {
+              type: "object",
+              properties: {
+                level: {
+                  type: "string",
+                },
+                role: {
+                  type: "string",
+                },
+                type: {
+                  type: "string",
+                },
+                user: {
+                  type: "string",
+                },
+              },
+            },
+            seccompProfile: {
+              type: "object",
+              properties: {
+                localhostProfile: {
+                  type: "string",
+                },
+                type: {
+                  type: "string",
+                },
+              },
+            },
+            supplementalGroups: {
+              type: "array",
+              listType: "atomic",
+              items: {
+                type: "integer",
+                format: "int64",
+              },
+            },
+            supplementalGroupsPolicy: {
+              type: "string",
+            },
+            sysctls: {
+              type: "array",
+              listType: "atomic",
+              items: {
+                type: "object",
+                properties: {
+                  name: {
+                    type: "string",
+                  },
+                  value: {
+                    type: "string",
+                  },
+                },
+              },
+            },
+            windowsOptions: {
+              type: "object",
+              properties: {
+                gmsaCredentialSpec: {
+                  type: "string",
+                },
+                gmsaCredentialSpecName: {
+                  type: "string",
+                },
+                hostProcess: {
+                  type: "boolean",
+                },
+                runAsUserName: {
+                  type: "string",
+                },
+              },
+            },
+          },
+        },
+        securityContext: {
+          type: "object",
+          properties: {
+            allowPrivilegeEscalation: {
+              type: "boolean",
+            },
+            appArmorProfile: {
+              type: "object",
+              properties: {
+                localhostProfile: {
+                  type: "string",
+                },
+                type: {
+                  type: "string",
+                },
+              },
+            },
+            capabilities: {
+              type: "object",
+              properties: {
+                add: {
+                  type: "array",
+                  listType: "atomic",
+                  items: {
+                    type: "string",
+                  },
+                },
+                drop: {
+                  type: "array",
+                  listType: "atomic",
+                  items: {
+                    type: "string",
+                  },
+                },
+              },
+            },
+            privileged: {
+              type: "boolean",
+            },
+            procMount: {
+              type: "string",
+            },
+            readOnlyRootFilesystem: {
+              type: "boolean",
+            },
+            runAsGroup: {
+              type: "integer",
+              format: "int64",
+            },
+            runAsNonRoot: {
+              type: "boolean",
+            },
+            runAsUser: {
+              type: "integer",
+              format: "int64",
+            },
+            seLinuxOptions: {
+              type: "object",
+              properties: {
+                level: {
+                  type: "string",
+                },
+                role: {
+                  type: "string",
+                },
+                type: {
+                  type: "string",
+                },
+                user: {
+                  type: "string",
+                },
+              },
+            },
+            seccompProfile: {
+              type: "object",
+              properties: {
+                localhostProfile: {
+                  type: "string",
+                },
+                type: {
+                  type: "string",
+                },
+              },
+            },
+            windowsOptions: {
+              type: "object",
+              properties: {
+                gmsaCredentialSpec: {
+                  type: "string",
+                },
+                gmsaCredentialSpecName: {
+                  type: "string",
+                },
+                hostProcess: {
+                  type: "boolean",
+                },
+                runAsUserName: {
+                  type: "string",
+                },
+              },
+            },
+          },
         },
       },
     },

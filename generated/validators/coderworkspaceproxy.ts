@@ -12,15 +12,15 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"primaryAccessURL":{"type":"string"},"proxySessionTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"bootstrap":{"type":"object","required":["coderURL","credentialsSecretRef"],"properties":{"coderURL":{"type":"string"},"credentialsSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"proxyName":{"type":"string"},"displayName":{"type":"string"},"icon":{"type":"string"},"generatedTokenSecretName":{"type":"string"}}},"derpOnly":{"type":"boolean"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"registered":{"type":"boolean"},"proxyTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"primaryAccessURL":{"type":"string"},"proxySessionTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"bootstrap":{"type":"object","properties":{"coderURL":{"type":"string"},"credentialsSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"proxyName":{"type":"string"},"displayName":{"type":"string"},"icon":{"type":"string"},"generatedTokenSecretName":{"type":"string"}}},"derpOnly":{"type":"boolean"},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"phase":{"type":"string","enum":["Pending","Ready"]},"registered":{"type":"boolean"},"proxyTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"primaryAccessURL":{"type":"string"},"proxyName":{"type":"string"},"proxyID":{"type":"string"},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const func2 = require("ajv/dist/runtime/ucs2length").default;
+const func3 = re2RegExp;
 const formats0 = kubeFormats.int32;
 const formats4 = kubeFormats.int64;
 const formats10 = kubeFormats["date-time"];
-const func2 = re2RegExp;
-const func3 = require("ajv/dist/runtime/ucs2length").default;
-const pattern0 = func2("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$", "u");
-const pattern1 = func2("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
-const pattern2 = func2("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
+const pattern0 = func3("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$", "u");
+const pattern1 = func3("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", "u");
+const pattern2 = func3("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -66,9 +66,11 @@ errors++;
 if(data.spec !== undefined){
 let data3 = data.spec;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.image !== undefined){
-if(typeof data3.image !== "string"){
-const err3 = {instancePath:instancePath+"/spec/image",schemaPath:"#/properties/spec/properties/image/type",keyword:"type",params:{type: "string"}};
+if(data3.controlPlaneRef !== undefined){
+let data4 = data3.controlPlaneRef;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name === undefined){
+const err3 = {instancePath:instancePath+"/spec/controlPlaneRef",schemaPath:"#/properties/spec/properties/controlPlaneRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -77,11 +79,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data3.replicas !== undefined){
-let data5 = data3.replicas;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err4 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/type",keyword:"type",params:{type: "integer"}};
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err4 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -90,9 +92,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(typeof data5 == "number"){
-if(!(formats0.validate(data5))){
-const err5 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
+}
+else {
+const err5 = {instancePath:instancePath+"/spec/controlPlaneRef/name",schemaPath:"#/properties/spec/properties/controlPlaneRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -103,12 +105,8 @@ errors++;
 }
 }
 }
-if(data3.service !== undefined){
-let data6 = data3.service;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.type !== undefined){
-if(typeof data6.type !== "string"){
-const err6 = {instancePath:instancePath+"/spec/service/type",schemaPath:"#/properties/spec/properties/service/properties/type/type",keyword:"type",params:{type: "string"}};
+else {
+const err6 = {instancePath:instancePath+"/spec/controlPlaneRef",schemaPath:"#/properties/spec/properties/controlPlaneRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -118,10 +116,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data6.port !== undefined){
-let data8 = data6.port;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err7 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/type",keyword:"type",params:{type: "integer"}};
+if(data3.image !== undefined){
+if(typeof data3.image !== "string"){
+const err7 = {instancePath:instancePath+"/spec/image",schemaPath:"#/properties/spec/properties/image/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -130,9 +127,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(typeof data8 == "number"){
-if(!(formats0.validate(data8))){
-const err8 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/format",keyword:"format",params:{format: "int32"}};
+}
+if(data3.replicas !== undefined){
+let data7 = data3.replicas;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err8 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -141,14 +140,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-if(data6.annotations !== undefined){
-let data9 = data6.annotations;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key0 in data9){
-if(typeof data9[key0] !== "string"){
-const err9 = {instancePath:instancePath+"/spec/service/annotations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/service/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(typeof data7 == "number"){
+if(!(formats0.validate(data7))){
+const err9 = {instancePath:instancePath+"/spec/replicas",schemaPath:"#/properties/spec/properties/replicas/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -159,8 +153,12 @@ errors++;
 }
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/spec/service/annotations",schemaPath:"#/properties/spec/properties/service/properties/annotations/type",keyword:"type",params:{type: "object"}};
+if(data3.service !== undefined){
+let data8 = data3.service;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type !== undefined){
+if(typeof data8.type !== "string"){
+const err10 = {instancePath:instancePath+"/spec/service/type",schemaPath:"#/properties/spec/properties/service/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -170,9 +168,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/spec/service",schemaPath:"#/properties/spec/properties/service/type",keyword:"type",params:{type: "object"}};
+if(data8.port !== undefined){
+let data10 = data8.port;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err11 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -181,10 +180,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data3.primaryAccessURL !== undefined){
-if(typeof data3.primaryAccessURL !== "string"){
-const err12 = {instancePath:instancePath+"/spec/primaryAccessURL",schemaPath:"#/properties/spec/properties/primaryAccessURL/type",keyword:"type",params:{type: "string"}};
+if(typeof data10 == "number"){
+if(!(formats0.validate(data10))){
+const err12 = {instancePath:instancePath+"/spec/service/port",schemaPath:"#/properties/spec/properties/service/properties/port/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -194,11 +192,13 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data3.proxySessionTokenSecretRef !== undefined){
-let data12 = data3.proxySessionTokenSecretRef;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.name === undefined){
-const err13 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+}
+if(data8.annotations !== undefined){
+let data11 = data8.annotations;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key0 in data11){
+if(typeof data11[key0] !== "string"){
+const err13 = {instancePath:instancePath+"/spec/service/annotations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/service/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -207,9 +207,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data12.name !== undefined){
-if(typeof data12.name !== "string"){
-const err14 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/name",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/spec/service/annotations",schemaPath:"#/properties/spec/properties/service/properties/annotations/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -219,9 +220,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data12.key !== undefined){
-if(typeof data12.key !== "string"){
-const err15 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/key",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err15 = {instancePath:instancePath+"/spec/service",schemaPath:"#/properties/spec/properties/service/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -231,9 +232,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data3.primaryAccessURL !== undefined){
+if(typeof data3.primaryAccessURL !== "string"){
+const err16 = {instancePath:instancePath+"/spec/primaryAccessURL",schemaPath:"#/properties/spec/properties/primaryAccessURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -243,11 +244,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data3.bootstrap !== undefined){
-let data15 = data3.bootstrap;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.coderURL === undefined){
-const err17 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/required",keyword:"required",params:{missingProperty: "coderURL"}};
+if(data3.proxySessionTokenSecretRef !== undefined){
+let data14 = data3.proxySessionTokenSecretRef;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.name === undefined){
+const err17 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -256,8 +257,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data15.credentialsSecretRef === undefined){
-const err18 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/required",keyword:"required",params:{missingProperty: "credentialsSecretRef"}};
+if(data14.name !== undefined){
+if(typeof data14.name !== "string"){
+const err18 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/name",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -266,9 +268,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data15.coderURL !== undefined){
-if(typeof data15.coderURL !== "string"){
-const err19 = {instancePath:instancePath+"/spec/bootstrap/coderURL",schemaPath:"#/properties/spec/properties/bootstrap/properties/coderURL/type",keyword:"type",params:{type: "string"}};
+}
+if(data14.key !== undefined){
+if(typeof data14.key !== "string"){
+const err19 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef/key",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -278,11 +281,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data15.credentialsSecretRef !== undefined){
-let data17 = data15.credentialsSecretRef;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.name === undefined){
-const err20 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+}
+else {
+const err20 = {instancePath:instancePath+"/spec/proxySessionTokenSecretRef",schemaPath:"#/properties/spec/properties/proxySessionTokenSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -291,9 +292,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data17.name !== undefined){
-if(typeof data17.name !== "string"){
-const err21 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/name",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data3.bootstrap !== undefined){
+let data17 = data3.bootstrap;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.coderURL !== undefined){
+if(typeof data17.coderURL !== "string"){
+const err21 = {instancePath:instancePath+"/spec/bootstrap/coderURL",schemaPath:"#/properties/spec/properties/bootstrap/properties/coderURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -303,9 +308,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data17.key !== undefined){
-if(typeof data17.key !== "string"){
-const err22 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/key",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data17.credentialsSecretRef !== undefined){
+let data19 = data17.credentialsSecretRef;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.name === undefined){
+const err22 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -314,10 +321,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data19.name !== undefined){
+if(typeof data19.name !== "string"){
+const err23 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/name",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -327,9 +333,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data15.proxyName !== undefined){
-if(typeof data15.proxyName !== "string"){
-const err24 = {instancePath:instancePath+"/spec/bootstrap/proxyName",schemaPath:"#/properties/spec/properties/bootstrap/properties/proxyName/type",keyword:"type",params:{type: "string"}};
+if(data19.key !== undefined){
+if(typeof data19.key !== "string"){
+const err24 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef/key",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -339,9 +345,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data15.displayName !== undefined){
-if(typeof data15.displayName !== "string"){
-const err25 = {instancePath:instancePath+"/spec/bootstrap/displayName",schemaPath:"#/properties/spec/properties/bootstrap/properties/displayName/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err25 = {instancePath:instancePath+"/spec/bootstrap/credentialsSecretRef",schemaPath:"#/properties/spec/properties/bootstrap/properties/credentialsSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -351,9 +357,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data15.icon !== undefined){
-if(typeof data15.icon !== "string"){
-const err26 = {instancePath:instancePath+"/spec/bootstrap/icon",schemaPath:"#/properties/spec/properties/bootstrap/properties/icon/type",keyword:"type",params:{type: "string"}};
+if(data17.proxyName !== undefined){
+if(typeof data17.proxyName !== "string"){
+const err26 = {instancePath:instancePath+"/spec/bootstrap/proxyName",schemaPath:"#/properties/spec/properties/bootstrap/properties/proxyName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -363,9 +369,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data15.generatedTokenSecretName !== undefined){
-if(typeof data15.generatedTokenSecretName !== "string"){
-const err27 = {instancePath:instancePath+"/spec/bootstrap/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/bootstrap/properties/generatedTokenSecretName/type",keyword:"type",params:{type: "string"}};
+if(data17.displayName !== undefined){
+if(typeof data17.displayName !== "string"){
+const err27 = {instancePath:instancePath+"/spec/bootstrap/displayName",schemaPath:"#/properties/spec/properties/bootstrap/properties/displayName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -375,9 +381,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/type",keyword:"type",params:{type: "object"}};
+if(data17.icon !== undefined){
+if(typeof data17.icon !== "string"){
+const err28 = {instancePath:instancePath+"/spec/bootstrap/icon",schemaPath:"#/properties/spec/properties/bootstrap/properties/icon/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -387,9 +393,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data3.derpOnly !== undefined){
-if(typeof data3.derpOnly !== "boolean"){
-const err29 = {instancePath:instancePath+"/spec/derpOnly",schemaPath:"#/properties/spec/properties/derpOnly/type",keyword:"type",params:{type: "boolean"}};
+if(data17.generatedTokenSecretName !== undefined){
+if(typeof data17.generatedTokenSecretName !== "string"){
+const err29 = {instancePath:instancePath+"/spec/bootstrap/generatedTokenSecretName",schemaPath:"#/properties/spec/properties/bootstrap/properties/generatedTokenSecretName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -399,13 +405,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data3.extraArgs !== undefined){
-let data25 = data3.extraArgs;
-if(Array.isArray(data25)){
-const len0 = data25.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data25[i0] !== "string"){
-const err30 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err30 = {instancePath:instancePath+"/spec/bootstrap",schemaPath:"#/properties/spec/properties/bootstrap/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -415,9 +417,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
+if(data3.derpOnly !== undefined){
+if(typeof data3.derpOnly !== "boolean"){
+const err31 = {instancePath:instancePath+"/spec/derpOnly",schemaPath:"#/properties/spec/properties/derpOnly/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -427,15 +429,13 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data3.extraEnv !== undefined){
-let data27 = data3.extraEnv;
+if(data3.extraArgs !== undefined){
+let data27 = data3.extraArgs;
 if(Array.isArray(data27)){
-const len1 = data27.length;
-for(let i1=0; i1<len1; i1++){
-let data28 = data27[i1];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.name === undefined){
-const err32 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
+const len0 = data27.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data27[i0] !== "string"){
+const err32 = {instancePath:instancePath+"/spec/extraArgs/" + i0,schemaPath:"#/properties/spec/properties/extraArgs/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -444,9 +444,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data28.name !== undefined){
-if(typeof data28.name !== "string"){
-const err33 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/spec/extraArgs",schemaPath:"#/properties/spec/properties/extraArgs/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -456,9 +457,15 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data28.value !== undefined){
-if(typeof data28.value !== "string"){
-const err34 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
+if(data3.extraEnv !== undefined){
+let data29 = data3.extraEnv;
+if(Array.isArray(data29)){
+const len1 = data29.length;
+for(let i1=0; i1<len1; i1++){
+let data30 = data29[i1];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.name === undefined){
+const err34 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -467,15 +474,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data28.valueFrom !== undefined){
-let data31 = data28.valueFrom;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.configMapKeyRef !== undefined){
-let data32 = data31.configMapKeyRef;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.key === undefined){
-const err35 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+if(data30.name !== undefined){
+if(typeof data30.name !== "string"){
+const err35 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -484,9 +485,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data32.key !== undefined){
-if(typeof data32.key !== "string"){
-const err36 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+if(data30.value !== undefined){
+if(typeof data30.value !== "string"){
+const err36 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/value",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -496,9 +498,14 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data32.name !== undefined){
-if(typeof data32.name !== "string"){
-const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data30.valueFrom !== undefined){
+let data33 = data30.valueFrom;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.configMapKeyRef !== undefined){
+let data34 = data33.configMapKeyRef;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.key === undefined){
+const err37 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -507,10 +514,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data32.optional !== undefined){
-if(typeof data32.optional !== "boolean"){
-const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data34.key !== undefined){
+if(typeof data34.key !== "string"){
+const err38 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -520,9 +526,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
+if(data34.name !== undefined){
+if(typeof data34.name !== "string"){
+const err39 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -532,11 +538,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data31.fieldRef !== undefined){
-let data36 = data31.fieldRef;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.fieldPath === undefined){
-const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
+if(data34.optional !== undefined){
+if(typeof data34.optional !== "boolean"){
+const err40 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -545,9 +549,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data36.apiVersion !== undefined){
-if(typeof data36.apiVersion !== "string"){
-const err41 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/configMapKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/configMapKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -557,9 +562,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data36.fieldPath !== undefined){
-if(typeof data36.fieldPath !== "string"){
-const err42 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
+if(data33.fieldRef !== undefined){
+let data38 = data33.fieldRef;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.fieldPath === undefined){
+const err42 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/required",keyword:"required",params:{missingProperty: "fieldPath"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -568,10 +575,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
+if(data38.apiVersion !== undefined){
+if(typeof data38.apiVersion !== "string"){
+const err43 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/apiVersion",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/apiVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -581,11 +587,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data31.fileKeyRef !== undefined){
-let data39 = data31.fileKeyRef;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.volumeName === undefined){
-const err44 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
+if(data38.fieldPath !== undefined){
+if(typeof data38.fieldPath !== "string"){
+const err44 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef/fieldPath",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/properties/fieldPath/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -594,8 +598,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data39.path === undefined){
-const err45 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fieldRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -604,8 +610,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data39.key === undefined){
-const err46 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+}
+if(data33.fileKeyRef !== undefined){
+let data41 = data33.fileKeyRef;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.volumeName === undefined){
+const err46 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "volumeName"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -614,9 +624,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data39.key !== undefined){
-if(typeof data39.key !== "string"){
-const err47 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data41.path === undefined){
+const err47 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "path"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -625,10 +634,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-if(data39.optional !== undefined){
-if(typeof data39.optional !== "boolean"){
-const err48 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data41.key === undefined){
+const err48 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -637,10 +644,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data39.path !== undefined){
-if(typeof data39.path !== "string"){
-const err49 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
+if(data41.key !== undefined){
+if(typeof data41.key !== "string"){
+const err49 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -650,9 +656,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data39.volumeName !== undefined){
-if(typeof data39.volumeName !== "string"){
-const err50 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
+if(data41.optional !== undefined){
+if(typeof data41.optional !== "boolean"){
+const err50 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -662,9 +668,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
+if(data41.path !== undefined){
+if(typeof data41.path !== "string"){
+const err51 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/path",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/path/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -674,11 +680,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data31.resourceFieldRef !== undefined){
-let data44 = data31.resourceFieldRef;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.resource === undefined){
-const err52 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
+if(data41.volumeName !== undefined){
+if(typeof data41.volumeName !== "string"){
+const err52 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef/volumeName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/properties/volumeName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -687,9 +691,10 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data44.containerName !== undefined){
-if(typeof data44.containerName !== "string"){
-const err53 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/containerName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/fileKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/fileKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -699,10 +704,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data44.divisor !== undefined){
-let data46 = data44.divisor;
-if((!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))) && (typeof data46 !== "string")){
-const err54 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema6.properties.spec.properties.extraEnv.items.properties.valueFrom.properties.resourceFieldRef.properties.divisor.type}};
+if(data33.resourceFieldRef !== undefined){
+let data46 = data33.resourceFieldRef;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.resource === undefined){
+const err54 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/required",keyword:"required",params:{missingProperty: "resource"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -711,11 +717,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-const _errs96 = errors;
-let valid17 = false;
-const _errs97 = errors;
-if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
-const err55 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+if(data46.containerName !== undefined){
+if(typeof data46.containerName !== "string"){
+const err55 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/containerName",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/containerName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -724,12 +728,11 @@ vErrors.push(err55);
 }
 errors++;
 }
-var _valid0 = _errs97 === errors;
-valid17 = valid17 || _valid0;
-if(!valid17){
-const _errs99 = errors;
-if(typeof data46 !== "string"){
-const err56 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
+}
+if(data46.divisor !== undefined){
+let data48 = data46.divisor;
+if((!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))) && (typeof data48 !== "string")){
+const err56 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/type",keyword:"type",params:{type: schema6.properties.spec.properties.extraEnv.items.properties.valueFrom.properties.resourceFieldRef.properties.divisor.type}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -738,11 +741,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-var _valid0 = _errs99 === errors;
-valid17 = valid17 || _valid0;
-}
-if(!valid17){
-const err57 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
+const _errs100 = errors;
+let valid18 = false;
+const _errs101 = errors;
+if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
+const err57 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/0/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -751,20 +754,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-else {
-errors = _errs96;
-if(vErrors !== null){
-if(_errs96){
-vErrors.length = _errs96;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data46 === "string"){
-if(!pattern0.test(data46)){
-const err58 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
+var _valid0 = _errs101 === errors;
+valid18 = valid18 || _valid0;
+if(!valid18){
+const _errs103 = errors;
+if(typeof data48 !== "string"){
+const err58 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -773,11 +768,11 @@ vErrors.push(err58);
 }
 errors++;
 }
+var _valid0 = _errs103 === errors;
+valid18 = valid18 || _valid0;
 }
-}
-if(data44.resource !== undefined){
-if(typeof data44.resource !== "string"){
-const err59 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/resource",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
+if(!valid18){
+const err59 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -786,10 +781,20 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
+else {
+errors = _errs100;
+if(vErrors !== null){
+if(_errs100){
+vErrors.length = _errs100;
 }
 else {
-const err60 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
+vErrors = null;
+}
+}
+}
+if(typeof data48 === "string"){
+if(!pattern0.test(data48)){
+const err60 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/divisor",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/divisor/pattern",keyword:"pattern",params:{pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -799,11 +804,10 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data31.secretKeyRef !== undefined){
-let data48 = data31.secretKeyRef;
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.key === undefined){
-const err61 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
+}
+if(data46.resource !== undefined){
+if(typeof data46.resource !== "string"){
+const err61 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef/resource",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/properties/resource/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -812,9 +816,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data48.key !== undefined){
-if(typeof data48.key !== "string"){
-const err62 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/resourceFieldRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/resourceFieldRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -824,9 +829,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data48.name !== undefined){
-if(typeof data48.name !== "string"){
-const err63 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data33.secretKeyRef !== undefined){
+let data50 = data33.secretKeyRef;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.key === undefined){
+const err63 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -835,10 +842,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-if(data48.optional !== undefined){
-if(typeof data48.optional !== "boolean"){
-const err64 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
+if(data50.key !== undefined){
+if(typeof data50.key !== "string"){
+const err64 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/key",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -848,9 +854,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
+if(data50.name !== undefined){
+if(typeof data50.name !== "string"){
+const err65 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/name",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -860,9 +866,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-}
-else {
-const err66 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
+if(data50.optional !== undefined){
+if(typeof data50.optional !== "boolean"){
+const err66 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef/optional",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/properties/optional/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -874,7 +880,7 @@ errors++;
 }
 }
 else {
-const err67 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
+const err67 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom/secretKeyRef",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/properties/secretKeyRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -886,7 +892,7 @@ errors++;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
+const err68 = {instancePath:instancePath+"/spec/extraEnv/" + i1+"/valueFrom",schemaPath:"#/properties/spec/properties/extraEnv/items/properties/valueFrom/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -896,16 +902,9 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data3.imagePullSecrets !== undefined){
-let data52 = data3.imagePullSecrets;
-if(Array.isArray(data52)){
-const len2 = data52.length;
-for(let i2=0; i2<len2; i2++){
-let data53 = data52[i2];
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.name !== undefined){
-if(typeof data53.name !== "string"){
-const err69 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err69 = {instancePath:instancePath+"/spec/extraEnv/" + i1,schemaPath:"#/properties/spec/properties/extraEnv/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -917,7 +916,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
+const err70 = {instancePath:instancePath+"/spec/extraEnv",schemaPath:"#/properties/spec/properties/extraEnv/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -927,9 +926,16 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-else {
-const err71 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
+if(data3.imagePullSecrets !== undefined){
+let data54 = data3.imagePullSecrets;
+if(Array.isArray(data54)){
+const len2 = data54.length;
+for(let i2=0; i2<len2; i2++){
+let data55 = data54[i2];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+if(data55.name !== undefined){
+if(typeof data55.name !== "string"){
+const err71 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2+"/name",schemaPath:"#/properties/spec/properties/imagePullSecrets/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -941,7 +947,7 @@ errors++;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+const err72 = {instancePath:instancePath+"/spec/imagePullSecrets/" + i2,schemaPath:"#/properties/spec/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -951,13 +957,9 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data55 = data.status;
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.observedGeneration !== undefined){
-let data56 = data55.observedGeneration;
-if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
-const err73 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err73 = {instancePath:instancePath+"/spec/imagePullSecrets",schemaPath:"#/properties/spec/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -966,9 +968,10 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(typeof data56 == "number"){
-if(!(formats4.validate(data56))){
-const err74 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -978,11 +981,13 @@ vErrors.push(err74);
 errors++;
 }
 }
-}
-if(data55.readyReplicas !== undefined){
-let data57 = data55.readyReplicas;
-if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-const err75 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
+if(data.status !== undefined){
+let data57 = data.status;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.observedGeneration !== undefined){
+let data58 = data57.observedGeneration;
+if(!((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58)))){
+const err75 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -991,9 +996,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(typeof data57 == "number"){
-if(!(formats0.validate(data57))){
-const err76 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
+if(typeof data58 == "number"){
+if(!(formats4.validate(data58))){
+const err76 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1004,10 +1009,10 @@ errors++;
 }
 }
 }
-if(data55.phase !== undefined){
-let data58 = data55.phase;
-if(typeof data58 !== "string"){
-const err77 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
+if(data57.readyReplicas !== undefined){
+let data59 = data57.readyReplicas;
+if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
+const err77 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1016,8 +1021,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(!((data58 === "Pending") || (data58 === "Ready"))){
-const err78 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
+if(typeof data59 == "number"){
+if(!(formats0.validate(data59))){
+const err78 = {instancePath:instancePath+"/status/readyReplicas",schemaPath:"#/properties/status/properties/readyReplicas/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1027,9 +1033,11 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data55.registered !== undefined){
-if(typeof data55.registered !== "boolean"){
-const err79 = {instancePath:instancePath+"/status/registered",schemaPath:"#/properties/status/properties/registered/type",keyword:"type",params:{type: "boolean"}};
+}
+if(data57.phase !== undefined){
+let data60 = data57.phase;
+if(typeof data60 !== "string"){
+const err79 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1038,12 +1046,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-if(data55.proxyTokenSecretRef !== undefined){
-let data60 = data55.proxyTokenSecretRef;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.name === undefined){
-const err80 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(!((data60 === "Pending") || (data60 === "Ready"))){
+const err80 = {instancePath:instancePath+"/status/phase",schemaPath:"#/properties/status/properties/phase/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.phase.enum}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1052,9 +1056,10 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data60.name !== undefined){
-if(typeof data60.name !== "string"){
-const err81 = {instancePath:instancePath+"/status/proxyTokenSecretRef/name",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data57.registered !== undefined){
+if(typeof data57.registered !== "boolean"){
+const err81 = {instancePath:instancePath+"/status/registered",schemaPath:"#/properties/status/properties/registered/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1064,9 +1069,11 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data60.key !== undefined){
-if(typeof data60.key !== "string"){
-const err82 = {instancePath:instancePath+"/status/proxyTokenSecretRef/key",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data57.proxyTokenSecretRef !== undefined){
+let data62 = data57.proxyTokenSecretRef;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+if(data62.name === undefined){
+const err82 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1075,10 +1082,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-}
-else {
-const err83 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data62.name !== undefined){
+if(typeof data62.name !== "string"){
+const err83 = {instancePath:instancePath+"/status/proxyTokenSecretRef/name",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1088,15 +1094,9 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data55.conditions !== undefined){
-let data63 = data55.conditions;
-if(Array.isArray(data63)){
-const len3 = data63.length;
-for(let i3=0; i3<len3; i3++){
-let data64 = data63[i3];
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.type === undefined){
-const err84 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(data62.key !== undefined){
+if(typeof data62.key !== "string"){
+const err84 = {instancePath:instancePath+"/status/proxyTokenSecretRef/key",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1105,8 +1105,10 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data64.status === undefined){
-const err85 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/status/proxyTokenSecretRef",schemaPath:"#/properties/status/properties/proxyTokenSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1115,8 +1117,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data64.lastTransitionTime === undefined){
-const err86 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+}
+if(data57.primaryAccessURL !== undefined){
+if(typeof data57.primaryAccessURL !== "string"){
+const err86 = {instancePath:instancePath+"/status/primaryAccessURL",schemaPath:"#/properties/status/properties/primaryAccessURL/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1125,8 +1129,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data64.reason === undefined){
-const err87 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+}
+if(data57.proxyName !== undefined){
+if(typeof data57.proxyName !== "string"){
+const err87 = {instancePath:instancePath+"/status/proxyName",schemaPath:"#/properties/status/properties/proxyName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1135,8 +1141,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data64.message === undefined){
-const err88 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+}
+if(data57.proxyID !== undefined){
+if(typeof data57.proxyID !== "string"){
+const err88 = {instancePath:instancePath+"/status/proxyID",schemaPath:"#/properties/status/properties/proxyID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1145,11 +1153,16 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data64.type !== undefined){
-let data65 = data64.type;
-if(typeof data65 === "string"){
-if(func3(data65) > 316){
-const err89 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+}
+if(data57.conditions !== undefined){
+let data68 = data57.conditions;
+if(Array.isArray(data68)){
+const len3 = data68.length;
+for(let i3=0; i3<len3; i3++){
+let data69 = data68[i3];
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(data69.type === undefined){
+const err89 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1158,8 +1171,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(!pattern1.test(data65)){
-const err90 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+if(data69.status === undefined){
+const err90 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1168,9 +1181,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-else {
-const err91 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data69.lastTransitionTime === undefined){
+const err91 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1179,11 +1191,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-if(data64.status !== undefined){
-let data66 = data64.status;
-if(typeof data66 !== "string"){
-const err92 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(data69.reason === undefined){
+const err92 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1192,8 +1201,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(!(((data66 === "True") || (data66 === "False")) || (data66 === "Unknown"))){
-const err93 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+if(data69.message === undefined){
+const err93 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1202,11 +1211,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-if(data64.observedGeneration !== undefined){
-let data67 = data64.observedGeneration;
-if(!((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67)))){
-const err94 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(data69.type !== undefined){
+let data70 = data69.type;
+if(typeof data70 === "string"){
+if(func2(data70) > 316){
+const err94 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1215,9 +1224,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(typeof data67 == "number"){
-if(data67 < 0 || isNaN(data67)){
-const err95 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!pattern1.test(data70)){
+const err95 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1226,8 +1234,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(!(formats4.validate(data67))){
-const err96 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+else {
+const err96 = {instancePath:instancePath+"/status/conditions/" + i3+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1237,12 +1246,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-if(data64.lastTransitionTime !== undefined){
-let data68 = data64.lastTransitionTime;
-if(typeof data68 === "string"){
-if(!(formats10.validate(data68))){
-const err97 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(data69.status !== undefined){
+let data71 = data69.status;
+if(typeof data71 !== "string"){
+const err97 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1251,9 +1258,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-else {
-const err98 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(!(((data71 === "True") || (data71 === "False")) || (data71 === "Unknown"))){
+const err98 = {instancePath:instancePath+"/status/conditions/" + i3+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1263,11 +1269,10 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data64.reason !== undefined){
-let data69 = data64.reason;
-if(typeof data69 === "string"){
-if(func3(data69) > 1024){
-const err99 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(data69.observedGeneration !== undefined){
+let data72 = data69.observedGeneration;
+if(!((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72)))){
+const err99 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1276,8 +1281,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(func3(data69) < 1){
-const err100 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+if(typeof data72 == "number"){
+if(data72 < 0 || isNaN(data72)){
+const err100 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1286,8 +1292,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(!pattern2.test(data69)){
-const err101 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+if(!(formats4.validate(data72))){
+const err101 = {instancePath:instancePath+"/status/conditions/" + i3+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1297,8 +1303,12 @@ vErrors.push(err101);
 errors++;
 }
 }
-else {
-const err102 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+}
+if(data69.lastTransitionTime !== undefined){
+let data73 = data69.lastTransitionTime;
+if(typeof data73 === "string"){
+if(!(formats10.validate(data73))){
+const err102 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1308,11 +1318,8 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data64.message !== undefined){
-let data70 = data64.message;
-if(typeof data70 === "string"){
-if(func3(data70) > 32768){
-const err103 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+else {
+const err103 = {instancePath:instancePath+"/status/conditions/" + i3+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1322,8 +1329,11 @@ vErrors.push(err103);
 errors++;
 }
 }
-else {
-const err104 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+if(data69.reason !== undefined){
+let data74 = data69.reason;
+if(typeof data74 === "string"){
+if(func2(data74) > 1024){
+const err104 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1332,10 +1342,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-}
-else {
-const err105 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+if(func2(data74) < 1){
+const err105 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1344,10 +1352,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+if(!pattern2.test(data74)){
+const err106 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1357,9 +1363,8 @@ vErrors.push(err106);
 errors++;
 }
 }
-}
 else {
-const err107 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+const err107 = {instancePath:instancePath+"/status/conditions/" + i3+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1369,14 +1374,75 @@ vErrors.push(err107);
 errors++;
 }
 }
-}
-else {
-const err108 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(data69.message !== undefined){
+let data75 = data69.message;
+if(typeof data75 === "string"){
+if(func2(data75) > 32768){
+const err108 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err108];
 }
 else {
 vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/status/conditions/" + i3+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/status/conditions/" + i3,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+else {
+const err113 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
 }
 errors++;
 }
@@ -1400,6 +1466,14 @@ const structure: StructuralNode = {
     spec: {
       type: "object",
       properties: {
+        controlPlaneRef: {
+          type: "object",
+          properties: {
+            name: {
+              type: "string",
+            },
+          },
+        },
         image: {
           type: "string",
         },
@@ -1584,6 +1658,20 @@ const structure: StructuralNode = {
           },
         },
       },
+      rules: [
+        {
+          rule: "!has(self.bootstrap) || has(self.controlPlaneRef) || (has(self.bootstrap.coderURL) && has(self.bootstrap.credentialsSecretRef))",
+          message: "spec.bootstrap needs coderURL and credentialsSecretRef unless spec.controlPlaneRef is set",
+        },
+        {
+          rule: "!has(self.controlPlaneRef) || !has(self.bootstrap) || (!has(self.bootstrap.coderURL) && !has(self.bootstrap.credentialsSecretRef))",
+          message: "spec.bootstrap.coderURL and spec.bootstrap.credentialsSecretRef must not be set with spec.controlPlaneRef",
+        },
+        {
+          rule: "!has(self.controlPlaneRef) || !has(self.proxySessionTokenSecretRef)",
+          message: "spec.proxySessionTokenSecretRef must not be set with spec.controlPlaneRef; the operator creates the proxy token",
+        },
+      ],
     },
     status: {
       type: "object",
@@ -1612,6 +1700,15 @@ const structure: StructuralNode = {
               type: "string",
             },
           },
+        },
+        primaryAccessURL: {
+          type: "string",
+        },
+        proxyName: {
+          type: "string",
+        },
+        proxyID: {
+          type: "string",
         },
         conditions: {
           type: "array",
@@ -1654,7 +1751,7 @@ export const coderWorkspaceProxyValidator: KindValidator = {
   kind: 'CoderWorkspaceProxy',
   structure,
   matchesSchema,
-  hasRules: false,
+  hasRules: true,
 };
 
 /** The problems the API server would report for `obj` (an update of `old`, when given). */

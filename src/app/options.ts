@@ -1,6 +1,7 @@
 // The command line of `coder-k8s` (the operator), parsed and checked; errors name the flag and the fix.
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
+import { defaultKubeApiBurst, defaultKubeApiQps } from '../runtime/request-budget.ts';
 import { UsageError } from './errors.ts';
 import { mcpFlags, mcpUsage, parseMcpOptions, type McpOptions } from './mcp-options.ts';
 
@@ -16,6 +17,13 @@ export interface OperatorOptions {
   leaderElect: boolean;
   leaderElectionNamespace?: string;
   maxConcurrentReconciles: number;
+  /** Client-side request budget to the API server (client-go's --kube-api-qps and --kube-api-burst). */
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  /** Label selector on the reconciled kinds: this replica's shard; all objects when unset. */
+  selector?: string;
+  /** The leader Lease's name; one per shard. */
+  leaderElectionId?: string;
   metricsBindAddress: string;
   /** HTTPS, callers checked by TokenReview and SubjectAccessReview; false only on a loopback address. */
   metricsSecure: boolean;
@@ -23,16 +31,38 @@ export interface OperatorOptions {
   healthProbeBindAddress: string;
   logLevel: string;
   gracefulShutdownTimeoutMs: number;
+  /** How often objects kept in Coder are compared with Coder and repaired. */
+  coderResyncPeriodMs: number;
   /** Tests only: every control plane's Coder calls go to this loopback URL instead of its Service. */
   testOnlyCoderUrl?: string;
   /** --app=mcp-http only (src/app/mcp-options.ts). */
   mcp?: McpOptions;
+  /** The aggregated API server (all, aggregated-apiserver): where it listens, and its Coder calls. */
+  aggregated: AggregatedApiOptions;
+}
+
+export interface AggregatedApiOptions {
+  bindAddress: string;
+  securePort: number;
+  /** --app=aggregated-apiserver only: the static Coder backend of the Go original's flags. */
+  coderUrl?: string;
+  coderSessionToken?: string;
+  coderNamespace?: string;
+  coderRequestTimeoutMs: number;
 }
 
 /** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
 const maxConcurrentReconcilesLimit = 100;
+/**
+ * Enough to keep the API server busy while some reconciles wait on it (its RBAC escalation check on a
+ * workspace Role takes tens of milliseconds); never two of one object at once.
+ */
+const defaultConcurrentReconciles = 10;
+const maxKubeApiQps = 10_000;
 /** A pod's terminationGracePeriodSeconds rarely exceeds this; longer would hold a lease for no use. */
 const maxGracefulShutdownSeconds = 3600;
+/** A day: drift in Coder repaired less often than that is not repaired. */
+const maxCoderResyncSeconds = 86_400;
 
 /** The values of --log-level, in the help and in its error alike. */
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
@@ -56,7 +86,13 @@ Flags:
   --leader-elect=BOOL               elect a leader on a Lease before reconciling (default true)
   --leader-election-namespace=NS    namespace of the Lease (default: $POD_NAMESPACE, then the
                                     ServiceAccount's namespace)
-  --max-concurrent-reconciles=N     reconciles at once per controller, 1 to 100 (default 1)
+  --max-concurrent-reconciles=N     reconciles at once per controller, 1 to 100 (default ${defaultConcurrentReconciles})
+  --kube-api-qps=N                  requests per second to the API server, sustained (default ${defaultKubeApiQps})
+  --kube-api-burst=N                requests to the API server at once after a quiet spell (default ${defaultKubeApiBurst})
+  --selector=LABELS                 reconcile only coder.com objects matching this label selector (a
+                                    shard: run one operator per shard, each with its own
+                                    --leader-election-id); default: all
+  --leader-election-id=NAME         name of the leader Lease (default coder-k8s-controller.coder.com)
   --metrics-bind-address=ADDR       Prometheus metrics over HTTPS (default :8443; 0 disables)
   --metrics-secure=BOOL             serve metrics over HTTPS to callers allowed to get /metrics
                                     (default true; false is plain HTTP, on a loopback address only)
@@ -64,8 +100,18 @@ Flags:
   --health-probe-bind-address=ADDR  /healthz and /readyz (default :8081; 0 disables)
   --log-level=LEVEL                 ${choices(logLevels, defaultLogLevel)}
   --graceful-shutdown-timeout=SECS  how long SIGTERM waits for running reconciles, 1 to 3600 (default 30)
+  --coder-resync-period=SECS        how often AI providers, MCP servers and AI Gateway keys are
+                                    compared with Coder and repaired, 1 to 86400 (default 600)
 ${mcpUsage}
   --test-only-coder-url=URL         tests only: send every Coder API call to this loopback URL
+
+Aggregated API server (--app=all and --app=aggregated-apiserver):
+  --secure-port=PORT                HTTPS port of aggregation.coder.com (default 6443)
+  --bind-address=IP                 address it listens on (default 0.0.0.0)
+  --coder-request-timeout=DURATION  timeout of each Coder call, such as 30s or 1m (default 30s; 0 = 30s)
+  --coder-url=URL                   aggregated-apiserver only: the Coder URL (http or https)
+  --coder-session-token=TOKEN       aggregated-apiserver only: an owner session token for it
+  --coder-namespace=NS              aggregated-apiserver only: the one namespace it serves
   --version                         print the version
   --help                            print this help`;
 
@@ -111,6 +157,21 @@ function parseTestOnlyCoderUrl(value: string | undefined): string | undefined {
   return value;
 }
 
+/** A label selector as given; the API server checks its syntax at startup (run-operator.ts). */
+function parseSelector(value: string): string {
+  const selector = value.trim();
+  if (!selector)
+    throw new UsageError('--selector is empty: give a label selector such as shard=a, or leave the flag out to reconcile all objects');
+  return selector;
+}
+
+function parseLeaseName(value: string): string {
+  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(value)) {
+    throw new UsageError(`--leader-election-id=${value}: expected a Lease name (lowercase letters, digits, '-' and '.')`);
+  }
+  return value;
+}
+
 export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'version' {
   let parsed;
   try {
@@ -123,15 +184,26 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'watch-namespace': { type: 'string', multiple: true, default: [] },
         'leader-elect': { type: 'string', default: 'true' },
         'leader-election-namespace': { type: 'string' },
-        'max-concurrent-reconciles': { type: 'string', default: '1' },
+        'max-concurrent-reconciles': { type: 'string', default: String(defaultConcurrentReconciles) },
+        'kube-api-qps': { type: 'string', default: String(defaultKubeApiQps) },
+        'kube-api-burst': { type: 'string', default: String(defaultKubeApiBurst) },
+        selector: { type: 'string' },
+        'leader-election-id': { type: 'string' },
         'metrics-bind-address': { type: 'string', default: ':8443' },
         'metrics-secure': { type: 'string', default: 'true' },
         'metrics-cert-dir': { type: 'string' },
         'health-probe-bind-address': { type: 'string', default: ':8081' },
         'log-level': { type: 'string', default: defaultLogLevel },
         'graceful-shutdown-timeout': { type: 'string', default: '30' },
+        'coder-resync-period': { type: 'string', default: '600' },
         'test-only-coder-url': { type: 'string' },
         ...mcpFlags,
+        'secure-port': { type: 'string', default: '6443' },
+        'bind-address': { type: 'string', default: '0.0.0.0' },
+        'coder-url': { type: 'string', default: '' },
+        'coder-session-token': { type: 'string', default: '' },
+        'coder-namespace': { type: 'string', default: '' },
+        'coder-request-timeout': { type: 'string', default: '30s' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -157,6 +229,10 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     leaderElect: parseBool('leader-elect', v['leader-elect']!),
     leaderElectionNamespace: v['leader-election-namespace'],
     maxConcurrentReconciles: parseIntInRange('max-concurrent-reconciles', v['max-concurrent-reconciles']!, maxConcurrentReconcilesLimit),
+    kubeApiQps: parseIntInRange('kube-api-qps', v['kube-api-qps']!, maxKubeApiQps),
+    kubeApiBurst: parseIntInRange('kube-api-burst', v['kube-api-burst']!, maxKubeApiQps),
+    ...(v.selector !== undefined ? { selector: parseSelector(v.selector) } : {}),
+    ...(v['leader-election-id'] !== undefined ? { leaderElectionId: parseLeaseName(v['leader-election-id']) } : {}),
     metricsBindAddress: v['metrics-bind-address']!,
     metricsSecure,
     metricsCertDir: v['metrics-cert-dir'],
@@ -164,9 +240,48 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
     logLevel: v['log-level']!,
     gracefulShutdownTimeoutMs:
       parseIntInRange('graceful-shutdown-timeout', v['graceful-shutdown-timeout']!, maxGracefulShutdownSeconds) * 1000,
+    coderResyncPeriodMs: parseIntInRange('coder-resync-period', v['coder-resync-period']!, maxCoderResyncSeconds) * 1000,
     ...(v['test-only-coder-url'] !== undefined ? { testOnlyCoderUrl: parseTestOnlyCoderUrl(v['test-only-coder-url']) } : {}),
     ...(mcp ? { mcp } : {}),
+    aggregated: {
+      bindAddress: v['bind-address']!,
+      securePort: parseIntInRange('secure-port', v['secure-port']!, 65535),
+      ...optional('coderUrl', parseCoderUrl(v['coder-url']!.trim())),
+      ...optional('coderSessionToken', v['coder-session-token']!.trim()),
+      ...optional('coderNamespace', v['coder-namespace']!.trim()),
+      coderRequestTimeoutMs: parseCoderRequestTimeout(v['coder-request-timeout']!),
+    },
   };
+}
+
+const optional = <K extends string>(key: K, value: string | undefined) => (value ? ({ [key]: value } as Record<K, string>) : {});
+
+/** The Go original's rule: checked in every mode when given (reference §1.1). */
+function parseCoderUrl(value: string): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--coder-url: must include scheme and host (for example, https://coder.example.com)`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol.toLowerCase())) throw new UsageError('--coder-url: scheme must be http or https');
+  if (!url.hostname) throw new UsageError('--coder-url: must include scheme and host (for example, https://coder.example.com)');
+  return value;
+}
+
+const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go duration ("30s", "1m30s", "500ms"); 0 means the default 30 s; negative is refused. */
+export function parseCoderRequestTimeout(value: string): number {
+  const text = value.trim();
+  if (text.startsWith('-')) throw new UsageError(`--coder-request-timeout=${value}: must not be negative`);
+  if (text === '0') return 30_000;
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text)
+    throw new UsageError(`--coder-request-timeout=${value}: expected a duration such as 30s, 1m or 1m30s`);
+  const ms = parts.reduce((sum, p) => sum + Number(p[1]) * durationUnits[p[2]!]!, 0);
+  return ms === 0 ? 30_000 : Math.ceil(ms);
 }
 
 /** Unauthenticated plain-HTTP metrics only where nothing but this machine can reach them. */

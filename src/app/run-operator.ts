@@ -1,13 +1,17 @@
-// `coder-k8s --app=controller`: check the CRDs, start probes and metrics, run the controllers (as
-// leader), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
-import { KubeConfig } from '@kubernetes/client-node';
+// `coder-k8s --app=controller` and `--app=all`: check the CRDs, start probes and metrics, run the
+// controllers (as leader), in `all` also the aggregated API server (every replica, once the caches have
+// synced), and on SIGTERM or SIGINT drain in-flight reconciles, give up the lease and exit 0.
+// `--app=aggregated-apiserver` runs the aggregated API server alone (run-aggregated-apiserver.ts).
+import type { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { allResources } from '../../generated/clients/index.ts';
+import { allResources, coderControlPlaneResource } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
+import { CoderFacts } from '../controllers/shared/coder-facts.ts';
 import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
 import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
@@ -18,11 +22,17 @@ import { createMetrics, startMetricsServer } from '../runtime/metrics.ts';
 import { MetricsAuthorizer } from '../runtime/metrics-auth.ts';
 import { metricsServingCert, reloadMetricsCert } from '../runtime/metrics-tls.ts';
 import { startProbeServer } from '../runtime/probes.ts';
+import { loadSimpleKubeConfig, type KubeConnectionConfig } from '../runtime/kube-config.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { apiServerStartupError } from './api-server-errors.ts';
 import { StartupError } from './errors.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
+import { checkShardSelector } from './shard-selector.ts';
+import { builtinResources } from '../runtime/resource.ts';
+import { controlPlaneBackend } from '../aggregated/backend.ts';
+import { startAggregatedApiServer, type RunningAggregatedApiServer } from '../aggregated/start.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 
 const eventFlushOnShutdownMs = 5_000;
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -35,14 +45,17 @@ function anyKubeConfigSource(): boolean {
   return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(serviceAccountTokenFile);
 }
 
-function loadKubeConfig(path: string | undefined): KubeConfig {
+/** The full client library, loaded on first call (tens of MiB): only modes and kubeconfigs that need it pay for it. */
+const clientLibrary = () => createRequire(import.meta.url)('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
+
+export function loadKubeConfig(path: string | undefined): KubeConfig {
   // With nothing to load the library falls back to http://localhost, which fails later with a stack trace.
   if (!path && !anyKubeConfigSource())
     throw new StartupError(
       'no Kubernetes cluster configured (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a pod): ' +
         'pass --kubeconfig=PATH or set KUBECONFIG',
     );
-  const kc = new KubeConfig();
+  const kc = new (clientLibrary().KubeConfig)();
   try {
     if (path) kc.loadFromFile(path);
     else kc.loadFromDefault();
@@ -54,6 +67,15 @@ function loadKubeConfig(path: string | undefined): KubeConfig {
       'the kubeconfig has no current cluster: set current-context to a context with a cluster, or pass another --kubeconfig',
     );
   return kc;
+}
+
+/** The controller's connection: read without the client library when it is plain (kube-config.ts), else as loadKubeConfig does. */
+function loadConnection(path: string | undefined): KubeConnectionConfig {
+  if (path || anyKubeConfigSource()) {
+    const simple = loadSimpleKubeConfig(path);
+    if (simple) return simple;
+  }
+  return loadKubeConfig(path);
 }
 
 /**
@@ -81,11 +103,16 @@ export function operatorCoderClients(options: Pick<OperatorOptions, 'testOnlyCod
   return coderClientFactory(logger, options.testOnlyCoderUrl);
 }
 
-function leaseNamespace(options: OperatorOptions): string {
-  const namespace =
-    options.leaderElectionNamespace ??
+/** The operator's own namespace (POD_NAMESPACE, else the ServiceAccount's), where its Lease and serving certificate live. */
+export function ownNamespace(): string | undefined {
+  return (
     process.env.POD_NAMESPACE ??
-    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined);
+    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined)
+  );
+}
+
+function leaseNamespace(options: OperatorOptions): string {
+  const namespace = options.leaderElectionNamespace ?? ownNamespace();
   if (!namespace) {
     throw new StartupError(
       'leader election needs a namespace for its Lease: set POD_NAMESPACE, ' +
@@ -101,11 +128,13 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     const { runMcpServer } = await import('./run-mcp.ts');
     return runMcpServer(options, version, { loadKubeConfig, coderClient: operatorCoderClients(options, logger), logger });
   }
-  if (options.app !== 'controller') {
-    throw new StartupError(`--app=${options.app}: the aggregated API server is not built yet in this version; run with --app=controller`);
+  if (options.app === 'aggregated-apiserver') {
+    const { runAggregatedApiServer } = await import('./run-aggregated-apiserver.ts');
+    return runAggregatedApiServer(options, version);
   }
+  const withApiServer = options.app === 'all';
   const logger: Logger = createLogger({ level: options.logLevel });
-  const kubeConfig = loadKubeConfig(options.kubeconfig);
+  const kubeConfig = loadConnection(options.kubeconfig);
   const metrics = createMetrics();
   const apiHost = new URL(kubeConfig.getCurrentCluster()!.server).host;
   const stopCounting = countHttpClientRequests(metrics, (host) => host === apiHost);
@@ -119,7 +148,11 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     metrics,
     namespaces: options.watchNamespaces,
     concurrency: options.maxConcurrentReconciles,
-    leaderElection: options.leaderElect ? { namespace: leaseNamespace(options), identity } : false,
+    requestBudget: { qps: options.kubeApiQps, burst: options.kubeApiBurst },
+    leaderElection: options.leaderElect
+      ? { namespace: leaseNamespace(options), identity, ...(options.leaderElectionId ? { name: options.leaderElectionId } : {}) }
+      : false,
+    ...(options.selector ? { shardSelector: options.selector } : {}),
     shutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
     onLeadershipLost: () => {
       // Another replica may already reconcile: stop at once, and restart with clean caches.
@@ -131,6 +164,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     throw apiServerStartupError(kubeConfig.getCurrentCluster()!.server, err) ?? err;
   });
   if (missing.length) throw new StartupError(missingCrdsMessage(missing));
+  if (options.selector) await checkShardSelector(manager.http, coderControlPlaneResource, options.selector);
   const deps: ControllerDeps = {
     writer: manager.writer,
     events: new EventRecorder(manager.http, {
@@ -143,12 +177,31 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     now: () => new Date(),
     coderClient: operatorCoderClients(options, logger),
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
+    coderResyncMs: options.coderResyncPeriodMs,
+    coderFacts: new CoderFacts({
+      buildInfoTtlMs: options.coderResyncPeriodMs,
+      entitlementsTtlMs: Math.min(2 * 60_000, options.coderResyncPeriodMs),
+    }),
   };
   for (const setup of controllerSetups) setup(manager, deps);
+  let apiServer: RunningAggregatedApiServer | undefined;
+  const apiServerNamespace = withApiServer ? ownNamespace() : undefined;
+  if (withApiServer && !apiServerNamespace)
+    throw new StartupError(
+      '--app=all: the aggregated API server needs its namespace for its serving certificate: set POD_NAMESPACE or run in a pod',
+    );
+  const backend = controlPlaneBackend(
+    { controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource), secrets: manager.cache(builtinResources.secret) },
+    { coderClient: coderClientFactory(logger, options.testOnlyCoderUrl, options.aggregated.coderRequestTimeoutMs) },
+  );
 
   const probes = await startProbeServer(options.healthProbeBindAddress, {
     healthz: () => manager.liveness(),
-    readyz: () => manager.readiness(),
+    readyz: () => {
+      const caches = manager.readiness();
+      if (!withApiServer || apiServer || !caches.ok) return caches;
+      return { ok: false, reasons: ['the aggregated API server has not started'] };
+    },
   });
   const metricsServer = await startMetricsServer(
     options.metricsBindAddress,
@@ -187,6 +240,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
       const allReturned = await manager.shutdown();
       // Events the last reconciles recorded are still queued: give them a moment, not more.
       await Promise.race([deps.events.flush(), delay(eventFlushOnShutdownMs, undefined, { ref: false })]);
+      await apiServer?.stop();
       await probes?.close();
       stopCertReload?.();
       await metricsServer?.close();
@@ -203,5 +257,27 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     process.once('SIGINT', stop);
   });
   await manager.start();
+  if (withApiServer) {
+    // Every replica serves the API, leader or not, once the caches it reads have synced (manager.start).
+    try {
+      apiServer = await startAggregatedApiServer({
+        http: manager.http,
+        logger,
+        namespace: apiServerNamespace!,
+        backend,
+        bindAddress: options.aggregated.bindAddress,
+        port: options.aggregated.securePort,
+      });
+    } catch (err) {
+      // Nothing may keep the process alive after this: the pod restarts and shows the reason.
+      exiting = true;
+      await manager.shutdown();
+      await probes?.close();
+      stopCertReload?.();
+      await metricsServer?.close();
+      stopCounting();
+      throw new StartupError(`--app=all: the aggregated API server did not start: ${(err as Error).message}`);
+    }
+  }
   return stopped;
 }

@@ -9,6 +9,8 @@ export interface Cache<T extends KubeObject> {
   /** Why an index function threw on this object, if one did (the object is cached and handled anyway). */
   indexFailure?(namespace: string | undefined, name: string): string | undefined;
   addHandlers(handlers: InformerHandlers<T>): void;
+  /** Puts an object read live in place of the cached version of the same resourceVersion (Informer.fill). */
+  fill?(obj: T): boolean;
   hasSynced(): boolean;
   waitForSync(): Promise<void>;
   isStale(): boolean;
@@ -52,6 +54,11 @@ export class MultiNamespaceCache<T extends KubeObject> implements Cache<T> {
 
   addHandlers(handlers: InformerHandlers<T>): void {
     for (const i of this.informers.values()) i.addHandlers(handlers);
+  }
+
+  fill(obj: T): boolean {
+    const ns = obj.metadata?.namespace;
+    return ns !== undefined && (this.informers.get(ns)?.fill(obj) ?? false);
   }
 
   hasSynced(): boolean {

@@ -1,7 +1,9 @@
 // Wires a controller to the caches it reacts to: for(kind) enqueues the object itself, owns(kind) the
-// object's controller owner of the `for` kind, watches(kind, map) whatever keys `map` returns.
+// object's controller owner of the `for` kind, watches(kind, map) whatever keys `map` returns; each may
+// take an EventFilter that drops the events not worth a reconcile (event-filter.ts).
 import type { Cache } from './cache.ts';
 import { Controller, requestKey, type ControllerOptions, type Reconciler } from './controller.ts';
+import type { EventFilter } from './event-filter.ts';
 import type { KubeObject } from './informer.ts';
 import type { ResourceKind } from './resource.ts';
 
@@ -22,32 +24,36 @@ export class ControllerBuilder {
     this.register = register;
   }
 
-  for(resource: ResourceKind): this {
+  for<T extends KubeObject>(resource: ResourceKind, filter?: EventFilter<T>): this {
     this.primary = resource;
     this.wiring.push((controller) =>
-      this.cacheFor(resource).addHandlers(
-        enqueueEach(controller, (obj) => [requestKey(obj.metadata?.namespace, obj.metadata?.name ?? '')]),
+      this.cacheFor<T>(resource).addHandlers(
+        enqueueEach(controller, (obj) => [requestKey(obj.metadata?.namespace, obj.metadata?.name ?? '')], filter),
       ),
     );
     return this;
   }
 
-  owns(resource: ResourceKind): this {
+  owns<T extends KubeObject>(resource: ResourceKind, filter?: EventFilter<T>): this {
     this.wiring.push((controller) => {
       const owner = this.primary!;
-      this.cacheFor(resource).addHandlers(
-        enqueueEach(controller, (obj) => {
-          const ref = obj.metadata?.ownerReferences?.find((r) => r.controller);
-          if (!ref || ref.kind !== owner.kind || ref.apiVersion.split('/')[0] !== owner.apiVersion.split('/')[0]) return [];
-          return [requestKey(obj.metadata?.namespace, ref.name)];
-        }),
+      this.cacheFor<T>(resource).addHandlers(
+        enqueueEach(
+          controller,
+          (obj) => {
+            const ref = obj.metadata?.ownerReferences?.find((r) => r.controller);
+            if (!ref || ref.kind !== owner.kind || ref.apiVersion.split('/')[0] !== owner.apiVersion.split('/')[0]) return [];
+            return [requestKey(obj.metadata?.namespace, ref.name)];
+          },
+          filter,
+        ),
       );
     });
     return this;
   }
 
-  watches<T extends KubeObject>(resource: ResourceKind, map: (obj: T) => string[]): this {
-    this.wiring.push((controller) => this.cacheFor<T>(resource).addHandlers(enqueueEach(controller, map)));
+  watches<T extends KubeObject>(resource: ResourceKind, map: (obj: T) => string[], filter?: EventFilter<T>): this {
+    this.wiring.push((controller) => this.cacheFor<T>(resource).addHandlers(enqueueEach(controller, map, filter)));
     return this;
   }
 
@@ -60,14 +66,17 @@ export class ControllerBuilder {
   }
 }
 
-function enqueueEach<T extends KubeObject>(controller: Controller, keysOf: (obj: T) => string[]) {
+function enqueueEach<T extends KubeObject>(controller: Controller, keysOf: (obj: T) => string[], filter: EventFilter<T> = {}) {
   const enqueue = (obj: T) => {
     for (const key of keysOf(obj)) controller.queue.add(key);
   };
   return {
-    onAdd: enqueue,
+    onAdd: (obj: T) => {
+      if (filter.create !== false) enqueue(obj);
+    },
     onDelete: enqueue,
     onUpdate: (oldObj: T, newObj: T) => {
+      if (filter.update && !filter.update(oldObj, newObj)) return;
       const keys = new Set([...keysOf(oldObj), ...keysOf(newObj)]);
       for (const key of keys) controller.queue.add(key);
     },

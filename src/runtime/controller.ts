@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { errorCode } from './kube-http.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import { CachedDataPending } from './secret-cache.ts';
 import { TerminalError } from './terminal-error.ts';
 import { WorkQueue } from './work-queue.ts';
 
@@ -120,6 +121,16 @@ export class Controller {
         this.queue.addAfter(key, outcome.requeueAfterMs);
       }
     } catch (err) {
+      if (err instanceof CachedDataPending && !this.stopping.signal.aborted) {
+        // Not a failure: the reconcile runs again as soon as the Secret it read is cached whole.
+        result = 'requeue';
+        logger.debug({ err: err.message }, 'waiting for a Secret to be cached with its data');
+        err.ready.then(
+          () => this.queue.add(key),
+          () => this.queue.addRateLimited(key),
+        );
+        return;
+      }
       const terminal = err instanceof TerminalError;
       if (this.stopping.signal.aborted) {
         // Shutdown cut the reconcile short; the next leader does it again.

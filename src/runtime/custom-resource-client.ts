@@ -1,14 +1,8 @@
 // A typed client for one custom resource kind on @kubernetes/client-node's CustomObjectsApi.
-// Generated per-kind clients (generated/clients/) are this class with the kind's types and names.
-import {
-  CustomObjectsApi,
-  PatchStrategy,
-  Watch,
-  setHeaderOptions,
-  type KubeConfig,
-  type V1DeleteOptions,
-  type V1Status,
-} from '@kubernetes/client-node';
+// Generated per-kind clients (generated/clients/) are this class with the kind's types and names. The
+// operator imports those modules for their ResourceKind only, so the client library (tens of MiB) is
+// loaded on first use of a client, not with the module.
+import type { CustomObjectsApi, KubeConfig, V1DeleteOptions, V1Status, Watch } from '@kubernetes/client-node';
 import type { KubeObject } from './informer.ts';
 import { collectionPath, type ResourceKind } from './resource.ts';
 
@@ -31,20 +25,35 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 /** Field validation for writes: unknown or duplicate fields are errors, as with kubectl. */
 const fieldValidation = 'Strict';
-const serverSideApply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+
+type ClientLibrary = typeof import('@kubernetes/client-node');
+let library: Promise<ClientLibrary> | undefined;
+const clientLibrary = () => (library ??= import('@kubernetes/client-node'));
 
 export class CustomResourceClient<
   T extends KubeObject,
   L extends { items: T[]; metadata?: { continue?: string; resourceVersion?: string } },
 > {
-  private readonly api: CustomObjectsApi;
-  private readonly watcher: Watch;
+  private client?: Promise<{ api: CustomObjectsApi; watcher: Watch; lib: ClientLibrary }>;
+  private readonly kubeConfig: KubeConfig;
   readonly resource: ResourceKind;
 
   constructor(kubeConfig: KubeConfig, resource: ResourceKind) {
     this.resource = resource;
-    this.api = kubeConfig.makeApiClient(CustomObjectsApi);
-    this.watcher = new Watch(kubeConfig);
+    this.kubeConfig = kubeConfig;
+  }
+
+  private connect() {
+    return (this.client ??= clientLibrary().then((lib) => ({
+      api: this.kubeConfig.makeApiClient(lib.CustomObjectsApi),
+      watcher: new lib.Watch(this.kubeConfig),
+      lib,
+    })));
+  }
+
+  private async header(strategy: 'MergePatch' | 'ServerSideApply') {
+    const { lib } = await this.connect();
+    return lib.setHeaderOptions('Content-Type', lib.PatchStrategy[strategy]);
   }
 
   private base(namespace: string) {
@@ -59,7 +68,7 @@ export class CustomResourceClient<
   }
 
   async get(namespace: string, name: string): Promise<T> {
-    return (await this.api.getNamespacedCustomObject({ ...this.base(namespace), name })) as T;
+    return (await (await this.connect()).api.getNamespacedCustomObject({ ...this.base(namespace), name })) as T;
   }
 
   /** Lists one namespace, or all namespaces when `namespace` is undefined. */
@@ -68,53 +77,65 @@ export class CustomResourceClient<
     const params = { group, version, plural, ...options, _continue: options.continue };
     const result =
       namespace === undefined
-        ? await this.api.listClusterCustomObject(params)
-        : await this.api.listNamespacedCustomObject({ ...params, namespace });
+        ? await (await this.connect()).api.listClusterCustomObject(params)
+        : await (await this.connect()).api.listNamespacedCustomObject({ ...params, namespace });
     return result as L;
   }
 
   async create(obj: T): Promise<T> {
     const { namespace } = this.nameOf(obj);
-    return (await this.api.createNamespacedCustomObject({ ...this.base(namespace), body: obj, fieldValidation })) as T;
+    return (await (await this.connect()).api.createNamespacedCustomObject({ ...this.base(namespace), body: obj, fieldValidation })) as T;
   }
 
   /** Update with optimistic concurrency: metadata.resourceVersion must be current. */
   async replace(obj: T): Promise<T> {
     const { namespace, name } = this.nameOf(obj);
-    return (await this.api.replaceNamespacedCustomObject({ ...this.base(namespace), name, body: obj, fieldValidation })) as T;
+    return (await (
+      await this.connect()
+    ).api.replaceNamespacedCustomObject({ ...this.base(namespace), name, body: obj, fieldValidation })) as T;
   }
 
   async mergePatch(namespace: string, name: string, patch: object): Promise<T> {
-    return (await this.api.patchNamespacedCustomObject(
+    return (await (
+      await this.connect()
+    ).api.patchNamespacedCustomObject(
       { ...this.base(namespace), name, body: patch, fieldValidation },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      await this.header('MergePatch'),
     )) as T;
   }
 
   /** Server-side apply of the fields in `obj`, owned by `fieldManager`. */
   async apply(obj: T, options: ApplyOptions): Promise<T> {
-    return (await this.api.patchNamespacedCustomObject(this.applyParams(obj, options), serverSideApply)) as T;
+    return (await (
+      await this.connect()
+    ).api.patchNamespacedCustomObject(this.applyParams(obj, options), await this.header('ServerSideApply'))) as T;
   }
 
   async mergePatchStatus(namespace: string, name: string, patch: object): Promise<T> {
-    return (await this.api.patchNamespacedCustomObjectStatus(
+    return (await (
+      await this.connect()
+    ).api.patchNamespacedCustomObjectStatus(
       { ...this.base(namespace), name, body: patch, fieldValidation },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      await this.header('MergePatch'),
     )) as T;
   }
 
   /** Server-side apply of the status fields in `obj`, owned by `fieldManager`. */
   async applyStatus(obj: T, options: ApplyOptions): Promise<T> {
-    return (await this.api.patchNamespacedCustomObjectStatus(this.applyParams(obj, options), serverSideApply)) as T;
+    return (await (
+      await this.connect()
+    ).api.patchNamespacedCustomObjectStatus(this.applyParams(obj, options), await this.header('ServerSideApply'))) as T;
   }
 
   async replaceStatus(obj: T): Promise<T> {
     const { namespace, name } = this.nameOf(obj);
-    return (await this.api.replaceNamespacedCustomObjectStatus({ ...this.base(namespace), name, body: obj, fieldValidation })) as T;
+    return (await (
+      await this.connect()
+    ).api.replaceNamespacedCustomObjectStatus({ ...this.base(namespace), name, body: obj, fieldValidation })) as T;
   }
 
   async delete(namespace: string, name: string, options: V1DeleteOptions = {}): Promise<V1Status> {
-    return (await this.api.deleteNamespacedCustomObject({ ...this.base(namespace), name, body: options })) as V1Status;
+    return (await (await this.connect()).api.deleteNamespacedCustomObject({ ...this.base(namespace), name, body: options })) as V1Status;
   }
 
   /** The collection path, for watches: /apis/<group>/<version>[/namespaces/<ns>]/<plural>. */
@@ -123,13 +144,14 @@ export class CustomResourceClient<
   }
 
   /** Starts a watch; abort the returned controller to stop it. `onDone` runs once when it ends. */
-  watch(
+  async watch(
     namespace: string | undefined,
     query: Record<string, string | number | boolean>,
     onEvent: (type: WatchEventType, obj: T) => void,
     onDone: (err?: unknown) => void,
   ): Promise<AbortController> {
-    return this.watcher.watch(this.path(namespace), query, (type, obj) => onEvent(type as WatchEventType, obj as T), onDone);
+    const { watcher } = await this.connect();
+    return watcher.watch(this.path(namespace), query, (type, obj) => onEvent(type as WatchEventType, obj as T), onDone);
   }
 
   private applyParams(obj: T, options: ApplyOptions) {

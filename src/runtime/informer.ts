@@ -37,7 +37,7 @@ export interface InformerHandlers<T> {
 
 export type IndexFunc<T> = (obj: T) => string[];
 
-export interface InformerOptions {
+export interface InformerOptions<T = KubeObject> {
   namespace?: string;
   labelSelector?: string;
   pageSize?: number;
@@ -49,6 +49,11 @@ export interface InformerOptions {
    * largest), and how long without a failure resets it (default 2 min, as client-go).
    */
   backoffMs?: { initial: number; max: number; resetAfter?: number };
+  /**
+   * What is kept of each object (and handed to handlers), as client-go's SetTransform: a cache may drop
+   * what it never reads, such as the data of Secrets nobody uses (secret-cache.ts).
+   */
+  transform?: (obj: T) => T;
 }
 
 /** A watch that ends sooner than this counts as a failure, as client-go's "very short watch". */
@@ -77,9 +82,9 @@ export class Informer<T extends KubeObject> {
   private readonly path: string;
   private readonly http: KubeHttp;
   readonly resource: ResourceKind;
-  private readonly options: InformerOptions;
+  private readonly options: InformerOptions<T>;
 
-  constructor(http: KubeHttp, resource: ResourceKind, options: InformerOptions = {}) {
+  constructor(http: KubeHttp, resource: ResourceKind, options: InformerOptions<T> = {}) {
     this.http = http;
     this.resource = resource;
     this.options = options;
@@ -238,7 +243,20 @@ export class Informer<T extends KubeObject> {
 
   private stripped(obj: T): T {
     if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
-    return obj;
+    return this.options.transform ? this.options.transform(obj) : obj;
+  }
+
+  /**
+   * Puts `obj`, read live, in place of the cached version of the same resourceVersion (one the transform
+   * cut down); handlers are not told, nothing changed. False when the cache holds another version or none.
+   */
+  fill(obj: T): boolean {
+    const key = objectKey(obj);
+    const cached = this.store.get(key);
+    if (!cached || cached.metadata?.resourceVersion !== obj.metadata?.resourceVersion) return false;
+    if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+    this.store.set(key, obj);
+    return true;
   }
 
   private upsert(raw: T): void {

@@ -1,8 +1,11 @@
 // Raw HTTP to the Kubernetes API server for what the runtime does itself (paginated lists, long-lived
-// watches, leases, apply and status patches): kubeconfig credentials, keep-alive, deadlines.
-import type { KubeConfig } from '@kubernetes/client-node';
+// watches, leases, apply and status patches): kubeconfig credentials, keep-alive, deadlines, a request
+// budget, and API Priority and Fairness (a 429 is waited out as the server asks, not an error).
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { abortableSleep } from './abortable-sleep.ts';
+import type { KubeConnectionConfig } from './kube-config.ts';
+import type { RequestBudget } from './request-budget.ts';
 import { TokenFile, tokenRefreshMs } from './token-file.ts';
 
 export interface Status {
@@ -60,6 +63,17 @@ export interface RequestParams {
 
 /** The default deadline of a JSON request to the API server, headers and body together. */
 const defaultRequestTimeoutMs = 30_000;
+/** How often a request the API server turned away with 429 (Priority and Fairness) is sent again, as client-go. */
+const maxThrottledRetries = 10;
+/** The longest Retry-After honoured; a longer one is waited this long and asked again. */
+const maxRetryAfterMs = 10_000;
+
+/** Retry-After in seconds (1 when absent or unreadable, as the API server's default), jittered up to half again. */
+export function retryAfterMs(header: string | string[] | undefined, random = Math.random): number {
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  const base = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, maxRetryAfterMs) : 1000;
+  return base * (1 + random() / 2);
+}
 
 /** A request to the API server that had no complete answer within its deadline. */
 export class KubeTimeoutError extends Error {
@@ -77,17 +91,21 @@ export interface KubeHttpOptions {
    */
   tokenFile?: string;
   tokenRefreshMs?: number;
+  /** The client-side request budget every request (watches too) waits for; none when unset. */
+  budget?: RequestBudget;
 }
 
 export class KubeHttp {
   readonly server: string;
   private options: Promise<RequestOptions>;
   private readonly secure: boolean;
-  private readonly kubeConfig: KubeConfig;
+  private readonly kubeConfig: KubeConnectionConfig;
   private readonly tokenFile?: TokenFile;
+  private readonly budget?: RequestBudget;
 
-  constructor(kubeConfig: KubeConfig, options: KubeHttpOptions = {}) {
+  constructor(kubeConfig: KubeConnectionConfig, options: KubeHttpOptions = {}) {
     this.kubeConfig = kubeConfig;
+    this.budget = options.budget;
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = cluster.server.replace(/\/$/, '');
@@ -123,6 +141,8 @@ export class KubeHttp {
   /** Sends a request and resolves with the response stream (any status) once its headers arrive. */
   async open(method: string, path: string, params: RequestParams = {}): Promise<IncomingMessage> {
     const base = await this.options;
+    await this.budget?.take(params.signal);
+    params.signal?.throwIfAborted();
     const url = this.url(path, params.query);
     const payload = params.body === undefined ? undefined : Buffer.from(JSON.stringify(params.body));
     const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), Accept: 'application/json' };
@@ -157,11 +177,18 @@ export class KubeHttp {
     const timer = setTimeout(() => deadline.abort(new KubeTimeoutError(method, path, timeoutMs)), timeoutMs);
     const signal = params.signal ? AbortSignal.any([params.signal, deadline.signal]) : deadline.signal;
     try {
-      const res = await this.open(method, path, { ...params, signal, timeoutMs: undefined });
-      const text = await readText(res, signal);
-      const code = res.statusCode ?? 0;
-      if (code < 200 || code >= 300) throw new KubeApiError(code, parseStatus(text), method, path);
-      return (text ? JSON.parse(text) : undefined) as T;
+      for (let attempt = 0; ; attempt++) {
+        const res = await this.open(method, path, { ...params, signal, timeoutMs: undefined });
+        const text = await readText(res, signal);
+        const code = res.statusCode ?? 0;
+        // Priority and Fairness turned the request away before doing anything: safe to send again.
+        if (code === 429 && attempt < maxThrottledRetries) {
+          await abortableSleep(retryAfterMs(res.headers['retry-after']), signal);
+          continue;
+        }
+        if (code < 200 || code >= 300) throw new KubeApiError(code, parseStatus(text), method, path);
+        return (text ? JSON.parse(text) : undefined) as T;
+      }
     } catch (err) {
       if (deadline.signal.aborted) throw deadline.signal.reason;
       throw err;

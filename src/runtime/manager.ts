@@ -1,21 +1,23 @@
 // Runs caches and controllers: caches start at once on every replica (readiness waits for them);
 // controllers start when the caches have synced and, with leader election, when this replica leads.
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { MultiNamespaceCache, type Cache } from './cache.ts';
 import type { Controller } from './controller.ts';
 import { ControllerBuilder } from './controller-builder.ts';
 import { Informer, type KubeObject } from './informer.ts';
+import type { KubeConnectionConfig } from './kube-config.ts';
 import { KubeHttp } from './kube-http.ts';
-import { LeaderElector } from './leader-election.ts';
+import { LeaderElector, leaderElectionID } from './leader-election.ts';
 import { liveness, reconcileStuckAfterMs } from './liveness.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { ProbeResult } from './probes.ts';
-import type { ResourceKind } from './resource.ts';
+import { builtinResources, type ResourceKind } from './resource.ts';
+import { SecretCache } from './secret-cache.ts';
+import { RequestBudget } from './request-budget.ts';
 import { Writer } from './writer.ts';
 
 export interface ManagerOptions {
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConnectionConfig;
   /** The kubeconfig's tokenFile, read again about once a minute (the in-cluster token file is found on its own). */
   tokenFile?: string;
   logger: Logger;
@@ -23,12 +25,22 @@ export interface ManagerOptions {
   /** Namespaces to watch; all when empty. */
   namespaces: string[];
   concurrency: number;
-  leaderElection: false | { namespace: string; identity: string };
+  /** The client-side request budget to the API server; none when unset. */
+  requestBudget?: { qps: number; burst: number };
+  leaderElection: false | { namespace: string; identity: string; /** The Lease's name (one per shard). */ name?: string };
+  /**
+   * This replica's shard: a label selector on the operator's own kinds (group coder.com), so only the
+   * objects it matches are cached and reconciled. Children and Secrets are not filtered.
+   */
+  shardSelector?: string;
   /** How long shutdown waits for in-flight reconciles. */
   shutdownTimeoutMs: number;
   /** Called when leadership is lost: the process must exit. */
   onLeadershipLost: () => void;
 }
+
+/** The operator's own kinds, which --selector shards. */
+const shardedGroup = 'coder.com';
 
 export class Manager {
   readonly http: KubeHttp;
@@ -43,7 +55,10 @@ export class Manager {
 
   constructor(options: ManagerOptions) {
     this.options = options;
-    this.http = new KubeHttp(options.kubeConfig, { tokenFile: options.tokenFile });
+    this.http = new KubeHttp(options.kubeConfig, {
+      tokenFile: options.tokenFile,
+      budget: options.requestBudget && new RequestBudget(options.requestBudget),
+    });
     this.writer = new Writer(this.http);
   }
 
@@ -54,12 +69,22 @@ export class Manager {
     if (!cache) {
       const logger = this.options.logger;
       const namespaces = resource.namespaced ? this.options.namespaces : [];
-      cache =
+      const labelSelector = resource.group === shardedGroup ? this.options.shardSelector : undefined;
+      const make = (transform?: (obj: KubeObject) => KubeObject): Cache<KubeObject> =>
         namespaces.length <= 1
-          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger })
+          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger, labelSelector, transform })
           : new MultiNamespaceCache(
-              new Map(namespaces.map((ns) => [ns, new Informer<KubeObject>(this.http, resource, { namespace: ns, logger })])),
+              new Map(
+                namespaces.map((ns) => [
+                  ns,
+                  new Informer<KubeObject>(this.http, resource, { namespace: ns, logger, labelSelector, transform }),
+                ]),
+              ),
             );
+      cache =
+        resource.group === '' && resource.plural === builtinResources.secret.plural
+          ? new SecretCache<KubeObject>(make, (ns, name) => this.writer.get(resource, ns, name))
+          : make();
       this.caches.set(id, cache);
     }
     return cache as unknown as Cache<T>;
@@ -86,15 +111,16 @@ export class Manager {
       return;
     }
     const metrics = this.options.metrics;
+    const leaseName = election.name ?? leaderElectionID;
     this.elector = new LeaderElector(this.http, {
       ...election,
       logger: this.options.logger,
       onLeading: (leading) => {
-        metrics.leaderElectionMasterStatus.set({ name: 'coder-k8s-controller.coder.com' }, leading ? 1 : 0);
+        metrics.leaderElectionMasterStatus.set({ name: leaseName }, leading ? 1 : 0);
         if (leading) this.startControllers();
       },
     });
-    metrics.leaderElectionMasterStatus.set({ name: 'coder-k8s-controller.coder.com' }, 0);
+    metrics.leaderElectionMasterStatus.set({ name: leaseName }, 0);
     void this.elector.run().then(() => {
       if (this.controllersStarted && !this.stopping) this.options.onLeadershipLost();
     });

@@ -16,6 +16,14 @@ const discoveryTtlMs = 60_000;
  * often lags the write a reconcile made a moment before; past this many, the conflict goes to the queue.
  */
 const statusConflictRetries = 3;
+/** How many objects' last status writes are remembered (see afterOwnWrite). */
+const maxRememberedStatusWrites = 10_000;
+/** How long a status write is remembered: a cache that has not caught up by then meets a 409 instead. */
+const rememberStatusWritesMs = 30_000;
+
+function statusWriteKey(resource: ResourceKind, namespace: string | undefined, name: string): string {
+  return `${resource.apiVersion}/${resource.plural}/${namespace ?? ''}/${name}`;
+}
 
 function identity(obj: KubeObject): { namespace?: string; name: string; resourceVersion?: string } {
   const name = obj.metadata?.name;
@@ -27,6 +35,8 @@ export class Writer {
   private readonly http: KubeHttp;
   private readonly applier: Applier;
   private readonly discovery = new Map<string, { at: number; plurals: Set<string> }>();
+  /** Per object: the status this writer last wrote, its resourceVersion, and the version it wrote over. */
+  private readonly statusWrites = new Map<string, { over: string; resourceVersion: string; status: unknown; at: number }>();
 
   constructor(http: KubeHttp) {
     this.http = http;
@@ -96,16 +106,22 @@ export class Writer {
    * times), so a cache one write behind costs a read, not a failed reconcile.
    */
   async writeStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<boolean> {
-    const change = mergePatchDiff(obj.status ?? {}, next ?? {});
+    const { namespace, name, resourceVersion: cachedVersion } = identity(obj);
+    const key = statusWriteKey(resource, namespace, name);
+    let current: KubeObject & { status?: unknown } = this.afterOwnWrite(key, obj);
+    const change = mergePatchDiff(current.status ?? {}, next ?? {});
     if (change === undefined) return false;
-    const { namespace, name } = identity(obj);
-    let current: KubeObject & { status?: unknown } = obj;
     for (let retries = 0; ; retries++) {
       try {
-        await this.http.json('PATCH', `${objectPath(resource, namespace, name)}/status`, {
-          contentType: mergePatch,
-          body: { metadata: { resourceVersion: current.metadata?.resourceVersion }, status: change },
-        });
+        const written = await this.http.json<KubeObject & { status?: unknown }>(
+          'PATCH',
+          `${objectPath(resource, namespace, name)}/status`,
+          {
+            contentType: mergePatch,
+            body: { metadata: { resourceVersion: current.metadata?.resourceVersion }, status: change },
+          },
+        );
+        this.rememberStatusWrite(key, cachedVersion, written);
         return true;
       } catch (err) {
         if (!isConflict(err) || retries === statusConflictRetries) throw err;
@@ -133,12 +149,63 @@ export class Writer {
     });
   }
 
+  /**
+   * `obj` (from a cache) with the status this writer last wrote to it, when the cache has not caught up
+   * with that write yet: a reconcile that starts at once after another sees what that one wrote, not
+   * an older status (and so, say, does not report the same problem twice).
+   */
+  withOwnStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T): T {
+    const { namespace, name } = identity(obj);
+    return this.afterOwnWrite(statusWriteKey(resource, namespace, name), obj);
+  }
+
+  /**
+   * `obj` as this writer last left it, when the cache still shows the version it wrote over: the next
+   * status write then goes from what the API server holds and meets no 409 (each one costs a read and
+   * a write more). Once the cache shows anything else, it is the truth again.
+   */
+  private afterOwnWrite<T extends KubeObject & { status?: unknown }>(key: string, obj: T): T {
+    const own = this.statusWrites.get(key);
+    if (!own) return obj;
+    if (own.over !== obj.metadata?.resourceVersion) {
+      this.statusWrites.delete(key);
+      return obj;
+    }
+    return { ...obj, metadata: { ...obj.metadata, resourceVersion: own.resourceVersion }, status: own.status };
+  }
+
+  private rememberStatusWrite(key: string, over: string | undefined, written: KubeObject & { status?: unknown }): void {
+    const resourceVersion = written?.metadata?.resourceVersion;
+    if (!over || !resourceVersion) return;
+    this.statusWrites.delete(key);
+    // Oldest first out: a cache catches up within seconds, and an object deleted meanwhile leaves no entry for ever.
+    const now = Date.now();
+    for (const [oldest, entry] of this.statusWrites) {
+      if (this.statusWrites.size < maxRememberedStatusWrites && now - entry.at < rememberStatusWritesMs) break;
+      this.statusWrites.delete(oldest);
+    }
+    this.statusWrites.set(key, { over, resourceVersion, status: written.status, at: now });
+  }
+
   /** Adds `finalizer` unless present; returns whether it wrote. */
   async addFinalizer(resource: ResourceKind, obj: KubeObject, finalizer: string): Promise<boolean> {
     const current = obj.metadata?.finalizers ?? [];
     if (current.includes(finalizer)) return false;
     await this.mergePatch(resource, obj, { metadata: { finalizers: [...current, finalizer] } });
     return true;
+  }
+
+  /**
+   * `obj` with `finalizer` on it: as given when present, else as the API server returned it after adding
+   * it, so a reconcile can go on from the written version instead of waiting for the watch to bring it.
+   */
+  async withFinalizer<T extends KubeObject>(resource: ResourceKind, obj: T, finalizer: string): Promise<T> {
+    const current = obj.metadata?.finalizers ?? [];
+    if (current.includes(finalizer)) return obj;
+    const written = await this.mergePatch<T>(resource, obj, { metadata: { finalizers: [...current, finalizer] } });
+    // As the caches keep objects: without managedFields.
+    if (written.metadata?.managedFields !== undefined) delete written.metadata.managedFields;
+    return written;
   }
 
   /** Removes `finalizer` if present; returns whether it wrote. */

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { buildImageLayout, type ImageLayout } from '../harness/image-layout.ts';
-import { installOperatorRbac, startOperator, type OperatorLaunch } from '../harness/operator.ts';
+import { request } from 'node:https';
+import { installOperatorRbac, operatorNamespace, startOperator, type OperatorLaunch } from '../harness/operator.ts';
+import { kubectlOk } from '../harness/kubectl.ts';
+import { freePort } from '../harness/ports.ts';
 import { eventually } from '../harness/wait.ts';
 
 const repo = process.cwd();
@@ -95,6 +98,30 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
     );
     await op.process.stop(15_000);
     assert.equal(op.process.exitStatus, 0, 'tini passed SIGTERM on and the operator drained and exited 0');
+    assert.doesNotMatch(await readFile(op.logFile, 'utf8'), /EACCES|EROFS/, 'nothing tried to write');
+  });
+
+  it("starts --app=all, deploy/deployment.yaml's mode: ready once the controllers' caches synced and the aggregated API server serves", async () => {
+    cp ??= await startControlPlane();
+    const kubeconfig = join(layout.root, 'unwritable', 'operator-all.kubeconfig');
+    await writeFile(kubeconfig, await readFile(await installOperatorRbac(cp), 'utf8'), { mode: 0o444 });
+    const port = await freePort();
+    const op = await startOperator(cp, kubeconfig, { launch, app: 'all', args: [`--secure-port=${port}`, '--bind-address=127.0.0.1'] });
+    const health = await new Promise<number>((resolve, reject) =>
+      request({ host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false }, (res) => resolve(res.statusCode ?? 0))
+        .on('error', reject)
+        .end(),
+    );
+    assert.equal(health, 200, 'the aggregated API server answers on its HTTPS port');
+    const secret = JSON.parse(
+      await kubectlOk(cp.adminKubeconfigPath, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json']),
+    ) as { data: Record<string, string> };
+    assert.deepEqual(Object.keys(secret.data).sort(), ['ca.crt', 'tls.crt', 'tls.key']);
+    await eventually('the operator to lead and start its controllers', async () =>
+      /"msg":"controllers started"/.test(await readFile(op.logFile, 'utf8')),
+    );
+    await op.process.stop(15_000);
+    assert.equal(op.process.exitStatus, 0);
     assert.doesNotMatch(await readFile(op.logFile, 'utf8'), /EACCES|EROFS/, 'nothing tried to write');
   });
 });

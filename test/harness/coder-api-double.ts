@@ -34,6 +34,8 @@ export interface FailureOptions {
   retryAfterSeconds?: number;
   /** Only requests whose path starts with this fail (and count); others pass. */
   pathPrefix?: string;
+  /** Only requests with this method fail (and count), for example POST. */
+  method?: string;
   message?: string;
 }
 
@@ -121,7 +123,9 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
       return send(res, { status: redirect.status ?? 307, headers: { Location: location } });
     }
 
-    const failure = failures.find((f) => f.remaining > 0 && url.pathname.startsWith(f.pathPrefix ?? ''));
+    const failure = failures.find(
+      (f) => f.remaining > 0 && url.pathname.startsWith(f.pathPrefix ?? '') && (f.method === undefined || f.method === method),
+    );
     if (failure) {
       failure.remaining--;
       const extra: Record<string, string> = {};

@@ -16,7 +16,8 @@ export interface OperatorEnvironment {
   stop(): Promise<void>;
 }
 
-export async function operatorEnvironment(): Promise<OperatorEnvironment> {
+/** `operatorArgs` are added to the operator's command line, for example a short --coder-resync-period. */
+export async function operatorEnvironment(options: { operatorArgs?: string[] } = {}): Promise<OperatorEnvironment> {
   const started = await Promise.allSettled([startControlPlane({ kwok: true }), startPostgres(), startCoderApiDouble()]);
   const stopStarted = () => Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
   const failed = started.find((s) => s.status === 'rejected');
@@ -31,7 +32,9 @@ export async function operatorEnvironment(): Promise<OperatorEnvironment> {
   ];
   let operator: RunningOperator;
   try {
-    operator = await startOperator(cp, await installOperatorRbac(cp), { args: [`--test-only-coder-url=${coder.url}`] });
+    operator = await startOperator(cp, await installOperatorRbac(cp), {
+      args: [`--test-only-coder-url=${coder.url}`, ...(options.operatorArgs ?? [])],
+    });
   } catch (err) {
     await stopStarted();
     throw err;

@@ -24,7 +24,7 @@ export interface RunningOperator {
   logFile: string;
 }
 
-/** How the operator is started: by default `node bin/coder-k8s.js` from the checkout, as this user. */
+/** How the operator is started: by default as the image starts it (Dockerfile ENTRYPOINT), from the checkout, as this user. */
 export interface OperatorLaunch {
   command: string;
   args: string[];
@@ -37,7 +37,7 @@ export interface OperatorLaunch {
 
 let counter = 0;
 
-/** Starts `coder-k8s --app=controller` with free ports; waits for /readyz unless `waitReady` is false. */
+/** Starts `coder-k8s --app=<app>` (controller by default) with free ports; waits for /readyz unless `waitReady` is false. */
 export async function startOperator(
   cp: ControlPlane,
   kubeconfig: string,
@@ -45,8 +45,9 @@ export async function startOperator(
     args = [],
     waitReady = true,
     env = {},
-    launch = { command: process.execPath, args: ['bin/coder-k8s.js'] },
-  }: { args?: string[]; waitReady?: boolean; env?: Record<string, string>; launch?: OperatorLaunch } = {},
+    launch = { command: process.execPath, args: ['--max-semi-space-size=4', 'bin/coder-k8s.js'] },
+    app = 'controller',
+  }: { args?: string[]; waitReady?: boolean; env?: Record<string, string>; launch?: OperatorLaunch; app?: string } = {},
 ): Promise<RunningOperator> {
   const [metricsPort, probesPort] = [await freePort(), await freePort()];
   const logFile = join(mkdtempSync(join(cp.dir, 'operator-')), `operator-${++counter}.log`);
@@ -55,7 +56,7 @@ export async function startOperator(
     command: launch.command,
     args: [
       ...launch.args,
-      '--app=controller',
+      `--app=${app}`,
       `--kubeconfig=${kubeconfig}`,
       // Plain HTTP on loopback, so tests and benches read metrics without a token; the HTTPS path with
       // TokenReview and SubjectAccessReview is tested on its own (runtime-metrics-auth.test.ts).

@@ -56,6 +56,8 @@ describe('coder-k8s flag errors', () => {
     ],
     [['--max-concurrent-reconciles=1000000'], '--max-concurrent-reconciles=1000000: expected a whole number from 1 to 100'],
     [['--max-concurrent-reconciles=0x10'], '--max-concurrent-reconciles=0x10: expected a whole number from 1 to 100'],
+    [['--kube-api-qps=0'], '--kube-api-qps=0: expected a whole number from 1 to 10000'],
+    [['--selector= '], '--selector is empty: give a label selector such as shard=a, or leave the flag out to reconcile all objects'],
     [['--graceful-shutdown-timeout=1e12'], '--graceful-shutdown-timeout=1e12: expected a whole number from 1 to 3600'],
     [['--graceful-shutdown-timeout=86400'], '--graceful-shutdown-timeout=86400: expected a whole number from 1 to 3600'],
     [

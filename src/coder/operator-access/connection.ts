@@ -1,6 +1,6 @@
 // One PostgreSQL connection per call, one transaction on it, every failure mapped to a safe error, and
 // the connection always closed, also when the caller's signal aborts the call.
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseEndpoint } from './database-url.ts';
 import { OperatorAccessError } from './errors.ts';
 import { toOperatorAccessError } from './pg-errors.ts';
@@ -38,8 +38,10 @@ export async function inTransaction<T>(
   signal?.throwIfAborted();
   const fail = (what: string, err: unknown) =>
     toOperatorAccessError(err, { step: what, connectTimeoutMs: timeouts.connectMs, statementTimeoutMs: timeouts.statementMs });
+  // Loaded on first use: an operator without operator access never connects to PostgreSQL.
+  const { default: postgres } = await import('pg');
   // A config object, never a connection string: pg's parser would read files the URL names.
-  const client = new pg.Client({
+  const client = new postgres.Client({
     host: endpoint.host,
     port: endpoint.port,
     user: endpoint.user,

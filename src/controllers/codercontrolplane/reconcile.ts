@@ -5,7 +5,6 @@ import {
   type CoderControlPlane,
   type CoderControlPlaneStatus,
 } from '../../../generated/types/codercontrolplane.ts';
-import { validateCoderControlPlane } from '../../../generated/validators/codercontrolplane.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { findCondition } from '../../runtime/conditions.ts';
 import { isNamespaceTerminatingError, isTerminating } from '../../runtime/namespace-terminating.ts';
@@ -22,7 +21,10 @@ import { computeStatus } from './status.ts';
 import { controlPlaneReadyRule, readyReplicas } from './readiness.ts';
 import { workspaceNamespaces } from './desired/workspace-rbac.ts';
 
-const finalizer = 'coder.com/workspace-rbac-cleanup';
+/** The schema validator (with the CEL environment, tens of MiB) loads with the first reconcile, not at start: an idle operator never needs it. */
+const schemaValidator = () => import('../../../generated/validators/codercontrolplane.ts');
+
+export const controlPlaneFinalizer = 'coder.com/workspace-rbac-cleanup';
 const rbacDriftMs = 2 * 60_000;
 
 export async function reconcileControlPlane(
@@ -30,8 +32,10 @@ export async function reconcileControlPlane(
   request: Request,
   rc: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  const cp = ctx.caches.controlPlanes.get(request.namespace, request.name);
-  if (!cp) return;
+  const cached = ctx.caches.controlPlanes.get(request.namespace, request.name);
+  if (!cached) return;
+  // The cache may not show the status the previous reconcile wrote a moment ago.
+  const cp = ctx.writer.withOwnStatus(coderControlPlaneResource, cached);
   if (cp.metadata.deletionTimestamp) return finalize(ctx, cp);
   // The namespace's deletion deletes the control plane too, which then only finalizes: until then,
   // every create there is refused, and what exists goes with the namespace.
@@ -52,14 +56,15 @@ export async function reconcileControlPlane(
 /** The steps for a control plane that is not being deleted, in a namespace that is not either. */
 async function reconcileLive(
   ctx: ControlPlaneContext,
-  cp: CoderControlPlane,
+  cached: CoderControlPlane,
   { signal }: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  // The write brings a newer version through the watch, which reconciles again.
-  if (await ctx.writer.addFinalizer(coderControlPlaneResource, cp, finalizer)) return;
+  // Goes on from the version the finalizer write returned: the controller's event filter ignores that
+  // write, so stopping here would leave the control plane waiting for some other change.
+  const cp = needsFinalizer(cached) ? await ctx.writer.withFinalizer(coderControlPlaneResource, cached, controlPlaneFinalizer) : cached;
   // The seed's ConflictingConfiguration comes before the schema check, which forbids it too.
   if (hasConflictingDatabaseConfig(cp)) return reportConflictingConfiguration(ctx, cp);
-  const { blocking, tolerated } = partitionSchemaErrors(validateCoderControlPlane(cp));
+  const { blocking, tolerated } = partitionSchemaErrors((await schemaValidator()).validateCoderControlPlane(cp));
   if (blocking.length) {
     return reportInvalidSpec(
       ctx,
@@ -118,6 +123,17 @@ async function resolveDatabase(
   return { conditions: { [C.DatabaseSecretResolved.type]: condition }, url };
 }
 
+/**
+ * The finalizer guards workspace RBAC in other namespaces, which no owner reference reaches. Without
+ * any, garbage collection removes every child and the write is saved; once on, it stays until deletion.
+ */
+function needsFinalizer(cp: CoderControlPlane): boolean {
+  if (cp.metadata.finalizers?.includes(controlPlaneFinalizer)) return true;
+  const own = cp.metadata.namespace;
+  const elsewhere = (cp.spec?.rbac?.workspaceNamespaces ?? []).some((ns) => ns.trim() !== '' && ns.trim() !== own);
+  return cp.spec?.rbac?.workspacePerms !== false && elsewhere;
+}
+
 /** Workspace RBAC in other namespaces has no owner reference to bring its changes back: look again every 2 minutes. */
 function workspaceRbacDriftCheck(cp: CoderControlPlane): StepOutcome<CoderControlPlaneStatus> {
   const elsewhere = cp.spec?.rbac?.workspacePerms !== false && workspaceNamespaces(cp).some((ns) => ns !== cp.metadata.namespace);
@@ -132,7 +148,7 @@ async function reportConflictingConfiguration(ctx: ControlPlaneContext, cp: Code
 
 /** Deletion: remove workspace RBAC in every namespace (owned children go by garbage collection), then the finalizer. */
 async function finalize(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<void> {
-  if (!cp.metadata.finalizers?.includes(finalizer)) return;
+  if (!cp.metadata.finalizers?.includes(controlPlaneFinalizer)) return;
   await deleteUnwantedWorkspaceRbac(ctx, cp, new Set());
-  await ctx.writer.removeFinalizer(coderControlPlaneResource, cp, finalizer);
+  await ctx.writer.removeFinalizer(coderControlPlaneResource, cp, controlPlaneFinalizer);
 }

@@ -3,15 +3,22 @@
 import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  { apiGroups: ['coder.com'], resources: ['coderprovisioners'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
-  { apiGroups: ['coder.com'], resources: ['coderprovisioners/status'], verbs: ['get', 'update', 'patch'] },
+  // get: the object is read live before any key call (a stale cache must not rotate a key); patch: the finalizer.
+  { apiGroups: ['coder.com'], resources: ['coderprovisioners'], verbs: ['get', 'list', 'watch', 'patch'] },
+  { apiGroups: ['coder.com'], resources: ['coderprovisioners/status'], verbs: ['patch'] },
+  // Children carry blockOwnerDeletion, which the API server allows only to who may update the owner's finalizers.
   { apiGroups: ['coder.com'], resources: ['coderprovisioners/finalizers'], verbs: ['update'] },
-  { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: [''], resources: ['secrets', 'serviceaccounts'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
-  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+  { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['list', 'watch'] },
+  // get: a child missing from the cache is looked up live before the first apply (nothing foreign is taken over, and
+  // an existing key Secret is checked for its credential marks); create: server-side apply of a new object.
+  { apiGroups: [''], resources: ['secrets', 'serviceaccounts'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
+  { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
+  // delete: a Deployment whose pods still reference a Secret that lost its credential marks.
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
+  // The daemons' Role grants these; Kubernetes lets a subject grant only what it holds itself.
   {
-    apiGroups: ['rbac.authorization.k8s.io'],
-    resources: ['roles', 'rolebindings'],
+    apiGroups: [''],
+    resources: ['pods', 'persistentvolumeclaims'],
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   },
 ];

@@ -1,10 +1,14 @@
-// RBAC of the CoderWorkspaceProxy: its Deployment, Service and proxy token Secret.
+// RBAC of the CoderWorkspaceProxy: its Deployment, Service and proxy token Secret, the Secrets it checks and
+// the control planes it registers through.
 import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  { apiGroups: ['coder.com'], resources: ['coderworkspaceproxies'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
-  { apiGroups: ['coder.com'], resources: ['coderworkspaceproxies/status'], verbs: ['get', 'update', 'patch'] },
+  { apiGroups: ['coder.com'], resources: ['coderworkspaceproxies'], verbs: ['list', 'watch', 'patch'] },
+  { apiGroups: ['coder.com'], resources: ['coderworkspaceproxies/status'], verbs: ['patch'] },
+  // Children carry blockOwnerDeletion, which the API server allows only to who may update the owner's finalizers.
   { apiGroups: ['coder.com'], resources: ['coderworkspaceproxies/finalizers'], verbs: ['update'] },
-  { apiGroups: [''], resources: ['secrets', 'services'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
-  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+  { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['list', 'watch'] },
+  // get: an object missing from the cache is looked up live before the first apply, so that nothing foreign is taken over.
+  { apiGroups: [''], resources: ['secrets', 'services'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
 ];

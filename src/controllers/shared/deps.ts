@@ -6,6 +6,7 @@ import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Writer } from '../../runtime/writer.ts';
+import type { CoderFacts } from './coder-facts.ts';
 import { operatorApiURL } from './control-plane-endpoints.ts';
 
 /** The coder-k8s-operator user and its token in Coder's database (src/coder/operator-access). */
@@ -33,17 +34,31 @@ export interface ControllerDeps {
   /** A Coder client for a control plane's in-cluster Service (same-origin rule), with the operator token. */
   coderClient(cp: CoderControlPlane, token: string): CoderClient;
   operatorAccess: OperatorAccessBackend;
+  /**
+   * How often objects kept in Coder (AI providers, MCP servers, AI Gateway keys) are compared with Coder and
+   * repaired (--coder-resync-period); defaultCoderResyncMs when unset.
+   */
+  coderResyncMs?: number;
+  /** What each control plane's Coder says about itself, shared by every controller; each setup makes its own when unset. */
+  coderFacts?: CoderFacts;
 }
+
+/** The default of --coder-resync-period: 10 minutes. */
+export const defaultCoderResyncMs = 10 * 60_000;
 
 /** Each controllers/<kind>/controller.ts exports one: registers the controller and its watches. */
 export type ControllerSetup = (manager: Manager, deps: ControllerDeps) => Controller;
 
-/** Coder clients on the control plane's Service URL, or on `urlOverride` (--test-only-coder-url, loopback only) for every control plane. */
-export function coderClientFactory(logger: Logger, urlOverride?: string): ControllerDeps['coderClient'] {
+/**
+ * Coder clients on the control plane's Service URL, or on `urlOverride` (--test-only-coder-url, loopback
+ * only) for every control plane; `timeoutMs` per call (the client's default when unset).
+ */
+export function coderClientFactory(logger: Logger, urlOverride?: string, timeoutMs?: number): ControllerDeps['coderClient'] {
   return (cp, token) =>
     new CoderClient({
       baseURL: urlOverride ?? operatorApiURL(cp),
       token,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       logger: logger.child({ coderControlPlane: `${cp.metadata.namespace}/${cp.metadata.name}` }),
     });
 }

@@ -2,8 +2,13 @@
 // document answers 501 (see coder-api-double.ts) until the issue that needs it implements it here.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { aiGatewayKeyHandlers } from './ai-gateway-key-handlers.ts';
+import { aiProviderHandlers } from './ai-provider-handlers.ts';
+import { mcpServerHandlers } from './mcp-server-handlers.ts';
+import { provisionerKeyHandlers } from './provisioner-key-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
-import { workspaceHandlers } from './workspace-handlers.ts';
+import { workspaceModelHandlers } from './workspace-models.ts';
+import { workspaceProxyHandlers } from './workspace-proxy-handlers.ts';
 
 export interface HandlerContext {
   state: CoderApiDoubleState;
@@ -70,7 +75,13 @@ export const handlers: Readonly<Record<string, Handler>> = {
 
   getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
 
-  ...workspaceHandlers,
+  ...aiProviderHandlers,
+  ...mcpServerHandlers,
+  ...aiGatewayKeyHandlers,
+  ...workspaceProxyHandlers,
+  ...provisionerKeyHandlers,
+  // Last: operations that several models of Coder's workspaces implement (getOrganization among them).
+  ...workspaceModelHandlers,
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

@@ -12,6 +12,33 @@ export interface StoredLicense {
   license: Schemas['License'];
 }
 
+/** An AI provider as Coder stores it: the plaintext keys and write-only Bedrock credentials never leave the double. */
+export interface StoredAIProvider {
+  provider: Schemas['AIProvider'];
+  keys: { id: string; value: string; created_at: string }[];
+  bedrockSecrets: { access_key?: string; access_key_secret?: string };
+  /** Coder deletes softly: the row stays for audit and is never listed again. */
+  deleted: boolean;
+}
+
+/** An MCP server config as Coder stores it: the write-only values never leave the double. */
+export interface StoredMCPServer {
+  config: Schemas['MCPServerConfig'];
+  secrets: { oauth2_client_secret?: string; api_key_value?: string; custom_headers?: Record<string, string> };
+}
+
+/** An AI Gateway key; Coder keeps only a hash of the key, the double keeps the key to compare with what the operator wrote. */
+export interface StoredAIGatewayKey {
+  key: Schemas['AIGatewayKey'];
+  value: string;
+}
+
+/** A registered workspace proxy and the session token Coder issued it last (older ones stop working). */
+export interface StoredWorkspaceProxy {
+  proxy: Schemas['WorkspaceProxy'];
+  token: string;
+}
+
 export interface CoderApiDoubleState {
   buildInfo: Schemas['BuildInfoResponse'];
   users: Schemas['User'][];
@@ -22,9 +49,30 @@ export interface CoderApiDoubleState {
   entitlements: Schemas['Entitlements'];
   /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
   enterprise: boolean;
+  /** AI providers, deleted ones included (served from v2.34). */
+  aiProviders: StoredAIProvider[];
+  /** config.ai.bridge.enabled of GET /api/v2/deployment/config. */
+  aiGatewayEnabled: boolean;
+  /** MCP server configs (the experimental path from v2.32, /api/v2/ai-gateway/mcp-servers from v2.35). */
+  mcpServers: StoredMCPServer[];
+  /** AI Gateway keys (served from v2.36). */
+  aiGatewayKeys: StoredAIGatewayKey[];
   /** Organizations and their members, templates, workspaces and builds: see workspace-world.ts. */
   world: WorkspaceWorld;
+  /** The organizations provisioner keys belong to (provisioner-key-handlers.ts); not yet the world's. */
+  organizations: Schemas['Organization'][];
+  /** Workspace proxies registered through the API, in order of creation. */
+  workspaceProxies: StoredWorkspaceProxy[];
+  /** Provisioner keys with their material, which Coder answers only once (on create). */
+  provisionerKeys: StoredProvisionerKey[];
 }
+
+export interface StoredProvisionerKey {
+  key: Schemas['ProvisionerKey'];
+  material: string;
+}
+
+export const defaultOrganizationId = '0b0c6e8e-3c1f-4a8e-9f3a-5d6b7c8d9e01';
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
 
@@ -75,7 +123,16 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
       refreshed_at: now,
     },
     enterprise: true,
+    aiProviders: [],
+    aiGatewayEnabled: true,
+    mcpServers: [],
+    aiGatewayKeys: [],
     world: emptyWorkspaceWorld(),
+    organizations: [
+      { id: defaultOrganizationId, name: 'default', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
+    ],
+    workspaceProxies: [],
+    provisionerKeys: [],
   };
 }
 

@@ -10,14 +10,48 @@ describe('operator flags', () => {
       watchNamespaces: [],
       leaderElect: true,
       leaderElectionNamespace: undefined,
-      maxConcurrentReconciles: 1,
+      maxConcurrentReconciles: 10,
+      kubeApiQps: 100,
+      kubeApiBurst: 200,
       metricsBindAddress: ':8443',
       metricsSecure: true,
       metricsCertDir: undefined,
       healthProbeBindAddress: ':8081',
       logLevel: 'info',
       gracefulShutdownTimeoutMs: 30_000,
+      coderResyncPeriodMs: 600_000,
+      aggregated: { bindAddress: '0.0.0.0', securePort: 6443, coderRequestTimeoutMs: 30_000 },
     } satisfies OperatorOptions);
+  });
+
+  it('takes --coder-resync-period in seconds and refuses 0', () => {
+    assert.equal((parseOperatorArgs(['--coder-resync-period=15']) as OperatorOptions).coderResyncPeriodMs, 15_000);
+    assert.throws(() => parseOperatorArgs(['--coder-resync-period=0']), /--coder-resync-period=0: expected a whole number from 1 to 86400/);
+  });
+
+  it("takes the Go original's aggregated API server flags with their meaning", () => {
+    const o = parseOperatorArgs([
+      '--app=aggregated-apiserver',
+      '--coder-url=https://coder.example.com',
+      '--coder-session-token= tok ',
+      '--coder-namespace=coder',
+      '--coder-request-timeout=45s',
+      '--secure-port=7443',
+    ]) as OperatorOptions;
+    assert.deepEqual(o.aggregated, {
+      bindAddress: '0.0.0.0',
+      securePort: 7443,
+      coderUrl: 'https://coder.example.com',
+      coderSessionToken: 'tok',
+      coderNamespace: 'coder',
+      coderRequestTimeoutMs: 45_000,
+    });
+    assert.equal((parseOperatorArgs(['--coder-request-timeout=1m30s']) as OperatorOptions).aggregated.coderRequestTimeoutMs, 90_000);
+    assert.equal((parseOperatorArgs(['--coder-request-timeout=0']) as OperatorOptions).aggregated.coderRequestTimeoutMs, 30_000);
+    assert.throws(() => parseOperatorArgs(['--coder-request-timeout=-1s']), /must not be negative/);
+    assert.throws(() => parseOperatorArgs(['--coder-request-timeout=soon']), /expected a duration/);
+    assert.throws(() => parseOperatorArgs(['--coder-url=ftp://coder.example.com']), /scheme must be http or https/);
+    assert.throws(() => parseOperatorArgs(['--coder-url=coder.example.com']), /must include scheme and host/);
   });
 
   it('takes repeated namespaces and the controller mode', () => {
@@ -35,6 +69,19 @@ describe('operator flags', () => {
       [o.app, o.watchNamespaces, o.leaderElect, o.maxConcurrentReconciles, o.metricsBindAddress],
       ['controller', ['a', 'b'], false, 4, '0'],
     );
+  });
+
+  it('takes a request budget, a shard selector and its Lease name', () => {
+    const o = parseOperatorArgs([
+      '--kube-api-qps=20',
+      '--kube-api-burst=30',
+      '--selector= shard=a ',
+      '--leader-election-id=coder-k8s-shard-a',
+    ]) as OperatorOptions;
+    assert.deepEqual([o.kubeApiQps, o.kubeApiBurst, o.selector, o.leaderElectionId], [20, 30, 'shard=a', 'coder-k8s-shard-a']);
+    assert.throws(() => parseOperatorArgs(['--kube-api-qps=0']), /--kube-api-qps=0: expected a whole number from 1 to 10000/);
+    assert.throws(() => parseOperatorArgs(['--selector=']), /--selector is empty/);
+    assert.throws(() => parseOperatorArgs(['--leader-election-id=Shard_A']), /--leader-election-id=Shard_A: expected a Lease name/);
   });
 
   it('serves metrics without TLS and authentication only on a loopback address', () => {

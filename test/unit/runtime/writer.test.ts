@@ -45,7 +45,8 @@ function storeServer() {
         }
         state.object = {
           metadata: { ...state.object.metadata, resourceVersion: String(Number(state.object.metadata.resourceVersion) + 1) },
-          status: { ...state.object.status, ...body.status },
+          // As a merge patch: null removes the field.
+          status: Object.fromEntries(Object.entries({ ...state.object.status, ...body.status }).filter(([, v]) => v !== null)),
         };
         return write(res, 200, state.object);
       }
@@ -68,10 +69,11 @@ describe('Writer.writeStatus on conflict', () => {
 
   before(async () => {
     server = await startLocalApiServer(handler);
-    writer = new Writer(new KubeHttp(server.kubeConfig));
   });
   after(() => server.close());
   beforeEach(() => {
+    // A writer per test: each starts the object again at resourceVersion 1, which a real one never does.
+    writer = new Writer(new KubeHttp(server.kubeConfig));
     state.object = { metadata: { name: 'cp', namespace: 'ns', resourceVersion: '1' }, status: { phase: 'Pending' } };
     state.requests = [];
     state.forcedConflicts = 0;
@@ -93,6 +95,27 @@ describe('Writer.writeStatus on conflict', () => {
     const wrote = await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' });
     assert.equal(wrote, false);
     assert.deepEqual(state.requests, ['PATCH status rv=1', 'GET object']);
+  });
+
+  it('goes on from its own last status write while the cache has not caught up with it', async () => {
+    const cached = structuredClone(state.object);
+    assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Pending', message: 'waiting' }), true);
+    // The cache still shows version 1: the next write goes from version 2, which the writer made.
+    assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' }), true);
+    assert.deepEqual(state.requests, ['PATCH status rv=1', 'PATCH status rv=2']);
+    assert.deepEqual(state.object.status, { phase: 'Ready' });
+    // A reconcile starting from the lagging cache sees what was written last.
+    assert.deepEqual(writer.withOwnStatus(coderControlPlaneResource, cached), {
+      metadata: { name: 'cp', namespace: 'ns', resourceVersion: '3' },
+      status: { phase: 'Ready' },
+    });
+    // Nothing to send when what it wrote last is what is wanted.
+    assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' }), false);
+    // Once the cache shows another version, that is what counts.
+    bumpElsewhere(state.object);
+    const fresh = structuredClone(state.object);
+    assert.equal(await writer.writeStatus(coderControlPlaneResource, fresh, { phase: 'Ready', message: 'done' }), true);
+    assert.deepEqual(state.requests.slice(2), ['PATCH status rv=4']);
   });
 
   it('gives the conflict to the caller after a bounded number of attempts', async () => {

@@ -3,6 +3,7 @@ import { providerManifest } from '../../fixtures/coderaiprovider.ts';
 import { controlPlaneManifest, database } from '../../fixtures/codercontrolplane.ts';
 import { mcpServerManifest } from '../../fixtures/codermcpserver.ts';
 import { templateTestManifest } from '../../fixtures/codertemplatetest.ts';
+import { workspaceProxyManifest } from '../../fixtures/coderworkspaceproxy.ts';
 import type { Manifest } from '../../fixtures/object-builder.ts';
 // Objects that each x-kubernetes-validations rule accepts and rejects: the unit test of every rule, and
 // rows of the integration test that compares the validators with the API server.
@@ -461,5 +462,40 @@ export const ruleCases: RuleCase[] = [
     rule: 'active must be true when set',
     accepts: [{ obj: templateTestManifest({ version: { active: true } }) }],
     rejects: [{ obj: templateTestManifest({ version: { active: false } }), path: 'spec.version' }],
+  },
+  // CoderWorkspaceProxy
+  {
+    kind: 'CoderWorkspaceProxy',
+    rule: 'spec.bootstrap needs coderURL and credentialsSecretRef unless spec.controlPlaneRef is set',
+    accepts: [
+      { obj: workspaceProxyManifest({ bootstrap: { coderURL: 'http://coder', credentialsSecretRef: secretRef('admin') } }) },
+      { obj: workspaceProxyManifest({ controlPlaneRef: { name: 'coder' }, bootstrap: { displayName: 'EU' } }) },
+    ],
+    rejects: [
+      { obj: workspaceProxyManifest({ bootstrap: { credentialsSecretRef: secretRef('admin') } }), path: 'spec' },
+      { obj: workspaceProxyManifest({ bootstrap: { displayName: 'EU' } }), path: 'spec' },
+    ],
+  },
+  {
+    kind: 'CoderWorkspaceProxy',
+    rule: 'spec.bootstrap.coderURL and spec.bootstrap.credentialsSecretRef must not be set with spec.controlPlaneRef',
+    accepts: [{ obj: workspaceProxyManifest({ controlPlaneRef: { name: 'coder' }, bootstrap: { proxyName: 'eu' } }) }],
+    rejects: [
+      { obj: workspaceProxyManifest({ controlPlaneRef: { name: 'coder' }, bootstrap: { coderURL: 'http://coder' } }), path: 'spec' },
+      {
+        obj: workspaceProxyManifest({ controlPlaneRef: { name: 'coder' }, bootstrap: { credentialsSecretRef: secretRef('admin') } }),
+        path: 'spec',
+      },
+    ],
+  },
+  {
+    kind: 'CoderWorkspaceProxy',
+    rule: 'spec.proxySessionTokenSecretRef must not be set with spec.controlPlaneRef',
+    accepts: [
+      { obj: workspaceProxyManifest({ primaryAccessURL: 'https://coder.example.com', proxySessionTokenSecretRef: secretRef('t') }) },
+    ],
+    rejects: [
+      { obj: workspaceProxyManifest({ controlPlaneRef: { name: 'coder' }, proxySessionTokenSecretRef: secretRef('t') }), path: 'spec' },
+    ],
   },
 ];

@@ -1,0 +1,109 @@
+// Who sent a request (reference R3–R8): a bearer token (TokenReview, cached 10 s) wins; else a client
+// certificate from the front proxy, whose X-Remote-* headers name the user; else a client certificate
+// of the cluster's client CA (CN = user, O = groups). Anything else is anonymous, which only the
+// health paths accept.
+import { createHash, X509Certificate } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { KubeHttp } from '../runtime/kube-http.ts';
+import type { FrontProxyTrust } from './front-proxy-trust.ts';
+
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra: Record<string, string[]>;
+}
+
+const tokenCacheMs = 10_000;
+const maxCachedTokens = 1024;
+
+function issuedBy(cert: X509Certificate, cas: X509Certificate[], now: Date): boolean {
+  const valid = new Date(cert.validFrom) <= now && now <= new Date(cert.validTo);
+  return valid && cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey));
+}
+
+function subjectField(cert: X509Certificate, field: 'CN' | 'O'): string[] {
+  return cert.subject
+    .split('\n')
+    .filter((line) => line.startsWith(`${field}=`))
+    .map((line) => line.slice(field.length + 1));
+}
+
+/** Every value of each header, one per line as sent: `req.headers` would join repeated lines with ", ". */
+function headerValues(req: IncomingMessage, names: string[]): string[] {
+  return names.flatMap((name) => req.headersDistinct[name.toLowerCase()] ?? []);
+}
+
+export class Authenticator {
+  private readonly http: KubeHttp;
+  private readonly trust: () => FrontProxyTrust | undefined;
+  private readonly tokens = new Map<string, { at: number; user?: UserInfo }>();
+
+  constructor(http: KubeHttp, trust: () => FrontProxyTrust | undefined) {
+    this.http = http;
+    this.trust = trust;
+  }
+
+  /** The user, or undefined for an anonymous or unverifiable request. */
+  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const authorization = req.headers.authorization;
+    if (authorization) {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+      return token ? this.reviewToken(token) : undefined;
+    }
+    const socket = req.socket as TLSSocket;
+    const raw = socket.getPeerCertificate?.()?.raw;
+    const trust = this.trust();
+    if (!raw || !trust) return undefined;
+    const cert = new X509Certificate(raw);
+    const now = new Date();
+    if (issuedBy(cert, trust.requestHeaderCAs, now)) {
+      const cn = subjectField(cert, 'CN')[0] ?? '';
+      if (trust.allowedNames.length > 0 && !trust.allowedNames.includes(cn)) return undefined;
+      const username = headerValues(req, trust.usernameHeaders)[0];
+      if (!username) return undefined;
+      const groups = headerValues(req, trust.groupHeaders);
+      const extra: Record<string, string[]> = {};
+      for (const [name, values] of Object.entries(req.headersDistinct)) {
+        const prefix = trust.extraHeaderPrefixes.find((p) => name.startsWith(p.toLowerCase()));
+        if (!prefix || !values) continue;
+        const key = decodeURIComponent(name.slice(prefix.length)).toLowerCase();
+        (extra[key] ??= []).push(...values);
+      }
+      return { username, groups: [...new Set([...groups, 'system:authenticated'])], extra };
+    }
+    if (issuedBy(cert, trust.clientCAs, now)) {
+      const username = subjectField(cert, 'CN')[0];
+      if (!username) return undefined;
+      return { username, groups: [...subjectField(cert, 'O'), 'system:authenticated'], extra: {} };
+    }
+    return undefined;
+  }
+
+  private async reviewToken(token: string): Promise<UserInfo | undefined> {
+    const key = createHash('sha256').update(token).digest('hex');
+    const cached = this.tokens.get(key);
+    if (cached && Date.now() - cached.at < tokenCacheMs) return cached.user;
+    let review: {
+      status?: { authenticated?: boolean; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> } };
+    };
+    try {
+      review = await this.http.json('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+        timeoutMs: 10_000,
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
+      });
+    } catch {
+      // A TokenReview outage is a 401 for the caller, not cached.
+      return undefined;
+    }
+    const u = review.status?.user;
+    const user =
+      review.status?.authenticated && u?.username
+        ? { username: u.username, uid: u.uid, groups: u.groups ?? [], extra: u.extra ?? {} }
+        : undefined;
+    this.tokens.set(key, { at: Date.now(), user });
+    if (this.tokens.size > maxCachedTokens) this.tokens.delete(this.tokens.keys().next().value!);
+    return user;
+  }
+}

@@ -1,0 +1,103 @@
+// Which Coder serves a Kubernetes namespace (reference §2.5). In --app=all: the one eligible
+// CoderControlPlane of the namespace, through the controllers' caches and kit (its in-cluster Service,
+// same-origin rule, the operator token Secret it controls). In --app=aggregated-apiserver: the static
+// --coder-url and --coder-session-token, for --coder-namespace only.
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import type { Cache } from '../runtime/cache.ts';
+import { CoderClient } from '../coder/client.ts';
+import { resolveControlPlane, type ControlPlaneCaches } from '../controllers/shared/control-plane-ref.ts';
+import type { ControllerDeps } from '../controllers/shared/deps.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { badRequest, unavailable } from './status.ts';
+
+export interface CoderTarget {
+  client: CoderClient;
+  /** Whose operator token the calls carry, for messages: `CoderControlPlane "ns/name"`. */
+  label: string;
+}
+
+export interface CoderBackend {
+  /** The Coder serving `namespace`; throws a 503/400 Status when there is none or more than one. */
+  forNamespace(namespace: string): CoderTarget;
+  /** The namespaces a list across all namespaces covers, sorted. */
+  namespaces(): string[];
+}
+
+function eligible(cp: CoderControlPlane): boolean {
+  return (
+    !cp.metadata.name?.includes('.') &&
+    cp.spec?.operatorAccess?.disabled !== true &&
+    cp.status?.operatorAccessReady === true &&
+    Boolean(cp.status?.operatorTokenSecretRef) &&
+    Boolean(cp.status?.url?.trim()) &&
+    !cp.metadata.deletionTimestamp
+  );
+}
+
+/** The kit's caches, with the listing that finding a namespace's one control plane needs. */
+type BackendCaches = ControlPlaneCaches & { controlPlanes: Pick<Cache<CoderControlPlane>, 'get' | 'list'> };
+
+/** `deps.coderClient` builds clients with --coder-request-timeout (see coderClientFactory). */
+export function controlPlaneBackend(caches: BackendCaches, deps: Pick<ControllerDeps, 'coderClient'>): CoderBackend {
+  return {
+    forNamespace(namespace) {
+      const candidates = caches.controlPlanes.list(namespace).filter(eligible);
+      if (candidates.length === 0) throw unavailable(`no eligible CoderControlPlane instances found in namespace "${namespace}"`);
+      if (candidates.length > 1)
+        throw badRequest(`multiple eligible CoderControlPlane instances in namespace "${namespace}"; multi-instance support is planned`);
+      const name = candidates[0]!.metadata.name!;
+      const access = resolveControlPlane(deps, caches, namespace, { name });
+      if (!access.usable) throw unavailable(access.message);
+      return { client: access.client, label: `CoderControlPlane "${namespace}/${name}"` };
+    },
+    namespaces() {
+      return [
+        ...new Set(
+          caches.controlPlanes
+            .list()
+            .filter(eligible)
+            .map((cp) => cp.metadata.namespace!),
+        ),
+      ].sort();
+    },
+  };
+}
+
+export interface StaticBackendOptions {
+  url?: string;
+  token?: string;
+  namespace?: string;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/** The static backend, or why it cannot start (reference §1.1 start rules). Both empty: every request is a 503. */
+export function staticBackend(options: StaticBackendOptions): CoderBackend {
+  const { url, token, namespace, timeoutMs, logger } = options;
+  if (!url && !token) {
+    const message =
+      'coder client provider is not configured: missing coder URL and coder session token; configure --coder-url and --coder-session-token';
+    logger.warn(message);
+    return {
+      forNamespace() {
+        throw unavailable(message);
+      },
+      namespaces: () => [],
+    };
+  }
+  if (!url || !token)
+    throw new Error(
+      `coder client provider is partially configured: ${url ? 'missing --coder-session-token' : 'missing --coder-url'}; configure both`,
+    );
+  if (!namespace) throw new Error('coder client provider namespace is not configured: configure --coder-namespace');
+  const client = new CoderClient({ baseURL: url, token, timeoutMs, logger: logger.child({ coderNamespace: namespace }) });
+  const label = `the Coder of --coder-namespace "${namespace}"`;
+  return {
+    forNamespace(requested) {
+      if (requested !== namespace)
+        throw badRequest(`namespace "${requested}" is not served by this aggregated API server (configured for "${namespace}")`);
+      return { client, label };
+    },
+    namespaces: () => [namespace],
+  };
+}

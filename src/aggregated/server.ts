@@ -1,0 +1,479 @@
+// The aggregated API server: HTTPS (requesting, not requiring, client certificates), authentication and
+// authorization of every request but the health paths, then discovery, OpenAPI, or a resource verb.
+import { createServer, type Server } from 'node:https';
+import { parse as parseYaml } from 'yaml';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../runtime/logger.ts';
+import type { Authenticator, UserInfo } from './authenticate.ts';
+import type { Authorizer } from './authorize.ts';
+import { apiGroup, apiGroupList, apiResourceList } from './discovery.ts';
+import { negotiate, partialMetadata, table, type Rendering } from './encoding.ts';
+import type { NamespaceStates } from './namespace-state.ts';
+import type { AggregatedObject } from './objects.ts';
+import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.ts';
+import { applyPatch, parsePatchBody, patchTypes, type PatchType } from './patch.ts';
+import { route } from './routes.ts';
+import { fieldSelector, labelSelector, type Selector } from './selectors.ts';
+import {
+  ApiStatusError,
+  badRequest,
+  forbidden,
+  group,
+  groupVersion,
+  methodNotAllowed,
+  notFoundPath,
+  success,
+  unauthorized,
+  version,
+} from './status.ts';
+import type { Storage } from './storage.ts';
+
+const maxBodyBytes = 3 * 1024 * 1024;
+/** Requests in flight at most, as the Go server's defaults (R25); watches are long-running and not counted. */
+const maxReadsInFlight = 400;
+const maxWritesInFlight = 200;
+/** A watch without timeoutSeconds ends after 30 to 60 minutes, as kube-apiserver's MinRequestTimeout. */
+const minWatchSeconds = 1800;
+
+export interface AggregatedServerDeps {
+  authenticator: Authenticator;
+  authorizer: Authorizer;
+  namespaces: NamespaceStates;
+  storages: Storage[];
+  /** Namespaces a list across all namespaces covers. */
+  servedNamespaces(): string[];
+  logger: Logger;
+}
+
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+  /** PEM of the CAs whose client certificates are asked for. */
+  clientCAs?: string;
+}
+
+function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private',
+  });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBodyBytes) throw new ApiStatusError(413, 'RequestEntityTooLarge', 'the request body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJsonBody(text: string, contentType?: string): Record<string, any> {
+  try {
+    const body = (/^application\/yaml\b/.test(contentType ?? '') ? parseYaml(text) : JSON.parse(text)) as unknown;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
+    return body as Record<string, any>;
+  } catch (err) {
+    throw badRequest(`the request body is not a JSON object: ${(err as Error).message}`);
+  }
+}
+
+/** Whether Accept allows a plain JSON document (not only the aggregated discovery kinds). */
+function acceptsPlainJson(accept: string): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((entry) => {
+    const e = entry.trim();
+    return /^(application\/json|application\/\*|\*\/\*)\s*(;|$)/.test(e) && !/;\s*as=/.test(e);
+  });
+}
+
+/** A list resourceVersion: never empty or "0", so reflectors and `kubectl get -w` can start a watch (R22). */
+const listVersion = () => String(Date.now());
+
+export class AggregatedServer {
+  private server?: Server;
+  private readonly deps: AggregatedServerDeps;
+  private readonly byName: Map<string, Storage>;
+  private inFlight = { reads: 0, writes: 0 };
+
+  constructor(deps: AggregatedServerDeps) {
+    this.deps = deps;
+    this.byName = new Map(deps.storages.map((s) => [s.names.plural, s]));
+  }
+
+  async listen(host: string, port: number, tls: TlsMaterial): Promise<number> {
+    this.server = createServer(
+      { cert: tls.cert, key: tls.key, ca: tls.clientCAs || undefined, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2' },
+      (req, res) => void this.handle(req, res),
+    );
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, host, () => resolve());
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** New serving certificate or client CAs, for connections from now on. */
+  updateTls(tls: TlsMaterial): void {
+    this.server?.setSecureContext({ cert: tls.cert, key: tls.key, ca: tls.clientCAs || undefined });
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://aggregated.invalid');
+    const method = req.method ?? 'GET';
+    const started = Date.now();
+    res.on('finish', () =>
+      this.deps.logger.debug(
+        {
+          method,
+          path: url.pathname,
+          query: url.search,
+          code: res.statusCode,
+          ms: Date.now() - started,
+          user: req.headersDistinct['x-remote-user']?.[0],
+        },
+        'aggregated API request',
+      ),
+    );
+    try {
+      const r = route(method, url.pathname, url.searchParams);
+      if (r.type === 'health') {
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('ok');
+        return;
+      }
+      const user = await this.deps.authenticator.authenticate(req);
+      if (!user) throw unauthorized();
+      if (r.type === 'unknown') {
+        await this.check(user, { path: url.pathname, verb: method.toLowerCase() });
+        throw notFoundPath();
+      }
+      if (r.type === 'discovery' || r.type === 'openapi') {
+        await this.check(user, { path: url.pathname, verb: method.toLowerCase() });
+        if (method !== 'GET') throw methodNotAllowed(method);
+        if (r.type === 'discovery') {
+          const accept = req.headers.accept ?? '';
+          // Aggregated discovery (apidiscovery.k8s.io) is not served: the aggregator falls back to these documents.
+          if (r.doc === 'apis' && !acceptsPlainJson(accept))
+            throw new ApiStatusError(406, 'NotAcceptable', 'aggregated discovery is not served; ask for application/json');
+          sendJson(res, 200, r.doc === 'apis' ? apiGroupList() : r.doc === 'group' ? apiGroup() : apiResourceList(this.deps.storages));
+        } else {
+          // Protobuf is not served: 406 makes clients ask again for JSON.
+          if (!/application\/json|application\/\*|\*\/\*/.test(req.headers.accept ?? '*/*'))
+            throw new ApiStatusError(406, 'NotAcceptable', 'the OpenAPI documents are served as application/json only');
+          sendJson(res, 200, r.doc === 'v2' ? openApiV2() : r.doc === 'v3' ? openApiV3Index() : openApiV3Document());
+        }
+        return;
+      }
+      const storage = this.byName.get(r.resource);
+      if (!storage) {
+        await this.check(user, { path: url.pathname, verb: method.toLowerCase() });
+        throw notFoundPath();
+      }
+      await this.check(user, {
+        resource: r.resource,
+        verb: r.verb,
+        namespace: r.namespace,
+        name: r.name ?? '',
+        group,
+        version,
+      });
+      if (r.verb === 'watch') return await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+      const kind = ['get', 'list'].includes(r.verb) ? 'reads' : 'writes';
+      if (this.inFlight[kind] >= (kind === 'reads' ? maxReadsInFlight : maxWritesInFlight)) {
+        res.setHeader('Retry-After', '1');
+        throw new ApiStatusError(429, 'TooManyRequests', 'too many requests in flight; try again later', { retryAfterSeconds: 1 });
+      }
+      this.inFlight[kind]++;
+      try {
+        await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+      } finally {
+        this.inFlight[kind]--;
+      }
+    } catch (err) {
+      this.fail(res, err, method, url.pathname);
+    }
+  }
+
+  private async check(user: UserInfo, attributes: Parameters<Authorizer['authorize']>[1]): Promise<void> {
+    let verdict;
+    try {
+      verdict = await this.deps.authorizer.authorize(user, attributes);
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, 'SubjectAccessReview failed');
+      throw new ApiStatusError(500, 'InternalError', 'Internal error occurred: cannot authorize the request (SubjectAccessReview failed)');
+    }
+    if (verdict.allowed) return;
+    const what =
+      'resource' in attributes
+        ? `${attributes.verb} resource "${attributes.resource}" in API group "${group}"${attributes.namespace ? ` in the namespace "${attributes.namespace}"` : ' at the cluster scope'}`
+        : `${attributes.verb} path "${attributes.path}"`;
+    throw forbidden(`User "${user.username}" cannot ${what}${verdict.reason ? `: ${verdict.reason}` : ''}`);
+  }
+
+  private fail(res: ServerResponse, err: unknown, method: string, path: string): void {
+    const status =
+      err instanceof ApiStatusError
+        ? err
+        : new ApiStatusError(500, 'InternalError', 'Internal error occurred: an unexpected error; see the operator log');
+    if (!(err instanceof ApiStatusError))
+      this.deps.logger.error({ err: (err as Error)?.message, method, path }, 'aggregated API request failed');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (status.code === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+    sendJson(res, status.code, status.body());
+  }
+
+  private async serveResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    storage: Storage,
+    namespace: string,
+    name: string | undefined,
+    verb: string,
+  ): Promise<void> {
+    const q = url.searchParams;
+    const rendering = negotiate(req.headers.accept);
+    if (q.get('dryRun') && ['create', 'update', 'patch', 'delete'].includes(verb))
+      throw badRequest(`server-side dry-run is not supported by ${storage.names.plural}.${group}; nothing was changed`);
+    // Not offered (a namespace deletion must never remove Coder's objects in bulk): 405 makes the namespace
+    // controller fall back to listing, which is empty while the namespace terminates.
+    if (verb === 'deletecollection') throw methodNotAllowed('DELETE');
+    if (namespace) {
+      const state = await this.deps.namespaces.state(namespace);
+      if (state !== 'active') {
+        // The namespace controller lists everything and deletes what it finds: it must find nothing.
+        if (verb === 'list') return this.sendList(res, storage, [], rendering, q);
+        if (verb === 'watch') return this.watch(req, res, storage, namespace, rendering, q, []);
+        if (state === 'missing')
+          throw new ApiStatusError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+        if (verb === 'delete')
+          throw forbidden(
+            `namespace "${namespace}" is being deleted: ${storage.names.plural} are not deleted with it (Coder keeps them); delete them before, or in Coder`,
+          );
+      }
+    }
+    switch (verb) {
+      case 'list': {
+        const items = await this.listAll(storage, namespace, q);
+        return this.sendList(res, storage, items, rendering, q);
+      }
+      case 'watch': {
+        const initial = q.get('sendInitialEvents') === 'true' ? await this.listAll(storage, namespace, q) : undefined;
+        return this.watch(req, res, storage, namespace, rendering, q, initial);
+      }
+      case 'get':
+        return this.sendObject(res, 200, await storage.get(namespace, name!), rendering, storage);
+      case 'create': {
+        if (!namespace) throw methodNotAllowed('POST');
+        const body = parseJsonBody(await readBody(req), req.headers['content-type']);
+        this.checkKind(body, storage);
+        return this.sendObject(res, 201, await storage.create(namespace, body), rendering, storage);
+      }
+      case 'update': {
+        const body = parseJsonBody(await readBody(req), req.headers['content-type']);
+        this.checkKind(body, storage);
+        const { object, created } = await storage.update(namespace, name!, body, true);
+        return this.sendObject(res, created ? 201 : 200, object, rendering, storage);
+      }
+      case 'patch':
+        return this.patch(req, res, storage, namespace, name!, rendering, q);
+      case 'delete':
+        return this.delete(req, res, storage, namespace, name!);
+      default:
+        throw methodNotAllowed(req.method ?? '');
+    }
+  }
+
+  private checkKind(body: Record<string, any>, storage: Storage): void {
+    if (body.kind && body.kind !== storage.names.kind) throw badRequest(`the body is a ${body.kind}, not a ${storage.names.kind}`);
+    if (body.apiVersion && body.apiVersion !== groupVersion)
+      throw badRequest(`the body's apiVersion is ${body.apiVersion}, not ${groupVersion}`);
+  }
+
+  private selector(q: URLSearchParams): Selector {
+    const labels = labelSelector(q.get('labelSelector'));
+    const fields = fieldSelector(q.get('fieldSelector'));
+    return (o) => labels(o) && fields(o);
+  }
+
+  private async listAll(storage: Storage, namespace: string, q: URLSearchParams): Promise<AggregatedObject[]> {
+    const select = this.selector(q);
+    if (namespace) return (await storage.list(namespace)).filter(select);
+    const all: AggregatedObject[] = [];
+    for (const ns of this.deps.servedNamespaces()) {
+      if ((await this.deps.namespaces.state(ns)) !== 'active') continue;
+      all.push(...(await storage.list(ns)));
+    }
+    return all
+      .filter(select)
+      .sort((a, b) => a.metadata.namespace.localeCompare(b.metadata.namespace) || a.metadata.name.localeCompare(b.metadata.name));
+  }
+
+  private sendList(res: ServerResponse, storage: Storage, items: AggregatedObject[], rendering: Rendering, q: URLSearchParams): void {
+    const resourceVersion = listVersion();
+    if (rendering.as === 'table')
+      return sendJson(
+        res,
+        200,
+        table(items, {
+          version: rendering.version,
+          kind: storage.names.kind,
+          includeObject: q.get('includeObject'),
+          noHeaders: false,
+          resourceVersion,
+        }),
+      );
+    if (rendering.as === 'metadata')
+      return sendJson(res, 200, {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `meta.k8s.io/${rendering.version}`,
+        metadata: { resourceVersion },
+        items: items.map((o) => partialMetadata(o, rendering.version)),
+      });
+    sendJson(res, 200, { kind: storage.names.listKind, apiVersion: groupVersion, metadata: { resourceVersion }, items });
+  }
+
+  private sendObject(res: ServerResponse, code: number, obj: AggregatedObject, rendering: Rendering, storage: Storage): void {
+    if (rendering.as === 'table')
+      return sendJson(
+        res,
+        code,
+        table([obj], { version: rendering.version, kind: storage.names.kind, includeObject: null, noHeaders: false }),
+      );
+    if (rendering.as === 'metadata') return sendJson(res, code, partialMetadata(obj, rendering.version));
+    sendJson(res, code, obj);
+  }
+
+  private async patch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    storage: Storage,
+    namespace: string,
+    name: string,
+    rendering: Rendering,
+    q: URLSearchParams,
+  ): Promise<void> {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim() as PatchType;
+    if (!patchTypes.includes(type))
+      throw new ApiStatusError(
+        415,
+        'UnsupportedMediaType',
+        `the patch type "${type}" is not supported; use one of ${patchTypes.join(', ')}`,
+      );
+    const apply = type === 'application/apply-patch+yaml';
+    if (apply && !q.get('fieldManager')) throw badRequest('fieldManager is required for apply patch');
+    const patchBody = parsePatchBody(type, await readBody(req));
+    let live: AggregatedObject | undefined;
+    try {
+      live = await storage.get(namespace, name);
+    } catch (err) {
+      if (!(apply && err instanceof ApiStatusError && err.code === 404)) throw err;
+    }
+    const merged = applyPatch(type, (live ?? null) as never, patchBody) as Record<string, any>;
+    if (merged === null || typeof merged !== 'object' || Array.isArray(merged)) throw badRequest('the patched object is not an object');
+    if (live) merged.metadata = { ...merged.metadata, resourceVersion: merged.metadata?.resourceVersion ?? live.metadata.resourceVersion };
+    this.checkKind(merged, storage);
+    const { object, created } = await storage.update(namespace, name, merged, apply);
+    this.sendObject(res, created ? 201 : 200, object, rendering, storage);
+  }
+
+  private async delete(req: IncomingMessage, res: ServerResponse, storage: Storage, namespace: string, name: string): Promise<void> {
+    const text = await readBody(req);
+    const options = text.trim() ? parseJsonBody(text) : {};
+    if (options.dryRun?.length)
+      throw badRequest(`server-side dry-run is not supported by ${storage.names.plural}.${group}; nothing was changed`);
+    const pre = options.preconditions as { uid?: string; resourceVersion?: string } | undefined;
+    if (pre && (pre.uid !== undefined || pre.resourceVersion !== undefined)) {
+      const current = await storage.get(namespace, name);
+      if (pre.uid !== undefined && pre.uid !== current.metadata.uid)
+        throw new ApiStatusError(
+          409,
+          'Conflict',
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`,
+        );
+      if (pre.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion)
+        throw new ApiStatusError(
+          409,
+          'Conflict',
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
+        );
+    }
+    const { object, deleted } = await storage.delete(namespace, name);
+    sendJson(res, 200, {
+      ...success(),
+      details: { name, group, kind: storage.names.plural, uid: object.metadata.uid },
+      ...(deleted ? {} : { message: 'Coder is deleting the workspace; it disappears when its delete build finishes' }),
+    });
+  }
+
+  private watch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    storage: Storage,
+    namespace: string,
+    rendering: Rendering,
+    q: URLSearchParams,
+    initial: AggregatedObject[] | undefined,
+  ): void {
+    if (q.get('resourceVersionMatch') && q.get('sendInitialEvents') !== 'true')
+      throw badRequest('resourceVersionMatch is only supported with sendInitialEvents=true on this watch endpoint');
+    const select = this.selector(q);
+    const timeoutSeconds = Number(q.get('timeoutSeconds')) || minWatchSeconds * (1 + Math.random());
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+    let first = true;
+    const encode = (obj: AggregatedObject): unknown => {
+      if (rendering.as === 'metadata') return partialMetadata(obj, rendering.version);
+      if (rendering.as !== 'table') return obj;
+      const t = table([obj], {
+        version: rendering.version,
+        kind: storage.names.kind,
+        includeObject: q.get('includeObject'),
+        noHeaders: !first,
+      });
+      first = false;
+      return t;
+    };
+    const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+    for (const obj of initial ?? []) send('ADDED', encode(obj));
+    if (initial) {
+      send('BOOKMARK', {
+        kind: rendering.as === 'metadata' ? 'PartialObjectMetadata' : storage.names.kind,
+        apiVersion: rendering.as === 'metadata' ? `meta.k8s.io/${rendering.version}` : groupVersion,
+        metadata: { resourceVersion: listVersion(), annotations: { 'k8s.io/initial-events-end': 'true' } },
+      });
+    }
+    const unsubscribe = storage.hub.subscribe((type, obj) => {
+      if (namespace && obj.metadata.namespace !== namespace) return;
+      if (!select(obj)) return;
+      send(type, encode(obj));
+    });
+    const end = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      res.end();
+    };
+    const timer = setTimeout(end, timeoutSeconds * 1000);
+    req.on('close', end);
+    res.on('close', () => {
+      clearTimeout(timer);
+      unsubscribe();
+    });
+  }
+}

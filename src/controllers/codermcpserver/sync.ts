@@ -1,0 +1,229 @@
+// One pass of a CoderMCPServer against Coder, after the spec check: credentials, control plane, the API
+// path (the /api/v2 one, else the experimental one; the list also finds the config), then create, adopt or
+// update. Each step either goes on or stops with the problem Ready reports.
+import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServerStatus } from '../../../generated/types/codermcpserver.ts';
+import type { Schemas } from '../../coder/api-types.ts';
+import type { CoderClient } from '../../coder/client.ts';
+import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import { nowTime, type ConditionInput } from '../../runtime/conditions.ts';
+import { connectToCoder } from '../shared/coder-connection.ts';
+import { syncFailure } from '../shared/coder-sync-failure.ts';
+import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
+import { eventTarget } from '../shared/event-target.ts';
+import { secretHash } from '../shared/secret-hash.ts';
+import type { MCPServerContext } from './context.ts';
+import {
+  credentialRefs,
+  desiredMCPServer,
+  experimentalMCPServersPath,
+  mcpServersPath,
+  secretFields,
+  type DesiredMCPServer,
+  type MCPApiPath,
+} from './desired.ts';
+import type { Blocker } from './status.ts';
+import { updateRequest } from './update-request.ts';
+
+export interface SyncPass {
+  conditions: Record<string, ConditionInput | undefined>;
+  status: Partial<CoderMCPServerStatus>;
+  blocker?: Blocker;
+  requeueAfterMs?: number;
+  error?: Error;
+}
+
+export async function syncMCPServer(ctx: MCPServerContext, s: CoderMCPServer, signal: AbortSignal): Promise<SyncPass> {
+  const pass: SyncPass = { conditions: {}, status: {}, requeueAfterMs: ctx.resyncMs };
+  const stop = (reason: Blocker['reason'], message: string, extra: Partial<SyncPass> = {}): SyncPass =>
+    Object.assign(pass, { blocker: { reason, message } }, extra);
+  const R = C.Ready.reasons;
+
+  const namespace = s.metadata.namespace ?? '';
+  const credentials = resolveCredentialInputs(s, credentialRefs(s), (name) => ctx.caches.secrets.get(namespace, name));
+  pass.conditions[C.CredentialSecretReady.type] = credentials.condition;
+  if (!credentials.ready) return stop(R.CredentialSecretNotReady, credentials.condition.message, { requeueAfterMs: undefined });
+
+  const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, s, signal);
+  pass.conditions[C.ControlPlaneReady.type] = connection.condition;
+  if (!connection.connected) {
+    return stop(R.ControlPlaneNotReady, connection.condition.message, {
+      requeueAfterMs: connection.requeueAfterMs,
+      ...(connection.error ? { error: connection.error } : {}),
+    });
+  }
+  const { client, buildInfo } = connection;
+  pass.status.coderVersion = buildInfo.version;
+
+  let found: { path: MCPApiPath; configs: Schemas['MCPServerConfig'][] } | undefined;
+  try {
+    found = await listConfigs(client, signal);
+  } catch (err) {
+    signal.throwIfAborted();
+    return failed(pass, 'list the MCP server configs', err);
+  }
+  if (!found) {
+    const message =
+      `Coder ${buildInfo.version} answered 404 for ${mcpServersPath} and ${experimentalMCPServersPath}; upgrade Coder ` +
+      `(the experimental path may also need an experiment enabled in CODER_EXPERIMENTS).`;
+    pass.conditions[C.Supported.type] = { type: C.Supported.type, status: 'False', reason: C.Supported.reasons.EndpointNotFound, message };
+    return stop(R.Unsupported, message);
+  }
+  pass.status.apiPath = found.path;
+  pass.conditions[C.Supported.type] =
+    found.path === mcpServersPath
+      ? {
+          type: C.Supported.type,
+          status: 'True',
+          reason: C.Supported.reasons.Supported,
+          message: `Coder ${buildInfo.version} serves ${mcpServersPath}.`,
+        }
+      : {
+          type: C.Supported.type,
+          status: 'True',
+          reason: C.Supported.reasons.ExperimentalAPI,
+          message: `Coder ${buildInfo.version} serves only ${experimentalMCPServersPath}; Coder may change or remove it without notice.`,
+        };
+
+  const desired = desiredMCPServer(s, credentials.values, found.path);
+  if (!(await applyConfig(ctx, client, s, desired, found, signal, pass))) return pass;
+  pass.status.slug = desired.fields.slug;
+  if (desired.unsupported.length) {
+    const message = `Applied every field except ${desired.unsupported.join('; ')}.`;
+    pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.FieldUnsupported, message };
+    return stop(R.SyncFailed, message);
+  }
+  pass.conditions[C.Synced.type] = {
+    type: C.Synced.type,
+    status: 'True',
+    reason: C.Synced.reasons.Applied,
+    message: `Coder holds the MCP server "${desired.fields.slug}" as spec describes.`,
+  };
+  return pass;
+}
+
+/** The configs from the newer path, else the experimental one; undefined when Coder serves neither. */
+async function listConfigs(
+  client: CoderClient,
+  signal: AbortSignal,
+): Promise<{ path: MCPApiPath; configs: Schemas['MCPServerConfig'][] } | undefined> {
+  try {
+    return { path: mcpServersPath, configs: await client.request('GET', mcpServersPath, { signal }) };
+  } catch (err) {
+    if (!isCoderNotFound(err)) throw err;
+  }
+  try {
+    return { path: experimentalMCPServersPath, configs: await client.request('GET', experimentalMCPServersPath, { signal }) };
+  } catch (err) {
+    if (isCoderNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+async function applyConfig(
+  ctx: MCPServerContext,
+  client: CoderClient,
+  s: CoderMCPServer,
+  desired: DesiredMCPServer,
+  found: { path: MCPApiPath; configs: Schemas['MCPServerConfig'][] },
+  signal: AbortSignal,
+  pass: SyncPass,
+): Promise<boolean> {
+  const hashes = new Map([...desired.secrets].map(([field, value]) => [field, secretHash(s.metadata.uid, value)]));
+  const previous = (s.status?.appliedSecretHashes ?? {}) as Record<string, string | undefined>;
+  const hashesAfterWrite = { ...Object.fromEntries(Object.keys(previous).map((f) => [f, null])), ...Object.fromEntries(hashes) } as Record<
+    string,
+    string
+  >;
+  const slug = desired.fields.slug;
+  const ownID = s.status?.coderID ?? ctx.createdIDs.get(s.metadata.uid ?? '');
+  const existing = (ownID && found.configs.find((c) => c.id === ownID)) || found.configs.find((c) => c.slug === slug);
+  const hasSecrets = (c: Schemas['MCPServerConfig']) => ({
+    oauth2Secret: c.has_oauth2_secret ?? false,
+    apiKey: c.has_api_key ?? false,
+    customHeaders: c.has_custom_headers ?? false,
+  });
+
+  if (!existing) {
+    let created;
+    try {
+      const body = { ...desired.fields, ...secretFields(desired.secrets) } as Schemas['CreateMCPServerConfigRequest'];
+      created = await client.request('POST', found.path, { body, signal });
+    } catch (err) {
+      signal.throwIfAborted();
+      failed(pass, `create the MCP server "${slug}"`, err);
+      return false;
+    }
+    ctx.createdIDs.set(s.metadata.uid ?? '', created.id);
+    Object.assign(pass.status, {
+      coderID: created.id,
+      hasSecrets: hasSecrets(created),
+      appliedSecretHashes: hashesAfterWrite,
+      lastSyncedTime: nowTime(ctx.now()),
+    });
+    await ctx.events.record(
+      eventTarget(s),
+      'Normal',
+      'MCPServerCreated',
+      'CreateMCPServer',
+      `Registered the MCP server "${slug}" in Coder.`,
+    );
+    return true;
+  }
+
+  const ours = ownID === existing.id;
+  if (!ours && !s.spec.adoptExisting) {
+    const message =
+      `Coder already has an MCP server config with slug "${slug}" that this object did not create; nothing was changed. ` +
+      `Set spec.adoptExisting to true to take it over, or choose another spec.slug.`;
+    pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.AlreadyExists, message };
+    pass.blocker = { reason: C.Ready.reasons.SyncFailed, message };
+    return false;
+  }
+  // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
+  if (!s.status?.coderID && ours) {
+    pass.status.coderID = existing.id;
+    pass.status.hasSecrets = hasSecrets(existing);
+    return true;
+  }
+  // An adopted config's secrets are unknown: every one is sent.
+  const update = updateRequest(existing, desired, hashes, ours ? previous : undefined);
+  pass.status.coderID = existing.id;
+  pass.status.hasSecrets = hasSecrets(existing);
+  if (!update) return true;
+  let updated;
+  try {
+    updated = await client.request('PATCH', `${found.path}/{mcpServer}` as `${typeof mcpServersPath}/{mcpServer}`, {
+      params: { mcpServer: existing.id },
+      body: update,
+      signal,
+    });
+  } catch (err) {
+    signal.throwIfAborted();
+    failed(pass, `update the MCP server "${slug}"`, err);
+    return false;
+  }
+  const secretsSent =
+    update.oauth2_client_secret !== undefined || update.api_key_value !== undefined || update.custom_headers !== undefined;
+  Object.assign(pass.status, {
+    hasSecrets: hasSecrets(updated),
+    appliedSecretHashes: secretsSent || !ours ? hashesAfterWrite : s.status?.appliedSecretHashes,
+    lastSyncedTime: nowTime(ctx.now()),
+  });
+  // Field names only: values may be secrets.
+  await ctx.events.record(
+    eventTarget(s),
+    'Normal',
+    'MCPServerUpdated',
+    'UpdateMCPServer',
+    `Updated ${Object.keys(update).join(', ')} of the MCP server "${slug}" in Coder.`,
+  );
+  return true;
+}
+
+function failed(pass: SyncPass, action: string, err: unknown): SyncPass {
+  const failure = syncFailure(action, err);
+  pass.conditions[C.Synced.type] = failure.condition;
+  pass.blocker = { reason: C.Ready.reasons.SyncFailed, message: failure.condition.message };
+  if (failure.retry) pass.error = err instanceof Error ? err : new Error(String(err));
+  return pass;
+}

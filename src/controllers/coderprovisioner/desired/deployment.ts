@@ -1,0 +1,87 @@
+// The desired provisioner Deployment: `coder provisioner start` connecting to the control plane's
+// status.url (seed: provisioner pods still connect to status.url), authenticated by the key Secret.
+import type { V1Container, V1Deployment, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
+import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
+import { fnv32a } from '../../shared/object-names.ts';
+import { fromField, ifNonEmpty, podScheduling, restartedAtAnnotation, unique } from '../../shared/pod-spec.ts';
+import { SpecError } from '../../shared/spec-check.ts';
+import { keySecretRef, ownedMetadata, provisionerLabels, serviceAccountName, workloadName } from './names.ts';
+
+const containerName = 'provisioner';
+const defaultGracePeriodSeconds = 600;
+/** Changes with the key, so that a new key rolls the pods (hashes its id: the material never leaves the Secret). */
+export const keyChecksumAnnotation = 'checksum/provisioner-key';
+const operatorEnv = ['CODER_URL', 'CODER_PROVISIONER_DAEMON_KEY'];
+
+export interface DeploymentInputs {
+  /** The control plane's status.url. */
+  coderURL: string;
+  /** The image when spec.image is unset: the control plane's spec.image or the default. */
+  defaultImage: string;
+  /** The id of the provisioner key in Coder: a new key has a new id, and the annotation rolls the pods. */
+  keyID: string;
+  /** The live pod template's kubectl.kubernetes.io/restartedAt, copied verbatim. */
+  restartedAt?: string;
+}
+
+/** Throws SpecError when spec.extraEnv sets a variable twice or one the operator sets. */
+export function buildDeployment(p: CoderProvisioner, inputs: DeploymentInputs): V1Deployment {
+  const spec = p.spec ?? { controlPlaneRef: {} };
+  const labels = provisionerLabels(p);
+  const ref = keySecretRef(p);
+  const extraEnv = spec.extraEnv ?? [];
+  extraEnv.forEach((env, i) => {
+    if (operatorEnv.includes(env.name)) throw new SpecError(`spec.extraEnv[${i}]`, `${env.name} is set by the operator; remove it`);
+  });
+  const env: V1EnvVar[] = unique(
+    [
+      { field: 'CODER_URL', item: { name: 'CODER_URL', value: inputs.coderURL } },
+      {
+        field: 'CODER_PROVISIONER_DAEMON_KEY',
+        item: { name: 'CODER_PROVISIONER_DAEMON_KEY', valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } },
+      },
+      ...extraEnv.map(fromField<V1EnvVar>('spec.extraEnv')),
+    ],
+    (e) => e.name,
+    'environment variable',
+  );
+  const container: V1Container = {
+    name: containerName,
+    image: spec.image || inputs.defaultImage,
+    command: ['coder'],
+    args: ['provisioner', 'start', ...(spec.extraArgs ?? [])],
+    env,
+    ...ifNonEmpty('resources', spec.resources),
+    ...ifNonEmpty('securityContext', spec.securityContext),
+  };
+  const podSpec: V1PodSpec = {
+    serviceAccountName: serviceAccountName(p),
+    terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? defaultGracePeriodSeconds,
+    ...podScheduling(spec),
+    containers: [container],
+  };
+  const annotations: Record<string, string> = { [keyChecksumAnnotation]: fnv32a(inputs.keyID) };
+  if (inputs.restartedAt !== undefined) annotations[restartedAtAnnotation] = inputs.restartedAt;
+  return structuredClone({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: ownedMetadata(p, workloadName(p)),
+    spec: {
+      replicas: spec.replicas ?? 1,
+      selector: { matchLabels: { ...labels } },
+      template: { metadata: { labels: { ...labels }, annotations }, spec: podSpec },
+    },
+  });
+}
+
+/** The names of the Secrets a pod template hands to its containers (env, envFrom, volumes). */
+export function secretsReferencedBy(deployment: V1Deployment | undefined): Set<string> {
+  const names = new Set<string>();
+  const pod = deployment?.spec?.template?.spec;
+  for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
+    for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef?.name) names.add(e.valueFrom.secretKeyRef.name);
+    for (const s of c.envFrom ?? []) if (s.secretRef?.name) names.add(s.secretRef.name);
+  }
+  for (const v of pod?.volumes ?? []) if (v.secret?.secretName) names.add(v.secret.secretName);
+  return names;
+}

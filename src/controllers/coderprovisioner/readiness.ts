@@ -1,0 +1,54 @@
+// When a provisioner is Ready (the summary kubectl wait and kstatus read), and whether its Deployment has a ready pod.
+import type { V1Deployment } from '@kubernetes/client-node';
+import { CoderProvisionerConditions as C } from '../../../generated/types/coderprovisioner.ts';
+import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+import type { ReadyRule } from '../shared/ready.ts';
+
+const R = C.Ready.reasons;
+
+export function readyReplicas(deployment: V1Deployment | undefined): number {
+  return deployment?.status?.readyReplicas ?? 0;
+}
+
+export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
+  const ready = readyReplicas(deployment);
+  const wanted = deployment?.spec?.replicas ?? 1;
+  return ready > 0
+    ? {
+        type: C.DeploymentReady.type,
+        status: 'True',
+        reason: C.DeploymentReady.reasons.MinimumReplicasReady,
+        message: `${ready} of ${wanted} provisioner pods are ready.`,
+      }
+    : {
+        type: C.DeploymentReady.type,
+        status: 'False',
+        reason: C.DeploymentReady.reasons.NoReplicasReady,
+        message: deployment ? `No provisioner pod is ready yet (0 of ${wanted}).` : 'The provisioner Deployment does not exist yet.',
+      };
+}
+
+/** Only the user can move these on; operator access and the control plane may still come by themselves. */
+function userMustAct(condition: Condition): boolean {
+  if (condition.status !== 'False') return false;
+  if (condition.type === C.SpecValid.type || condition.type === C.CredentialSecretReady.type) return true;
+  if (condition.type === C.ExternalProvisionersEntitled.type)
+    return condition.reason === C.ExternalProvisionersEntitled.reasons.NotEntitled;
+  return condition.type === C.DeploymentReady.type && condition.reason === C.DeploymentReady.reasons.ObjectNotOwned;
+}
+
+export const provisionerReadyRule: ReadyRule = {
+  requirements: [
+    { type: C.SpecValid.type, reason: R.InvalidSpec, optional: true },
+    { type: C.ControlPlaneReady.type, reason: R.ControlPlaneNotReady },
+    { type: C.OperatorAccessReady.type, reason: R.OperatorAccessNotReady },
+    { type: C.ExternalProvisionersEntitled.type, reason: R.NotEntitled },
+    { type: C.CredentialSecretReady.type, reason: R.CredentialSecretNotReady },
+    { type: C.ProvisionerKeyReady.type, reason: R.ProvisionerKeyNotReady },
+    { type: C.ProvisionerKeySecretReady.type, reason: R.ProvisionerKeySecretNotReady },
+    { type: C.DeploymentReady.type, reason: R.DeploymentNotReady },
+  ],
+  readyReason: R.Available,
+  readyMessage: 'The provisioner key is in Coder, its Secret holds it, and provisioner pods are ready.',
+  userMustAct,
+};

@@ -1,0 +1,67 @@
+// The proxy's Deployment and Service, applied only when they differ and never over a same-named object
+// the operator did not create for this proxy (ChildrenOwned).
+import type { V1Deployment, V1Service } from '@kubernetes/client-node';
+import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
+import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { KubeObject } from '../../runtime/informer.ts';
+import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
+import { applyTarget } from '../shared/foreign-object.ts';
+import { isControllerOwnedBy } from '../shared/ownership.ts';
+import type { ProxyContext } from './context.ts';
+
+const { type, reasons } = C.ChildrenOwned;
+
+export interface ChildrenOutcome {
+  condition: ConditionInput;
+  /** The Deployment as the API server has it; undefined when it is not ours or was not applied. */
+  deployment: V1Deployment | undefined;
+}
+
+async function applyOwned<T extends KubeObject>(
+  ctx: ProxyContext,
+  proxy: CoderWorkspaceProxy,
+  resource: ResourceKind,
+  desired: T,
+  cached: T | undefined,
+  foreign: string[],
+): Promise<T | undefined> {
+  const target = await applyTarget(ctx.writer, resource, desired, cached, (live) => isControllerOwnedBy(live as V1Service, proxy));
+  if (target.foreign) {
+    foreign.push(target.description);
+    return undefined;
+  }
+  return (await ctx.writer.apply(resource, desired, target.live)).object;
+}
+
+/** Applies the Service, and the Deployment when one is given (it is not while the proxy has no usable token). */
+export async function applyChildren(
+  ctx: ProxyContext,
+  proxy: CoderWorkspaceProxy,
+  desired: { service: V1Service; deployment?: V1Deployment },
+): Promise<ChildrenOutcome> {
+  const foreign: string[] = [];
+  const { namespace } = proxy.metadata;
+  const name = desired.service.metadata!.name!;
+  await applyOwned(ctx, proxy, builtinResources.service, desired.service, ctx.caches.services.get(namespace, name), foreign);
+  const cachedDeployment = ctx.caches.deployments.get(namespace, name);
+  let deployment: V1Deployment | undefined;
+  if (desired.deployment) {
+    deployment = await applyOwned(ctx, proxy, builtinResources.deployment, desired.deployment, cachedDeployment, foreign);
+  } else if (cachedDeployment && isControllerOwnedBy(cachedDeployment, proxy)) {
+    deployment = cachedDeployment;
+  }
+  return { condition: childrenOwnedCondition(foreign), deployment };
+}
+
+function childrenOwnedCondition(foreign: string[]): ConditionInput {
+  if (!foreign.length) return { type, status: 'True', reason: reasons.Owned, message: 'Every child object is managed by this proxy.' };
+  const one = foreign.length === 1;
+  return {
+    type,
+    status: 'False',
+    reason: reasons.ObjectNotOwned,
+    message:
+      `${foreign.join(', ')} already exist${one ? 's' : ''} and ${one ? 'is' : 'are'} not controlled by this proxy; ` +
+      'the operator leaves them untouched and never deletes them. Delete or rename them to let the operator create its own.',
+  };
+}

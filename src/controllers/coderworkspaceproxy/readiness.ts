@@ -1,0 +1,47 @@
+// When a workspace proxy is Ready (the summary kubectl wait and kstatus read), and whether its Deployment has a ready pod.
+import type { V1Deployment } from '@kubernetes/client-node';
+import { CoderWorkspaceProxyConditions as C } from '../../../generated/types/coderworkspaceproxy.ts';
+import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+import type { ReadyRule } from '../shared/ready.ts';
+
+const R = C.Ready.reasons;
+
+export function readyReplicas(deployment: V1Deployment | undefined): number {
+  return deployment?.status?.readyReplicas ?? 0;
+}
+
+export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
+  const ready = readyReplicas(deployment);
+  const wanted = deployment?.spec?.replicas ?? 1;
+  return ready > 0
+    ? {
+        type: C.DeploymentReady.type,
+        status: 'True',
+        reason: C.DeploymentReady.reasons.MinimumReplicasReady,
+        message: `${ready} of ${wanted} proxy pods are ready.`,
+      }
+    : {
+        type: C.DeploymentReady.type,
+        status: 'False',
+        reason: C.DeploymentReady.reasons.NoReplicasReady,
+        message: deployment ? `No proxy pod is ready yet (0 of ${wanted}).` : 'The proxy Deployment is not applied yet.',
+      };
+}
+
+// A control plane that is missing or without operator access may be on its way; only these wait for the user.
+const userMustAct = new Set<string>([C.SpecValid.type, C.CredentialSecretReady.type, C.ChildrenOwned.type]);
+
+export const workspaceProxyReadyRule: ReadyRule = {
+  requirements: [
+    { type: C.SpecValid.type, reason: R.InvalidSpec, optional: true },
+    { type: C.CredentialSecretReady.type, reason: R.CredentialSecretNotReady, optional: true },
+    { type: C.ControlPlaneReady.type, reason: R.ControlPlaneNotReady, optional: true },
+    { type: C.OperatorAccessReady.type, reason: R.OperatorAccessNotReady, optional: true },
+    { type: C.ProxyRegistered.type, reason: R.NotRegistered, optional: true },
+    { type: C.ChildrenOwned.type, reason: R.ChildrenNotOwned, optional: true },
+    { type: C.DeploymentReady.type, reason: R.DeploymentNotReady },
+  ],
+  readyReason: R.Available,
+  readyMessage: 'A proxy pod is ready, and everything the spec asks for is in place.',
+  userMustAct: (condition: Condition) => condition.status === 'False' && userMustAct.has(condition.type),
+};

@@ -1,0 +1,118 @@
+// The proxy in Coder (/api/v2/workspaceproxies) and its token in the generated token Secret: registered when
+// Coder does not know it, its token regenerated when the Secret holds none, its name, display name and icon
+// kept as the spec says. Tokens go only into the Secret, never into a log line, status or Event.
+import type { V1Secret } from '@kubernetes/client-node';
+import type { components } from '../../../generated/coder-api.ts';
+import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
+import type { CoderClient } from '../../coder/client.ts';
+import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import type { ConditionInput } from '../../runtime/conditions.ts';
+import { builtinResources } from '../../runtime/resource.ts';
+import { eventTarget } from '../shared/event-target.ts';
+import type { ProxyContext } from './context.ts';
+import { proxyNameInCoder, proxyTokenKey, tokenSecretName } from './names.ts';
+import { buildTokenSecret, type TokenSecretState } from './token-secret.ts';
+
+type WorkspaceProxy = components['schemas']['WorkspaceProxy'];
+const { type, reasons } = C.ProxyRegistered;
+
+export interface Registration {
+  condition: ConditionInput;
+  /** Set once the proxy exists in Coder and the token Secret holds its token. */
+  registered?: { id: string; name: string };
+}
+
+/** The proxy Coder holds under status.proxyID (a rename in the spec keeps the same proxy), else under its name. */
+async function findProxy(client: CoderClient, proxy: CoderWorkspaceProxy, signal: AbortSignal): Promise<WorkspaceProxy | undefined> {
+  for (const idOrName of [proxy.status?.proxyID, proxyNameInCoder(proxy)]) {
+    if (!idOrName) continue;
+    try {
+      return await client.request('GET', '/api/v2/workspaceproxies/{workspaceProxy}', { params: { workspaceProxy: idOrName }, signal });
+    } catch (err) {
+      if (!isCoderNotFound(err)) throw err;
+    }
+  }
+  return undefined;
+}
+
+/** The token goes to the Secret the operator creates, or into the one it may use (owned, or marked for this proxy). */
+async function storeToken(ctx: ProxyContext, proxy: CoderWorkspaceProxy, state: TokenSecretState, token: string): Promise<void> {
+  if (state.kind === 'absent') {
+    await ctx.writer.create<V1Secret>(builtinResources.secret, buildTokenSecret(proxy, token));
+    return;
+  }
+  if (state.kind === 'refused') throw new Error(`the token Secret "${tokenSecretName(proxy)}" may not be written`);
+  await ctx.writer.mergePatch(builtinResources.secret, state.secret, { data: { [proxyTokenKey]: Buffer.from(token).toString('base64') } });
+}
+
+export async function ensureRegistration(
+  ctx: ProxyContext,
+  proxy: CoderWorkspaceProxy,
+  client: CoderClient,
+  state: TokenSecretState,
+  signal: AbortSignal,
+): Promise<Registration> {
+  const name = proxyNameInCoder(proxy);
+  const displayName = proxy.spec?.bootstrap?.displayName?.trim() ?? '';
+  const icon = proxy.spec?.bootstrap?.icon?.trim() ?? '';
+  const heldToken = state.kind === 'owned' || state.kind === 'adopted' ? state.token : undefined;
+  try {
+    let current = await findProxy(client, proxy, signal);
+    if (!current) {
+      const created = await client.request('POST', '/api/v2/workspaceproxies', {
+        body: { name, ...(displayName ? { display_name: displayName } : {}), ...(icon ? { icon } : {}) },
+        signal,
+      });
+      if (!created.proxy_token) throw new Error('Coder registered the proxy but returned no proxy token');
+      await storeToken(ctx, proxy, state, created.proxy_token);
+      await ctx.events.record(
+        eventTarget(proxy),
+        'Normal',
+        'ProxyRegistered',
+        'RegisterProxy',
+        `Registered workspace proxy "${name}" in Coder.`,
+      );
+      current = created.proxy;
+    } else {
+      const drifted = current.name !== name || (displayName && current.display_name !== displayName) || (icon && current.icon_url !== icon);
+      if (!heldToken || drifted) {
+        const updated = await client.request('PATCH', '/api/v2/workspaceproxies/{workspaceProxy}', {
+          params: { workspaceProxy: current.id },
+          body: { id: current.id, name, display_name: displayName, icon, regenerate_token: !heldToken },
+          signal,
+        });
+        if (!heldToken) {
+          if (!updated.proxy_token) throw new Error('Coder regenerated the proxy token but returned none');
+          await storeToken(ctx, proxy, state, updated.proxy_token);
+          await ctx.events.record(
+            eventTarget(proxy),
+            'Normal',
+            'ProxyTokenRegenerated',
+            'RegisterProxy',
+            `Workspace proxy "${name}" exists in Coder; issued a new token (the previous one stops working) and stored it in Secret "${tokenSecretName(proxy)}".`,
+          );
+        }
+        current = updated.proxy;
+      }
+    }
+    return {
+      condition: {
+        type,
+        status: 'True',
+        reason: reasons.Registered,
+        message: `Workspace proxy "${current.name}" is registered in Coder; its token is in Secret "${tokenSecretName(proxy)}".`,
+      },
+      registered: { id: current.id, name: current.name },
+    };
+  } catch (err) {
+    signal.throwIfAborted();
+    return {
+      condition: {
+        type,
+        status: 'False',
+        reason: reasons.RegistrationFailed,
+        message: `Registering workspace proxy "${name}" in Coder failed: ${(err as Error).message}`,
+      },
+    };
+  }
+}

@@ -1,0 +1,31 @@
+// The Synced condition after a failed create, update or delete in Coder: the reason by HTTP status, Coder's
+// message (with its validation errors) as the message, and whether to retry with backoff.
+import { CoderApiError } from '../../coder/errors.ts';
+import { isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
+import type { ConditionInput } from '../../runtime/conditions.ts';
+import { scrubSecrets } from '../../runtime/redaction.ts';
+import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
+
+// The AI kinds declare Synced with these reasons.
+const S = CoderAIProviderConditions.Synced;
+
+export interface SyncFailure {
+  condition: ConditionInput;
+  /** true for failures that may pass on their own (429, 5xx, network): the caller throws so the queue backs off. */
+  retry: boolean;
+}
+
+/** `action` says what was tried, for example `create the provider "openai"`. */
+export function syncFailure(action: string, err: unknown): SyncFailure {
+  const message = scrubSecrets(`Could not ${action}: ${err instanceof Error ? err.message : String(err)}`);
+  const failed = (reason: string, retry: boolean): SyncFailure => ({
+    condition: { type: S.type, status: 'False', reason, message },
+    retry,
+  });
+  if (isUnauthorizedOrForbidden(err)) return failed(S.reasons.Forbidden, false);
+  if (err instanceof CoderApiError && err.status === 429) return failed(S.reasons.RateLimited, true);
+  if (err instanceof CoderApiError && (err.status === 400 || err.status === 409 || err.status === 422)) {
+    return failed(S.reasons.CoderValidationFailed, false);
+  }
+  return failed(S.reasons.CoderAPIError, true);
+}

@@ -1,0 +1,152 @@
+// `npm run bench:scale -- --n=1000`: issue 17's figures in one run (figures, not a test). On one control
+// plane with kwok: N control planes (operator access off) over 4 namespaces from create to Ready with the
+// operator at its defaults; then 60 s of quiet; then 5,000 unrelated 16 KiB Secrets; then, the operator
+// stopped, the bare-client baseline: the same N objects, their Deployment and Service created and their
+// status set by a plain client, which is what the API server itself sustains here.
+// QUIET_SECONDS, SECRETS and BARE_CONCURRENCY override the defaults (for a quick look, not for figures).
+import { parseArgs } from 'node:util';
+import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { KubeHttp } from '../../src/runtime/kube-http.ts';
+import { builtinResources, collectionPath } from '../../src/runtime/resource.ts';
+import { writeVerbs, type AuditEvent } from '../harness/audit.ts';
+import { startControlPlane } from '../harness/control-plane.ts';
+import { installOperatorRbac, operatorNamespace, operatorServiceAccount, startOperator } from '../harness/operator.ts';
+import { parseSamples, type Sample } from '../harness/prometheus.ts';
+import { bareClientRun } from './scale/bare-client.ts';
+import { startCoderCallCounter } from './scale/coder-call-counter.ts';
+import { inParallel } from './scale/pool.ts';
+import { peakRssMiB, rssMiB } from './scale/process-stats.ts';
+
+const { values } = parseArgs({ options: { n: { type: 'string', default: '1000' } }, strict: true });
+const n = Number(values.n);
+if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--n=${values.n}: expected a whole number above 0`);
+const quietSeconds = Number(process.env.QUIET_SECONDS ?? 60);
+const unrelatedSecrets = Number(process.env.SECRETS ?? 5000);
+const bareConcurrency = Number(process.env.BARE_CONCURRENCY ?? 32);
+const namespaces = ['scale-0', 'scale-1', 'scale-2', 'scale-3'];
+const bareNamespaces = ['bare-0', 'bare-1', 'bare-2', 'bare-3'];
+const operatorUser = `system:serviceaccount:${operatorNamespace}:${operatorServiceAccount}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const objects = (spaces: string[]) => Array.from({ length: n }, (_, i) => ({ namespace: spaces[i % spaces.length]!, name: `cp-${i}` }));
+
+function byResource(events: AuditEvent[]): string {
+  const counts: Record<string, number> = {};
+  for (const e of events) {
+    const key = `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return Object.entries(counts)
+    .sort()
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+}
+
+async function readyCount(http: KubeHttp): Promise<number> {
+  let ready = 0;
+  for (const ns of namespaces) {
+    const list = await http.json<{ items: CoderControlPlane[] }>('GET', collectionPath(coderControlPlaneResource, ns));
+    ready += list.items.filter((o) => o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  }
+  return ready;
+}
+
+const cp = await startControlPlane({ kwok: true });
+const coder = await startCoderCallCounter();
+try {
+  const kubeconfig = await installOperatorRbac(cp);
+  const admin = new KubeHttp(cp.adminConfig());
+  for (const name of [...namespaces, ...bareNamespaces, 'unrelated'])
+    await admin.json('POST', collectionPath(builtinResources.namespace), {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+    });
+
+  const op = await startOperator(cp, kubeconfig, { args: ['--log-level=warn', `--test-only-coder-url=${coder.url}`] });
+  const pid = op.process.pid!;
+  const samples = async () => parseSamples(await (await fetch(op.metricsUrl)).text());
+  const sum = (all: Sample[], matches: (s: Sample) => boolean) => all.filter(matches).reduce((a, s) => a + s.value, 0);
+  const figures = (all: Sample[]) => ({
+    reconciles: sum(all, (s) => s.name === 'controller_runtime_reconcile_total' && s.labels.controller === 'codercontrolplane'),
+    requests: sum(all, (s) => s.name === 'rest_client_requests_total'),
+    conflicts: sum(all, (s) => s.name === 'rest_client_requests_total' && s.labels.code === '409'),
+    throttled: sum(all, (s) => s.name === 'rest_client_requests_total' && s.labels.code === '429'),
+    cpu: sum(all, (s) => s.name === 'process_cpu_seconds_total'),
+  });
+  await sleep(10_000);
+  const idleRss = await rssMiB(pid);
+
+  const before = figures(await samples());
+  const started = new Date();
+  const t0 = performance.now();
+  await inParallel(n, 50, async (i) => {
+    const { namespace, name } = objects(namespaces)[i]!;
+    await admin.json('POST', collectionPath(coderControlPlaneResource, namespace), {
+      body: {
+        apiVersion: 'coder.com/v1alpha1',
+        kind: 'CoderControlPlane',
+        metadata: { name, namespace },
+        spec: { operatorAccess: { disabled: true } },
+      },
+    });
+  });
+  while ((await readyCount(admin)) < n) await sleep(1_000);
+  const operatorSeconds = (performance.now() - t0) / 1000;
+  const allReady = new Date();
+  const after = figures(await samples());
+  const peakRss = await peakRssMiB(pid);
+  const writes = (await cp.auditEvents({ username: operatorUser, since: started, until: allReady, verbs: writeVerbs })).filter(
+    (e) => e.objectRef?.resource !== 'leases',
+  );
+
+  await sleep(2_000);
+  const quietFrom = new Date();
+  const coderCallsBefore = coder.calls();
+  await sleep(quietSeconds * 1000);
+  const quietCoderCalls = coder.calls() - coderCallsBefore;
+  const quietWrites = (await cp.auditEvents({ username: operatorUser, since: quietFrom, verbs: writeVerbs })).filter(
+    (e) => e.objectRef?.resource !== 'leases',
+  );
+
+  const rssBeforeSecrets = await rssMiB(pid);
+  const payload = Buffer.alloc(16 * 1024, 'x')
+    .toString('base64')
+    .slice(0, 16 * 1024);
+  await inParallel(unrelatedSecrets, 50, async (i) => {
+    await admin.json('POST', collectionPath(builtinResources.secret, 'unrelated'), {
+      body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: `release-${i}`, namespace: 'unrelated' }, data: { release: payload } },
+    });
+  });
+  await sleep(15_000);
+  const rssWithSecrets = await rssMiB(pid);
+  await op.process.stop();
+
+  const bareStarted = performance.now();
+  await bareClientRun(admin, objects(bareNamespaces), bareConcurrency);
+  const bareSeconds = (performance.now() - bareStarted) / 1000;
+
+  const per = (v: number) => (v / n).toFixed(2);
+  const row = (label: string, value: string) => console.log(`${label.padEnd(44)} ${value}`);
+  row('control planes', `${n} over ${namespaces.length} namespaces (operator access disabled; operator at its defaults)`);
+  row('create → all Ready: operator', `${operatorSeconds.toFixed(1)} s`);
+  row('create → all status set: bare client', `${bareSeconds.toFixed(1)} s (${bareConcurrency} at once, 4 writes per object)`);
+  row('operator / bare client', `${(operatorSeconds / bareSeconds).toFixed(2)}×`);
+  row('writes per object', `${per(writes.length)} (${writes.length}: ${byResource(writes)})`);
+  row('reconciles per object', `${per(after.reconciles - before.reconciles)}`);
+  row('requests per object', `${per(after.requests - before.requests)}`);
+  row('409 Conflict answers', `${after.conflicts - before.conflicts}`);
+  row('429 (Priority and Fairness) answers', `${after.throttled - before.throttled}`);
+  row('operator CPU, first create → all Ready', `${(after.cpu - before.cpu).toFixed(1)} s`);
+  row('RSS idle (no objects) / peak', `${idleRss.toFixed(0)} / ${peakRss.toFixed(0)} MiB`);
+  row(
+    `writes in ${quietSeconds} s of quiet`,
+    `${quietWrites.length}${quietWrites.length ? ` (${byResource(quietWrites)})` : ''} (lease renewals not counted)`,
+  );
+  row(`Coder calls in ${quietSeconds} s of quiet`, `${quietCoderCalls}`);
+  row(
+    `RSS before / with ${unrelatedSecrets} unrelated 16 KiB Secrets`,
+    `${rssBeforeSecrets.toFixed(0)} / ${rssWithSecrets.toFixed(0)} MiB (+${(rssWithSecrets - rssBeforeSecrets).toFixed(1)})`,
+  );
+} finally {
+  await coder.close();
+  await cp.stop();
+}

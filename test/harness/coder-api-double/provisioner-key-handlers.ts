@@ -1,0 +1,70 @@
+// Organizations by id or name, and provisioner keys (CoderProvisioner), as Coder answers them: key
+// material only in the create answer, names unique per organization ignoring case, reserved names refused.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Handler, HandlerContext } from './handlers.ts';
+
+const reservedKeyNames = ['built-in', 'user-auth', 'psk'];
+
+function organizationOf({ state, params }: HandlerContext) {
+  const wanted = String(params.organization);
+  return state.organizations.find((o) => o.id === wanted || o.name.toLowerCase() === wanted.toLowerCase());
+}
+
+const organizationNotFound = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
+
+/** Coder lets only owners skip its rate limit; anyone else who asks gets 428. */
+function refusedBypass({ params, user }: HandlerContext) {
+  const asked = params['X-Coder-Bypass-Ratelimit'] === 'true';
+  const owner = user?.roles?.some((r) => r.name === 'owner');
+  return asked && !owner ? { status: 428, body: { message: 'Only owners may bypass the rate limit.' } } : undefined;
+}
+
+export const provisionerKeyHandlers: Readonly<Record<string, Handler>> = {
+  getOrganization: (ctx) => {
+    const org = organizationOf(ctx);
+    return org ? { status: 200, body: org } : organizationNotFound;
+  },
+
+  listProvisionerKeys: (ctx) => {
+    const refused = refusedBypass(ctx);
+    if (refused) return refused;
+    const org = organizationOf(ctx);
+    if (!org) return organizationNotFound;
+    return { status: 200, body: ctx.state.provisionerKeys.filter((k) => k.key.organization === org.id).map((k) => k.key) };
+  },
+
+  createProvisionerKey: (ctx) => {
+    const refused = refusedBypass(ctx);
+    if (refused) return refused;
+    if (!ctx.state.enterprise) return { status: 404, body: { message: 'Route not found.' } };
+    const org = organizationOf(ctx);
+    if (!org) return organizationNotFound;
+    const { name, tags } = ctx.body as { name: string; tags?: Record<string, string> };
+    if (reservedKeyNames.includes(name.toLowerCase())) {
+      return {
+        status: 400,
+        body: { message: `Name cannot be reserved name '${name}'`, validations: [{ field: 'name', detail: 'reserved' }] },
+      };
+    }
+    const taken = ctx.state.provisionerKeys.some((k) => k.key.organization === org.id && k.key.name.toLowerCase() === name.toLowerCase());
+    if (taken) return { status: 409, body: { message: `Provisioner key with name '${name}' already exists in organization` } };
+    const material = randomBytes(32).toString('base64url');
+    ctx.state.provisionerKeys.push({
+      key: { id: randomUUID(), created_at: new Date().toISOString(), organization: org.id, name: name.toLowerCase(), tags: tags ?? {} },
+      material,
+    });
+    return { status: 201, body: { key: material } };
+  },
+
+  deleteProvisionerKey: (ctx) => {
+    const refused = refusedBypass(ctx);
+    if (refused) return refused;
+    const org = organizationOf(ctx);
+    if (!org) return organizationNotFound;
+    const name = String(ctx.params.provisionerKeyName).toLowerCase();
+    const index = ctx.state.provisionerKeys.findIndex((k) => k.key.organization === org.id && k.key.name === name);
+    if (index < 0) return { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
+    ctx.state.provisionerKeys.splice(index, 1);
+    return { status: 204 };
+  },
+};

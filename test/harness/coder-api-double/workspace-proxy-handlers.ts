@@ -1,0 +1,82 @@
+// The workspace-proxy operations of the API double: register, read by id or name, change (and issue a new
+// token), list and deregister, as Coder's enterprise API does them.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/coder-api.ts';
+import type { Answer, Handler } from './handlers.ts';
+import type { CoderApiDoubleState, StoredWorkspaceProxy } from './state.ts';
+
+type Schemas = components['schemas'];
+
+/** A proxy session token in Coder's shape: `<id>:<secret>`. */
+function proxyToken(id: string): string {
+  return `${id}:${randomBytes(24).toString('hex')}`;
+}
+
+/** By id first, then by name, as Coder's workspace proxy middleware looks it up. */
+function findProxy(state: CoderApiDoubleState, idOrName: unknown): StoredWorkspaceProxy | undefined {
+  return state.workspaceProxies.find((p) => p.proxy.id === idOrName) ?? state.workspaceProxies.find((p) => p.proxy.name === idOrName);
+}
+
+const proxyNotFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
+
+export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = {
+  createWorkspaceProxy: ({ state, body }) => {
+    const request = body as Schemas['CreateWorkspaceProxyRequest'];
+    if (findProxy(state, request.name)) {
+      return { status: 409, body: { message: `Workspace proxy with name "${request.name}" already exists.` } };
+    }
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    const proxy: Schemas['WorkspaceProxy'] = {
+      id,
+      name: request.name,
+      display_name: request.display_name || request.name,
+      icon_url: request.icon ?? '',
+      healthy: false,
+      path_app_url: '',
+      wildcard_hostname: '',
+      derp_enabled: false,
+      derp_only: false,
+      status: { status: 'unregistered', checked_at: now },
+      created_at: now,
+      updated_at: now,
+      deleted: false,
+      version: '',
+    };
+    const stored = { proxy, token: proxyToken(id) };
+    state.workspaceProxies.push(stored);
+    return { status: 201, body: { proxy, proxy_token: stored.token } };
+  },
+
+  listWorkspaceProxies: ({ state }) => ({ status: 200, body: { regions: state.workspaceProxies.map((p) => p.proxy) } }),
+
+  getWorkspaceProxy: ({ state, params }) => {
+    const stored = findProxy(state, params.workspaceProxy);
+    return stored ? { status: 200, body: stored.proxy } : proxyNotFound;
+  },
+
+  updateWorkspaceProxy: ({ state, params, body }) => {
+    const stored = findProxy(state, params.workspaceProxy);
+    if (!stored) return proxyNotFound;
+    const patch = body as Schemas['PatchWorkspaceProxy'];
+    if (patch.id !== stored.proxy.id) return { status: 400, body: { message: 'The id in the body does not match the proxy.' } };
+    const clash = state.workspaceProxies.find((p) => p !== stored && p.proxy.name === patch.name);
+    if (clash) return { status: 409, body: { message: `Workspace proxy with name "${patch.name}" already exists.` } };
+    stored.proxy = {
+      ...stored.proxy,
+      name: patch.name,
+      display_name: patch.display_name || stored.proxy.display_name,
+      icon_url: patch.icon || stored.proxy.icon_url,
+      updated_at: new Date().toISOString(),
+    };
+    if (patch.regenerate_token) stored.token = proxyToken(stored.proxy.id);
+    return { status: 200, body: { proxy: stored.proxy, proxy_token: patch.regenerate_token ? stored.token : '' } };
+  },
+
+  deleteWorkspaceProxy: ({ state, params }) => {
+    const stored = findProxy(state, params.workspaceProxy);
+    if (!stored) return proxyNotFound;
+    state.workspaceProxies.splice(state.workspaceProxies.indexOf(stored), 1);
+    return { status: 200, body: { message: 'Proxy has been deleted!' } };
+  },
+};

@@ -1,0 +1,56 @@
+// A CoderControlPlane whose operator access is ready against the Coder API double: its own database in
+// the harness PostgreSQL (the operator bootstraps the operator user there), and the token it stores made
+// valid in the double. For the suites of kinds that call Coder through a control plane.
+import { CoreV1Api } from '@kubernetes/client-node';
+import { coderControlPlaneClient } from '../../generated/clients/index.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { aControlPlane } from '../fixtures/codercontrolplane.ts';
+import { createCoderDatabase } from './coder-database.ts';
+import type { OperatorEnvironment } from './operator-environment.ts';
+import { eventually } from './wait.ts';
+
+/** Creates (or, with `existing`, gives a database to) the control plane and waits for operator access; returns its token. */
+export async function controlPlaneWithOperatorAccess(
+  env: OperatorEnvironment,
+  namespace: string,
+  name = 'coder',
+  options: { existing?: boolean; spec?: CoderControlPlane['spec'] } = {},
+): Promise<{ token: string; controlPlane: CoderControlPlane }> {
+  const core = env.cp.adminConfig().makeApiClient(CoreV1Api);
+  const client = coderControlPlaneClient(env.cp.adminConfig());
+  const url = await createCoderDatabase(env.postgres);
+  const dbSecret = `${name}-db-app`;
+  await core.createNamespacedSecret({ namespace, body: { metadata: { name: dbSecret }, stringData: { uri: url } } });
+  const database = { connectionSecretRef: { name: dbSecret, key: 'uri' } };
+  if (options.existing) await client.mergePatch(namespace, name, { spec: { database } });
+  else
+    await client.create(
+      aControlPlane(name)
+        .inNamespace(namespace)
+        .withSpec({ ...options.spec, database })
+        .manifest(),
+    );
+  return { ...(await operatorAccessToken(env, namespace, name)) };
+}
+
+/** Waits until the control plane reports operator access, and makes its current token valid in the double. */
+export async function operatorAccessToken(
+  env: OperatorEnvironment,
+  namespace: string,
+  name = 'coder',
+): Promise<{ token: string; controlPlane: CoderControlPlane }> {
+  const core = env.cp.adminConfig().makeApiClient(CoreV1Api);
+  const client = coderControlPlaneClient(env.cp.adminConfig());
+  const controlPlane = await eventually(
+    `operator access of CoderControlPlane ${namespace}/${name}`,
+    async () => {
+      const cp = await client.get(namespace, name);
+      return cp.status?.operatorAccessReady && cp.status.url ? cp : undefined;
+    },
+    { timeoutMs: 90_000 },
+  );
+  const secret = await core.readNamespacedSecret({ namespace, name: controlPlane.status!.operatorTokenSecretRef!.name });
+  const token = Buffer.from(secret.data!.token!, 'base64').toString();
+  env.coder.addToken(token);
+  return { token, controlPlane };
+}

@@ -1,0 +1,152 @@
+// The Coder pass of the three AI kinds against the Coder API double (a real HTTP server driven by
+// schemas/coder-api/openapi.yaml), with fixed caches: the outcomes the end-to-end suites cannot reach
+// cheaply (a control plane without operator access, Coder unreachable, a 404 from a version that should
+// serve the API, entitlements that cannot be read).
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { V1Secret } from '@kubernetes/client-node';
+import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { CoderClient } from '../../src/coder/client.ts';
+import type { GatewayKeyContext } from '../../src/controllers/coderaigatewaykey/context.ts';
+import { syncGatewayKey } from '../../src/controllers/coderaigatewaykey/sync.ts';
+import type { ProviderContext } from '../../src/controllers/coderaiprovider/context.ts';
+import { specProblem } from '../../src/controllers/coderaiprovider/reconcile.ts';
+import { syncProvider } from '../../src/controllers/coderaiprovider/sync.ts';
+import type { MCPServerContext } from '../../src/controllers/codermcpserver/context.ts';
+import { syncMCPServer } from '../../src/controllers/codermcpserver/sync.ts';
+import { CoderFacts } from '../../src/controllers/shared/coder-facts.ts';
+import { controllerOwnerReference } from '../../src/controllers/shared/object-names.ts';
+import { operatorTokenMarks } from '../../src/controllers/shared/operator-token-marks.ts';
+import { cacheOf } from '../fixtures/cache.ts';
+import { aGatewayKey } from '../fixtures/coderaigatewaykey.ts';
+import { aProvider } from '../fixtures/coderaiprovider.ts';
+import { aControlPlane } from '../fixtures/codercontrolplane.ts';
+import { anMcpServer } from '../fixtures/codermcpserver.ts';
+import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
+
+const token = 'operator-session-token';
+const ns = 'coder';
+
+describe('the Coder pass of the AI kinds against the Coder API double', () => {
+  let coder: CoderApiDouble;
+  let url: string;
+
+  before(async () => {
+    coder = await startCoderApiDouble({ tokens: [token] });
+  });
+  beforeEach(() => {
+    coder.reset();
+    coder.state.buildInfo.version = 'v2.36.0';
+    coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
+    url = coder.url;
+  });
+  after(() => coder?.stop());
+
+  const controlPlane = (status: CoderControlPlane['status'] = {}): CoderControlPlane =>
+    aControlPlane('coder')
+      .inNamespace(ns)
+      .withStatus({
+        url: 'http://coder.coder.svc.cluster.local:80',
+        operatorAccessReady: true,
+        operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' },
+        ...status,
+      })
+      .build();
+  const tokenSecret = (cp: CoderControlPlane): V1Secret => ({
+    metadata: {
+      name: 'coder-operator-token',
+      namespace: ns,
+      ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)],
+      ...operatorTokenMarks(cp),
+    },
+    data: { token: Buffer.from(token).toString('base64') },
+  });
+  function context<T>(cps: CoderControlPlane[], extra: T) {
+    const secrets = cps.map(tokenSecret);
+    return {
+      coderClient: () => new CoderClient({ baseURL: url, token, retries: 0 }),
+      caches: { controlPlanes: cacheOf(...cps), secrets: cacheOf(...secrets) },
+      facts: new CoderFacts({ buildInfoTtlMs: 0, entitlementsTtlMs: 0 }),
+      resyncMs: 60_000,
+      now: () => new Date(),
+      events: { record: async () => undefined },
+      logger: { debug: () => undefined },
+      createdIDs: new Map(),
+      pending: new Map(),
+      ...extra,
+    };
+  }
+  const providerCtx = (cps: CoderControlPlane[]) => context(cps, {}) as unknown as ProviderContext;
+  const signal = new AbortController().signal;
+  const provider = () => aProvider('openai').inNamespace(ns).withSpec({ type: 'openai' }).build();
+  const line = (c?: { status: string; reason: string }) => (c ? `${c.status} ${c.reason}` : 'absent');
+
+  const controlPlaneRows: { name: string; cps: () => CoderControlPlane[]; reason: string; requeue?: number }[] = [
+    { name: 'no control plane', cps: () => [], reason: 'ControlPlaneUnavailable', requeue: 30_000 },
+    {
+      name: 'a control plane without operator access',
+      cps: () => [controlPlane({ operatorAccessReady: false })],
+      reason: 'OperatorAccessNotReady',
+      requeue: 30_000,
+    },
+  ];
+  for (const row of controlPlaneRows) {
+    it(`reports ControlPlaneReady ${row.reason} for ${row.name}, and calls nothing`, async () => {
+      const pass = await syncProvider(providerCtx(row.cps()), provider(), signal);
+      assert.equal(line(pass.conditions.ControlPlaneReady), `False ${row.reason}`);
+      assert.equal(pass.blocker?.reason, 'ControlPlaneNotReady');
+      assert.equal(pass.requeueAfterMs, row.requeue);
+      assert.deepEqual(coder.requests, []);
+    });
+  }
+
+  it('reports CoderUnreachable when build info fails, and hands the error back for backoff', async () => {
+    url = 'http://127.0.0.1:9';
+    for (const pass of [
+      await syncProvider(providerCtx([controlPlane()]), provider(), signal),
+      await syncMCPServer(
+        context([controlPlane()], {}) as unknown as MCPServerContext,
+        anMcpServer('github').inNamespace(ns).build(),
+        signal,
+      ),
+      await syncGatewayKey(
+        context([controlPlane()], {}) as unknown as GatewayKeyContext,
+        aGatewayKey('gw').inNamespace(ns).build(),
+        signal,
+      ),
+    ]) {
+      assert.equal(line(pass.conditions.ControlPlaneReady), 'False CoderUnreachable');
+      assert.ok(pass.error);
+    }
+  });
+
+  it('reports EndpointNotFound when Coder answers 404 although its version should serve the API', async () => {
+    coder.failNext(1, 404, { pathPrefix: '/api/v2/ai/providers' });
+    const pass = await syncProvider(providerCtx([controlPlane()]), provider(), signal);
+    assert.equal(line(pass.conditions.Supported), 'False EndpointNotFound');
+    assert.equal(pass.blocker?.reason, 'Unsupported');
+    coder.failNext(1, 404, { pathPrefix: '/api/v2/ai-gateway/keys' });
+    const key = await syncGatewayKey(
+      context([controlPlane()], {}) as unknown as GatewayKeyContext,
+      aGatewayKey('gw').inNamespace(ns).build(),
+      signal,
+    );
+    assert.equal(line(key.conditions.Supported), 'False EndpointNotFound');
+  });
+
+  it('reports Entitled Unknown EntitlementsUnavailable and retries in 30 s when entitlements cannot be read', async () => {
+    coder.failNext(1, 500, { pathPrefix: '/api/v2/entitlements' });
+    const pass = await syncProvider(providerCtx([controlPlane()]), provider(), signal);
+    assert.equal(line(pass.conditions.Entitled), 'Unknown EntitlementsUnavailable');
+    assert.equal(pass.blocker?.reason, 'NotEntitled');
+    assert.equal(pass.requeueAfterMs, 30_000);
+    assert.ok(!coder.requests.some((r) => r.path.startsWith('/api/v2/ai/providers')));
+  });
+
+  it('reports a spec no request can be built from as InvalidSpec, naming the field', () => {
+    assert.match(specProblem(aProvider('x').withSpec({ type: 'azure' }).build()) ?? '', /^spec\.baseURL: is required for type azure/);
+    assert.match(specProblem(aProvider('x').withRawSpec({ apiKeys: 'sk-not-a-list' }).build()) ?? '', /apiKeys/);
+    assert.equal(specProblem(aProvider('x').build()), undefined);
+  });
+});

@@ -1,0 +1,69 @@
+// The workspace-proxy routes of the Coder API double, driven through the operator's Coder client: what
+// the proxy controller relies on (tokens issued on create and on regenerate, lookup by id or name, 404s).
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { CoderClient } from '../../src/coder/client.ts';
+import { isCoderNotFound } from '../../src/coder/error-predicates.ts';
+import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
+
+describe('workspace proxies in the Coder API double', () => {
+  const token = 'proxy-admin-token';
+  let coder: CoderApiDouble;
+  let client: CoderClient;
+
+  before(async () => {
+    coder = await startCoderApiDouble({ tokens: [token] });
+    client = new CoderClient({ baseURL: coder.url, token, retries: 0 });
+  });
+  beforeEach(() => coder.reset());
+  after(() => coder?.stop());
+
+  const get = (idOrName: string) =>
+    client.request('GET', '/api/v2/workspaceproxies/{workspaceProxy}', { params: { workspaceProxy: idOrName } });
+
+  it('registers a proxy once, with its token, and finds it by id and by name', async () => {
+    const created = await client.request('POST', '/api/v2/workspaceproxies', { body: { name: 'eu-west', display_name: 'Europe West' } });
+    assert.match(created.proxy_token ?? '', new RegExp(`^${created.proxy.id}:[0-9a-f]{48}$`));
+    assert.equal((await get('eu-west')).id, created.proxy.id);
+    assert.equal((await get(created.proxy.id)).display_name, 'Europe West');
+    await assert.rejects(client.request('POST', '/api/v2/workspaceproxies', { body: { name: 'eu-west' } }), /409/);
+    const list = await client.request('GET', '/api/v2/workspaceproxies');
+    assert.deepEqual(
+      list.regions.map((r) => r.name),
+      ['eu-west'],
+    );
+  });
+
+  it('issues a new token only on regenerate_token, and keeps display name and icon when they are empty', async () => {
+    const { proxy, proxy_token: first } = await client.request('POST', '/api/v2/workspaceproxies', {
+      body: { name: 'eu-west', display_name: 'Europe West', icon: '/emojis/1f1ea-1f1fa.png' },
+    });
+    const renamed = await client.request('PATCH', '/api/v2/workspaceproxies/{workspaceProxy}', {
+      params: { workspaceProxy: proxy.id },
+      body: { id: proxy.id, name: 'europe', display_name: '', icon: '' },
+    });
+    assert.equal(renamed.proxy_token, '');
+    assert.deepEqual(
+      [renamed.proxy.name, renamed.proxy.display_name, renamed.proxy.icon_url],
+      ['europe', 'Europe West', '/emojis/1f1ea-1f1fa.png'],
+    );
+    assert.equal(coder.state.workspaceProxies[0]!.token, first);
+    const regenerated = await client.request('PATCH', '/api/v2/workspaceproxies/{workspaceProxy}', {
+      params: { workspaceProxy: 'europe' },
+      body: { id: proxy.id, name: 'europe', regenerate_token: true },
+    });
+    assert.ok(regenerated.proxy_token && regenerated.proxy_token !== first);
+    assert.equal(coder.state.workspaceProxies[0]!.token, regenerated.proxy_token);
+  });
+
+  it('deregisters a proxy; then it is not found', async () => {
+    const { proxy } = await client.request('POST', '/api/v2/workspaceproxies', { body: { name: 'eu-west' } });
+    await client.request('DELETE', '/api/v2/workspaceproxies/{workspaceProxy}', { params: { workspaceProxy: proxy.id } });
+    await assert.rejects(get('eu-west'), (err) => isCoderNotFound(err));
+    await assert.rejects(
+      client.request('DELETE', '/api/v2/workspaceproxies/{workspaceProxy}', { params: { workspaceProxy: proxy.id } }),
+      (err) => isCoderNotFound(err),
+    );
+    assert.deepEqual(coder.violations, []);
+  });
+});

@@ -1,0 +1,376 @@
+// CoderAIProvider end to end: the operator as its own process under its generated RBAC, a control plane
+// with operator access (real PostgreSQL), and the Coder API double serving /api/v2/ai/providers from v2.34.
+// The resync period is 6 s so that drift repair and the quiet period fit in a test.
+import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import {
+  coderAIProviderClient,
+  coderControlPlaneClient,
+  type CoderAIProviderClient,
+  type CoderControlPlaneClient,
+} from '../../generated/clients/index.ts';
+import type { CoderAIProvider } from '../../generated/types/coderaiprovider.ts';
+import { createCoderDatabase } from '../harness/coder-database.ts';
+import type { RecordedRequest } from '../harness/coder-api-double.ts';
+import { writeVerbs } from '../harness/audit.ts';
+import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
+import { eventually } from '../harness/wait.ts';
+import { aControlPlane } from '../fixtures/codercontrolplane.ts';
+import { aProvider } from '../fixtures/coderaiprovider.ts';
+
+const ns = 'ai';
+const resyncSeconds = 6;
+const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
+const providersPath = '/api/v2/ai/providers';
+
+describe('CoderAIProvider controller', () => {
+  let env: OperatorEnvironment;
+  let core: CoreV1Api;
+  let providers: CoderAIProviderClient;
+  let controlPlanes: CoderControlPlaneClient;
+  const secretValues: string[] = [];
+
+  before(async () => {
+    env = await operatorEnvironment({ operatorArgs: [`--coder-resync-period=${resyncSeconds}`] });
+    core = env.cp.adminConfig().makeApiClient(CoreV1Api);
+    providers = coderAIProviderClient(env.cp.adminConfig());
+    controlPlanes = coderControlPlaneClient(env.cp.adminConfig());
+    env.coder.state.buildInfo.version = 'v2.35.0';
+    env.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'coder-db-app' }, stringData: { uri: await createCoderDatabase(env.postgres) } },
+    });
+    await controlPlanes.create(aControlPlane('coder').inNamespace(ns).withDatabase('coder-db-app', 'uri').manifest());
+    await eventually(
+      'operator access of the control plane',
+      async () => (await controlPlanes.get(ns, 'coder')).status?.operatorAccessReady === true,
+      {
+        timeoutMs: 120_000,
+      },
+    );
+    const token = Buffer.from(
+      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!,
+      'base64',
+    ).toString();
+    env.coder.addToken(token);
+    secretValues.push(token);
+  });
+  after(() => env?.stop());
+
+  /** A Secret marked as a credential for the given providers (or not marked at all). */
+  const keySecret = (name: string, data: Record<string, string>, destinations?: string): V1Secret => ({
+    metadata: {
+      name,
+      ...(destinations !== undefined
+        ? { labels: { 'coder.com/credential': 'true' }, annotations: { 'coder.com/credential-destinations': destinations } }
+        : {}),
+    },
+    stringData: data,
+  });
+  const condition = async (name: string, type: string) => {
+    const c = (await providers.get(ns, name)).status?.conditions?.find((x) => x.type === type);
+    return c ? `${c.status} ${c.reason}` : 'absent';
+  };
+  const waitCondition = (name: string, type: string, expected: string, timeoutMs = 30_000) =>
+    eventually(
+      `${name}: ${type} ${expected}`,
+      async () => {
+        const seen = await condition(name, type);
+        if (seen !== expected) throw new Error(`saw ${seen}`);
+        return seen;
+      },
+      { timeoutMs },
+    );
+  const stored = (name: string) => env.coder.state.aiProviders.find((p) => p.provider.name === name && !p.deleted);
+  const writesTo = (name: string, from: number) =>
+    env.coder.requests.slice(from).filter((r) => r.method !== 'GET' && r.path.startsWith(providersPath) && bodyNames(r, name));
+  const bodyNames = (r: RecordedRequest, name: string) =>
+    r.method === 'POST' ? (r.body as { name?: string }).name === name : r.path.endsWith(`/${stored(name)?.provider.id ?? name}`);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('creates the provider with the key of a marked Secret, reports Ready Available and routes, and never shows the key', async () => {
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: keySecret('openai-keys', { primary: 'sk-first-0001' }, 'coderaiprovider/openai'),
+    });
+    secretValues.push('sk-first-0001');
+    const manifest = aProvider('openai')
+      .inNamespace(ns)
+      .withSpec({ type: 'openai', apiKeys: [{ secretKeyRef: { name: 'openai-keys', key: 'primary' } }] })
+      .manifest();
+    await providers.create(manifest);
+    await waitCondition('openai', 'Ready', 'True Available');
+    const obj = await providers.get(ns, 'openai');
+    const inCoder = stored('openai')!;
+    assert.equal(obj.status!.coderID, inCoder.provider.id);
+    assert.deepEqual(
+      inCoder.keys.map((k) => k.value),
+      ['sk-first-0001'],
+    );
+    assert.equal(inCoder.provider.base_url, 'https://api.openai.com/v1/');
+    assert.equal(inCoder.provider.enabled, true);
+    assert.deepEqual(obj.status!.routes, {
+      embedded: 'http://coder.example.com/api/v2/ai-gateway/openai/',
+      legacy: 'http://coder.example.com/api/v2/aibridge/openai/',
+    });
+    assert.equal(obj.status!.apiKeys![0]!.coderKeyID, inCoder.keys[0]!.id);
+    assert.match(obj.status!.apiKeys![0]!.hash!, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(obj.status!.coderVersion, 'v2.35.0');
+    for (const type of ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced']) {
+      assert.match(await condition('openai', type), /^True /, type);
+    }
+    assert.ok(!JSON.stringify(obj.status).includes('sk-first-0001'), 'the key is not in status');
+  });
+
+  it('sends one PATCH for a spec change, without the unchanged key', async () => {
+    const from = env.coder.requests.length;
+    await providers.mergePatch(ns, 'openai', { spec: { displayName: 'OpenAI (corp)' } });
+    await eventually('the new display name in Coder', async () => stored('openai')?.provider.display_name === 'OpenAI (corp)');
+    await sleep(resyncSeconds * 1000 + 2000);
+    const writes = writesTo('openai', from);
+    assert.deepEqual(
+      writes.map((r) => [r.method, r.body]),
+      [['PATCH', { display_name: 'OpenAI (corp)' }]],
+    );
+  });
+
+  it('resends a rotated key once, and an unchanged key never', async () => {
+    const from = env.coder.requests.length;
+    const keyBefore = stored('openai')!.keys[0]!.id;
+    await core.replaceNamespacedSecret({
+      namespace: ns,
+      name: 'openai-keys',
+      body: keySecret('openai-keys', { primary: 'sk-second-0002' }, 'coderaiprovider/openai'),
+    });
+    secretValues.push('sk-second-0002');
+    await eventually('the rotated key in Coder', async () => stored('openai')?.keys[0]?.value === 'sk-second-0002');
+    await sleep(resyncSeconds * 1000 + 2000);
+    const writes = writesTo('openai', from);
+    assert.deepEqual(
+      writes.map((r) => [r.method, r.body]),
+      [['PATCH', { api_keys: [{ api_key: 'sk-second-0002' }] }]],
+    );
+    const obj = await providers.get(ns, 'openai');
+    assert.notEqual(obj.status!.apiKeys![0]!.coderKeyID, keyBefore);
+    assert.equal(obj.status!.apiKeys![0]!.coderKeyID, stored('openai')!.keys[0]!.id);
+  });
+
+  it('repairs a change made directly in Coder within the resync period', async () => {
+    const inCoder = stored('openai')!;
+    inCoder.provider.enabled = false;
+    inCoder.provider.base_url = 'https://elsewhere.example.com/';
+    await eventually(
+      'the drift repaired',
+      async () => inCoder.provider.enabled && inCoder.provider.base_url === 'https://api.openai.com/v1/',
+      {
+        timeoutMs: (resyncSeconds + 10) * 1000,
+      },
+    );
+  });
+
+  const credentialCases: { name: string; secret?: V1Secret; key: string; reason: string }[] = [
+    { name: 'cred-unmarked', secret: keySecret('cred-unmarked', { k: 'sk-unmarked-1' }), key: 'k', reason: 'NotMarkedAsCredential' },
+    {
+      name: 'cred-elsewhere',
+      secret: keySecret('cred-elsewhere', { k: 'sk-elsewhere-1' }, 'coderaiprovider/other, codermcpserver/cred-elsewhere'),
+      key: 'k',
+      reason: 'DestinationNotListed',
+    },
+    { name: 'cred-missing', key: 'k', reason: 'SecretNotFound' },
+    { name: 'cred-nokey', secret: keySecret('cred-nokey', { other: 'sk-nokey-1' }, 'coderaiprovider/*'), key: 'k', reason: 'KeyNotFound' },
+  ];
+  for (const row of credentialCases) {
+    it(`reports ${row.reason} and sends nothing to Coder`, async () => {
+      const from = env.coder.requests.length;
+      if (row.secret) await core.createNamespacedSecret({ namespace: ns, body: row.secret });
+      await providers.create(
+        aProvider(row.name)
+          .inNamespace(ns)
+          .withSpec({ type: 'anthropic', apiKeys: [{ secretKeyRef: { name: row.name, key: row.key } }] })
+          .manifest(),
+      );
+      await waitCondition(row.name, 'CredentialSecretReady', `False ${row.reason}`);
+      assert.equal(await condition(row.name, 'Ready'), 'False CredentialSecretNotReady');
+      const message = (await providers.get(ns, row.name)).status!.conditions!.find((c) => c.type === 'CredentialSecretReady')!.message;
+      assert.match(message, new RegExp(`Secret "${ns}/${row.name}"`));
+      assert.equal(stored(row.name), undefined);
+      assert.deepEqual(writesTo(row.name, from), []);
+    });
+  }
+
+  it('takes the key once the Secret is marked for it', async () => {
+    await core.replaceNamespacedSecret({
+      namespace: ns,
+      name: 'cred-unmarked',
+      body: keySecret('cred-unmarked', { k: 'sk-unmarked-1' }, 'coderaiprovider/cred-unmarked'),
+    });
+    await waitCondition('cred-unmarked', 'Ready', 'True Available');
+    assert.deepEqual(
+      stored('cred-unmarked')!.keys.map((k) => k.value),
+      ['sk-unmarked-1'],
+    );
+    secretValues.push('sk-unmarked-1', 'sk-elsewhere-1', 'sk-nokey-1');
+  });
+
+  it('leaves a provider it did not create alone unless told to adopt it, and refuses another type', async () => {
+    const now = new Date().toISOString();
+    const foreign = (name: string, type: 'openai' | 'anthropic') => ({
+      provider: {
+        id: crypto.randomUUID(),
+        type,
+        name,
+        display_name: 'by hand',
+        enabled: true,
+        base_url: 'https://api.openai.com/v1/',
+        settings: null,
+        created_at: now,
+        updated_at: now,
+      },
+      keys: [{ id: crypto.randomUUID(), value: 'sk-by-hand-0000', created_at: now }],
+      bedrockSecrets: {},
+      deleted: false,
+    });
+    env.coder.state.aiProviders.push(foreign('taken', 'openai'), foreign('typed', 'openai'));
+    await providers.create(aProvider('taken').inNamespace(ns).withSpec({ type: 'openai' }).manifest());
+    await waitCondition('taken', 'Synced', 'False AlreadyExists');
+    assert.equal(await condition('taken', 'Ready'), 'False SyncFailed');
+    assert.equal(stored('taken')!.provider.display_name, 'by hand');
+    await providers.mergePatch(ns, 'taken', { spec: { adoptExisting: true } });
+    await waitCondition('taken', 'Ready', 'True Available');
+    assert.equal(stored('taken')!.provider.display_name, '');
+    assert.deepEqual(stored('taken')!.keys, [], 'the adopted keys are replaced by spec.apiKeys (none)');
+
+    await providers.create(aProvider('typed').inNamespace(ns).withSpec({ type: 'anthropic', adoptExisting: true }).manifest());
+    await waitCondition('typed', 'Synced', 'False ImmutableFieldConflict');
+  });
+
+  const failures: { status: number; count: number; reason: string }[] = [
+    { status: 400, count: 1, reason: 'CoderValidationFailed' },
+    { status: 403, count: 1, reason: 'Forbidden' },
+    { status: 429, count: 3, reason: 'RateLimited' },
+    { status: 500, count: 3, reason: 'CoderAPIError' },
+  ];
+  for (const row of failures) {
+    it(`reports Synced ${row.reason} when Coder answers ${row.status}`, async () => {
+      const name = `fails-${row.status}`;
+      env.coder.failNext(row.count, row.status, { pathPrefix: providersPath, method: 'POST' });
+      await providers.create(aProvider(name).inNamespace(ns).withSpec({ type: 'openai' }).manifest());
+      // The status write that reports the failure brings the object back at once, and the next attempt
+      // succeeds: the Warning Event is what stays.
+      await eventually(`a Warning Event ${row.reason} for ${name}`, async () =>
+        (await core.listNamespacedEvent({ namespace: ns })).items.find(
+          (e) => e.involvedObject.name === name && e.reason === row.reason && e.type === 'Warning',
+        ),
+      );
+      await waitCondition(name, 'Ready', 'True Available', (resyncSeconds + 30) * 1000);
+      assert.equal(stored(name)?.provider.name, name);
+    });
+  }
+
+  it('reports FieldUnsupported for an icon on v2.34 and applies the other fields', async () => {
+    env.coder.state.buildInfo.version = 'v2.34.0';
+    await eventually('the operator to see v2.34.0', async () => (await providers.get(ns, 'openai')).status?.coderVersion === 'v2.34.0', {
+      timeoutMs: (resyncSeconds + 10) * 1000,
+    });
+    await providers.create(
+      aProvider('iconic').inNamespace(ns).withSpec({ type: 'anthropic', icon: '/icon/anthropic.svg', displayName: 'Iconic' }).manifest(),
+    );
+    await waitCondition('iconic', 'Synced', 'False FieldUnsupported');
+    assert.equal(stored('iconic')!.provider.display_name, 'Iconic');
+    assert.equal(stored('iconic')!.provider.icon, undefined);
+    env.coder.state.buildInfo.version = 'v2.35.0';
+    await waitCondition('iconic', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
+    assert.equal(stored('iconic')!.provider.icon, '/icon/anthropic.svg');
+  });
+
+  it('reports CoderVersionUnsupported on v2.33 without calling the providers route, and recovers after an upgrade', async () => {
+    env.coder.state.buildInfo.version = 'v2.33.0';
+    await providers.create(aProvider('gated').inNamespace(ns).withSpec({ type: 'openai' }).manifest());
+    await waitCondition('gated', 'Supported', 'False CoderVersionUnsupported', (resyncSeconds + 10) * 1000);
+    await waitCondition('openai', 'Supported', 'False CoderVersionUnsupported', (resyncSeconds + 10) * 1000);
+    const from = env.coder.requests.length;
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.deepEqual(
+      env.coder.requests.slice(from).filter((r) => r.path.startsWith(providersPath)),
+      [],
+      'no request to the providers route while Coder is too old',
+    );
+    assert.equal(stored('gated'), undefined);
+    env.coder.state.buildInfo.version = 'v2.34.1';
+    await waitCondition('gated', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
+    env.coder.state.buildInfo.version = 'v2.35.0';
+  });
+
+  it('reports FeatureNotEntitled and GatewayDisabledOnControlPlane', async () => {
+    env.coder.state.entitlements.features.aibridge = { entitlement: 'not_entitled', enabled: false };
+    await waitCondition('openai', 'Entitled', 'False FeatureNotEntitled', (resyncSeconds + 10) * 1000);
+    assert.equal(await condition('openai', 'Ready'), 'False NotEntitled');
+    env.coder.state.entitlements.features.aibridge = { entitlement: 'grace_period', enabled: true };
+    await waitCondition('openai', 'Entitled', 'True GracePeriod', (resyncSeconds + 10) * 1000);
+    env.coder.state.aiGatewayEnabled = false;
+    await waitCondition('openai', 'Ready', 'False GatewayDisabledOnControlPlane', (resyncSeconds + 10) * 1000);
+    env.coder.state.aiGatewayEnabled = true;
+    env.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
+    await waitCondition('openai', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
+  });
+
+  it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', async () => {
+    await sleep(resyncSeconds * 1000 + 2000);
+    const since = new Date();
+    const from = env.coder.requests.length;
+    await sleep(60_000);
+    const writes = (await env.cp.auditEvents({ username: operatorUser, since, verbs: writeVerbs }))
+      // The control plane's own controller is checked by its suite; these are this kind's writes.
+      .filter((e) => e.objectRef?.namespace === ns && e.objectRef.resource !== 'codercontrolplanes');
+    const calls = env.coder.requests.slice(from);
+    console.log(
+      `quiet 60 s: ${writes.length} Kubernetes writes, ${calls.length} Coder calls (${calls.filter((c) => c.method !== 'GET').length} not GET)`,
+    );
+    assert.deepEqual(
+      writes.map((e) => `${e.verb} ${e.objectRef?.resource}/${e.objectRef?.name}`),
+      [],
+    );
+    assert.deepEqual(
+      calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`),
+      [],
+    );
+  });
+
+  it('deletes the provider in Coder, or keeps it with deletionPolicy Orphan', async () => {
+    const id = stored('openai')!.provider.id;
+    await providers.delete(ns, 'openai');
+    await eventually(
+      'the object gone',
+      async () => !(await providers.list(ns)).items.some((p: CoderAIProvider) => p.metadata.name === 'openai'),
+    );
+    assert.equal(env.coder.state.aiProviders.find((p) => p.provider.id === id)!.deleted, true);
+
+    await providers.mergePatch(ns, 'iconic', { spec: { deletionPolicy: 'Orphan' } });
+    await eventually(
+      'the policy seen',
+      async () =>
+        (await providers.get(ns, 'iconic')).metadata.generation === (await providers.get(ns, 'iconic')).status?.observedGeneration,
+    );
+    await providers.delete(ns, 'iconic');
+    await eventually(
+      'the object gone',
+      async () => !(await providers.list(ns)).items.some((p: CoderAIProvider) => p.metadata.name === 'iconic'),
+    );
+    assert.ok(stored('iconic'), 'an orphaned provider stays in Coder');
+  });
+
+  it('never writes a key or the operator token to its log, status or Events', async () => {
+    const log = readFileSync(env.operator.logFile, 'utf8');
+    const statuses = JSON.stringify((await providers.list(ns)).items.map((p) => p.status));
+    const events = JSON.stringify((await core.listNamespacedEvent({ namespace: ns })).items);
+    for (const secret of secretValues) {
+      assert.ok(!log.includes(secret), 'a secret value in the operator log');
+      assert.ok(!statuses.includes(secret), 'a secret value in a status');
+      assert.ok(!events.includes(secret), 'a secret value in an Event');
+    }
+  });
+});

@@ -1,0 +1,320 @@
+// CoderMCPServer end to end: the operator as its own process under its generated RBAC, a control plane
+// with operator access (real PostgreSQL), and the Coder API double serving MCP server configs on the
+// experimental path from v2.32 and on /api/v2/ai-gateway/mcp-servers from v2.35. Resync period 6 s.
+import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { coderControlPlaneClient, coderMCPServerClient, type CoderMCPServerClient } from '../../generated/clients/index.ts';
+import { writeVerbs } from '../harness/audit.ts';
+import { createCoderDatabase } from '../harness/coder-database.ts';
+import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
+import { eventually } from '../harness/wait.ts';
+import { aControlPlane } from '../fixtures/codercontrolplane.ts';
+import { anMcpServer } from '../fixtures/codermcpserver.ts';
+
+const ns = 'mcp';
+const resyncSeconds = 6;
+const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
+const newPath = '/api/v2/ai-gateway/mcp-servers';
+const oldPath = '/api/experimental/mcp/servers';
+
+describe('CoderMCPServer controller', () => {
+  let env: OperatorEnvironment;
+  let core: CoreV1Api;
+  let servers: CoderMCPServerClient;
+  const secretValues: string[] = [];
+
+  before(async () => {
+    env = await operatorEnvironment({ operatorArgs: [`--coder-resync-period=${resyncSeconds}`] });
+    core = env.cp.adminConfig().makeApiClient(CoreV1Api);
+    servers = coderMCPServerClient(env.cp.adminConfig());
+    const controlPlanes = coderControlPlaneClient(env.cp.adminConfig());
+    env.coder.state.buildInfo.version = 'v2.35.0';
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'coder-db-app' }, stringData: { uri: await createCoderDatabase(env.postgres) } },
+    });
+    await controlPlanes.create(aControlPlane('coder').inNamespace(ns).withDatabase('coder-db-app', 'uri').manifest());
+    await eventually(
+      'operator access of the control plane',
+      async () => (await controlPlanes.get(ns, 'coder')).status?.operatorAccessReady === true,
+      {
+        timeoutMs: 120_000,
+      },
+    );
+    const token = Buffer.from(
+      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!,
+      'base64',
+    ).toString();
+    env.coder.addToken(token);
+    secretValues.push(token);
+  });
+  after(() => env?.stop());
+
+  const marked = (name: string, data: Record<string, string>, destinations = 'codermcpserver/*'): V1Secret => ({
+    metadata: { name, labels: { 'coder.com/credential': 'true' }, annotations: { 'coder.com/credential-destinations': destinations } },
+    stringData: data,
+  });
+  const condition = async (name: string, type: string) => {
+    const c = (await servers.get(ns, name)).status?.conditions?.find((x) => x.type === type);
+    return c ? `${c.status} ${c.reason}` : 'absent';
+  };
+  const waitCondition = (name: string, type: string, expected: string, timeoutMs = 30_000) =>
+    eventually(
+      `${name}: ${type} ${expected}`,
+      async () => {
+        const seen = await condition(name, type);
+        if (seen !== expected) throw new Error(`saw ${seen}`);
+        return seen;
+      },
+      { timeoutMs },
+    );
+  const stored = (slug: string) => env.coder.state.mcpServers.find((s) => s.config.slug === slug);
+  const writesSince = (from: number) => env.coder.requests.slice(from).filter((r) => r.method !== 'GET' && r.path.includes('/mcp'));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('registers an MCP server with its API key from a marked Secret, and reports Ready Available', async () => {
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: marked('github-mcp', { 'api-key': 'Bearer ghp-first-0001' }, 'codermcpserver/github'),
+    });
+    secretValues.push('ghp-first-0001');
+    await servers.create(
+      anMcpServer('github')
+        .inNamespace(ns)
+        .withSpec({
+          availability: 'default_on',
+          auth: { type: 'apiKey', apiKey: { valueSecretRef: { name: 'github-mcp' } } },
+          tools: { deny: ['delete_repository'] },
+        })
+        .manifest(),
+    );
+    await waitCondition('github', 'Ready', 'True Available');
+    const obj = await servers.get(ns, 'github');
+    const inCoder = stored('github')!;
+    assert.equal(obj.status!.coderID, inCoder.config.id);
+    assert.equal(obj.status!.apiPath, newPath);
+    assert.deepEqual(obj.status!.hasSecrets, { oauth2Secret: false, apiKey: true, customHeaders: false });
+    assert.match(obj.status!.appliedSecretHashes!['apiKey.value']!, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(inCoder.secrets.api_key_value, 'Bearer ghp-first-0001');
+    assert.deepEqual(
+      [inCoder.config.auth_type, inCoder.config.api_key_header, inCoder.config.availability, inCoder.config.enabled],
+      ['api_key', 'Authorization', 'default_on', true],
+    );
+    assert.deepEqual(inCoder.config.tool_deny_list, ['delete_repository']);
+    assert.equal(await condition('github', 'Supported'), 'True Supported');
+  });
+
+  it('sends one PATCH for a spec change without the unchanged secret, and resends a rotated secret once', async () => {
+    let from = env.coder.requests.length;
+    await servers.mergePatch(ns, 'github', { spec: { description: 'GitHub tools' } });
+    await eventually('the description in Coder', async () => stored('github')?.config.description === 'GitHub tools');
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.deepEqual(
+      writesSince(from).map((r) => [r.method, r.body]),
+      [['PATCH', { description: 'GitHub tools' }]],
+    );
+
+    from = env.coder.requests.length;
+    await core.replaceNamespacedSecret({
+      namespace: ns,
+      name: 'github-mcp',
+      body: marked('github-mcp', { 'api-key': 'Bearer ghp-second-0002' }, 'codermcpserver/github'),
+    });
+    secretValues.push('ghp-second-0002');
+    await eventually('the rotated key in Coder', async () => stored('github')?.secrets.api_key_value === 'Bearer ghp-second-0002');
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.deepEqual(
+      writesSince(from).map((r) => [r.method, r.body]),
+      [['PATCH', { api_key_value: 'Bearer ghp-second-0002' }]],
+    );
+  });
+
+  it('repairs a change made directly in Coder within the resync period', async () => {
+    stored('github')!.config.availability = 'force_on';
+    await eventually('the drift repaired', async () => stored('github')!.config.availability === 'default_on', {
+      timeoutMs: (resyncSeconds + 10) * 1000,
+    });
+  });
+
+  it('changes the auth type with the whole new auth block, custom headers from literals and Secrets', async () => {
+    await core.createNamespacedSecret({ namespace: ns, body: marked('tenant-token', { 'x-token': 'tok-0003' }, 'codermcpserver/github') });
+    secretValues.push('tok-0003');
+    const from = env.coder.requests.length;
+    await servers.mergePatch(ns, 'github', {
+      spec: {
+        auth: {
+          type: 'customHeaders',
+          apiKey: null,
+          customHeaders: {
+            headers: [
+              { name: 'X-Tenant', value: 'acme' },
+              { name: 'X-Token', valueFrom: { secretKeyRef: { name: 'tenant-token' } } },
+            ],
+            userSuppliedKeys: [{ name: 'X-User', description: 'Your token' }],
+          },
+        },
+      },
+    });
+    await eventually('custom headers in Coder', async () => stored('github')?.config.auth_type === 'custom_headers');
+    const inCoder = stored('github')!;
+    assert.deepEqual(inCoder.secrets, { custom_headers: { 'X-Tenant': 'acme', 'X-Token': 'tok-0003' } });
+    assert.deepEqual(inCoder.config.custom_headers_user_keys, ['X-User']);
+    assert.equal(inCoder.config.api_key_header, undefined, 'the api_key fields were cleared');
+    await waitCondition('github', 'Ready', 'True Available');
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.equal(writesSince(from).length, 1, 'one PATCH for the auth change, none after');
+  });
+
+  const credentialCases: { name: string; secret?: V1Secret; reason: string }[] = [
+    {
+      name: 'cred-unmarked',
+      secret: { metadata: { name: 'cred-unmarked' }, stringData: { 'api-key': 'k-unmarked' } },
+      reason: 'NotMarkedAsCredential',
+    },
+    {
+      name: 'cred-elsewhere',
+      secret: marked('cred-elsewhere', { 'api-key': 'k-elsewhere' }, 'coderaiprovider/*'),
+      reason: 'DestinationNotListed',
+    },
+    { name: 'cred-missing', reason: 'SecretNotFound' },
+    { name: 'cred-nokey', secret: marked('cred-nokey', { other: 'k-nokey' }), reason: 'KeyNotFound' },
+  ];
+  for (const row of credentialCases) {
+    it(`reports ${row.reason} and sends nothing to Coder`, async () => {
+      const from = env.coder.requests.length;
+      if (row.secret) await core.createNamespacedSecret({ namespace: ns, body: row.secret });
+      await servers.create(
+        anMcpServer(row.name)
+          .inNamespace(ns)
+          .withSpec({ auth: { type: 'apiKey', apiKey: { valueSecretRef: { name: row.name } } } })
+          .manifest(),
+      );
+      await waitCondition(row.name, 'CredentialSecretReady', `False ${row.reason}`);
+      assert.equal(await condition(row.name, 'Ready'), 'False CredentialSecretNotReady');
+      assert.equal(stored(row.name), undefined);
+      assert.deepEqual(writesSince(from), []);
+    });
+  }
+
+  it('leaves a config it did not create alone unless told to adopt it', async () => {
+    const now = new Date().toISOString();
+    env.coder.state.mcpServers.push({
+      config: {
+        id: crypto.randomUUID(),
+        created_at: now,
+        updated_at: now,
+        display_name: 'by hand',
+        slug: 'linear',
+        url: 'https://mcp.linear.app/mcp',
+        transport: 'sse',
+        auth_type: 'none',
+        availability: 'force_on',
+        enabled: true,
+      },
+      secrets: {},
+    });
+    await servers.create(
+      anMcpServer('linear').inNamespace(ns).withSpec({ displayName: 'Linear', url: 'https://mcp.linear.app/mcp' }).manifest(),
+    );
+    await waitCondition('linear', 'Synced', 'False AlreadyExists');
+    assert.equal(stored('linear')!.config.display_name, 'by hand');
+    await servers.mergePatch(ns, 'linear', { spec: { adoptExisting: true } });
+    await waitCondition('linear', 'Ready', 'True Available');
+    assert.deepEqual(
+      [stored('linear')!.config.display_name, stored('linear')!.config.transport, stored('linear')!.config.availability],
+      ['Linear', 'streamable_http', 'default_off'],
+    );
+  });
+
+  it('falls back to the experimental path, naming the fields it cannot send, and reports EndpointNotFound when neither answers', async () => {
+    env.coder.state.buildInfo.version = 'v2.34.0';
+    await servers.create(
+      anMcpServer('older')
+        .inNamespace(ns)
+        .withSpec({ tools: { rules: [{ tool: 'create_issue', action: 'escalate' }] } })
+        .manifest(),
+    );
+    await waitCondition('older', 'Supported', 'True ExperimentalAPI', (resyncSeconds + 10) * 1000);
+    await waitCondition('older', 'Synced', 'False FieldUnsupported');
+    assert.equal((await servers.get(ns, 'older')).status!.apiPath, oldPath);
+    assert.ok(stored('older'), 'registered through the experimental path');
+    assert.equal(stored('older')!.config.tool_rules, undefined);
+
+    env.coder.state.buildInfo.version = 'v2.31.0';
+    await waitCondition('older', 'Supported', 'False EndpointNotFound', (resyncSeconds + 10) * 1000);
+    assert.equal(await condition('older', 'Ready'), 'False Unsupported');
+    env.coder.state.buildInfo.version = 'v2.35.0';
+    await waitCondition('older', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
+    assert.deepEqual(stored('older')!.config.tool_rules, [{ tool: 'create_issue', action: 'escalate' }]);
+  });
+
+  const failures: { status: number; count: number; reason: string }[] = [
+    { status: 400, count: 1, reason: 'CoderValidationFailed' },
+    { status: 403, count: 1, reason: 'Forbidden' },
+    { status: 429, count: 3, reason: 'RateLimited' },
+    { status: 502, count: 3, reason: 'CoderAPIError' },
+  ];
+  for (const row of failures) {
+    it(`reports Synced ${row.reason} when Coder answers ${row.status}, then recovers`, async () => {
+      const name = `fails-${row.status}`;
+      env.coder.failNext(row.count, row.status, { pathPrefix: newPath, method: 'POST' });
+      await servers.create(anMcpServer(name).inNamespace(ns).manifest());
+      await eventually(`a Warning Event ${row.reason} for ${name}`, async () =>
+        (await core.listNamespacedEvent({ namespace: ns })).items.find(
+          (e) => e.involvedObject.name === name && e.reason === row.reason && e.type === 'Warning',
+        ),
+      );
+      await waitCondition(name, 'Ready', 'True Available', (resyncSeconds + 30) * 1000);
+    });
+  }
+
+  it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', async () => {
+    await sleep(resyncSeconds * 1000 + 2000);
+    const since = new Date();
+    const from = env.coder.requests.length;
+    await sleep(60_000);
+    const writes = (await env.cp.auditEvents({ username: operatorUser, since, verbs: writeVerbs }))
+      // The control plane's own controller is checked by its suite; these are this kind's writes.
+      .filter((e) => e.objectRef?.namespace === ns && e.objectRef.resource !== 'codercontrolplanes');
+    const calls = env.coder.requests.slice(from);
+    console.log(
+      `quiet 60 s: ${writes.length} Kubernetes writes, ${calls.length} Coder calls (${calls.filter((c) => c.method !== 'GET').length} not GET)`,
+    );
+    assert.deepEqual(
+      writes.map((e) => `${e.verb} ${e.objectRef?.resource}/${e.objectRef?.name}`),
+      [],
+    );
+    assert.deepEqual(
+      calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`),
+      [],
+    );
+  });
+
+  it('deletes the config in Coder, or keeps it with deletionPolicy Orphan', async () => {
+    await servers.delete(ns, 'github');
+    await eventually('the object gone', async () => !(await servers.list(ns)).items.some((s) => s.metadata.name === 'github'));
+    assert.equal(stored('github'), undefined);
+    await servers.mergePatch(ns, 'linear', { spec: { deletionPolicy: 'Orphan' } });
+    await eventually('the policy seen', async () => {
+      const obj = await servers.get(ns, 'linear');
+      return obj.status?.observedGeneration === obj.metadata.generation;
+    });
+    await servers.delete(ns, 'linear');
+    await eventually('the object gone', async () => !(await servers.list(ns)).items.some((s) => s.metadata.name === 'linear'));
+    assert.ok(stored('linear'), 'an orphaned config stays in Coder');
+  });
+
+  it('never writes a secret value or the operator token to its log, status or Events', async () => {
+    const log = readFileSync(env.operator.logFile, 'utf8');
+    const statuses = JSON.stringify((await servers.list(ns)).items.map((s) => s.status));
+    const events = JSON.stringify((await core.listNamespacedEvent({ namespace: ns })).items);
+    for (const secret of secretValues) {
+      assert.ok(!log.includes(secret), 'a secret value in the operator log');
+      assert.ok(!statuses.includes(secret), 'a secret value in a status');
+      assert.ok(!events.includes(secret), 'a secret value in an Event');
+    }
+  });
+});

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Schemas } from '../../../../src/coder/api-types.ts';
+import { desiredProvider } from '../../../../src/controllers/coderaiprovider/desired.ts';
+import { appliedKeys, createRequest, updateRequest, type KeyInput } from '../../../../src/controllers/coderaiprovider/update-request.ts';
+import { aProvider } from '../../../fixtures/coderaiprovider.ts';
+
+const key = (value: string, hash = `h-${value}`): KeyInput => ({ secretName: 's', secretKey: value, value, hash });
+const existing = (over: Partial<Schemas['AIProvider']> = {}): Schemas['AIProvider'] => ({
+  id: 'p1',
+  type: 'anthropic',
+  name: 'anthropic',
+  display_name: '',
+  enabled: true,
+  base_url: 'https://api.anthropic.com/',
+  api_keys: [{ id: 'k1', masked: 'sk-a***0001' }],
+  settings: null,
+  ...over,
+});
+const status = { apiKeys: [{ secretName: 's', secretKey: 'sk-a-0001', coderKeyID: 'k1', hash: 'h-sk-a-0001' }] };
+
+describe('provider requests', () => {
+  it('defaults the base URL by type and names fields this Coder does not accept', () => {
+    const p = aProvider()
+      .withSpec({ icon: '/icon/a.svg', upstreamHeaders: [{ name: 'X-Team', value: 'a' }] })
+      .build();
+    const old = desiredProvider(p, 'v2.34.0');
+    assert.equal(old.base_url, 'https://api.anthropic.com/');
+    assert.equal(old.icon, undefined);
+    assert.equal(old.settings, null);
+    assert.equal(old.unsupported.length, 2);
+    const current = desiredProvider(p, 'v2.35.0');
+    assert.equal(current.icon, '/icon/a.svg');
+    assert.deepEqual(current.settings, { _type: 'upstream-headers', _version: 1, headers: { 'X-Team': 'a' } });
+    assert.deepEqual(current.unsupported, []);
+  });
+
+  it('creates with every key in spec order and the Bedrock credentials', () => {
+    const p = aProvider()
+      .withSpec({ bedrock: { region: 'us-west-2' } })
+      .build();
+    const body = createRequest(desiredProvider(p, 'v2.35.0'), [key('sk-a-0001'), key('sk-b-0002')], {
+      'bedrock.accessKeyID': { value: 'AKIA', hash: 'h1' },
+    });
+    assert.deepEqual(body.api_keys, ['sk-a-0001', 'sk-b-0002']);
+    assert.deepEqual(body.settings, {
+      _type: 'bedrock',
+      _version: 1,
+      region: 'us-west-2',
+      model: '',
+      small_fast_model: '',
+      role_arn: '',
+      access_key: 'AKIA',
+    });
+  });
+
+  it('sends nothing when Coder holds the spec and the key hash is unchanged', () => {
+    const desired = desiredProvider(aProvider().build(), 'v2.35.0');
+    assert.equal(updateRequest(existing(), desired, [key('sk-a-0001')], {}, status), undefined);
+  });
+
+  it('sends only the changed field, keeping the key by id', () => {
+    const desired = desiredProvider(aProvider().withSpec({ displayName: 'A' }).build(), 'v2.35.0');
+    assert.deepEqual(updateRequest(existing(), desired, [key('sk-a-0001')], {}, status), { display_name: 'A' });
+  });
+
+  it('sends the whole key set when a key is rotated, added or removed', () => {
+    const desired = desiredProvider(aProvider().build(), 'v2.35.0');
+    assert.deepEqual(updateRequest(existing(), desired, [key('sk-new-0009')], {}, status), { api_keys: [{ api_key: 'sk-new-0009' }] });
+    assert.deepEqual(updateRequest(existing(), desired, [key('sk-a-0001'), key('sk-b-0002')], {}, status), {
+      api_keys: [{ id: 'k1' }, { api_key: 'sk-b-0002' }],
+    });
+    assert.deepEqual(updateRequest(existing(), desired, [], {}, status), { api_keys: [] });
+  });
+
+  it('sends every key of a provider it adopts (no status), since their values are unknown', () => {
+    const desired = desiredProvider(aProvider().build(), 'v2.35.0');
+    assert.deepEqual(updateRequest(existing(), desired, [key('sk-a-0001')], {}, undefined), { api_keys: [{ api_key: 'sk-a-0001' }] });
+  });
+
+  it('resends a Bedrock credential only when its hash changes, and clears one spec dropped', () => {
+    const p = aProvider()
+      .withSpec({ bedrock: { region: 'us-west-2' } })
+      .build();
+    const desired = desiredProvider(p, 'v2.35.0');
+    const held = existing({
+      api_keys: [],
+      settings: { _type: 'bedrock', _version: 1, region: 'us-west-2', model: '', small_fast_model: '', role_arn: '' },
+    });
+    const applied = { apiKeys: [], appliedSecretHashes: { 'bedrock.accessKeyID': 'h1', 'bedrock.secretAccessKey': 'h2' } };
+    const same = { 'bedrock.accessKeyID': { value: 'AKIA', hash: 'h1' }, 'bedrock.secretAccessKey': { value: 'secret', hash: 'h2' } };
+    assert.equal(updateRequest(held, desired, [], same, applied), undefined);
+    const rotated = { ...same, 'bedrock.secretAccessKey': { value: 'secret2', hash: 'h3' } };
+    assert.deepEqual(updateRequest(held, desired, [], rotated, applied)?.settings, {
+      _type: 'bedrock',
+      _version: 1,
+      region: 'us-west-2',
+      model: '',
+      small_fast_model: '',
+      role_arn: '',
+      access_key_secret: 'secret2',
+    });
+    const dropped = updateRequest(held, desired, [], {}, applied)?.settings as Record<string, unknown>;
+    assert.equal(dropped.access_key, '');
+    assert.equal(dropped.access_key_secret, '');
+  });
+
+  it('maps the answered keys to spec order by their masked tails', () => {
+    const answer = existing({
+      api_keys: [
+        { id: 'kb', masked: 'sk-b***0002' },
+        { id: 'ka', masked: 'sk-a***0001' },
+      ],
+    });
+    assert.deepEqual(
+      appliedKeys(answer, [key('sk-a-0001'), key('sk-b-0002')]).map((k) => k.coderKeyID),
+      ['ka', 'kb'],
+    );
+  });
+});
