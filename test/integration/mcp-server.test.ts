@@ -120,14 +120,12 @@ describe('MCP server (--app=mcp-http)', () => {
     await kubectlOk(env.admin, ['apply', '-f', '-'], callerRbac);
 
     const starter = aCoderTemplate(env.coder.state, 'coder', 'starter');
-    aCoderWorkspace(env.coder.state, { organization: 'coder', owner: 'alice', name: 'dev', template: starter });
+    aCoderWorkspace(env.coder.state, { owner: 'alice', name: 'dev', template: starter });
     aCoderWorkspace(env.coder.state, {
-      organization: 'other',
       owner: 'bob',
       name: 'dev',
       template: aCoderTemplate(env.coder.state, 'other', 'base'),
       transition: 'start',
-      status: 'running',
       deadline: '2026-12-01T18:00:00.123Z',
     });
 
@@ -326,7 +324,7 @@ describe('MCP server (--app=mcp-http)', () => {
     const builds = env.coder.requests.slice(before).filter((r) => r.method === 'POST');
     assert.deepEqual(
       builds.map((r) => [r.path, r.body]),
-      [[`/api/v2/workspaces/${env.coder.state.workspaces[0]!.id}/builds`, { transition: 'start' }]],
+      [[`/api/v2/workspaces/${env.coder.state.world.workspaces[0]!.workspace.id}/builds`, { transition: 'start' }]],
     );
     assert.ok(env.coder.requests.slice(before).every((r) => env.coder.state.tokens.get(r.token!) !== undefined));
   });
@@ -338,7 +336,7 @@ describe('MCP server (--app=mcp-http)', () => {
       ['coder.starter', 'other.base'],
     );
     const { template } = await ok('get_template', { namespace: ns, name: 'coder.starter' });
-    assert.equal(template.activeVersionID, env.coder.state.templates[0]!.active_version_id);
+    assert.equal(template.activeVersionID, env.coder.state.world.templates[0]!.active_version_id);
     assert.deepEqual(await ok('set_template_running', { namespace: ns, name: 'coder.starter', running: false }), {
       template,
       updated: false,

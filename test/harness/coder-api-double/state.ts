@@ -57,13 +57,10 @@ export interface CoderApiDoubleState {
   mcpServers: StoredMCPServer[];
   /** AI Gateway keys (served from v2.36). */
   aiGatewayKeys: StoredAIGatewayKey[];
-  /** Organizations, templates, workspaces and builds (template tests). */
+  /** Organizations and their members, templates, workspaces and builds: see workspace-world.ts. */
   world: WorkspaceWorld;
-  /** Organizations beyond the default one; workspaces and templates name theirs. */
+  /** The organizations provisioner keys belong to (provisioner-key-handlers.ts); not yet the world's. */
   organizations: Schemas['Organization'][];
-  /** Workspaces with their latest build; a new build replaces latest_build. */
-  workspaces: Schemas['Workspace'][];
-  templates: Schemas['Template'][];
   /** Workspace proxies registered through the API, in order of creation. */
   workspaceProxies: StoredWorkspaceProxy[];
   /** Provisioner keys with their material, which Coder answers only once (on create). */
@@ -134,8 +131,6 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     organizations: [
       { id: defaultOrganizationId, name: 'default', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
     ],
-    workspaces: [],
-    templates: [],
     workspaceProxies: [],
     provisionerKeys: [],
   };

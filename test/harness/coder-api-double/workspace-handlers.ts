@@ -1,11 +1,20 @@
 // The double's users, organizations, templates, versions, workspaces, builds and build logs, as Coder answers
 // them for the template-test controller (404 with Coder's message, 410 for a deleted workspace, 409 for a
 // taken name or a running build, 406 for a version still importing, 412 for a cancel that comes too late).
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
-import { advance, defaultBuildScript, newBuild, workspaceAnswer, type StoredWorkspace } from './workspace-world.ts';
+import {
+  advance,
+  defaultBuildScript,
+  deleteTemplate,
+  listLiveWorkspaces,
+  newBuild,
+  workspaceAnswer,
+  workspaceFields,
+  type StoredWorkspace,
+  type WorkspaceFilter,
+} from './workspace-world.ts';
 
 type Schemas = components['schemas'];
 
@@ -19,7 +28,32 @@ function findUser(state: CoderApiDoubleState, ref: string, me?: Schemas['User'])
 }
 
 function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Organization'] | undefined {
+  if (ref === 'default') return state.world.organizations.find((o) => o.is_default);
   return state.world.organizations.find((o) => o.id === ref || same(o.name, ref));
+}
+
+/**
+ * The filter of a workspace search query ("owner:alice organization:coder template:docker name:dev status:running", a
+ * bare word searches names); a string names the unknown key; undefined matches nothing (an unknown owner).
+ */
+function workspaceFilter(state: CoderApiDoubleState, q: string, me?: Schemas['User']): WorkspaceFilter | string | undefined {
+  const filter: WorkspaceFilter = {};
+  for (const term of q.split(/\s+/).filter(Boolean)) {
+    const [key, value] = term.includes(':') ? [term.slice(0, term.indexOf(':')), term.slice(term.indexOf(':') + 1)] : ['name', term];
+    if (key === 'owner') {
+      const owner = findUser(state, value, me);
+      if (!owner) return undefined;
+      filter.ownerId = owner.id;
+    } else if (key === 'organization') {
+      const org = findOrganization(state, value);
+      if (!org) return undefined;
+      filter.organizationId = org.id;
+    } else if (key === 'template') filter.templateName = value;
+    else if (key === 'status') filter.status = value;
+    else if (key === 'name') filter.nameContains = value;
+    else return key;
+  }
+  return filter;
 }
 
 function findWorkspace(state: CoderApiDoubleState, id: string): StoredWorkspace | undefined {
@@ -53,9 +87,18 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     return template ? { status: 200, body: template } : notFound;
   },
 
+  listTemplates: ({ state }) => ({ status: 200, body: state.world.templates }),
+
   getTemplate: ({ state, params }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     return template ? { status: 200, body: template } : notFound;
+  },
+
+  deleteTemplate: ({ state, params }) => {
+    const outcome = deleteTemplate(state.world, String(params.template));
+    if (outcome === 'not-found') return notFound;
+    if (outcome === 'in-use') return { status: 400, body: { message: 'All workspaces must be deleted before a template can be removed.' } };
+    return { status: 200, body: { message: 'Template has been deleted!' } };
   },
 
   getTemplateVersionByName: ({ state, params }) => {
@@ -82,20 +125,8 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
       return { status: 409, body: { message: `Workspace "${request.name}" already exists.` } };
     }
     const owningTemplate = state.world.templates.find((t) => t.id === version.template_id)!;
-    const at = new Date().toISOString();
     const stored: StoredWorkspace = {
-      workspace: {
-        id: randomUUID(),
-        created_at: at,
-        updated_at: at,
-        owner_id: owner.id,
-        owner_name: owner.username,
-        organization_id: owningTemplate.organization_id,
-        template_id: owningTemplate.id,
-        template_name: owningTemplate.name,
-        name: request.name,
-        automatic_updates: request.automatic_updates ?? 'never',
-      },
+      workspace: { ...workspaceFields(owningTemplate, owner, request.name), automatic_updates: request.automatic_updates ?? 'never' },
       builds: [],
       deleted: false,
       script: state.world.buildScripts.get(version.id) ?? defaultBuildScript,
@@ -105,6 +136,23 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     stored.builds.unshift(newBuild(stored, 'start', user!.id, version.id));
     state.world.workspaces.push(stored);
     return { status: 201, body: workspaceAnswer(stored) };
+  },
+
+  listWorkspaces: ({ state, params, user }) => {
+    const filter = workspaceFilter(state, typeof params.q === 'string' ? params.q : '', user);
+    if (typeof filter === 'string') {
+      return {
+        status: 400,
+        body: {
+          message: 'Invalid workspace search query.',
+          validations: [{ field: 'q', detail: `Query param "${filter}" is not a valid query param` }],
+        },
+      };
+    }
+    const workspaces = filter ? listLiveWorkspaces(state.world, filter) : [];
+    const offset = typeof params.offset === 'number' ? params.offset : 0;
+    const limit = typeof params.limit === 'number' && params.limit > 0 ? params.limit : workspaces.length;
+    return { status: 200, body: { workspaces: workspaces.slice(offset, offset + limit), count: workspaces.length } };
   },
 
   getWorkspaceByOwnerAndName: ({ state, params, user }) => {

@@ -1,7 +1,8 @@
-// The part of the in-memory Coder that template tests use: organizations and their members, templates and
-// versions, workspaces with their builds, agents and build logs. Builds move on as the workspace is read
-// (one step per read, never by the clock), following the script of the template version: a build that
-// fails with log lines, an agent that never connects, a slow or failing delete.
+// The in-memory Coder's one world, shared by template tests, the MCP server and the aggregated API:
+// organizations and their members, templates and versions, workspaces with their builds, agents and build
+// logs. Builds move on as the workspace is read (one step per read, never by the clock), following the
+// script of the template version: a build that fails with log lines, an agent that never connects, a slow
+// or failing delete.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 
@@ -190,62 +191,65 @@ export function workspaceAnswer(stored: StoredWorkspace): Schemas['Workspace'] {
   return { ...stored.workspace, latest_build: stored.builds[0]! } as Schemas['Workspace'];
 }
 
-/** An organization, a tester user who is a plain member of it, a template and its active version. */
-export interface TemplateTestSeed {
-  organization: Schemas['Organization'];
-  tester: Schemas['User'];
-  template: Schemas['Template'];
-  version: Schemas['TemplateVersion'];
+/** Which workspaces a list returns: all live ones, or those of one owner, organization, template or name. */
+export interface WorkspaceFilter {
+  ownerId?: string;
+  organizationId?: string;
+  templateName?: string;
+  /** Coder matches a part of the name, ignoring case. */
+  nameContains?: string;
+  /** The status of the latest build. */
+  status?: string;
 }
 
-export function seedTemplate(
-  world: WorkspaceWorld,
-  users: Schemas['User'][],
-  options: {
-    organization?: string;
-    template?: string;
-    version?: string;
-    script?: BuildScript;
-    tester?: Partial<Schemas['User']>;
-    /** A tester seeded before: reused, and made a member of the organization unless `member` is false. */
-    existingTester?: Schemas['User'];
-    member?: boolean;
-  } = {},
-): TemplateTestSeed {
+/** The workspaces that are not deleted and match `filter`, as Coder answers them. */
+export function listLiveWorkspaces(world: WorkspaceWorld, filter: WorkspaceFilter = {}): Schemas['Workspace'][] {
+  return world.workspaces
+    .filter(
+      ({ deleted, workspace: w, builds }) =>
+        !deleted &&
+        (filter.status === undefined || builds[0]?.status === filter.status) &&
+        (filter.ownerId === undefined || w.owner_id === filter.ownerId) &&
+        (filter.organizationId === undefined || w.organization_id === filter.organizationId) &&
+        (filter.templateName === undefined || String(w.template_name).toLowerCase() === filter.templateName.toLowerCase()) &&
+        (filter.nameContains === undefined || w.name.toLowerCase().includes(filter.nameContains.toLowerCase())),
+    )
+    .map(workspaceAnswer);
+}
+
+/** Removes a template as Coder does: refused while a workspace that is not deleted was made from it. */
+export function deleteTemplate(world: WorkspaceWorld, templateId: string): 'deleted' | 'not-found' | 'in-use' {
+  const index = world.templates.findIndex((t) => t.id === templateId);
+  if (index < 0) return 'not-found';
+  if (world.workspaces.some((w) => !w.deleted && w.workspace.template_id === templateId)) return 'in-use';
+  world.templates.splice(index, 1);
+  return 'deleted';
+}
+
+/** The organization named `name`, added when missing; the first one added is the default organization. */
+export function seedOrganization(world: WorkspaceWorld, name: string): Schemas['Organization'] {
+  const existing = world.organizations.find((o) => o.name === name);
+  if (existing) return existing;
   const at = now();
-  const orgName = options.organization ?? 'coder';
-  let organization = world.organizations.find((o) => o.name === orgName);
-  if (!organization) {
-    organization = {
-      id: randomUUID(),
-      name: orgName,
-      is_default: world.organizations.length === 0,
-      created_at: at,
-      updated_at: at,
-      default_org_member_roles: [],
-    };
-    world.organizations.push(organization);
-  }
-  const tester: Schemas['User'] = options.existingTester ?? {
+  const organization: Schemas['Organization'] = {
     id: randomUUID(),
-    username: `tester-${users.length}`,
-    email: '',
+    name,
+    is_default: world.organizations.length === 0,
     created_at: at,
     updated_at: at,
-    status: 'active',
-    login_type: 'none',
-    is_service_account: true,
-    organization_ids: [],
-    roles: [],
-    ...options.tester,
+    default_org_member_roles: [],
   };
-  if (!options.existingTester) users.push(tester);
-  const isMember = world.members.some((m) => m.user_id === tester.id && m.organization_id === organization.id);
-  if (options.member !== false && !isMember) {
-    world.members.push({ user_id: tester.id, organization_id: organization.id, roles: [] });
-    if (!tester.organization_ids?.includes(organization.id))
-      tester.organization_ids = [...(tester.organization_ids ?? []), organization.id];
-  }
+  world.organizations.push(organization);
+  return organization;
+}
+
+/** A template of `organization` with one imported version, its active one, whose builds follow `script`. */
+export function seedTemplateWithVersion(
+  world: WorkspaceWorld,
+  organization: Schemas['Organization'],
+  options: { template?: string; version?: string; script?: BuildScript } = {},
+): { template: Schemas['Template']; version: Schemas['TemplateVersion'] } {
+  const at = now();
   const templateId = randomUUID();
   const version: Schemas['TemplateVersion'] = {
     id: randomUUID(),
@@ -270,5 +274,128 @@ export function seedTemplate(
   world.templates.push(template);
   world.templateVersions.push(version);
   if (options.script) world.buildScripts.set(version.id, options.script);
+  return { template, version };
+}
+
+/** The user named `username`, added (an active member of no organization) when missing. */
+export function seedUser(users: Schemas['User'][], username: string): Schemas['User'] {
+  const existing = users.find((u) => u.username === username);
+  if (existing) return existing;
+  const at = now();
+  const user: Schemas['User'] = {
+    id: randomUUID(),
+    username,
+    email: `${username}@coder.invalid`,
+    created_at: at,
+    updated_at: at,
+    status: 'active',
+    login_type: 'password',
+    organization_ids: [],
+    roles: [],
+  };
+  users.push(user);
+  return user;
+}
+
+/** Makes `user` a plain member of `organization` unless it is one already. */
+export function seedMembership(world: WorkspaceWorld, user: Schemas['User'], organization: Schemas['Organization']): void {
+  if (world.members.some((m) => m.user_id === user.id && m.organization_id === organization.id)) return;
+  world.members.push({ user_id: user.id, organization_id: organization.id, roles: [] });
+  if (!user.organization_ids?.includes(organization.id)) user.organization_ids = [...(user.organization_ids ?? []), organization.id];
+}
+
+/**
+ * A workspace of `owner` (made a member of the template's organization) made from the active version of `template` whose one build, a `transition`
+ * (stop by default), has finished; `deadline` is that build's auto-stop time.
+ */
+export function seedWorkspace(
+  world: WorkspaceWorld,
+  options: {
+    owner: Schemas['User'];
+    template: Schemas['Template'];
+    name: string;
+    transition?: 'start' | 'stop';
+    deadline?: string;
+  },
+): StoredWorkspace {
+  const at = now();
+  const { owner, template } = options;
+  const organization = world.organizations.find((o) => o.id === template.organization_id);
+  if (organization) seedMembership(world, owner, organization);
+  const stored: StoredWorkspace = {
+    workspace: workspaceFields(template, owner, options.name),
+    builds: [],
+    deleted: false,
+    script: world.buildScripts.get(template.active_version_id) ?? defaultBuildScript,
+    reads: 0,
+    deletesFailed: 0,
+  };
+  const build = newBuild(stored, options.transition ?? 'stop', owner.id, template.active_version_id);
+  setJob(build, 'succeeded');
+  if (options.deadline) build.deadline = options.deadline;
+  stored.builds.unshift(build);
+  stored.workspace.last_used_at = at;
+  world.workspaces.push(stored);
+  return stored;
+}
+
+/** The stored fields of a new workspace named `name` of `owner`, made from `template`. */
+export function workspaceFields(template: Schemas['Template'], owner: Schemas['User'], name: string): WorkspaceFields {
+  const at = now();
+  return {
+    id: randomUUID(),
+    created_at: at,
+    updated_at: at,
+    owner_id: owner.id,
+    owner_name: owner.username,
+    organization_id: template.organization_id,
+    organization_name: template.organization_name,
+    template_id: template.id,
+    template_name: template.name,
+    name,
+    automatic_updates: 'never',
+  };
+}
+
+/** An organization, a tester user who is a plain member of it, a template and its active version. */
+export interface TemplateTestSeed {
+  organization: Schemas['Organization'];
+  tester: Schemas['User'];
+  template: Schemas['Template'];
+  version: Schemas['TemplateVersion'];
+}
+
+export function seedTemplate(
+  world: WorkspaceWorld,
+  users: Schemas['User'][],
+  options: {
+    organization?: string;
+    template?: string;
+    version?: string;
+    script?: BuildScript;
+    tester?: Partial<Schemas['User']>;
+    /** A tester seeded before: reused, and made a member of the organization unless `member` is false. */
+    existingTester?: Schemas['User'];
+    member?: boolean;
+  } = {},
+): TemplateTestSeed {
+  const at = now();
+  const organization = seedOrganization(world, options.organization ?? 'coder');
+  const tester: Schemas['User'] = options.existingTester ?? {
+    id: randomUUID(),
+    username: `tester-${users.length}`,
+    email: '',
+    created_at: at,
+    updated_at: at,
+    status: 'active',
+    login_type: 'none',
+    is_service_account: true,
+    organization_ids: [],
+    roles: [],
+    ...options.tester,
+  };
+  if (!options.existingTester) users.push(tester);
+  if (options.member !== false) seedMembership(world, tester, organization);
+  const { template, version } = seedTemplateWithVersion(world, organization, options);
   return { organization, tester, template, version };
 }
