@@ -1,7 +1,8 @@
 // Two models of Coder's organizations, templates and workspaces remain in the double: the one world
 // (workspace-world.ts: template tests and the MCP server) and the aggregated API server's. Until that
 // one moves onto the world too, an operation both implement is answered by the model the test seeded
-// (a double with none seeded: the world), and a 404 from it passes the request on to the other. The provisioner keys' organizations (state.organizations) answer last.
+// (a double with none seeded: the world), and a 404 from it passes the request on to the other. The
+// provisioner keys' organizations (state.organizations) answer last.
 import { aggregatedHandlers, aggregatedWorld } from './aggregated-handlers.ts';
 import type { Handler } from './handlers.ts';
 import { provisionerKeyHandlers } from './provisioner-key-handlers.ts';
