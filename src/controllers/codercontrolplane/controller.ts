@@ -13,7 +13,7 @@ import type { ControllerSetup } from '../shared/deps.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { controlPlaneFinalizer, reconcileControlPlane } from './reconcile.ts';
-import { readyReplicas } from './readiness.ts';
+import { readyReplicas } from '../shared/deployment-ready.ts';
 import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
 
 const controllerName = 'codercontrolplane';

@@ -2,30 +2,13 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions as C } from '../../../generated/types/codercontrolplane.ts';
 import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+import { deploymentReadyCondition as sharedDeploymentReady } from '../shared/deployment-ready.ts';
 import type { ReadyRule } from '../shared/ready.ts';
 
 const R = C.Ready.reasons;
 
-export function readyReplicas(deployment: V1Deployment | undefined): number {
-  return deployment?.status?.readyReplicas ?? 0;
-}
-
 export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
-  const ready = readyReplicas(deployment);
-  const wanted = deployment?.spec?.replicas ?? 1;
-  return ready > 0
-    ? {
-        type: C.DeploymentReady.type,
-        status: 'True',
-        reason: C.DeploymentReady.reasons.MinimumReplicasReady,
-        message: `${ready} of ${wanted} Coder pods are ready.`,
-      }
-    : {
-        type: C.DeploymentReady.type,
-        status: 'False',
-        reason: C.DeploymentReady.reasons.NoReplicasReady,
-        message: `No Coder pod is ready yet (0 of ${wanted}).`,
-      };
+  return sharedDeploymentReady(deployment, C.DeploymentReady, 'Coder');
 }
 
 // Operator access and the license have their own conditions: a control plane on the built-in database

@@ -18,7 +18,8 @@ import { refreshEntitlements } from './entitlements.ts';
 import { reconcileLicense } from './license.ts';
 import { reconcileOperatorAccess } from './operator-access.ts';
 import { computeStatus } from './status.ts';
-import { controlPlaneReadyRule, readyReplicas } from './readiness.ts';
+import { readyReplicas } from '../shared/deployment-ready.ts';
+import { controlPlaneReadyRule } from './readiness.ts';
 import { workspaceNamespaces } from './desired/workspace-rbac.ts';
 
 /** The schema validator (with the CEL environment, tens of MiB) loads with the first reconcile, not at start: an idle operator never needs it. */

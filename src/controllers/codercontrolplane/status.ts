@@ -3,7 +3,8 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
 import { statusURL } from '../shared/control-plane-endpoints.ts';
 import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
-import { controlPlaneReadyRule, deploymentReadyCondition, readyReplicas } from './readiness.ts';
+import { readyReplicas } from '../shared/deployment-ready.ts';
+import { controlPlaneReadyRule, deploymentReadyCondition } from './readiness.ts';
 
 export function computeStatus(
   cp: CoderControlPlane,

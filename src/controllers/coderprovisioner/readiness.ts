@@ -2,30 +2,13 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { CoderProvisionerConditions as C } from '../../../generated/types/coderprovisioner.ts';
 import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+import { deploymentReadyCondition as sharedDeploymentReady } from '../shared/deployment-ready.ts';
 import type { ReadyRule } from '../shared/ready.ts';
 
 const R = C.Ready.reasons;
 
-export function readyReplicas(deployment: V1Deployment | undefined): number {
-  return deployment?.status?.readyReplicas ?? 0;
-}
-
 export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
-  const ready = readyReplicas(deployment);
-  const wanted = deployment?.spec?.replicas ?? 1;
-  return ready > 0
-    ? {
-        type: C.DeploymentReady.type,
-        status: 'True',
-        reason: C.DeploymentReady.reasons.MinimumReplicasReady,
-        message: `${ready} of ${wanted} provisioner pods are ready.`,
-      }
-    : {
-        type: C.DeploymentReady.type,
-        status: 'False',
-        reason: C.DeploymentReady.reasons.NoReplicasReady,
-        message: deployment ? `No provisioner pod is ready yet (0 of ${wanted}).` : 'The provisioner Deployment does not exist yet.',
-      };
+  return sharedDeploymentReady(deployment, C.DeploymentReady, 'provisioner', 'The provisioner Deployment does not exist yet.');
 }
 
 /** Only the user can move these on; operator access and the control plane may still come by themselves. */

@@ -6,7 +6,8 @@ import {
   type CoderProvisionerStatus,
 } from '../../../generated/types/coderprovisioner.ts';
 import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
-import { deploymentReadyCondition, provisionerReadyRule, readyReplicas } from './readiness.ts';
+import { readyReplicas } from '../shared/deployment-ready.ts';
+import { deploymentReadyCondition, provisionerReadyRule } from './readiness.ts';
 
 /**
  * observedGeneration, readyReplicas, phase and DeploymentReady from the Deployment as the cache has it

@@ -2,30 +2,13 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { CoderWorkspaceProxyConditions as C } from '../../../generated/types/coderworkspaceproxy.ts';
 import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+import { deploymentReadyCondition as sharedDeploymentReady } from '../shared/deployment-ready.ts';
 import type { ReadyRule } from '../shared/ready.ts';
 
 const R = C.Ready.reasons;
 
-export function readyReplicas(deployment: V1Deployment | undefined): number {
-  return deployment?.status?.readyReplicas ?? 0;
-}
-
 export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
-  const ready = readyReplicas(deployment);
-  const wanted = deployment?.spec?.replicas ?? 1;
-  return ready > 0
-    ? {
-        type: C.DeploymentReady.type,
-        status: 'True',
-        reason: C.DeploymentReady.reasons.MinimumReplicasReady,
-        message: `${ready} of ${wanted} proxy pods are ready.`,
-      }
-    : {
-        type: C.DeploymentReady.type,
-        status: 'False',
-        reason: C.DeploymentReady.reasons.NoReplicasReady,
-        message: deployment ? `No proxy pod is ready yet (0 of ${wanted}).` : 'The proxy Deployment is not applied yet.',
-      };
+  return sharedDeploymentReady(deployment, C.DeploymentReady, 'proxy', 'The proxy Deployment is not applied yet.');
 }
 
 // A control plane that is missing or without operator access may be on its way; only these wait for the user.

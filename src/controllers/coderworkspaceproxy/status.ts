@@ -2,7 +2,8 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderWorkspaceProxy, CoderWorkspaceProxyStatus } from '../../../generated/types/coderworkspaceproxy.ts';
 import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
-import { deploymentReadyCondition, readyReplicas, workspaceProxyReadyRule } from './readiness.ts';
+import { readyReplicas } from '../shared/deployment-ready.ts';
+import { deploymentReadyCondition, workspaceProxyReadyRule } from './readiness.ts';
 
 export function computeStatus(
   proxy: CoderWorkspaceProxy,
