@@ -50,9 +50,8 @@ describe('CoderControlPlane in a namespace being deleted', () => {
       const obj = await client.get(namespace, 'coder');
       return obj.status?.observedGeneration === obj.metadata.generation && obj.status?.conditions?.some((c) => c.type === 'SpecValid');
     });
-  const deleteAndWaitGone = async (namespace: string) => {
-    await kubectlOk(admin, ['delete', 'namespace', namespace, '--wait=false']);
-    await eventually(
+  const waitGone = (namespace: string) =>
+    eventually(
       `namespace ${namespace} gone`,
       async () => {
         const r = await kubectl(admin, ['get', 'namespace', namespace]);
@@ -60,7 +59,43 @@ describe('CoderControlPlane in a namespace being deleted', () => {
       },
       { timeoutMs: deletionDeadlineMs, intervalMs: 500 },
     );
+  const deleteAndWaitGone = async (namespace: string) => {
+    await kubectlOk(admin, ['delete', 'namespace', namespace, '--wait=false']);
+    await waitGone(namespace);
   };
+  const holdPolicy = 'hold-control-plane-deletes';
+  const holdDeletesOfControlPlanes = async (namespace: string) => {
+    const policy = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: holdPolicy },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          resourceRules: [{ apiGroups: ['coder.com'], apiVersions: ['*'], operations: ['DELETE'], resources: ['codercontrolplanes'] }],
+        },
+        validations: [{ expression: 'false', message: 'held by the test' }],
+      },
+    };
+    const binding = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: holdPolicy },
+      spec: {
+        policyName: holdPolicy,
+        validationActions: ['Deny'],
+        matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
+      },
+    };
+    await kubectlOk(admin, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [policy, binding] }));
+    // Policies take effect once the API server has loaded them: a dry-run delete tells when.
+    await eventually('the policy to refuse deleting the control plane', async () => {
+      const r = await kubectl(admin, ['delete', '-n', namespace, 'codercontrolplane/coder', '--dry-run=server']);
+      return r.code !== 0 && /held by the test/.test(r.stderr);
+    });
+  };
+  const releaseDeletesOfControlPlanes = () =>
+    kubectlOk(admin, ['delete', 'validatingadmissionpolicybinding,validatingadmissionpolicy', holdPolicy]);
   const logLines = (): LogLine[] =>
     readFileSync(operator!.logFile, 'utf8')
       .split('\n')
@@ -79,12 +114,18 @@ describe('CoderControlPlane in a namespace being deleted', () => {
     await kubectlOk(admin, ['create', 'namespace', 'doomed']);
     await client.create(aControlPlane('doomed'));
     await reconciled('doomed');
-    await deleteAndWaitGone('doomed');
+    // The namespace controller deletes the control plane at once, and a control plane being deleted only
+    // finalizes. A policy refusing that delete keeps it live in the terminating namespace, so that the
+    // reconciles this test is about happen every time, not only when they win a race.
+    await holdDeletesOfControlPlanes('doomed');
+    await kubectlOk(admin, ['delete', 'namespace', 'doomed', '--wait=false']);
+    await eventually('a debug line saying why the reconcile ended', async () => {
+      await kubectlOk(admin, ['annotate', '-n', 'doomed', 'codercontrolplane/coder', `test/poke=${Date.now()}`, '--overwrite']);
+      return logLines().some((l) => l.level === 'debug' && l.namespace === 'doomed' && /namespace is being deleted/.test(l.msg));
+    });
+    await releaseDeletesOfControlPlanes();
+    await waitGone('doomed');
     assert.deepEqual(problemsAbout('doomed'), [], 'error or warning lines about the namespace being deleted');
-    assert.ok(
-      logLines().some((l) => l.level === 'debug' && l.namespace === 'doomed' && /namespace is being deleted/.test(l.msg)),
-      'a debug line says why the reconcile ended',
-    );
   });
 
   it('stops writing workspace RBAC into a workspace namespace being deleted, logs no error, and lets the deletion complete', async () => {
