@@ -17,13 +17,17 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
       /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack
 WORKDIR /app
-ENV NODE_ENV=production
+# The compile cache (relative to /app) holds every module with its types stripped, filled as the image's
+# user (Node keys the cache by uid): the operator then never loads the TypeScript stripper (about 28 MiB).
+ENV NODE_ENV=production NODE_COMPILE_CACHE=.compile-cache
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
 COPY src ./src
 COPY generated ./generated
+RUN install -d -o 65532 -g 65532 .compile-cache
 USER 65532:65532
+RUN node bin/fill-compile-cache.js
 # A 4 MiB young generation (V8 grows it to 32 MiB): watch events are short-lived garbage, and a bigger
 # one only holds more resident memory (issue 17: RSS must not grow with Secrets the operator never uses).
 ENTRYPOINT ["/usr/bin/tini", "-s", "--", "node", "--max-semi-space-size=4", "bin/coder-k8s.js"]

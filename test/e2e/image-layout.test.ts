@@ -68,12 +68,25 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
   });
 
   it('holds production dependencies and the runtime sources only', async () => {
-    assert.deepEqual((await readdir(layout.appDir)).sort(), ['bin', 'generated', 'node_modules', 'package.json', 'src']);
+    assert.deepEqual((await readdir(layout.appDir)).sort(), ['.compile-cache', 'bin', 'generated', 'node_modules', 'package.json', 'src']);
     const modules = await readdir(join(layout.appDir, 'node_modules'));
     for (const devOnly of ['typescript', 'ts-morph', 'openapi-typescript', 'json-schema-to-typescript']) {
       assert.ok(!modules.includes(devOnly), `${devOnly} is not in the image`);
     }
     assert.ok(modules.includes('pino') && modules.includes('@kubernetes'), 'runtime dependencies are');
+  });
+
+  it("holds every module with its types stripped, in the compile cache of the image's user", async () => {
+    assert.equal(layout.env.NODE_COMPILE_CACHE, '.compile-cache');
+    const cache = join(layout.appDir, '.compile-cache');
+    const forUser = (await readdir(cache)).filter((dir) => dir.endsWith(`-${layout.uid}`));
+    assert.equal(forUser.length, 1, `one cache folder for uid ${layout.uid} in ${cache}`);
+    const sources = (await Promise.all(['src', 'generated'].map((dir) => readdir(join(layout.appDir, dir), { recursive: true }))))
+      .flat()
+      .filter((file) => file.endsWith('.ts'));
+    // Every module but the entry point (whose import runs the operator); Node keeps one entry per file.
+    const entries = await readdir(join(cache, forUser[0]!));
+    assert.ok(entries.length >= sources.length - 1, `${entries.length} cached modules for ${sources.length} sources`);
   });
 
   it('prints its version and help with nothing writable', async () => {

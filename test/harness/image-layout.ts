@@ -70,6 +70,11 @@ async function build(repo: string, root: string): Promise<ImageLayout> {
     if (!stage) throw new Error('Dockerfile: an instruction before the first FROM');
     return stage;
   };
+  // The base image's node, as a file the image's user may run (the machine's may sit under /root).
+  const nodeBinDir = join(root, 'usr-local-bin');
+  await mkdir(nodeBinDir);
+  await copyFile(process.execPath, join(nodeBinDir, 'node'));
+  await chmod(nodeBinDir, 0o755);
   const inStage = (stage: Stage, path: string) => join(stage.root, posix.resolve(stage.workdir, path));
 
   for (const { op, args } of dockerfileInstructions(await readFile(join(repo, 'Dockerfile'), 'utf8'))) {
@@ -88,11 +93,11 @@ async function build(repo: string, root: string): Promise<ImageLayout> {
         current().workdir = posix.resolve(current().workdir, args);
         await mkdir(inStage(current(), '.'), { recursive: true });
         break;
-      case 'ENV': {
-        const [, key = '', value = ''] = /^(\S+?)[= ](.*)$/.exec(args) ?? [];
-        env[key] = value;
+      case 'ENV':
+        // ENV KEY=VALUE KEY2=VALUE2, or the older ENV KEY VALUE.
+        if (!/^\S+=/.test(args)) env[args.split(' ')[0]!] = args.slice(args.indexOf(' ') + 1);
+        else for (const [, key = '', value = ''] of args.matchAll(/(\S+?)=(\S*)/g)) env[key] = value;
         break;
-      }
       case 'COPY': {
         const words = args.split(' ');
         const from = words.find((w) => w.startsWith('--from='))?.slice('--from='.length);
@@ -111,9 +116,20 @@ async function build(repo: string, root: string): Promise<ImageLayout> {
         break;
       }
       case 'RUN':
-        // npm steps build /app and are replayed; anything else sets up the base image's own packages.
-        if (args.startsWith('npm ')) {
-          await run('sh', ['-c', args], { cwd: inStage(current(), '.'), maxBuffer: 16 * 1024 * 1024 });
+        // npm, node and install steps build /app and are replayed, as the stage's USER; anything else sets up
+        // the base image's own packages.
+        if (/^(npm|node|install) /.test(args)) {
+          const [runUid = 0, runGid = runUid] = user.split(':').map(Number);
+          // The image's user must reach the stage's files (temp folders are private to their creator).
+          await chmod(root, 0o755);
+          await chmod(current().root, 0o755);
+          await run('sh', ['-c', args], {
+            cwd: inStage(current(), '.'),
+            uid: runUid,
+            gid: runGid,
+            env: { ...env, PATH: `${nodeBinDir}:${process.env.PATH}` },
+            maxBuffer: 16 * 1024 * 1024,
+          });
         } else {
           baseImageSteps.push(args);
         }
@@ -134,10 +150,6 @@ async function build(repo: string, root: string): Promise<ImageLayout> {
   const final = current();
   const [uid = NaN, gid = uid] = user.split(':').map(Number);
   if (!Number.isInteger(uid) || !Number.isInteger(gid)) throw new Error(`Dockerfile: USER ${user}: expected numeric uid:gid`);
-  // The base image's node, as a file the image's user may run (the machine's may sit under /root).
-  const nodeBinDir = join(root, 'usr-local-bin');
-  await mkdir(nodeBinDir);
-  await copyFile(process.execPath, join(nodeBinDir, 'node'));
   await readOnly(root);
   return { root, appDir: inStage(final, '.'), entrypoint, uid, gid, env, nodeBinDir, baseImageSteps };
 }
