@@ -94,9 +94,11 @@ try {
   const allReady = new Date();
   const after = figures(await samples());
   const peakRss = await peakRssMiB(pid);
-  const writes = (await cp.auditEvents({ username: operatorUser, since: started, until: allReady, verbs: writeVerbs })).filter(
+  const requests = (await cp.auditEvents({ username: operatorUser, since: started, until: allReady })).filter(
     (e) => e.objectRef?.resource !== 'leases',
   );
+  const writes = requests.filter((e) => writeVerbs.includes(e.verb));
+  const reads = requests.filter((e) => !writeVerbs.includes(e.verb) && e.verb !== 'watch');
 
   await sleep(2_000);
   const quietFrom = new Date();
@@ -133,6 +135,7 @@ try {
   row('writes per object', `${per(writes.length)} (${writes.length}: ${byResource(writes)})`);
   row('reconciles per object', `${per(after.reconciles - before.reconciles)}`);
   row('requests per object', `${per(after.requests - before.requests)}`);
+  row('reads per object (audited)', `${per(reads.length)} (${reads.length}: ${byResource(reads)})`);
   row('409 Conflict answers', `${after.conflicts - before.conflicts}`);
   row('429 (Priority and Fairness) answers', `${after.throttled - before.throttled}`);
   row('operator CPU, first create → all Ready', `${(after.cpu - before.cpu).toFixed(1)} s`);

@@ -9,6 +9,7 @@ import {
 } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
+import { allOrFirstFailure } from '../../runtime/all-settled.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
@@ -75,18 +76,22 @@ async function desiredChildren(ctx: ControlPlaneContext, cp: CoderControlPlane):
 export async function applyChildren(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<ChildrenOutcome> {
   const desired = await desiredChildren(ctx, cp);
   const foreign: Foreign = [];
+  // The pods' ServiceAccount first (the API server refuses pods whose ServiceAccount does not exist), then
+  // the rest at once: each step is a read and a write or two, and the reconcile waits for the slowest only.
   await applyServiceAccount(ctx, cp, desired.serviceAccount, foreign);
-  const workspaceRbac = await applyWorkspaceRbac(ctx, cp, desired.workspaceRbac);
-  const deployment = await applyDeployment(ctx, cp, desired.deployment, foreign);
-  await applyOwned(
-    ctx,
-    cp,
-    builtinResources.service,
-    desired.service,
-    ctx.caches.services.get(cp.metadata.namespace, cp.metadata.name!),
-    foreign,
-  );
-  const { exposed, requeueAfterMs } = await applyExposure(ctx, cp, desired, foreign);
+  const [workspaceRbac, deployment, , { exposed, requeueAfterMs }] = await allOrFirstFailure([
+    applyWorkspaceRbac(ctx, cp, desired.workspaceRbac),
+    applyDeployment(ctx, cp, desired.deployment, foreign),
+    applyOwned(
+      ctx,
+      cp,
+      builtinResources.service,
+      desired.service,
+      ctx.caches.services.get(cp.metadata.namespace, cp.metadata.name!),
+      foreign,
+    ),
+    applyExposure(ctx, cp, desired, foreign),
+  ]);
   return {
     deployment,
     conditions: {
@@ -112,7 +117,7 @@ function childrenOwnedCondition(foreign: Foreign): ConditionInput {
     status: 'False',
     reason: ChildrenOwned.reasons.ObjectNotOwned,
     message:
-      `${foreign.join(', ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not controlled by this control plane; ` +
+      `${foreign.toSorted().join(', ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not controlled by this control plane; ` +
       'the operator leaves them untouched and never deletes them. Delete or rename them to let the operator create its own.',
   };
 }
@@ -179,24 +184,21 @@ async function applyWorkspaceRbac(
       continue;
     }
     const { role, roleBinding } = rbac;
-    const roleTarget = await applyTarget(
-      ctx.writer,
-      builtinResources.role,
-      role,
-      ctx.caches.roles.get(rbac.namespace, role.metadata!.name!),
-      ours,
-    );
-    const bindingTarget = await applyTarget(
-      ctx.writer,
-      builtinResources.roleBinding,
-      roleBinding,
-      ctx.caches.roleBindings.get(rbac.namespace, roleBinding.metadata!.name!),
-      ours,
-    );
+    const [roleTarget, bindingTarget] = await allOrFirstFailure([
+      applyTarget(ctx.writer, builtinResources.role, role, ctx.caches.roles.get(rbac.namespace, role.metadata!.name!), ours),
+      applyTarget(
+        ctx.writer,
+        builtinResources.roleBinding,
+        roleBinding,
+        ctx.caches.roleBindings.get(rbac.namespace, roleBinding.metadata!.name!),
+        ours,
+      ),
+    ]);
     if (roleTarget.foreign || bindingTarget.foreign) {
       for (const t of [roleTarget, bindingTarget]) if (t.foreign) foreign.push(t.description);
       continue;
     }
+    // The Role first: binding a Role that does not exist yet is refused as an escalation.
     await ctx.writer.apply(builtinResources.role, role, roleTarget.live);
     await ctx.writer.apply(builtinResources.roleBinding, roleBinding, bindingTarget.live);
     applied.push(rbac);

@@ -2,18 +2,16 @@
 // Secret to every control plane that names it (database, license, envFrom, legacy extraEnv), so a
 // Secret change reconciles them at once instead of by polling; and the index from a namespace to the control
 // planes that want workspace RBAC there, so a namespace that gives or withdraws consent takes effect at once.
-import type { V1Deployment, V1Namespace, V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
+import type { V1Namespace, V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { requestKey } from '../../runtime/controller.ts';
-import type { KubeObject } from '../../runtime/informer.ts';
-import { changedBeyondStatus, isKubernetesAnnotation, primaryChanged, type EventFilter } from '../../runtime/event-filter.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { controlPlaneFinalizer, reconcileControlPlane } from './reconcile.ts';
-import { readyReplicas } from '../shared/deployment-ready.ts';
+import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
 
 const controllerName = 'codercontrolplane';
@@ -41,16 +39,6 @@ function requestedWorkspaceNamespaces(cp: CoderControlPlane): string[] {
   return [...new Set(names)];
 }
 
-// The events worth a reconcile. Children this controller creates need none for their creation (the
-// reconcile that made them knows them) nor for status and Kubernetes' bookkeeping annotations, except
-// the Deployment's ready replicas, which the status reports; its own status and finalizer writes none.
-const ownWrites: EventFilter<CoderControlPlane> = { update: primaryChanged(controlPlaneFinalizer) };
-const childDrift: EventFilter<KubeObject> = { create: false, update: (o, n) => changedBeyondStatus(o, n, isKubernetesAnnotation) };
-const deploymentDrift: EventFilter<V1Deployment> = {
-  create: false,
-  update: (o, n) => readyReplicas(o) !== readyReplicas(n) || changedBeyondStatus(o, n, isKubernetesAnnotation),
-};
-
 export const setup: ControllerSetup = (manager, deps) => {
   const controlPlanes = manager.cache<CoderControlPlane>(coderControlPlaneResource);
   controlPlanes.addIndex(secretRefIndex, referencedSecrets);
@@ -77,7 +65,7 @@ export const setup: ControllerSetup = (manager, deps) => {
   };
   return manager
     .controller(controllerName)
-    .for(coderControlPlaneResource, ownWrites)
+    .for(coderControlPlaneResource, ownWritesIgnored(controlPlaneFinalizer))
     .owns(builtinResources.deployment, deploymentDrift)
     .owns(builtinResources.service, childDrift)
     .owns(builtinResources.serviceAccount, childDrift)

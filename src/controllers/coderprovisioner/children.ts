@@ -5,6 +5,7 @@ import type { V1Deployment, V1Secret } from '@kubernetes/client-node';
 import { CoderProvisionerConditions as C, type CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
+import { allOrFirstFailure } from '../../runtime/all-settled.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
@@ -49,19 +50,22 @@ export async function applyChildren(
     keyID,
     restartedAt: liveDeployment && isControllerOwnedBy(liveDeployment, p) ? liveRestartedAt(liveDeployment) : undefined,
   });
-  const desired: [ResourceKind, KubeObject, KubeObject | undefined][] = [
-    [builtinResources.serviceAccount, buildServiceAccount(p), ctx.caches.serviceAccounts.get(ns, buildServiceAccount(p).metadata!.name!)],
-    [builtinResources.role, buildRole(p), ctx.caches.roles.get(ns, name)],
-    [builtinResources.roleBinding, buildRoleBinding(p), ctx.caches.roleBindings.get(ns, name)],
-    [builtinResources.deployment, deployment, liveDeployment],
-  ];
   const foreign: string[] = [];
-  let applied: KubeObject | undefined;
-  for (const [resource, obj, cached] of desired) {
+  const applyOwned = async (resource: ResourceKind, obj: KubeObject, cached: KubeObject | undefined) => {
     const target = await applyTarget(ctx.writer, resource, obj, cached, (live) => isControllerOwnedBy(live as V1Secret, p));
     if (target.foreign) foreign.push(target.description);
-    else applied = (await ctx.writer.apply(resource, obj, target.live)).object;
-  }
+    else return (await ctx.writer.apply(resource, obj, target.live)).object;
+  };
+  const serviceAccount = buildServiceAccount(p);
+  // The pods' ServiceAccount first (the API server refuses pods whose ServiceAccount does not exist) and the
+  // Role before its binding (binding a Role that does not exist yet is refused as an escalation); the
+  // binding and the Deployment at once.
+  await applyOwned(builtinResources.serviceAccount, serviceAccount, ctx.caches.serviceAccounts.get(ns, serviceAccount.metadata!.name!));
+  await applyOwned(builtinResources.role, buildRole(p), ctx.caches.roles.get(ns, name));
+  const [, applied] = await allOrFirstFailure([
+    applyOwned(builtinResources.roleBinding, buildRoleBinding(p), ctx.caches.roleBindings.get(ns, name)),
+    applyOwned(builtinResources.deployment, deployment, liveDeployment),
+  ]);
   if (foreign.length) {
     return {
       deployment: undefined,
@@ -69,7 +73,7 @@ export async function applyChildren(
         type: C.DeploymentReady.type,
         status: 'False',
         reason: C.DeploymentReady.reasons.ObjectNotOwned,
-        message: `${foreign.join(', ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not controlled by this provisioner; the operator leaves them untouched. Delete or rename them.`,
+        message: `${foreign.toSorted().join(', ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not controlled by this provisioner; the operator leaves them untouched. Delete or rename them.`,
       },
     };
   }

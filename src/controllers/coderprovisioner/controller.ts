@@ -9,8 +9,10 @@ import type { CoderProvisioner } from '../../../generated/types/coderprovisioner
 import { requestKey } from '../../runtime/controller.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
+import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keySecretRef } from './desired/names.ts';
+import { keyCleanupFinalizer } from './finalize.ts';
 import { reconcileProvisioner } from './reconcile.ts';
 
 const controllerName = 'coderprovisioner';
@@ -50,12 +52,12 @@ export const setup: ControllerSetup = (manager, deps) => {
   const keysOf = (found: CoderProvisioner[]) => found.map((p) => requestKey(p.metadata.namespace, p.metadata.name!));
   return manager
     .controller(controllerName)
-    .for(coderProvisionerResource)
-    .owns(builtinResources.deployment)
-    .owns(builtinResources.secret)
-    .owns(builtinResources.serviceAccount)
-    .owns(builtinResources.role)
-    .owns(builtinResources.roleBinding)
+    .for(coderProvisionerResource, ownWritesIgnored(keyCleanupFinalizer))
+    .owns(builtinResources.deployment, deploymentDrift)
+    .owns(builtinResources.secret, childDrift)
+    .owns(builtinResources.serviceAccount, childDrift)
+    .owns(builtinResources.role, childDrift)
+    .owns(builtinResources.roleBinding, childDrift)
     .watches<CoderControlPlane>(coderControlPlaneResource, (cp) =>
       keysOf(provisioners.byIndex(controlPlaneIndex, `${cp.metadata.namespace}/${cp.metadata.name}`)),
     )

@@ -41,11 +41,15 @@ export async function reconcileProvisioner(
   request: Request,
   rc: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  const p = ctx.caches.provisioners.get(request.namespace, request.name);
-  if (!p) return;
-  if (p.metadata.deletionTimestamp) return finalizeProvisioner(ctx, p, rc);
-  // The write brings a newer version through the watch, which reconciles again.
-  if (await ctx.writer.addFinalizer(coderProvisionerResource, p, keyCleanupFinalizer)) return;
+  const cached = ctx.caches.provisioners.get(request.namespace, request.name);
+  if (!cached) return;
+  if (cached.metadata.deletionTimestamp) return finalizeProvisioner(ctx, cached, rc);
+  // Goes on from the written version: the controller's event filter ignores its own finalizer write.
+  const p = await ctx.writer.withFinalizer(
+    coderProvisionerResource,
+    ctx.writer.withOwnStatus(coderProvisionerResource, cached),
+    keyCleanupFinalizer,
+  );
   const { blocking, tolerated } = partitionSchemaErrors(validateCoderProvisioner(p));
   if (blocking.length) return invalid(ctx, p, schemaErrorsMessage('CoderProvisioner', blocking));
   const specProblem = checkSpec(p);

@@ -4,6 +4,7 @@ import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
+import { allOrFirstFailure } from '../../runtime/all-settled.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
@@ -42,14 +43,13 @@ export async function applyChildren(
   const foreign: string[] = [];
   const { namespace } = proxy.metadata;
   const name = desired.service.metadata!.name!;
-  await applyOwned(ctx, proxy, builtinResources.service, desired.service, ctx.caches.services.get(namespace, name), foreign);
   const cachedDeployment = ctx.caches.deployments.get(namespace, name);
-  let deployment: V1Deployment | undefined;
-  if (desired.deployment) {
-    deployment = await applyOwned(ctx, proxy, builtinResources.deployment, desired.deployment, cachedDeployment, foreign);
-  } else if (cachedDeployment && isControllerOwnedBy(cachedDeployment, proxy)) {
-    deployment = cachedDeployment;
-  }
+  const [, deployment] = await allOrFirstFailure([
+    applyOwned(ctx, proxy, builtinResources.service, desired.service, ctx.caches.services.get(namespace, name), foreign),
+    desired.deployment
+      ? applyOwned(ctx, proxy, builtinResources.deployment, desired.deployment, cachedDeployment, foreign)
+      : Promise.resolve(cachedDeployment && isControllerOwnedBy(cachedDeployment, proxy) ? cachedDeployment : undefined),
+  ]);
   return { condition: childrenOwnedCondition(foreign), deployment };
 }
 
@@ -61,7 +61,7 @@ function childrenOwnedCondition(foreign: string[]): ConditionInput {
     status: 'False',
     reason: reasons.ObjectNotOwned,
     message:
-      `${foreign.join(', ')} already exist${one ? 's' : ''} and ${one ? 'is' : 'are'} not controlled by this proxy; ` +
+      `${foreign.toSorted().join(', ')} already exist${one ? 's' : ''} and ${one ? 'is' : 'are'} not controlled by this proxy; ` +
       'the operator leaves them untouched and never deletes them. Delete or rename them to let the operator create its own.',
   };
 }

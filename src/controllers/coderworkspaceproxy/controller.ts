@@ -10,8 +10,10 @@ import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspac
 import { requestKey } from '../../runtime/controller.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
+import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import { operatorTokenLabel } from '../shared/operator-token-marks.ts';
 import type { ProxyContext } from './context.ts';
+import { deregistrationFinalizer } from './deregistration.ts';
 import { tokenSecretName } from './names.ts';
 import { reconcileWorkspaceProxy } from './reconcile.ts';
 
@@ -63,10 +65,10 @@ export const setup: ControllerSetup = (manager, deps) => {
   };
   return manager
     .controller(controllerName)
-    .for(coderWorkspaceProxyResource)
-    .owns(builtinResources.deployment)
-    .owns(builtinResources.service)
-    .owns(builtinResources.secret)
+    .for(coderWorkspaceProxyResource, ownWritesIgnored(deregistrationFinalizer))
+    .owns(builtinResources.deployment, deploymentDrift)
+    .owns(builtinResources.service, childDrift)
+    .owns(builtinResources.secret, childDrift)
     .watches<V1Secret>(builtinResources.secret, bySecret)
     .watches<CoderControlPlane>(coderControlPlaneResource, (cp) =>
       keys(proxies.byIndex(controlPlaneIndex, `${cp.metadata.namespace}/${cp.metadata.name}`)),

@@ -32,8 +32,10 @@ import { tokenSecretState, type TokenSecretState } from './token-secret.ts';
 const registrationRetryMs = 30_000;
 
 export async function reconcileWorkspaceProxy(ctx: ProxyContext, request: Request, rc: ReconcileContext): Promise<ReconcileResult | void> {
-  const proxy = ctx.caches.proxies.get(request.namespace, request.name);
-  if (!proxy) return;
+  const cached = ctx.caches.proxies.get(request.namespace, request.name);
+  if (!cached) return;
+  // The cache may not show the status the previous reconcile wrote a moment ago.
+  const proxy = ctx.writer.withOwnStatus(coderWorkspaceProxyResource, cached);
   if (proxy.metadata.deletionTimestamp) return finalize(ctx, proxy, rc.signal);
   const { blocking, tolerated } = partitionSchemaErrors(validateCoderWorkspaceProxy(proxy));
   if (blocking.length) {
@@ -47,11 +49,12 @@ export async function reconcileWorkspaceProxy(ctx: ProxyContext, request: Reques
     );
   }
   const mode = registrationMode(proxy);
-  // The write brings a newer version through the watch, which reconciles again.
-  if (mode !== 'manual' && (await ctx.writer.addFinalizer(coderWorkspaceProxyResource, proxy, deregistrationFinalizer))) return;
+  // Goes on from the version the finalizer write returned: the controller's event filter ignores that write.
+  // A manual proxy has nothing to deregister; losing the finalizer brings a new version, which reconciles again.
   if (mode === 'manual' && (await ctx.writer.removeFinalizer(coderWorkspaceProxyResource, proxy, deregistrationFinalizer))) return;
+  const current = mode === 'manual' ? proxy : await ctx.writer.withFinalizer(coderWorkspaceProxyResource, proxy, deregistrationFinalizer);
   try {
-    return await reconcileLive(ctx, proxy, mode, tolerated, rc);
+    return await reconcileLive(ctx, current, mode, tolerated, rc);
   } catch (err) {
     if (!(err instanceof SpecError)) throw err;
     return reportInvalidSpec(ctx, coderWorkspaceProxyResource, proxy, C.SpecValid, err.message, workspaceProxyReadyRule);
