@@ -8,15 +8,13 @@ import { readFileSync } from 'node:fs';
 import type { Condition } from '../../src/runtime/conditions.ts';
 import type { CustomResourceClient } from '../../src/runtime/custom-resource-client.ts';
 import type { KubeObject } from '../../src/runtime/informer.ts';
-import { writeVerbs } from './audit.ts';
 import type { RecordedRequest } from './coder-api-double.ts';
 import { controlPlaneWithOperatorAccess, entitlementsRead } from './control-plane-with-access.ts';
 import { kubectlOk } from './kubectl.ts';
-import { operatorNamespace, operatorServiceAccount } from './operator.ts';
+import { operatorWrites, writeKind } from './operator-writes.ts';
 import { operatorEnvironment, type OperatorEnvironment } from './operator-environment.ts';
 import { eventually } from './wait.ts';
 
-const operatorUser = `system:serviceaccount:${operatorNamespace}:${operatorServiceAccount}`;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface CoderObjectSuite {
@@ -77,9 +75,9 @@ export async function quietPeriod(
   const since = new Date();
   const from = env.coder.requests.length;
   await sleep(seconds * 1000);
-  const writes = (await env.cp.auditEvents({ username: operatorUser, since, verbs: writeVerbs }))
+  const writes = (await operatorWrites(env.cp, since))
     .filter((e) => e.objectRef?.namespace === namespace)
-    .map((e) => `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}/${e.objectRef?.name}`);
+    .map((e) => `${writeKind(e)} ${e.objectRef?.name}`);
   return { writes, calls: env.coder.requests.slice(from) };
 }
 

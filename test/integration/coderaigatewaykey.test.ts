@@ -226,7 +226,7 @@ describe('CoderAIGatewayKey controller', () => {
         aGatewayKey(`fails-${row.status}`)
           .inNamespace(ns)
           .withSpec({ destinations: [{ name: `fails-${row.status}-key` }] })
-          .build(),
+          .manifest(),
         keysPath,
         row,
         resyncSeconds,
@@ -241,7 +241,7 @@ describe('CoderAIGatewayKey controller', () => {
       env,
       keys,
       'coderaigatewaykeys.coder.com',
-      aGatewayKey('malformed').inNamespace(ns).withRawSpec({ destinations: 'gateway-key' }).build(),
+      aGatewayKey('malformed').inNamespace(ns).withRawSpec({ destinations: 'gateway-key' }).manifest(),
       'spec.destinations',
     ));
 

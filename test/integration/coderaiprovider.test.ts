@@ -226,7 +226,7 @@ describe('CoderAIProvider controller', () => {
       await reportsFailureThenRecovers(
         suite,
         providers,
-        aProvider(name).inNamespace(ns).withSpec({ type: 'openai' }).build(),
+        aProvider(name).inNamespace(ns).withSpec({ type: 'openai' }).manifest(),
         providersPath,
         row,
         resyncSeconds,
@@ -277,7 +277,7 @@ describe('CoderAIProvider controller', () => {
       env,
       providers,
       'coderaiproviders.coder.com',
-      aProvider('malformed').inNamespace(ns).withRawSpec({ type: 'openai', apiKeys: 'not-a-list' }).build(),
+      aProvider('malformed').inNamespace(ns).withRawSpec({ type: 'openai', apiKeys: 'not-a-list' }).manifest(),
       'spec.apiKeys',
     ));
 

@@ -231,7 +231,7 @@ describe('CoderMCPServer controller', () => {
 
   for (const row of coderFailures) {
     it(`reports Synced ${row.reason} when Coder answers ${row.status}, then recovers`, () =>
-      reportsFailureThenRecovers(suite, servers, anMcpServer(`fails-${row.status}`).inNamespace(ns).build(), newPath, row, resyncSeconds));
+      reportsFailureThenRecovers(suite, servers, anMcpServer(`fails-${row.status}`).inNamespace(ns).manifest(), newPath, row, resyncSeconds));
   }
 
   it('reports a spec of the wrong type as InvalidSpec, naming the field, and sends nothing to Coder', () =>
@@ -239,7 +239,7 @@ describe('CoderMCPServer controller', () => {
       env,
       servers,
       'codermcpservers.coder.com',
-      anMcpServer('malformed').inNamespace(ns).withRawSpec({ auth: 'none' }).build(),
+      anMcpServer('malformed').inNamespace(ns).withRawSpec({ auth: 'none' }).manifest(),
       'spec.auth',
     ));
 
