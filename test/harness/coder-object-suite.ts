@@ -59,7 +59,10 @@ export function conditionsOf<T extends WithConditions>(client: () => Client<T>, 
       },
       { timeoutMs },
     );
-  return { condition, waitCondition };
+  /** `status reason` of each of the types, by type, for one deepEqual. */
+  const conditions = async (name: string, types: string[]) =>
+    Object.fromEntries(await Promise.all(types.map(async (type) => [type, await condition(name, type)] as const)));
+  return { condition, conditions, waitCondition };
 }
 
 /**

@@ -48,7 +48,7 @@ describe('CoderAIGatewayKey controller', () => {
     return env?.stop();
   });
 
-  const { condition, waitCondition } = conditionsOf(() => keys, ns);
+  const { condition, conditions, waitCondition } = conditionsOf(() => keys, ns);
   const inCoder = (name: string) => env.coder.state.aiGatewayKeys.find((k) => k.key.name === name);
   const secretData = async (name: string, key = 'key') => {
     const secret = await core.readNamespacedSecret({ namespace: ns, name });
@@ -78,7 +78,17 @@ describe('CoderAIGatewayKey controller', () => {
     );
     assert.match(obj.status!.secretHash!, /^sha256:[0-9a-f]{64}$/);
     assert.deepEqual(obj.status!.destinations, [{ name: 'gateway-key', key: 'key', managed: true }]);
-    assert.equal(await condition('standalone', 'Connected'), 'False NeverUsed');
+    assert.deepEqual(
+      await conditions('standalone', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced', 'Connected']),
+      {
+        ControlPlaneReady: 'True ControlPlaneAvailable',
+        CredentialSecretReady: 'True CredentialAccepted',
+        Supported: 'True Supported',
+        Entitled: 'True Entitled',
+        Synced: 'True Applied',
+        Connected: 'False NeverUsed',
+      },
+    );
     assert.ok(!JSON.stringify(obj.status).includes(key.value));
   });
 
@@ -177,6 +187,7 @@ describe('CoderAIGatewayKey controller', () => {
         .manifest(),
     );
     await waitCondition('taken', 'Synced', 'False AlreadyExists');
+    assert.equal(await condition('taken', 'Ready'), 'False SyncFailed');
     await assert.rejects(core.readNamespacedSecret({ namespace: ns, name: 'taken-key' }), 'nothing written');
 
     env.coder.state.buildInfo.version = 'v2.35.2';

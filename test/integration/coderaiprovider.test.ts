@@ -46,7 +46,7 @@ describe('CoderAIProvider controller', () => {
   });
   after(() => env?.stop());
 
-  const { condition, waitCondition } = conditionsOf(() => providers, ns);
+  const { condition, conditions, waitCondition } = conditionsOf(() => providers, ns);
   /** A Secret marked as a credential for the given providers (or not marked at all). */
   const keySecret = (name: string, data: Record<string, string>, destinations?: string): V1Secret => ({
     metadata: {
@@ -92,9 +92,13 @@ describe('CoderAIProvider controller', () => {
     assert.equal(obj.status!.apiKeys![0]!.coderKeyID, inCoder.keys[0]!.id);
     assert.match(obj.status!.apiKeys![0]!.hash!, /^sha256:[0-9a-f]{64}$/);
     assert.equal(obj.status!.coderVersion, 'v2.35.0');
-    for (const type of ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced']) {
-      assert.match(await condition('openai', type), /^True /, type);
-    }
+    assert.deepEqual(await conditions('openai', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced']), {
+      ControlPlaneReady: 'True ControlPlaneAvailable',
+      CredentialSecretReady: 'True CredentialAccepted',
+      Supported: 'True Supported',
+      Entitled: 'True Entitled',
+      Synced: 'True Applied',
+    });
     assert.ok(!JSON.stringify(obj.status).includes('sk-first-0001'), 'the key is not in status');
   });
 

@@ -44,7 +44,7 @@ describe('CoderMCPServer controller', () => {
   });
   after(() => env?.stop());
 
-  const { condition, waitCondition } = conditionsOf(() => servers, ns);
+  const { condition, conditions, waitCondition } = conditionsOf(() => servers, ns);
   const marked = (name: string, data: Record<string, string>, destinations = 'codermcpserver/*'): V1Secret => ({
     metadata: { name, labels: { 'coder.com/credential': 'true' }, annotations: { 'coder.com/credential-destinations': destinations } },
     stringData: data,
@@ -82,7 +82,12 @@ describe('CoderMCPServer controller', () => {
       ['api_key', 'Authorization', 'default_on', true],
     );
     assert.deepEqual(inCoder.config.tool_deny_list, ['delete_repository']);
-    assert.equal(await condition('github', 'Supported'), 'True Supported');
+    assert.deepEqual(await conditions('github', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Synced']), {
+      ControlPlaneReady: 'True ControlPlaneAvailable',
+      CredentialSecretReady: 'True CredentialAccepted',
+      Supported: 'True Supported',
+      Synced: 'True Applied',
+    });
   });
 
   it('sends one PATCH for a spec change without the unchanged secret, and resends a rotated secret once', async () => {
@@ -198,6 +203,7 @@ describe('CoderMCPServer controller', () => {
       anMcpServer('linear').inNamespace(ns).withSpec({ displayName: 'Linear', url: 'https://mcp.linear.app/mcp' }).manifest(),
     );
     await waitCondition('linear', 'Synced', 'False AlreadyExists');
+    assert.equal(await condition('linear', 'Ready'), 'False SyncFailed');
     assert.equal(stored('linear')!.config.display_name, 'by hand');
     await servers.mergePatch(ns, 'linear', { spec: { adoptExisting: true } });
     await waitCondition('linear', 'Ready', 'True Available');
@@ -231,7 +237,14 @@ describe('CoderMCPServer controller', () => {
 
   for (const row of coderFailures) {
     it(`reports Synced ${row.reason} when Coder answers ${row.status}, then recovers`, () =>
-      reportsFailureThenRecovers(suite, servers, anMcpServer(`fails-${row.status}`).inNamespace(ns).manifest(), newPath, row, resyncSeconds));
+      reportsFailureThenRecovers(
+        suite,
+        servers,
+        anMcpServer(`fails-${row.status}`).inNamespace(ns).manifest(),
+        newPath,
+        row,
+        resyncSeconds,
+      ));
   }
 
   it('reports a spec of the wrong type as InvalidSpec, naming the field, and sends nothing to Coder', () =>

@@ -6,7 +6,7 @@ import { validateCoderAIGatewayKey } from '../../../generated/validators/coderai
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { coderObjectFinalizer } from '../shared/coder-object-finalize.ts';
 import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
-import { partitionSchemaErrors, schemaErrorsMessage } from '../shared/spec-check.ts';
+import { blockingSchemaProblem } from '../shared/spec-check.ts';
 import type { GatewayKeyContext } from './context.ts';
 import { finalizeGatewayKey } from './finalize.ts';
 import { syncGatewayKey } from './sync.ts';
@@ -17,10 +17,7 @@ export function reconcileGatewayKey(ctx: GatewayKeyContext, request: Request, rc
     {
       resource: coderAIGatewayKeyResource,
       finalizer: coderObjectFinalizer,
-      specProblem: (k) => {
-        const { blocking } = partitionSchemaErrors(validateCoderAIGatewayKey(k));
-        return blocking.length ? schemaErrorsMessage('CoderAIGatewayKey', blocking) : undefined;
-      },
+      specProblem: (k) => blockingSchemaProblem('CoderAIGatewayKey', validateCoderAIGatewayKey(k)),
       finalize: (k, signal) => finalizeGatewayKey(ctx, k, signal),
       sync: (k, signal) => syncGatewayKey(ctx, k, signal),
       warnedConditions: [C.ControlPlaneReady.type, C.CredentialSecretReady.type, C.Supported.type, C.Entitled.type, C.Synced.type],

@@ -14,12 +14,11 @@ import { nowTime } from '../../runtime/conditions.ts';
 import {
   appliedCondition,
   failPass,
-  gatewayEnabled,
   listServed,
   newPass,
   openPass,
   refusePass,
-  stopPass,
+  stopWhenGatewayDisabled,
   type CoderObjectPass,
 } from '../shared/coder-object-pass.ts';
 import { parseDuration } from '../shared/duration.ts';
@@ -77,14 +76,7 @@ export async function syncGatewayKey(ctx: GatewayKeyContext, k: CoderAIGatewayKe
 
   pass.conditions[C.Connected.type] = connectedCondition(current.last_used_at, ctx.now());
   pass.conditions[C.Synced.type] = appliedCondition(`The key "${current.name}" exists in Coder and every destination Secret holds it.`);
-  if (!(await gatewayEnabled(ctx, k, connection, signal))) {
-    return stopPass(
-      pass,
-      C.Ready.reasons.GatewayDisabledOnControlPlane,
-      `AI Gateway is off in that Coder (config.ai.bridge.enabled is false); standalone gateways cannot connect. ` +
-        `Set CODER_AI_GATEWAY_ENABLED=true on CoderControlPlane "${namespace}/${k.spec.controlPlaneRef.name}".`,
-    );
-  }
+  await stopWhenGatewayDisabled(ctx, k, connection, pass, 'standalone gateways cannot connect', signal);
   return pass;
 }
 

@@ -6,7 +6,7 @@ import { validateCoderAIProvider } from '../../../generated/validators/coderaipr
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { coderObjectFinalizer } from '../shared/coder-object-finalize.ts';
 import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
-import { partitionSchemaErrors, schemaErrorsMessage, SpecError } from '../shared/spec-check.ts';
+import { blockingSchemaProblem, SpecError } from '../shared/spec-check.ts';
 import type { ProviderContext } from './context.ts';
 import { baseURL } from './desired.ts';
 import { finalizeProvider } from './finalize.ts';
@@ -32,8 +32,8 @@ export function reconcileProvider(ctx: ProviderContext, request: Request, rc: Re
 
 /** A value of the wrong type (an object stored without this schema), or a spec no request can be built from. */
 export function specProblem(p: CoderAIProvider): string | undefined {
-  const { blocking } = partitionSchemaErrors(validateCoderAIProvider(p));
-  if (blocking.length) return schemaErrorsMessage('CoderAIProvider', blocking);
+  const schemaProblem = blockingSchemaProblem('CoderAIProvider', validateCoderAIProvider(p));
+  if (schemaProblem) return schemaProblem;
   try {
     baseURL(p);
   } catch (err) {

@@ -12,12 +12,11 @@ import { nowTime } from '../../runtime/conditions.ts';
 import {
   appliedCondition,
   failPass,
-  gatewayEnabled,
   listServed,
   newPass,
   openPass,
   refusePass,
-  stopPass,
+  stopWhenGatewayDisabled,
   type CoderObjectPass,
 } from '../shared/coder-object-pass.ts';
 import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
@@ -73,14 +72,7 @@ export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, sig
     return refusePass(pass, C.Synced.reasons.FieldUnsupported, message);
   }
   pass.conditions[C.Synced.type] = appliedCondition(`Coder holds the provider "${desired.name}" as spec describes.`);
-  if (!(await gatewayEnabled(ctx, p, connection, signal))) {
-    return stopPass(
-      pass,
-      C.Ready.reasons.GatewayDisabledOnControlPlane,
-      `The provider is stored in Coder, but AI Gateway is off there (config.ai.bridge.enabled is false), so no client can use it. ` +
-        `Set CODER_AI_GATEWAY_ENABLED=true on CoderControlPlane "${namespace}/${p.spec.controlPlaneRef.name}".`,
-    );
-  }
+  await stopWhenGatewayDisabled(ctx, p, connection, pass, 'the provider is stored in Coder, but no client can use it', signal);
   return pass;
 }
 

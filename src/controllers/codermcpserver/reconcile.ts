@@ -6,7 +6,7 @@ import { validateCoderMCPServer } from '../../../generated/validators/codermcpse
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { coderObjectFinalizer } from '../shared/coder-object-finalize.ts';
 import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
-import { partitionSchemaErrors, schemaErrorsMessage } from '../shared/spec-check.ts';
+import { blockingSchemaProblem } from '../shared/spec-check.ts';
 import type { MCPServerContext } from './context.ts';
 import { finalizeMCPServer } from './finalize.ts';
 import { syncMCPServer } from './sync.ts';
@@ -17,10 +17,7 @@ export function reconcileMCPServer(ctx: MCPServerContext, request: Request, rc: 
     {
       resource: coderMCPServerResource,
       finalizer: coderObjectFinalizer,
-      specProblem: (s) => {
-        const { blocking } = partitionSchemaErrors(validateCoderMCPServer(s));
-        return blocking.length ? schemaErrorsMessage('CoderMCPServer', blocking) : undefined;
-      },
+      specProblem: (s) => blockingSchemaProblem('CoderMCPServer', validateCoderMCPServer(s)),
       finalize: (s, signal) => finalizeMCPServer(ctx, s, signal),
       sync: (s, signal) => syncMCPServer(ctx, s, signal),
       warnedConditions: [C.ControlPlaneReady.type, C.CredentialSecretReady.type, C.Supported.type, C.Synced.type],

@@ -173,23 +173,35 @@ export async function listServed<I>(
   }
 }
 
-/** Whether AI Gateway is on in that Coder; a deployment config that cannot be read is no reason to block. */
-export async function gatewayEnabled<T extends CoderObject>(
+/**
+ * Stops the pass with GatewayDisabledOnControlPlane when AI Gateway is off in that Coder; `consequence` says
+ * what that means for this kind. A deployment config that cannot be read is no reason to block.
+ */
+export async function stopWhenGatewayDisabled<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   obj: T,
   connection: Connected,
+  pass: CoderObjectPass<unknown>,
+  consequence: string,
   signal: AbortSignal,
-): Promise<boolean> {
+): Promise<void> {
+  let enabled: boolean;
   try {
     const config = await ctx.facts.deploymentConfig(connection.controlPlane, connection.client, { signal });
-    const ai = config.config.ai as { bridge?: { enabled?: boolean } } | undefined;
-    return ai?.bridge?.enabled !== false;
+    enabled = (config.config.ai as { bridge?: { enabled?: boolean } } | undefined)?.bridge?.enabled !== false;
   } catch (err) {
     signal.throwIfAborted();
     ctx.logger.debug(
       { err: (err as Error).message, kind: obj.kind, name: obj.metadata.name },
       'could not read the deployment config; AI Gateway taken as on',
     );
-    return true;
+    return;
   }
+  if (enabled) return;
+  stopPass(
+    pass,
+    R.GatewayDisabledOnControlPlane,
+    `AI Gateway is off in that Coder (config.ai.bridge.enabled is false): ${consequence}. ` +
+      `Set CODER_AI_GATEWAY_ENABLED=true on CoderControlPlane "${obj.metadata.namespace}/${obj.spec.controlPlaneRef.name}".`,
+  );
 }
