@@ -46,9 +46,13 @@ export interface CoderAIGatewayKeySpec {
   deletionPolicy?: 'Delete' | 'Orphan';
 }
 /**
- * Automatic rotation. Coder keys never expire; without rotateAfter the key is replaced only when it is lost (deleted in Coder, or missing or changed in a destination Secret). A rotation mints <keyName>-r<N>, writes it to every destination, and deletes the previous key after gracePeriod. Gateways that read the key from an environment variable need a restart to use the new key before the grace period ends.
+ * Rotation, automatic or on request. Coder keys never expire; without rotateAfter or a new requestID the key is replaced only when it is lost (deleted in Coder, or missing or changed in a destination Secret). A rotation mints <keyName>-r<N>, writes it to every destination, and deletes the previous key after gracePeriod. Gateways that read the key from an environment variable need a restart to use the new key before the grace period ends.
  */
 export interface CoderAIGatewayKeySpecRotation {
+  /**
+   * Rotation on request: setting this to a value other than status.rotationRequestID (for example the current time, `kubectl patch ... -p '{"spec":{"rotation":{"requestID":"2026-12-01T10:00"}}}'`) rotates the key once; the operator then records the value in status.rotationRequestID. An unchanged or removed value rotates nothing. The value of a new object only names its first key.
+   */
+  requestID?: string;
   /**
    * The age after which the key is replaced, a duration such as 2160h (90 days), at least 1h. Defaults to none: no automatic rotation.
    */
@@ -91,6 +95,10 @@ export interface CoderAIGatewayKeyStatus {
    * The last heartbeat of a gateway using the current key (Coder refreshes it about every 60 s).
    */
   lastUsedAt?: string;
+  /**
+   * The spec.rotation.requestID that the current key answers; a different requestID in spec rotates the key.
+   */
+  rotationRequestID?: string;
   /**
    * When the key is due for rotation (createdAt plus spec.rotation.rotateAfter); absent without rotateAfter.
    */

@@ -271,10 +271,6 @@ export interface CoderMCPServerStatus {
     [k: string]: string | undefined;
   };
   /**
-   * Informational: where clients would reach the server through Coder's MCP gateway, <access URL>/api/v2/ai-gateway/mcp/<slug>. Set only when the control plane serves that gateway.
-   */
-  gatewayURL?: string;
-  /**
    * The Coder version reported by GET /api/v2/buildinfo at the last reconcile.
    */
   coderVersion?: string;

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","destinations"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"keyName":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","minLength":1,"maxLength":56},"destinations":{"type":"array","minItems":1,"maxItems":8,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}},"rotation":{"type":"object","properties":{"rotateAfter":{"type":"string","maxLength":32},"gracePeriod":{"type":"string","maxLength":32}}},"deletionPolicy":{"type":"string","enum":["Delete","Orphan"]}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"coderID":{"type":"string"},"coderKeyName":{"type":"string"},"rotation":{"type":"integer","format":"int64","minimum":0},"keyPrefix":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"lastUsedAt":{"type":"string","format":"date-time"},"nextRotationTime":{"type":"string","format":"date-time"},"secretHash":{"type":"string"},"destinations":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"key":{"type":"string"},"managed":{"type":"boolean"}}}},"previousKey":{"type":"object","properties":{"coderID":{"type":"string"},"coderKeyName":{"type":"string"},"deleteAfter":{"type":"string","format":"date-time"}}},"coderVersion":{"type":"string"},"lastSyncedTime":{"type":"string","format":"date-time"},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","destinations"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"keyName":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","minLength":1,"maxLength":56},"destinations":{"type":"array","minItems":1,"maxItems":8,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}},"rotation":{"type":"object","properties":{"requestID":{"type":"string","minLength":1,"maxLength":63},"rotateAfter":{"type":"string","maxLength":32},"gracePeriod":{"type":"string","maxLength":32}}},"deletionPolicy":{"type":"string","enum":["Delete","Orphan"]}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"coderID":{"type":"string"},"coderKeyName":{"type":"string"},"rotation":{"type":"integer","format":"int64","minimum":0},"keyPrefix":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"lastUsedAt":{"type":"string","format":"date-time"},"rotationRequestID":{"type":"string"},"nextRotationTime":{"type":"string","format":"date-time"},"secretHash":{"type":"string"},"destinations":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"key":{"type":"string"},"managed":{"type":"boolean"}}}},"previousKey":{"type":"object","properties":{"coderID":{"type":"string"},"coderKeyName":{"type":"string"},"deleteAfter":{"type":"string","format":"date-time"}}},"coderVersion":{"type":"string"},"lastSyncedTime":{"type":"string","format":"date-time"},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const func5 = re2RegExp;
 const pattern0 = func5("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
@@ -278,11 +278,11 @@ errors++;
 if(data3.rotation !== undefined){
 let data11 = data3.rotation;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.rotateAfter !== undefined){
-let data12 = data11.rotateAfter;
+if(data11.requestID !== undefined){
+let data12 = data11.requestID;
 if(typeof data12 === "string"){
-if(func2(data12) > 32){
-const err21 = {instancePath:instancePath+"/spec/rotation/rotateAfter",schemaPath:"#/properties/spec/properties/rotation/properties/rotateAfter/maxLength",keyword:"maxLength",params:{limit: 32}};
+if(func2(data12) > 63){
+const err21 = {instancePath:instancePath+"/spec/rotation/requestID",schemaPath:"#/properties/spec/properties/rotation/properties/requestID/maxLength",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -291,9 +291,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/spec/rotation/rotateAfter",schemaPath:"#/properties/spec/properties/rotation/properties/rotateAfter/type",keyword:"type",params:{type: "string"}};
+if(func2(data12) < 1){
+const err22 = {instancePath:instancePath+"/spec/rotation/requestID",schemaPath:"#/properties/spec/properties/rotation/properties/requestID/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -303,11 +302,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data11.gracePeriod !== undefined){
-let data13 = data11.gracePeriod;
-if(typeof data13 === "string"){
-if(func2(data13) > 32){
-const err23 = {instancePath:instancePath+"/spec/rotation/gracePeriod",schemaPath:"#/properties/spec/properties/rotation/properties/gracePeriod/maxLength",keyword:"maxLength",params:{limit: 32}};
+else {
+const err23 = {instancePath:instancePath+"/spec/rotation/requestID",schemaPath:"#/properties/spec/properties/rotation/properties/requestID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -317,8 +313,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/spec/rotation/gracePeriod",schemaPath:"#/properties/spec/properties/rotation/properties/gracePeriod/type",keyword:"type",params:{type: "string"}};
+if(data11.rotateAfter !== undefined){
+let data13 = data11.rotateAfter;
+if(typeof data13 === "string"){
+if(func2(data13) > 32){
+const err24 = {instancePath:instancePath+"/spec/rotation/rotateAfter",schemaPath:"#/properties/spec/properties/rotation/properties/rotateAfter/maxLength",keyword:"maxLength",params:{limit: 32}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -328,9 +327,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
 else {
-const err25 = {instancePath:instancePath+"/spec/rotation",schemaPath:"#/properties/spec/properties/rotation/type",keyword:"type",params:{type: "object"}};
+const err25 = {instancePath:instancePath+"/spec/rotation/rotateAfter",schemaPath:"#/properties/spec/properties/rotation/properties/rotateAfter/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -340,10 +338,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data3.deletionPolicy !== undefined){
-let data14 = data3.deletionPolicy;
-if(typeof data14 !== "string"){
-const err26 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/type",keyword:"type",params:{type: "string"}};
+if(data11.gracePeriod !== undefined){
+let data14 = data11.gracePeriod;
+if(typeof data14 === "string"){
+if(func2(data14) > 32){
+const err26 = {instancePath:instancePath+"/spec/rotation/gracePeriod",schemaPath:"#/properties/spec/properties/rotation/properties/gracePeriod/maxLength",keyword:"maxLength",params:{limit: 32}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -352,8 +351,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!((data14 === "Delete") || (data14 === "Orphan"))){
-const err27 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.deletionPolicy.enum}};
+}
+else {
+const err27 = {instancePath:instancePath+"/spec/rotation/gracePeriod",schemaPath:"#/properties/spec/properties/rotation/properties/gracePeriod/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -365,7 +365,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
+const err28 = {instancePath:instancePath+"/spec/rotation",schemaPath:"#/properties/spec/properties/rotation/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -375,13 +375,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data15 = data.status;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.observedGeneration !== undefined){
-let data16 = data15.observedGeneration;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err29 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(data3.deletionPolicy !== undefined){
+let data15 = data3.deletionPolicy;
+if(typeof data15 !== "string"){
+const err29 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -390,9 +387,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(!(formats0.validate(data16))){
-const err30 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(!((data15 === "Delete") || (data15 === "Orphan"))){
+const err30 = {instancePath:instancePath+"/spec/deletionPolicy",schemaPath:"#/properties/spec/properties/deletionPolicy/enum",keyword:"enum",params:{allowedValues: schema6.properties.spec.properties.deletionPolicy.enum}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -403,9 +399,8 @@ errors++;
 }
 }
 }
-if(data15.coderID !== undefined){
-if(typeof data15.coderID !== "string"){
-const err31 = {instancePath:instancePath+"/status/coderID",schemaPath:"#/properties/status/properties/coderID/type",keyword:"type",params:{type: "string"}};
+else {
+const err31 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -415,9 +410,13 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data15.coderKeyName !== undefined){
-if(typeof data15.coderKeyName !== "string"){
-const err32 = {instancePath:instancePath+"/status/coderKeyName",schemaPath:"#/properties/status/properties/coderKeyName/type",keyword:"type",params:{type: "string"}};
+if(data.status !== undefined){
+let data16 = data.status;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.observedGeneration !== undefined){
+let data17 = data16.observedGeneration;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err32 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -426,11 +425,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data15.rotation !== undefined){
-let data19 = data15.rotation;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err33 = {instancePath:instancePath+"/status/rotation",schemaPath:"#/properties/status/properties/rotation/type",keyword:"type",params:{type: "integer"}};
+if(typeof data17 == "number"){
+if(!(formats0.validate(data17))){
+const err33 = {instancePath:instancePath+"/status/observedGeneration",schemaPath:"#/properties/status/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -439,9 +436,11 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err34 = {instancePath:instancePath+"/status/rotation",schemaPath:"#/properties/status/properties/rotation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+}
+if(data16.coderID !== undefined){
+if(typeof data16.coderID !== "string"){
+const err34 = {instancePath:instancePath+"/status/coderID",schemaPath:"#/properties/status/properties/coderID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -450,8 +449,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!(formats0.validate(data19))){
-const err35 = {instancePath:instancePath+"/status/rotation",schemaPath:"#/properties/status/properties/rotation/format",keyword:"format",params:{format: "int64"}};
+}
+if(data16.coderKeyName !== undefined){
+if(typeof data16.coderKeyName !== "string"){
+const err35 = {instancePath:instancePath+"/status/coderKeyName",schemaPath:"#/properties/status/properties/coderKeyName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -461,10 +462,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
-if(data15.keyPrefix !== undefined){
-if(typeof data15.keyPrefix !== "string"){
-const err36 = {instancePath:instancePath+"/status/keyPrefix",schemaPath:"#/properties/status/properties/keyPrefix/type",keyword:"type",params:{type: "string"}};
+if(data16.rotation !== undefined){
+let data20 = data16.rotation;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const err36 = {instancePath:instancePath+"/status/rotation",schemaPath:"#/properties/status/properties/rotation/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -473,12 +474,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data15.createdAt !== undefined){
-let data21 = data15.createdAt;
-if(typeof data21 === "string"){
-if(!(formats4.validate(data21))){
-const err37 = {instancePath:instancePath+"/status/createdAt",schemaPath:"#/properties/status/properties/createdAt/format",keyword:"format",params:{format: "date-time"}};
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)){
+const err37 = {instancePath:instancePath+"/status/rotation",schemaPath:"#/properties/status/properties/rotation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -487,9 +485,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/status/createdAt",schemaPath:"#/properties/status/properties/createdAt/type",keyword:"type",params:{type: "string"}};
+if(!(formats0.validate(data20))){
+const err38 = {instancePath:instancePath+"/status/rotation",schemaPath:"#/properties/status/properties/rotation/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -499,11 +496,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data15.lastUsedAt !== undefined){
-let data22 = data15.lastUsedAt;
-if(typeof data22 === "string"){
-if(!(formats4.validate(data22))){
-const err39 = {instancePath:instancePath+"/status/lastUsedAt",schemaPath:"#/properties/status/properties/lastUsedAt/format",keyword:"format",params:{format: "date-time"}};
+}
+if(data16.keyPrefix !== undefined){
+if(typeof data16.keyPrefix !== "string"){
+const err39 = {instancePath:instancePath+"/status/keyPrefix",schemaPath:"#/properties/status/properties/keyPrefix/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -513,8 +509,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-else {
-const err40 = {instancePath:instancePath+"/status/lastUsedAt",schemaPath:"#/properties/status/properties/lastUsedAt/type",keyword:"type",params:{type: "string"}};
+if(data16.createdAt !== undefined){
+let data22 = data16.createdAt;
+if(typeof data22 === "string"){
+if(!(formats4.validate(data22))){
+const err40 = {instancePath:instancePath+"/status/createdAt",schemaPath:"#/properties/status/properties/createdAt/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -524,11 +523,8 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data15.nextRotationTime !== undefined){
-let data23 = data15.nextRotationTime;
-if(typeof data23 === "string"){
-if(!(formats4.validate(data23))){
-const err41 = {instancePath:instancePath+"/status/nextRotationTime",schemaPath:"#/properties/status/properties/nextRotationTime/format",keyword:"format",params:{format: "date-time"}};
+else {
+const err41 = {instancePath:instancePath+"/status/createdAt",schemaPath:"#/properties/status/properties/createdAt/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -538,8 +534,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-else {
-const err42 = {instancePath:instancePath+"/status/nextRotationTime",schemaPath:"#/properties/status/properties/nextRotationTime/type",keyword:"type",params:{type: "string"}};
+if(data16.lastUsedAt !== undefined){
+let data23 = data16.lastUsedAt;
+if(typeof data23 === "string"){
+if(!(formats4.validate(data23))){
+const err42 = {instancePath:instancePath+"/status/lastUsedAt",schemaPath:"#/properties/status/properties/lastUsedAt/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -549,9 +548,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data15.secretHash !== undefined){
-if(typeof data15.secretHash !== "string"){
-const err43 = {instancePath:instancePath+"/status/secretHash",schemaPath:"#/properties/status/properties/secretHash/type",keyword:"type",params:{type: "string"}};
+else {
+const err43 = {instancePath:instancePath+"/status/lastUsedAt",schemaPath:"#/properties/status/properties/lastUsedAt/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -561,16 +559,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data15.destinations !== undefined){
-let data25 = data15.destinations;
-if(Array.isArray(data25)){
-const len1 = data25.length;
-for(let i1=0; i1<len1; i1++){
-let data26 = data25[i1];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.name !== undefined){
-if(typeof data26.name !== "string"){
-const err44 = {instancePath:instancePath+"/status/destinations/" + i1+"/name",schemaPath:"#/properties/status/properties/destinations/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data16.rotationRequestID !== undefined){
+if(typeof data16.rotationRequestID !== "string"){
+const err44 = {instancePath:instancePath+"/status/rotationRequestID",schemaPath:"#/properties/status/properties/rotationRequestID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -580,9 +571,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data26.key !== undefined){
-if(typeof data26.key !== "string"){
-const err45 = {instancePath:instancePath+"/status/destinations/" + i1+"/key",schemaPath:"#/properties/status/properties/destinations/items/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data16.nextRotationTime !== undefined){
+let data25 = data16.nextRotationTime;
+if(typeof data25 === "string"){
+if(!(formats4.validate(data25))){
+const err45 = {instancePath:instancePath+"/status/nextRotationTime",schemaPath:"#/properties/status/properties/nextRotationTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -592,9 +585,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data26.managed !== undefined){
-if(typeof data26.managed !== "boolean"){
-const err46 = {instancePath:instancePath+"/status/destinations/" + i1+"/managed",schemaPath:"#/properties/status/properties/destinations/items/properties/managed/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err46 = {instancePath:instancePath+"/status/nextRotationTime",schemaPath:"#/properties/status/properties/nextRotationTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -604,9 +596,9 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/status/destinations/" + i1,schemaPath:"#/properties/status/properties/destinations/items/type",keyword:"type",params:{type: "object"}};
+if(data16.secretHash !== undefined){
+if(typeof data16.secretHash !== "string"){
+const err47 = {instancePath:instancePath+"/status/secretHash",schemaPath:"#/properties/status/properties/secretHash/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -616,9 +608,16 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/status/destinations",schemaPath:"#/properties/status/properties/destinations/type",keyword:"type",params:{type: "array"}};
+if(data16.destinations !== undefined){
+let data27 = data16.destinations;
+if(Array.isArray(data27)){
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+let data28 = data27[i1];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.name !== undefined){
+if(typeof data28.name !== "string"){
+const err48 = {instancePath:instancePath+"/status/destinations/" + i1+"/name",schemaPath:"#/properties/status/properties/destinations/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -628,12 +627,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data15.previousKey !== undefined){
-let data30 = data15.previousKey;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.coderID !== undefined){
-if(typeof data30.coderID !== "string"){
-const err49 = {instancePath:instancePath+"/status/previousKey/coderID",schemaPath:"#/properties/status/properties/previousKey/properties/coderID/type",keyword:"type",params:{type: "string"}};
+if(data28.key !== undefined){
+if(typeof data28.key !== "string"){
+const err49 = {instancePath:instancePath+"/status/destinations/" + i1+"/key",schemaPath:"#/properties/status/properties/destinations/items/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -643,9 +639,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data30.coderKeyName !== undefined){
-if(typeof data30.coderKeyName !== "string"){
-const err50 = {instancePath:instancePath+"/status/previousKey/coderKeyName",schemaPath:"#/properties/status/properties/previousKey/properties/coderKeyName/type",keyword:"type",params:{type: "string"}};
+if(data28.managed !== undefined){
+if(typeof data28.managed !== "boolean"){
+const err50 = {instancePath:instancePath+"/status/destinations/" + i1+"/managed",schemaPath:"#/properties/status/properties/destinations/items/properties/managed/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -655,11 +651,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data30.deleteAfter !== undefined){
-let data33 = data30.deleteAfter;
-if(typeof data33 === "string"){
-if(!(formats4.validate(data33))){
-const err51 = {instancePath:instancePath+"/status/previousKey/deleteAfter",schemaPath:"#/properties/status/properties/previousKey/properties/deleteAfter/format",keyword:"format",params:{format: "date-time"}};
+}
+else {
+const err51 = {instancePath:instancePath+"/status/destinations/" + i1,schemaPath:"#/properties/status/properties/destinations/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -669,8 +663,9 @@ vErrors.push(err51);
 errors++;
 }
 }
+}
 else {
-const err52 = {instancePath:instancePath+"/status/previousKey/deleteAfter",schemaPath:"#/properties/status/properties/previousKey/properties/deleteAfter/type",keyword:"type",params:{type: "string"}};
+const err52 = {instancePath:instancePath+"/status/destinations",schemaPath:"#/properties/status/properties/destinations/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -680,9 +675,12 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/status/previousKey",schemaPath:"#/properties/status/properties/previousKey/type",keyword:"type",params:{type: "object"}};
+if(data16.previousKey !== undefined){
+let data32 = data16.previousKey;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.coderID !== undefined){
+if(typeof data32.coderID !== "string"){
+const err53 = {instancePath:instancePath+"/status/previousKey/coderID",schemaPath:"#/properties/status/properties/previousKey/properties/coderID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -692,9 +690,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data15.coderVersion !== undefined){
-if(typeof data15.coderVersion !== "string"){
-const err54 = {instancePath:instancePath+"/status/coderVersion",schemaPath:"#/properties/status/properties/coderVersion/type",keyword:"type",params:{type: "string"}};
+if(data32.coderKeyName !== undefined){
+if(typeof data32.coderKeyName !== "string"){
+const err54 = {instancePath:instancePath+"/status/previousKey/coderKeyName",schemaPath:"#/properties/status/properties/previousKey/properties/coderKeyName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -704,11 +702,11 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data15.lastSyncedTime !== undefined){
-let data35 = data15.lastSyncedTime;
+if(data32.deleteAfter !== undefined){
+let data35 = data32.deleteAfter;
 if(typeof data35 === "string"){
 if(!(formats4.validate(data35))){
-const err55 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/format",keyword:"format",params:{format: "date-time"}};
+const err55 = {instancePath:instancePath+"/status/previousKey/deleteAfter",schemaPath:"#/properties/status/properties/previousKey/properties/deleteAfter/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -719,7 +717,7 @@ errors++;
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/type",keyword:"type",params:{type: "string"}};
+const err56 = {instancePath:instancePath+"/status/previousKey/deleteAfter",schemaPath:"#/properties/status/properties/previousKey/properties/deleteAfter/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -729,15 +727,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data15.conditions !== undefined){
-let data36 = data15.conditions;
-if(Array.isArray(data36)){
-const len2 = data36.length;
-for(let i2=0; i2<len2; i2++){
-let data37 = data36[i2];
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.type === undefined){
-const err57 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+}
+else {
+const err57 = {instancePath:instancePath+"/status/previousKey",schemaPath:"#/properties/status/properties/previousKey/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -746,8 +738,10 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data37.status === undefined){
-const err58 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+}
+if(data16.coderVersion !== undefined){
+if(typeof data16.coderVersion !== "string"){
+const err58 = {instancePath:instancePath+"/status/coderVersion",schemaPath:"#/properties/status/properties/coderVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -756,8 +750,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data37.lastTransitionTime === undefined){
-const err59 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+}
+if(data16.lastSyncedTime !== undefined){
+let data37 = data16.lastSyncedTime;
+if(typeof data37 === "string"){
+if(!(formats4.validate(data37))){
+const err59 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -766,8 +764,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(data37.reason === undefined){
-const err60 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+}
+else {
+const err60 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -776,8 +775,16 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data37.message === undefined){
-const err61 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+}
+if(data16.conditions !== undefined){
+let data38 = data16.conditions;
+if(Array.isArray(data38)){
+const len2 = data38.length;
+for(let i2=0; i2<len2; i2++){
+let data39 = data38[i2];
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.type === undefined){
+const err61 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -786,11 +793,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data37.type !== undefined){
-let data38 = data37.type;
-if(typeof data38 === "string"){
-if(func2(data38) > 316){
-const err62 = {instancePath:instancePath+"/status/conditions/" + i2+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(data39.status === undefined){
+const err62 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -799,8 +803,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(!pattern1.test(data38)){
-const err63 = {instancePath:instancePath+"/status/conditions/" + i2+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+if(data39.lastTransitionTime === undefined){
+const err63 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -809,9 +813,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/status/conditions/" + i2+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data39.reason === undefined){
+const err64 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -820,11 +823,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-if(data37.status !== undefined){
-let data39 = data37.status;
-if(typeof data39 !== "string"){
-const err65 = {instancePath:instancePath+"/status/conditions/" + i2+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(data39.message === undefined){
+const err65 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -833,8 +833,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(!(((data39 === "True") || (data39 === "False")) || (data39 === "Unknown"))){
-const err66 = {instancePath:instancePath+"/status/conditions/" + i2+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+if(data39.type !== undefined){
+let data40 = data39.type;
+if(typeof data40 === "string"){
+if(func2(data40) > 316){
+const err66 = {instancePath:instancePath+"/status/conditions/" + i2+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -843,11 +846,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data37.observedGeneration !== undefined){
-let data40 = data37.observedGeneration;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err67 = {instancePath:instancePath+"/status/conditions/" + i2+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(!pattern1.test(data40)){
+const err67 = {instancePath:instancePath+"/status/conditions/" + i2+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -856,9 +856,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(typeof data40 == "number"){
-if(data40 < 0 || isNaN(data40)){
-const err68 = {instancePath:instancePath+"/status/conditions/" + i2+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+else {
+const err68 = {instancePath:instancePath+"/status/conditions/" + i2+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -867,8 +867,11 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(!(formats0.validate(data40))){
-const err69 = {instancePath:instancePath+"/status/conditions/" + i2+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+if(data39.status !== undefined){
+let data41 = data39.status;
+if(typeof data41 !== "string"){
+const err69 = {instancePath:instancePath+"/status/conditions/" + i2+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -877,13 +880,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-if(data37.lastTransitionTime !== undefined){
-let data41 = data37.lastTransitionTime;
-if(typeof data41 === "string"){
-if(!(formats4.validate(data41))){
-const err70 = {instancePath:instancePath+"/status/conditions/" + i2+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(!(((data41 === "True") || (data41 === "False")) || (data41 === "Unknown"))){
+const err70 = {instancePath:instancePath+"/status/conditions/" + i2+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -893,8 +891,10 @@ vErrors.push(err70);
 errors++;
 }
 }
-else {
-const err71 = {instancePath:instancePath+"/status/conditions/" + i2+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(data39.observedGeneration !== undefined){
+let data42 = data39.observedGeneration;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
+const err71 = {instancePath:instancePath+"/status/conditions/" + i2+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -903,12 +903,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-if(data37.reason !== undefined){
-let data42 = data37.reason;
-if(typeof data42 === "string"){
-if(func2(data42) > 1024){
-const err72 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(typeof data42 == "number"){
+if(data42 < 0 || isNaN(data42)){
+const err72 = {instancePath:instancePath+"/status/conditions/" + i2+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -917,8 +914,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(func2(data42) < 1){
-const err73 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+if(!(formats0.validate(data42))){
+const err73 = {instancePath:instancePath+"/status/conditions/" + i2+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -927,8 +924,13 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(!pattern2.test(data42)){
-const err74 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+}
+if(data39.lastTransitionTime !== undefined){
+let data43 = data39.lastTransitionTime;
+if(typeof data43 === "string"){
+if(!(formats4.validate(data43))){
+const err74 = {instancePath:instancePath+"/status/conditions/" + i2+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -939,7 +941,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+const err75 = {instancePath:instancePath+"/status/conditions/" + i2+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -949,11 +951,11 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data37.message !== undefined){
-let data43 = data37.message;
-if(typeof data43 === "string"){
-if(func2(data43) > 32768){
-const err76 = {instancePath:instancePath+"/status/conditions/" + i2+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+if(data39.reason !== undefined){
+let data44 = data39.reason;
+if(typeof data44 === "string"){
+if(func2(data44) > 1024){
+const err76 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -962,9 +964,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/status/conditions/" + i2+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+if(func2(data44) < 1){
+const err77 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -973,10 +974,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+if(!pattern2.test(data44)){
+const err78 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -986,9 +985,8 @@ vErrors.push(err78);
 errors++;
 }
 }
-}
 else {
-const err79 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+const err79 = {instancePath:instancePath+"/status/conditions/" + i2+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -998,9 +996,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+if(data39.message !== undefined){
+let data45 = data39.message;
+if(typeof data45 === "string"){
+if(func2(data45) > 32768){
+const err80 = {instancePath:instancePath+"/status/conditions/" + i2+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1010,14 +1010,61 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
 else {
-const err81 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err81 = {instancePath:instancePath+"/status/conditions/" + i2+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err81];
 }
 else {
 vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/status/conditions/" + i2,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
 }
 errors++;
 }
@@ -1071,6 +1118,9 @@ const structure: StructuralNode = {
         rotation: {
           type: "object",
           properties: {
+            requestID: {
+              type: "string",
+            },
             rotateAfter: {
               type: "string",
               rules: [
@@ -1125,6 +1175,9 @@ const structure: StructuralNode = {
         lastUsedAt: {
           type: "string",
           format: "date-time",
+        },
+        rotationRequestID: {
+          type: "string",
         },
         nextRotationTime: {
           type: "string",

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","displayName","url"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"slug":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","minLength":1,"maxLength":64},"displayName":{"type":"string","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024},"iconURL":{"type":"string","maxLength":2048},"url":{"type":"string","minLength":1,"maxLength":2048},"transport":{"type":"string","enum":["streamable_http","sse"]},"enabled":{"type":"boolean"},"availability":{"type":"string","enum":["force_on","default_on","default_off"]},"modelIntent":{"type":"boolean"},"allowInPlanMode":{"type":"boolean"},"forwardCoderHeaders":{"type":"boolean"},"auth":{"type":"object","properties":{"type":{"type":"string","enum":["none","oauth2","apiKey","customHeaders","userOIDC","externalAuth"]},"oauth2":{"type":"object","properties":{"clientID":{"type":"string","minLength":1,"maxLength":512},"clientSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"authURL":{"type":"string","maxLength":2048},"tokenURL":{"type":"string","maxLength":2048},"scopes":{"type":"string","maxLength":4096},"revocationURL":{"type":"string","maxLength":2048}}},"apiKey":{"type":"object","required":["valueSecretRef"],"properties":{"header":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"valueSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"customHeaders":{"type":"object","properties":{"headers":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"value":{"type":"string","maxLength":8192},"valueFrom":{"type":"object","required":["secretKeyRef"],"properties":{"secretKeyRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}}}},"userSuppliedKeys":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024}}}}}},"externalAuth":{"type":"object","required":["providerID"],"properties":{"providerID":{"type":"string","minLength":1,"maxLength":256}}}}},"tools":{"type":"object","properties":{"allow":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"deny":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"default":{"type":"string","enum":["enabled","disabled"]},"rules":{"type":"array","maxItems":256,"items":{"type":"object","required":["tool","action"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":256},"action":{"type":"string","enum":["enabled","disabled","escalate"]}}}}}},"deletionPolicy":{"type":"string","enum":["Delete","Orphan"]},"adoptExisting":{"type":"boolean"}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"coderID":{"type":"string"},"slug":{"type":"string"},"apiPath":{"type":"string","enum":["/api/v2/ai-gateway/mcp-servers","/api/experimental/mcp/servers"]},"hasSecrets":{"type":"object","properties":{"oauth2Secret":{"type":"boolean"},"apiKey":{"type":"boolean"},"customHeaders":{"type":"boolean"}}},"appliedSecretHashes":{"type":"object","additionalProperties":{"type":"string"}},"gatewayURL":{"type":"string"},"coderVersion":{"type":"string"},"lastSyncedTime":{"type":"string","format":"date-time"},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
+const schema6 = {"type":"object","required":["spec"],"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","required":["controlPlaneRef","displayName","url"],"properties":{"controlPlaneRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"slug":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","minLength":1,"maxLength":64},"displayName":{"type":"string","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024},"iconURL":{"type":"string","maxLength":2048},"url":{"type":"string","minLength":1,"maxLength":2048},"transport":{"type":"string","enum":["streamable_http","sse"]},"enabled":{"type":"boolean"},"availability":{"type":"string","enum":["force_on","default_on","default_off"]},"modelIntent":{"type":"boolean"},"allowInPlanMode":{"type":"boolean"},"forwardCoderHeaders":{"type":"boolean"},"auth":{"type":"object","properties":{"type":{"type":"string","enum":["none","oauth2","apiKey","customHeaders","userOIDC","externalAuth"]},"oauth2":{"type":"object","properties":{"clientID":{"type":"string","minLength":1,"maxLength":512},"clientSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"authURL":{"type":"string","maxLength":2048},"tokenURL":{"type":"string","maxLength":2048},"scopes":{"type":"string","maxLength":4096},"revocationURL":{"type":"string","maxLength":2048}}},"apiKey":{"type":"object","required":["valueSecretRef"],"properties":{"header":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"valueSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"customHeaders":{"type":"object","properties":{"headers":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"value":{"type":"string","maxLength":8192},"valueFrom":{"type":"object","required":["secretKeyRef"],"properties":{"secretKeyRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}}}},"userSuppliedKeys":{"type":"array","maxItems":32,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$","minLength":1,"maxLength":256},"description":{"type":"string","maxLength":1024}}}}}},"externalAuth":{"type":"object","required":["providerID"],"properties":{"providerID":{"type":"string","minLength":1,"maxLength":256}}}}},"tools":{"type":"object","properties":{"allow":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"deny":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"default":{"type":"string","enum":["enabled","disabled"]},"rules":{"type":"array","maxItems":256,"items":{"type":"object","required":["tool","action"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":256},"action":{"type":"string","enum":["enabled","disabled","escalate"]}}}}}},"deletionPolicy":{"type":"string","enum":["Delete","Orphan"]},"adoptExisting":{"type":"boolean"}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"coderID":{"type":"string"},"slug":{"type":"string"},"apiPath":{"type":"string","enum":["/api/v2/ai-gateway/mcp-servers","/api/experimental/mcp/servers"]},"hasSecrets":{"type":"object","properties":{"oauth2Secret":{"type":"boolean"},"apiKey":{"type":"boolean"},"customHeaders":{"type":"boolean"}}},"appliedSecretHashes":{"type":"object","additionalProperties":{"type":"string"}},"coderVersion":{"type":"string"},"lastSyncedTime":{"type":"string","format":"date-time"},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const func5 = re2RegExp;
 const pattern0 = func5("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
@@ -1641,9 +1641,9 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data60.gatewayURL !== undefined){
-if(typeof data60.gatewayURL !== "string"){
-const err133 = {instancePath:instancePath+"/status/gatewayURL",schemaPath:"#/properties/status/properties/gatewayURL/type",keyword:"type",params:{type: "string"}};
+if(data60.coderVersion !== undefined){
+if(typeof data60.coderVersion !== "string"){
+const err133 = {instancePath:instancePath+"/status/coderVersion",schemaPath:"#/properties/status/properties/coderVersion/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1653,9 +1653,11 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data60.coderVersion !== undefined){
-if(typeof data60.coderVersion !== "string"){
-const err134 = {instancePath:instancePath+"/status/coderVersion",schemaPath:"#/properties/status/properties/coderVersion/type",keyword:"type",params:{type: "string"}};
+if(data60.lastSyncedTime !== undefined){
+let data72 = data60.lastSyncedTime;
+if(typeof data72 === "string"){
+if(!(formats2.validate(data72))){
+const err134 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1665,11 +1667,8 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data60.lastSyncedTime !== undefined){
-let data73 = data60.lastSyncedTime;
-if(typeof data73 === "string"){
-if(!(formats2.validate(data73))){
-const err135 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/format",keyword:"format",params:{format: "date-time"}};
+else {
+const err135 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1679,8 +1678,15 @@ vErrors.push(err135);
 errors++;
 }
 }
-else {
-const err136 = {instancePath:instancePath+"/status/lastSyncedTime",schemaPath:"#/properties/status/properties/lastSyncedTime/type",keyword:"type",params:{type: "string"}};
+if(data60.conditions !== undefined){
+let data73 = data60.conditions;
+if(Array.isArray(data73)){
+const len5 = data73.length;
+for(let i5=0; i5<len5; i5++){
+let data74 = data73[i5];
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.type === undefined){
+const err136 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1689,16 +1695,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-if(data60.conditions !== undefined){
-let data74 = data60.conditions;
-if(Array.isArray(data74)){
-const len5 = data74.length;
-for(let i5=0; i5<len5; i5++){
-let data75 = data74[i5];
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err137 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(data74.status === undefined){
+const err137 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1707,8 +1705,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data75.status === undefined){
-const err138 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(data74.lastTransitionTime === undefined){
+const err138 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1717,8 +1715,8 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data75.lastTransitionTime === undefined){
-const err139 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+if(data74.reason === undefined){
+const err139 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1727,8 +1725,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(data75.reason === undefined){
-const err140 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(data74.message === undefined){
+const err140 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1737,8 +1735,11 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data75.message === undefined){
-const err141 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(data74.type !== undefined){
+let data75 = data74.type;
+if(typeof data75 === "string"){
+if(func2(data75) > 316){
+const err141 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1747,11 +1748,8 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(data75.type !== undefined){
-let data76 = data75.type;
-if(typeof data76 === "string"){
-if(func2(data76) > 316){
-const err142 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(!pattern4.test(data75)){
+const err142 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1760,8 +1758,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(!pattern4.test(data76)){
-const err143 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+}
+else {
+const err143 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1771,8 +1770,10 @@ vErrors.push(err143);
 errors++;
 }
 }
-else {
-const err144 = {instancePath:instancePath+"/status/conditions/" + i5+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data74.status !== undefined){
+let data76 = data74.status;
+if(typeof data76 !== "string"){
+const err144 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1781,11 +1782,8 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-if(data75.status !== undefined){
-let data77 = data75.status;
-if(typeof data77 !== "string"){
-const err145 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(!(((data76 === "True") || (data76 === "False")) || (data76 === "Unknown"))){
+const err145 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1794,8 +1792,11 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(!(((data77 === "True") || (data77 === "False")) || (data77 === "Unknown"))){
-const err146 = {instancePath:instancePath+"/status/conditions/" + i5+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+}
+if(data74.observedGeneration !== undefined){
+let data77 = data74.observedGeneration;
+if(!((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77)))){
+const err146 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1804,11 +1805,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-if(data75.observedGeneration !== undefined){
-let data78 = data75.observedGeneration;
-if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
-const err147 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(typeof data77 == "number"){
+if(data77 < 0 || isNaN(data77)){
+const err147 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1817,9 +1816,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(typeof data78 == "number"){
-if(data78 < 0 || isNaN(data78)){
-const err148 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(formats0.validate(data77))){
+const err148 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1828,8 +1826,13 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(!(formats0.validate(data78))){
-const err149 = {instancePath:instancePath+"/status/conditions/" + i5+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+}
+if(data74.lastTransitionTime !== undefined){
+let data78 = data74.lastTransitionTime;
+if(typeof data78 === "string"){
+if(!(formats2.validate(data78))){
+const err149 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1839,12 +1842,8 @@ vErrors.push(err149);
 errors++;
 }
 }
-}
-if(data75.lastTransitionTime !== undefined){
-let data79 = data75.lastTransitionTime;
-if(typeof data79 === "string"){
-if(!(formats2.validate(data79))){
-const err150 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+else {
+const err150 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1854,8 +1853,11 @@ vErrors.push(err150);
 errors++;
 }
 }
-else {
-const err151 = {instancePath:instancePath+"/status/conditions/" + i5+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(data74.reason !== undefined){
+let data79 = data74.reason;
+if(typeof data79 === "string"){
+if(func2(data79) > 1024){
+const err151 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1864,12 +1866,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-if(data75.reason !== undefined){
-let data80 = data75.reason;
-if(typeof data80 === "string"){
-if(func2(data80) > 1024){
-const err152 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(func2(data79) < 1){
+const err152 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1878,8 +1876,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(func2(data80) < 1){
-const err153 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+if(!pattern5.test(data79)){
+const err153 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1888,8 +1886,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(!pattern5.test(data80)){
-const err154 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+else {
+const err154 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1899,8 +1898,11 @@ vErrors.push(err154);
 errors++;
 }
 }
-else {
-const err155 = {instancePath:instancePath+"/status/conditions/" + i5+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+if(data74.message !== undefined){
+let data80 = data74.message;
+if(typeof data80 === "string"){
+if(func2(data80) > 32768){
+const err155 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1910,11 +1912,8 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data75.message !== undefined){
-let data81 = data75.message;
-if(typeof data81 === "string"){
-if(func2(data81) > 32768){
-const err156 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+else {
+const err156 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1924,8 +1923,9 @@ vErrors.push(err156);
 errors++;
 }
 }
+}
 else {
-const err157 = {instancePath:instancePath+"/status/conditions/" + i5+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+const err157 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1937,7 +1937,7 @@ errors++;
 }
 }
 else {
-const err158 = {instancePath:instancePath+"/status/conditions/" + i5,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+const err158 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1949,7 +1949,7 @@ errors++;
 }
 }
 else {
-const err159 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+const err159 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1961,24 +1961,12 @@ errors++;
 }
 }
 else {
-const err160 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+const err160 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err160];
 }
 else {
 vErrors.push(err160);
-}
-errors++;
-}
-}
-}
-else {
-const err161 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
 }
 errors++;
 }
@@ -2329,9 +2317,6 @@ const structure: StructuralNode = {
           additionalProperties: {
             type: "string",
           },
-        },
-        gatewayURL: {
-          type: "string",
         },
         coderVersion: {
           type: "string",

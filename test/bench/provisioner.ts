@@ -3,17 +3,15 @@
 // reconciles, API writes and Coder calls per object, and the operator's writes during 60 s of quiet.
 import { coderProvisionerClient } from '../../generated/clients/index.ts';
 import type { CoderProvisioner } from '../../generated/types/coderprovisioner.ts';
-import { writeVerbs } from '../harness/audit.ts';
 import { controlPlaneWithOperatorAccess } from '../harness/control-plane-with-access.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
-import { operatorNamespace, operatorServiceAccount } from '../harness/operator.ts';
 import { operatorEnvironment } from '../harness/operator-environment.ts';
+import { byResource, operatorWrites } from '../harness/operator-writes.ts';
 import { parseSamples, type Sample } from '../harness/prometheus.ts';
 
 const n = Number(process.env.N ?? 100);
 const quietSeconds = Number(process.env.QUIET_SECONDS ?? 60);
 const namespace = 'bench';
-const operatorUser = `system:serviceaccount:${operatorNamespace}:${operatorServiceAccount}`;
 
 const env = await operatorEnvironment();
 try {
@@ -53,27 +51,12 @@ try {
   const allReady = new Date();
   const count = (await reconciles()) - before;
   const coderCalls = env.coder.requests.length - coderCallsBefore;
-  const writes = (await env.cp.auditEvents({ username: operatorUser, since: started, until: allReady, verbs: writeVerbs })).filter(
-    (e) => e.objectRef?.resource !== 'leases',
-  );
+  const writes = await operatorWrites(env.cp, started, allReady);
   await new Promise((r) => setTimeout(r, 2_000));
   const quietFrom = new Date();
   const coderQuietFrom = env.coder.requests.length;
   await new Promise((r) => setTimeout(r, quietSeconds * 1000));
-  const quiet = (await env.cp.auditEvents({ username: operatorUser, since: quietFrom, verbs: writeVerbs })).filter(
-    (e) => e.objectRef?.resource !== 'leases',
-  );
-  const byResource = (events: typeof writes) =>
-    Object.entries(
-      events.reduce<Record<string, number>>((acc, e) => {
-        const key = `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
-        acc[key] = (acc[key] ?? 0) + 1;
-        return acc;
-      }, {}),
-    )
-      .sort()
-      .map(([k, v]) => `${k}=${v}`)
-      .join(', ');
+  const quiet = await operatorWrites(env.cp, quietFrom);
   console.log(`provisioners                 ${n} (one control plane with operator access, Coder API double)`);
   console.log(`first create → all Ready     ${seconds.toFixed(1)} s`);
   console.log(`reconciles                   ${count} (${(count / n).toFixed(2)} per object)`);

@@ -9,9 +9,9 @@ import { coderControlPlaneResource } from '../../generated/clients/codercontrolp
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { KubeHttp } from '../../src/runtime/kube-http.ts';
 import { builtinResources, collectionPath } from '../../src/runtime/resource.ts';
-import { writeVerbs, type AuditEvent } from '../harness/audit.ts';
 import { startControlPlane } from '../harness/control-plane.ts';
-import { installOperatorRbac, operatorNamespace, operatorServiceAccount, startOperator } from '../harness/operator.ts';
+import { installOperatorRbac, startOperator } from '../harness/operator.ts';
+import { byResource, operatorReads, operatorWrites } from '../harness/operator-writes.ts';
 import { parseSamples, type Sample } from '../harness/prometheus.ts';
 import { bareClientRun } from './scale/bare-client.ts';
 import { startCoderCallCounter } from './scale/coder-call-counter.ts';
@@ -26,21 +26,8 @@ const unrelatedSecrets = Number(process.env.SECRETS ?? 5000);
 const bareConcurrency = Number(process.env.BARE_CONCURRENCY ?? 32);
 const namespaces = ['scale-0', 'scale-1', 'scale-2', 'scale-3'];
 const bareNamespaces = ['bare-0', 'bare-1', 'bare-2', 'bare-3'];
-const operatorUser = `system:serviceaccount:${operatorNamespace}:${operatorServiceAccount}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const objects = (spaces: string[]) => Array.from({ length: n }, (_, i) => ({ namespace: spaces[i % spaces.length]!, name: `cp-${i}` }));
-
-function byResource(events: AuditEvent[]): string {
-  const counts: Record<string, number> = {};
-  for (const e of events) {
-    const key = `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
-    counts[key] = (counts[key] ?? 0) + 1;
-  }
-  return Object.entries(counts)
-    .sort()
-    .map(([k, v]) => `${k}=${v}`)
-    .join(', ');
-}
 
 async function readyCount(http: KubeHttp): Promise<number> {
   let ready = 0;
@@ -94,20 +81,15 @@ try {
   const allReady = new Date();
   const after = figures(await samples());
   const peakRss = await peakRssMiB(pid);
-  const requests = (await cp.auditEvents({ username: operatorUser, since: started, until: allReady })).filter(
-    (e) => e.objectRef?.resource !== 'leases',
-  );
-  const writes = requests.filter((e) => writeVerbs.includes(e.verb));
-  const reads = requests.filter((e) => !writeVerbs.includes(e.verb) && e.verb !== 'watch');
+  const writes = await operatorWrites(cp, started, allReady);
+  const reads = await operatorReads(cp, started, allReady);
 
   await sleep(2_000);
   const quietFrom = new Date();
   const coderCallsBefore = coder.calls();
   await sleep(quietSeconds * 1000);
   const quietCoderCalls = coder.calls() - coderCallsBefore;
-  const quietWrites = (await cp.auditEvents({ username: operatorUser, since: quietFrom, verbs: writeVerbs })).filter(
-    (e) => e.objectRef?.resource !== 'leases',
-  );
+  const quietWrites = await operatorWrites(cp, quietFrom);
 
   const rssBeforeSecrets = await rssMiB(pid);
   const payload = Buffer.alloc(16 * 1024, 'x')

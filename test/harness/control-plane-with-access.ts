@@ -54,3 +54,20 @@ export async function operatorAccessToken(
   env.coder.addToken(token);
   return { token, controlPlane };
 }
+
+/**
+ * Waits until the control plane has read Coder's entitlements (status.entitlementsLastChecked). Its first
+ * read ran before the double knew the new token, failed, and is retried 30 s later with a status write;
+ * an annotation (a change that reconciles it) brings that forward, so that a quiet period measured after
+ * this sees no write from the control plane settling.
+ */
+export async function entitlementsRead(env: OperatorEnvironment, namespace: string, name = 'coder'): Promise<void> {
+  const client = coderControlPlaneClient(env.cp.adminConfig());
+  if ((await client.get(namespace, name)).status?.entitlementsLastChecked) return;
+  await client.mergePatch(namespace, name, { metadata: { annotations: { 'test.coder.com/token-known': 'true' } } });
+  await eventually(
+    `entitlements read by CoderControlPlane ${namespace}/${name}`,
+    async () => (await client.get(namespace, name)).status?.entitlementsLastChecked,
+    { timeoutMs: 60_000 },
+  );
+}

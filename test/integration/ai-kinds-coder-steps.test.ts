@@ -91,32 +91,30 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
       requeue: 30_000,
     },
   ];
+  /** One pass of each kind (provider, MCP server, gateway key) with the control planes given. */
+  const allKinds = (cps: CoderControlPlane[]) =>
+    Promise.all([
+      syncProvider(providerCtx(cps), provider(), signal),
+      syncMCPServer(context(cps, {}) as unknown as MCPServerContext, anMcpServer('github').inNamespace(ns).build(), signal),
+      syncGatewayKey(context(cps, {}) as unknown as GatewayKeyContext, aGatewayKey('gw').inNamespace(ns).build(), signal),
+    ]);
+
   for (const row of controlPlaneRows) {
     it(`reports ControlPlaneReady ${row.reason} for ${row.name}, and calls nothing`, async () => {
-      const pass = await syncProvider(providerCtx(row.cps()), provider(), signal);
-      assert.equal(line(pass.conditions.ControlPlaneReady), `False ${row.reason}`);
-      assert.equal(pass.blocker?.reason, 'ControlPlaneNotReady');
-      assert.equal(pass.requeueAfterMs, row.requeue);
+      for (const pass of await allKinds(row.cps())) {
+        assert.equal(line(pass.conditions.ControlPlaneReady), `False ${row.reason}`);
+        assert.equal(pass.blocker?.reason, 'ControlPlaneNotReady');
+        assert.equal(pass.requeueAfterMs, row.requeue);
+      }
       assert.deepEqual(coder.requests, []);
     });
   }
 
   it('reports CoderUnreachable when build info fails, and hands the error back for backoff', async () => {
     url = 'http://127.0.0.1:9';
-    for (const pass of [
-      await syncProvider(providerCtx([controlPlane()]), provider(), signal),
-      await syncMCPServer(
-        context([controlPlane()], {}) as unknown as MCPServerContext,
-        anMcpServer('github').inNamespace(ns).build(),
-        signal,
-      ),
-      await syncGatewayKey(
-        context([controlPlane()], {}) as unknown as GatewayKeyContext,
-        aGatewayKey('gw').inNamespace(ns).build(),
-        signal,
-      ),
-    ]) {
+    for (const pass of await allKinds([controlPlane()])) {
       assert.equal(line(pass.conditions.ControlPlaneReady), 'False CoderUnreachable');
+      assert.equal(pass.blocker?.reason, 'ControlPlaneNotReady');
       assert.ok(pass.error);
     }
   });
@@ -136,12 +134,21 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
   });
 
   it('reports Entitled Unknown EntitlementsUnavailable and retries in 30 s when entitlements cannot be read', async () => {
-    coder.failNext(1, 500, { pathPrefix: '/api/v2/entitlements' });
-    const pass = await syncProvider(providerCtx([controlPlane()]), provider(), signal);
-    assert.equal(line(pass.conditions.Entitled), 'Unknown EntitlementsUnavailable');
-    assert.equal(pass.blocker?.reason, 'NotEntitled');
-    assert.equal(pass.requeueAfterMs, 30_000);
-    assert.ok(!coder.requests.some((r) => r.path.startsWith('/api/v2/ai/providers')));
+    coder.failNext(2, 500, { pathPrefix: '/api/v2/entitlements' });
+    const passes = [
+      await syncProvider(providerCtx([controlPlane()]), provider(), signal),
+      await syncGatewayKey(
+        context([controlPlane()], {}) as unknown as GatewayKeyContext,
+        aGatewayKey('gw').inNamespace(ns).build(),
+        signal,
+      ),
+    ];
+    for (const pass of passes) {
+      assert.equal(line(pass.conditions.Entitled), 'Unknown EntitlementsUnavailable');
+      assert.equal(pass.blocker?.reason, 'NotEntitled');
+      assert.equal(pass.requeueAfterMs, 30_000);
+    }
+    assert.ok(!coder.requests.some((r) => r.path.startsWith('/api/v2/ai/providers') || r.path.startsWith('/api/v2/ai-gateway/keys')));
   });
 
   it('reports a spec no request can be built from as InvalidSpec, naming the field', () => {

@@ -1,83 +1,60 @@
 // CoderAIGatewayKey end to end: the operator as its own process under its generated RBAC, a control plane
 // with operator access (real PostgreSQL), and the Coder API double serving AI Gateway keys from v2.36.
 // Resync period 6 s.
-import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
+import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { coderAIGatewayKeyClient, coderControlPlaneClient, type CoderAIGatewayKeyClient } from '../../generated/clients/index.ts';
-import { writeVerbs } from '../harness/audit.ts';
-import { createCoderDatabase } from '../harness/coder-database.ts';
+import { coderAIGatewayKeyClient, type CoderAIGatewayKeyClient } from '../../generated/clients/index.ts';
+import {
+  assertNoSecretsShown,
+  assertQuiet,
+  coderFailures,
+  conditionsOf,
+  deleteWithOrphanPolicy,
+  deletionHeldByCoder,
+  reportsAIGatewayGates,
+  reportsFailureThenRecovers,
+  reportsInvalidSpec,
+  sleep,
+  startCoderObjectSuite,
+  type CoderObjectSuite,
+} from '../harness/coder-object-suite.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
-import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
+import type { OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
-import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { aGatewayKey } from '../fixtures/coderaigatewaykey.ts';
 
 const ns = 'gateway';
 const resyncSeconds = 6;
-const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
 const keysPath = '/api/v2/ai-gateway/keys';
 
 describe('CoderAIGatewayKey controller', () => {
+  let suite: CoderObjectSuite;
   let env: OperatorEnvironment;
   let core: CoreV1Api;
   let keys: CoderAIGatewayKeyClient;
   const secretValues: string[] = [];
 
   before(async () => {
-    env = await operatorEnvironment({ operatorArgs: [`--coder-resync-period=${resyncSeconds}`] });
-    core = env.cp.adminConfig().makeApiClient(CoreV1Api);
-    keys = coderAIGatewayKeyClient(env.cp.adminConfig());
-    const controlPlanes = coderControlPlaneClient(env.cp.adminConfig());
-    env.coder.state.buildInfo.version = 'v2.36.0';
-    env.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
-    await core.createNamespace({ body: { metadata: { name: ns } } });
-    await core.createNamespacedSecret({
-      namespace: ns,
-      body: { metadata: { name: 'coder-db-app' }, stringData: { uri: await createCoderDatabase(env.postgres) } },
+    suite = await startCoderObjectSuite(ns, resyncSeconds, (e) => {
+      e.coder.state.buildInfo.version = 'v2.36.0';
+      e.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
     });
-    await controlPlanes.create(aControlPlane('coder').inNamespace(ns).withDatabase('coder-db-app', 'uri').manifest());
-    await eventually(
-      'operator access of the control plane',
-      async () => (await controlPlanes.get(ns, 'coder')).status?.operatorAccessReady === true,
-      {
-        timeoutMs: 120_000,
-      },
-    );
-    const token = Buffer.from(
-      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!,
-      'base64',
-    ).toString();
-    env.coder.addToken(token);
-    secretValues.push(token);
+    ({ env, core } = suite);
+    keys = coderAIGatewayKeyClient(env.cp.adminConfig());
   });
   after(() => {
     for (const k of env?.coder.state.aiGatewayKeys ?? []) secretValues.push(k.value);
     return env?.stop();
   });
 
-  const condition = async (name: string, type: string) => {
-    const c = (await keys.get(ns, name)).status?.conditions?.find((x) => x.type === type);
-    return c ? `${c.status} ${c.reason}` : 'absent';
-  };
-  const waitCondition = (name: string, type: string, expected: string, timeoutMs = 30_000) =>
-    eventually(
-      `${name}: ${type} ${expected}`,
-      async () => {
-        const seen = await condition(name, type);
-        if (seen !== expected) throw new Error(`saw ${seen}`);
-        return seen;
-      },
-      { timeoutMs },
-    );
+  const { condition, conditions, waitCondition } = conditionsOf(() => keys, ns);
   const inCoder = (name: string) => env.coder.state.aiGatewayKeys.find((k) => k.key.name === name);
   const secretData = async (name: string, key = 'key') => {
     const secret = await core.readNamespacedSecret({ namespace: ns, name });
     const value = secret.data?.[key];
     return { secret, value: value === undefined ? undefined : Buffer.from(value, 'base64').toString() };
   };
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('mints the key, writes it to a Secret it creates and owns, and reports Ready Available', async () => {
     await keys.create(
@@ -101,7 +78,17 @@ describe('CoderAIGatewayKey controller', () => {
     );
     assert.match(obj.status!.secretHash!, /^sha256:[0-9a-f]{64}$/);
     assert.deepEqual(obj.status!.destinations, [{ name: 'gateway-key', key: 'key', managed: true }]);
-    assert.equal(await condition('standalone', 'Connected'), 'False NeverUsed');
+    assert.deepEqual(
+      await conditions('standalone', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced', 'Connected']),
+      {
+        ControlPlaneReady: 'True ControlPlaneAvailable',
+        CredentialSecretReady: 'True CredentialAccepted',
+        Supported: 'True Supported',
+        Entitled: 'True Entitled',
+        Synced: 'True Applied',
+        Connected: 'False NeverUsed',
+      },
+    );
     assert.ok(!JSON.stringify(obj.status).includes(key.value));
   });
 
@@ -133,6 +120,32 @@ describe('CoderAIGatewayKey controller', () => {
     });
     await eventually('previousKey cleared', async () => (await keys.get(ns, 'standalone')).status?.previousKey === undefined);
     await waitCondition('standalone', 'Ready', 'True Available');
+  });
+
+  it('rotates the key once on request (spec.rotation.requestID), and not again while the request is unchanged', async () => {
+    const before = await keys.get(ns, 'standalone');
+    await keys.mergePatch(ns, 'standalone', { spec: { rotation: { requestID: 'first' } } });
+    const rotated = await eventually('the requested rotation in the status', async () => {
+      const o = await keys.get(ns, 'standalone');
+      return o.status?.rotationRequestID === 'first' ? o : undefined;
+    });
+    assert.equal(rotated.status!.rotation, before.status!.rotation! + 1);
+    assert.notEqual(rotated.status!.coderID, before.status!.coderID);
+    assert.equal((await secretData('gateway-key')).value, inCoder(rotated.status!.coderKeyName!)!.value);
+    await eventually('the key before the request deleted in Coder', async () => !inCoder(before.status!.coderKeyName!), {
+      timeoutMs: (resyncSeconds + 10) * 1000,
+    });
+
+    const from = env.coder.requests.length;
+    await keys.mergePatch(ns, 'standalone', { spec: { rotation: { rotateAfter: '8760h' } } });
+    await eventually('the next rotation time', async () => (await keys.get(ns, 'standalone')).status?.nextRotationTime);
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.deepEqual(
+      env.coder.requests.slice(from).filter((r) => r.method !== 'GET'),
+      [],
+      'no rotation while spec.rotation.requestID is unchanged',
+    );
+    assert.equal((await keys.get(ns, 'standalone')).status!.coderID, rotated.status!.coderID);
   });
 
   it('writes into an existing Secret only when it is marked for the key', async () => {
@@ -174,6 +187,7 @@ describe('CoderAIGatewayKey controller', () => {
         .manifest(),
     );
     await waitCondition('taken', 'Synced', 'False AlreadyExists');
+    assert.equal(await condition('taken', 'Ready'), 'False SyncFailed');
     await assert.rejects(core.readNamespacedSecret({ namespace: ns, name: 'taken-key' }), 'nothing written');
 
     env.coder.state.buildInfo.version = 'v2.35.2';
@@ -215,59 +229,56 @@ describe('CoderAIGatewayKey controller', () => {
     );
   });
 
+  for (const row of coderFailures) {
+    it(`reports Synced ${row.reason} when Coder answers ${row.status} to the mint, then recovers`, () =>
+      reportsFailureThenRecovers(
+        suite,
+        keys,
+        aGatewayKey(`fails-${row.status}`)
+          .inNamespace(ns)
+          .withSpec({ destinations: [{ name: `fails-${row.status}-key` }] })
+          .manifest(),
+        keysPath,
+        row,
+        resyncSeconds,
+      ));
+  }
+
+  it('reports NotEntitled, GracePeriod and GatewayDisabledOnControlPlane', () =>
+    reportsAIGatewayGates(env, keys, ns, 'standalone', resyncSeconds));
+
+  it('reports a spec of the wrong type as InvalidSpec, naming the field, and mints nothing', () =>
+    reportsInvalidSpec(
+      env,
+      keys,
+      'coderaigatewaykeys.coder.com',
+      aGatewayKey('malformed').inNamespace(ns).withRawSpec({ destinations: 'gateway-key' }).manifest(),
+      'spec.destinations',
+    ));
+
   it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', async () => {
-    inCoder('standalone-r1')!.key.last_used_at = null;
+    // A heartbeat ages into NoRecentHeartbeat, a status change of its own.
+    for (const k of env.coder.state.aiGatewayKeys) k.key.last_used_at = null;
     await keys.delete(ns, 'taken');
-    await sleep(resyncSeconds * 1000 + 2000);
-    const since = new Date();
-    const from = env.coder.requests.length;
-    await sleep(60_000);
-    const writes = (await env.cp.auditEvents({ username: operatorUser, since, verbs: writeVerbs }))
-      // The control plane's own controller is checked by its suite; these are this kind's writes.
-      .filter((e) => e.objectRef?.namespace === ns && e.objectRef.resource !== 'codercontrolplanes');
-    const calls = env.coder.requests.slice(from);
-    console.log(
-      `quiet 60 s: ${writes.length} Kubernetes writes, ${calls.length} Coder calls (${calls.filter((c) => c.method !== 'GET').length} not GET)`,
-    );
-    assert.deepEqual(
-      writes.map((e) => `${e.verb} ${e.objectRef?.resource}/${e.objectRef?.name}`),
-      [],
-    );
-    assert.deepEqual(
-      calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`),
-      [],
-    );
+    await assertQuiet(env, ns, resyncSeconds);
   });
 
-  it('revokes the key on deletion (its own Secret goes with it), or keeps it with deletionPolicy Orphan', async () => {
-    const id = inCoder('standalone-r1')!.key.id;
-    await keys.delete(ns, 'standalone');
-    await eventually('the object gone', async () => !(await keys.list(ns)).items.some((k) => k.metadata.name === 'standalone'));
+  it('reports Deleting while Coder refuses to revoke the key, then revokes it (its own Secret goes with it)', async () => {
+    const id = (await keys.get(ns, 'standalone')).status!.coderID!;
+    await deletionHeldByCoder(env, keys, ns, 'standalone', `${keysPath}/${id}`);
     assert.ok(!env.coder.state.aiGatewayKeys.some((k) => k.key.id === id), 'the key is revoked in Coder');
     await eventually(
       'the owned Secret garbage-collected',
       async () => (await core.listNamespacedSecret({ namespace: ns })).items.every((s: V1Secret) => s.metadata?.name !== 'gateway-key'),
       { timeoutMs: 60_000 },
     );
+  });
 
-    await keys.mergePatch(ns, 'consent', { spec: { deletionPolicy: 'Orphan' } });
-    await eventually('the policy seen', async () => {
-      const obj = await keys.get(ns, 'consent');
-      return obj.status?.observedGeneration === obj.metadata.generation;
-    });
-    await keys.delete(ns, 'consent');
-    await eventually('the object gone', async () => !(await keys.list(ns)).items.some((k) => k.metadata.name === 'consent'));
+  it('keeps the key in Coder with deletionPolicy Orphan', async () => {
+    await deleteWithOrphanPolicy(keys, ns, 'consent');
     assert.ok(inCoder('consent'), 'an orphaned key stays in Coder');
   });
 
-  it('never writes a key or the operator token to its log, status or Events', async () => {
-    const log = readFileSync(env.operator.logFile, 'utf8');
-    const statuses = JSON.stringify((await keys.list(ns)).items.map((k) => k.status));
-    const events = JSON.stringify((await core.listNamespacedEvent({ namespace: ns })).items);
-    for (const secret of [...secretValues, ...env.coder.state.aiGatewayKeys.map((k) => k.value)]) {
-      assert.ok(!log.includes(secret), 'a secret value in the operator log');
-      assert.ok(!statuses.includes(secret), 'a secret value in a status');
-      assert.ok(!events.includes(secret), 'a secret value in an Event');
-    }
-  });
+  it('never writes a key or the operator token to its log, status or Events', () =>
+    assertNoSecretsShown(suite, keys, ns, [...secretValues, ...env.coder.state.aiGatewayKeys.map((k) => k.value)]));
 });

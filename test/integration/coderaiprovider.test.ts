@@ -1,67 +1,52 @@
 // CoderAIProvider end to end: the operator as its own process under its generated RBAC, a control plane
 // with operator access (real PostgreSQL), and the Coder API double serving /api/v2/ai/providers from v2.34.
 // The resync period is 6 s so that drift repair and the quiet period fit in a test.
-import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
+import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import {
-  coderAIProviderClient,
-  coderControlPlaneClient,
-  type CoderAIProviderClient,
-  type CoderControlPlaneClient,
-} from '../../generated/clients/index.ts';
-import type { CoderAIProvider } from '../../generated/types/coderaiprovider.ts';
-import { createCoderDatabase } from '../harness/coder-database.ts';
+import { coderAIProviderClient, type CoderAIProviderClient } from '../../generated/clients/index.ts';
 import type { RecordedRequest } from '../harness/coder-api-double.ts';
-import { writeVerbs } from '../harness/audit.ts';
+import {
+  assertNoSecretsShown,
+  assertQuiet,
+  coderFailures,
+  conditionsOf,
+  deleteWithOrphanPolicy,
+  deletionHeldByCoder,
+  reportsAIGatewayGates,
+  reportsFailureThenRecovers,
+  reportsInvalidSpec,
+  sleep,
+  startCoderObjectSuite,
+  type CoderObjectSuite,
+} from '../harness/coder-object-suite.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
-import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
+import type { OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
-import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { aProvider } from '../fixtures/coderaiprovider.ts';
 
 const ns = 'ai';
 const resyncSeconds = 6;
-const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
 const providersPath = '/api/v2/ai/providers';
 
 describe('CoderAIProvider controller', () => {
+  let suite: CoderObjectSuite;
   let env: OperatorEnvironment;
   let core: CoreV1Api;
   let providers: CoderAIProviderClient;
-  let controlPlanes: CoderControlPlaneClient;
   const secretValues: string[] = [];
 
   before(async () => {
-    env = await operatorEnvironment({ operatorArgs: [`--coder-resync-period=${resyncSeconds}`] });
-    core = env.cp.adminConfig().makeApiClient(CoreV1Api);
-    providers = coderAIProviderClient(env.cp.adminConfig());
-    controlPlanes = coderControlPlaneClient(env.cp.adminConfig());
-    env.coder.state.buildInfo.version = 'v2.35.0';
-    env.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
-    await core.createNamespace({ body: { metadata: { name: ns } } });
-    await core.createNamespacedSecret({
-      namespace: ns,
-      body: { metadata: { name: 'coder-db-app' }, stringData: { uri: await createCoderDatabase(env.postgres) } },
+    suite = await startCoderObjectSuite(ns, resyncSeconds, (e) => {
+      e.coder.state.buildInfo.version = 'v2.35.0';
+      e.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
     });
-    await controlPlanes.create(aControlPlane('coder').inNamespace(ns).withDatabase('coder-db-app', 'uri').manifest());
-    await eventually(
-      'operator access of the control plane',
-      async () => (await controlPlanes.get(ns, 'coder')).status?.operatorAccessReady === true,
-      {
-        timeoutMs: 120_000,
-      },
-    );
-    const token = Buffer.from(
-      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!,
-      'base64',
-    ).toString();
-    env.coder.addToken(token);
-    secretValues.push(token);
+    ({ env, core } = suite);
+    providers = coderAIProviderClient(env.cp.adminConfig());
   });
   after(() => env?.stop());
 
+  const { condition, conditions, waitCondition } = conditionsOf(() => providers, ns);
   /** A Secret marked as a credential for the given providers (or not marked at all). */
   const keySecret = (name: string, data: Record<string, string>, destinations?: string): V1Secret => ({
     metadata: {
@@ -72,26 +57,11 @@ describe('CoderAIProvider controller', () => {
     },
     stringData: data,
   });
-  const condition = async (name: string, type: string) => {
-    const c = (await providers.get(ns, name)).status?.conditions?.find((x) => x.type === type);
-    return c ? `${c.status} ${c.reason}` : 'absent';
-  };
-  const waitCondition = (name: string, type: string, expected: string, timeoutMs = 30_000) =>
-    eventually(
-      `${name}: ${type} ${expected}`,
-      async () => {
-        const seen = await condition(name, type);
-        if (seen !== expected) throw new Error(`saw ${seen}`);
-        return seen;
-      },
-      { timeoutMs },
-    );
   const stored = (name: string) => env.coder.state.aiProviders.find((p) => p.provider.name === name && !p.deleted);
   const writesTo = (name: string, from: number) =>
     env.coder.requests.slice(from).filter((r) => r.method !== 'GET' && r.path.startsWith(providersPath) && bodyNames(r, name));
   const bodyNames = (r: RecordedRequest, name: string) =>
     r.method === 'POST' ? (r.body as { name?: string }).name === name : r.path.endsWith(`/${stored(name)?.provider.id ?? name}`);
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('creates the provider with the key of a marked Secret, reports Ready Available and routes, and never shows the key', async () => {
     await core.createNamespacedSecret({
@@ -122,9 +92,13 @@ describe('CoderAIProvider controller', () => {
     assert.equal(obj.status!.apiKeys![0]!.coderKeyID, inCoder.keys[0]!.id);
     assert.match(obj.status!.apiKeys![0]!.hash!, /^sha256:[0-9a-f]{64}$/);
     assert.equal(obj.status!.coderVersion, 'v2.35.0');
-    for (const type of ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced']) {
-      assert.match(await condition('openai', type), /^True /, type);
-    }
+    assert.deepEqual(await conditions('openai', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced']), {
+      ControlPlaneReady: 'True ControlPlaneAvailable',
+      CredentialSecretReady: 'True CredentialAccepted',
+      Supported: 'True Supported',
+      Entitled: 'True Entitled',
+      Synced: 'True Applied',
+    });
     assert.ok(!JSON.stringify(obj.status).includes('sk-first-0001'), 'the key is not in status');
   });
 
@@ -250,25 +224,17 @@ describe('CoderAIProvider controller', () => {
     await waitCondition('typed', 'Synced', 'False ImmutableFieldConflict');
   });
 
-  const failures: { status: number; count: number; reason: string }[] = [
-    { status: 400, count: 1, reason: 'CoderValidationFailed' },
-    { status: 403, count: 1, reason: 'Forbidden' },
-    { status: 429, count: 3, reason: 'RateLimited' },
-    { status: 500, count: 3, reason: 'CoderAPIError' },
-  ];
-  for (const row of failures) {
-    it(`reports Synced ${row.reason} when Coder answers ${row.status}`, async () => {
+  for (const row of coderFailures) {
+    it(`reports Synced ${row.reason} when Coder answers ${row.status}, then recovers`, async () => {
       const name = `fails-${row.status}`;
-      env.coder.failNext(row.count, row.status, { pathPrefix: providersPath, method: 'POST' });
-      await providers.create(aProvider(name).inNamespace(ns).withSpec({ type: 'openai' }).manifest());
-      // The status write that reports the failure brings the object back at once, and the next attempt
-      // succeeds: the Warning Event is what stays.
-      await eventually(`a Warning Event ${row.reason} for ${name}`, async () =>
-        (await core.listNamespacedEvent({ namespace: ns })).items.find(
-          (e) => e.involvedObject.name === name && e.reason === row.reason && e.type === 'Warning',
-        ),
+      await reportsFailureThenRecovers(
+        suite,
+        providers,
+        aProvider(name).inNamespace(ns).withSpec({ type: 'openai' }).manifest(),
+        providersPath,
+        row,
+        resyncSeconds,
       );
-      await waitCondition(name, 'Ready', 'True Available', (resyncSeconds + 30) * 1000);
       assert.equal(stored(name)?.provider.name, name);
     });
   }
@@ -307,72 +273,31 @@ describe('CoderAIProvider controller', () => {
     env.coder.state.buildInfo.version = 'v2.35.0';
   });
 
-  it('reports FeatureNotEntitled and GatewayDisabledOnControlPlane', async () => {
-    env.coder.state.entitlements.features.aibridge = { entitlement: 'not_entitled', enabled: false };
-    await waitCondition('openai', 'Entitled', 'False FeatureNotEntitled', (resyncSeconds + 10) * 1000);
-    assert.equal(await condition('openai', 'Ready'), 'False NotEntitled');
-    env.coder.state.entitlements.features.aibridge = { entitlement: 'grace_period', enabled: true };
-    await waitCondition('openai', 'Entitled', 'True GracePeriod', (resyncSeconds + 10) * 1000);
-    env.coder.state.aiGatewayEnabled = false;
-    await waitCondition('openai', 'Ready', 'False GatewayDisabledOnControlPlane', (resyncSeconds + 10) * 1000);
-    env.coder.state.aiGatewayEnabled = true;
-    env.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
-    await waitCondition('openai', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
-  });
+  it('reports NotEntitled, GracePeriod and GatewayDisabledOnControlPlane', () =>
+    reportsAIGatewayGates(env, providers, ns, 'openai', resyncSeconds));
 
-  it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', async () => {
-    await sleep(resyncSeconds * 1000 + 2000);
-    const since = new Date();
-    const from = env.coder.requests.length;
-    await sleep(60_000);
-    const writes = (await env.cp.auditEvents({ username: operatorUser, since, verbs: writeVerbs }))
-      // The control plane's own controller is checked by its suite; these are this kind's writes.
-      .filter((e) => e.objectRef?.namespace === ns && e.objectRef.resource !== 'codercontrolplanes');
-    const calls = env.coder.requests.slice(from);
-    console.log(
-      `quiet 60 s: ${writes.length} Kubernetes writes, ${calls.length} Coder calls (${calls.filter((c) => c.method !== 'GET').length} not GET)`,
-    );
-    assert.deepEqual(
-      writes.map((e) => `${e.verb} ${e.objectRef?.resource}/${e.objectRef?.name}`),
-      [],
-    );
-    assert.deepEqual(
-      calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`),
-      [],
-    );
-  });
+  it('reports a spec of the wrong type as InvalidSpec, naming the field, and sends nothing to Coder', () =>
+    reportsInvalidSpec(
+      env,
+      providers,
+      'coderaiproviders.coder.com',
+      aProvider('malformed').inNamespace(ns).withRawSpec({ type: 'openai', apiKeys: 'not-a-list' }).manifest(),
+      'spec.apiKeys',
+    ));
 
-  it('deletes the provider in Coder, or keeps it with deletionPolicy Orphan', async () => {
+  it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', () => assertQuiet(env, ns, resyncSeconds));
+
+  it('reports Deleting while Coder refuses the delete, then deletes the provider in Coder', async () => {
     const id = stored('openai')!.provider.id;
-    await providers.delete(ns, 'openai');
-    await eventually(
-      'the object gone',
-      async () => !(await providers.list(ns)).items.some((p: CoderAIProvider) => p.metadata.name === 'openai'),
-    );
+    await deletionHeldByCoder(env, providers, ns, 'openai', `${providersPath}/${id}`);
     assert.equal(env.coder.state.aiProviders.find((p) => p.provider.id === id)!.deleted, true);
+  });
 
-    await providers.mergePatch(ns, 'iconic', { spec: { deletionPolicy: 'Orphan' } });
-    await eventually(
-      'the policy seen',
-      async () =>
-        (await providers.get(ns, 'iconic')).metadata.generation === (await providers.get(ns, 'iconic')).status?.observedGeneration,
-    );
-    await providers.delete(ns, 'iconic');
-    await eventually(
-      'the object gone',
-      async () => !(await providers.list(ns)).items.some((p: CoderAIProvider) => p.metadata.name === 'iconic'),
-    );
+  it('keeps the provider in Coder with deletionPolicy Orphan', async () => {
+    await deleteWithOrphanPolicy(providers, ns, 'iconic');
     assert.ok(stored('iconic'), 'an orphaned provider stays in Coder');
   });
 
-  it('never writes a key or the operator token to its log, status or Events', async () => {
-    const log = readFileSync(env.operator.logFile, 'utf8');
-    const statuses = JSON.stringify((await providers.list(ns)).items.map((p) => p.status));
-    const events = JSON.stringify((await core.listNamespacedEvent({ namespace: ns })).items);
-    for (const secret of secretValues) {
-      assert.ok(!log.includes(secret), 'a secret value in the operator log');
-      assert.ok(!statuses.includes(secret), 'a secret value in a status');
-      assert.ok(!events.includes(secret), 'a secret value in an Event');
-    }
-  });
+  it('never writes a key or the operator token to its log, status or Events', () =>
+    assertNoSecretsShown(suite, providers, ns, secretValues));
 });

@@ -1,80 +1,56 @@
 // CoderMCPServer end to end: the operator as its own process under its generated RBAC, a control plane
 // with operator access (real PostgreSQL), and the Coder API double serving MCP server configs on the
 // experimental path from v2.32 and on /api/v2/ai-gateway/mcp-servers from v2.35. Resync period 6 s.
-import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
+import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { coderControlPlaneClient, coderMCPServerClient, type CoderMCPServerClient } from '../../generated/clients/index.ts';
-import { writeVerbs } from '../harness/audit.ts';
-import { createCoderDatabase } from '../harness/coder-database.ts';
+import { coderMCPServerClient, type CoderMCPServerClient } from '../../generated/clients/index.ts';
+import {
+  assertNoSecretsShown,
+  assertQuiet,
+  coderFailures,
+  conditionsOf,
+  deleteWithOrphanPolicy,
+  deletionHeldByCoder,
+  reportsFailureThenRecovers,
+  reportsInvalidSpec,
+  sleep,
+  startCoderObjectSuite,
+  type CoderObjectSuite,
+} from '../harness/coder-object-suite.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
-import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
+import type { OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
-import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { anMcpServer } from '../fixtures/codermcpserver.ts';
 
 const ns = 'mcp';
 const resyncSeconds = 6;
-const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
 const newPath = '/api/v2/ai-gateway/mcp-servers';
 const oldPath = '/api/experimental/mcp/servers';
 
 describe('CoderMCPServer controller', () => {
+  let suite: CoderObjectSuite;
   let env: OperatorEnvironment;
   let core: CoreV1Api;
   let servers: CoderMCPServerClient;
   const secretValues: string[] = [];
 
   before(async () => {
-    env = await operatorEnvironment({ operatorArgs: [`--coder-resync-period=${resyncSeconds}`] });
-    core = env.cp.adminConfig().makeApiClient(CoreV1Api);
-    servers = coderMCPServerClient(env.cp.adminConfig());
-    const controlPlanes = coderControlPlaneClient(env.cp.adminConfig());
-    env.coder.state.buildInfo.version = 'v2.35.0';
-    await core.createNamespace({ body: { metadata: { name: ns } } });
-    await core.createNamespacedSecret({
-      namespace: ns,
-      body: { metadata: { name: 'coder-db-app' }, stringData: { uri: await createCoderDatabase(env.postgres) } },
+    suite = await startCoderObjectSuite(ns, resyncSeconds, (e) => {
+      e.coder.state.buildInfo.version = 'v2.35.0';
     });
-    await controlPlanes.create(aControlPlane('coder').inNamespace(ns).withDatabase('coder-db-app', 'uri').manifest());
-    await eventually(
-      'operator access of the control plane',
-      async () => (await controlPlanes.get(ns, 'coder')).status?.operatorAccessReady === true,
-      {
-        timeoutMs: 120_000,
-      },
-    );
-    const token = Buffer.from(
-      (await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' })).data!.token!,
-      'base64',
-    ).toString();
-    env.coder.addToken(token);
-    secretValues.push(token);
+    ({ env, core } = suite);
+    servers = coderMCPServerClient(env.cp.adminConfig());
   });
   after(() => env?.stop());
 
+  const { condition, conditions, waitCondition } = conditionsOf(() => servers, ns);
   const marked = (name: string, data: Record<string, string>, destinations = 'codermcpserver/*'): V1Secret => ({
     metadata: { name, labels: { 'coder.com/credential': 'true' }, annotations: { 'coder.com/credential-destinations': destinations } },
     stringData: data,
   });
-  const condition = async (name: string, type: string) => {
-    const c = (await servers.get(ns, name)).status?.conditions?.find((x) => x.type === type);
-    return c ? `${c.status} ${c.reason}` : 'absent';
-  };
-  const waitCondition = (name: string, type: string, expected: string, timeoutMs = 30_000) =>
-    eventually(
-      `${name}: ${type} ${expected}`,
-      async () => {
-        const seen = await condition(name, type);
-        if (seen !== expected) throw new Error(`saw ${seen}`);
-        return seen;
-      },
-      { timeoutMs },
-    );
   const stored = (slug: string) => env.coder.state.mcpServers.find((s) => s.config.slug === slug);
   const writesSince = (from: number) => env.coder.requests.slice(from).filter((r) => r.method !== 'GET' && r.path.includes('/mcp'));
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('registers an MCP server with its API key from a marked Secret, and reports Ready Available', async () => {
     await core.createNamespacedSecret({
@@ -106,7 +82,12 @@ describe('CoderMCPServer controller', () => {
       ['api_key', 'Authorization', 'default_on', true],
     );
     assert.deepEqual(inCoder.config.tool_deny_list, ['delete_repository']);
-    assert.equal(await condition('github', 'Supported'), 'True Supported');
+    assert.deepEqual(await conditions('github', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Synced']), {
+      ControlPlaneReady: 'True ControlPlaneAvailable',
+      CredentialSecretReady: 'True CredentialAccepted',
+      Supported: 'True Supported',
+      Synced: 'True Applied',
+    });
   });
 
   it('sends one PATCH for a spec change without the unchanged secret, and resends a rotated secret once', async () => {
@@ -222,6 +203,7 @@ describe('CoderMCPServer controller', () => {
       anMcpServer('linear').inNamespace(ns).withSpec({ displayName: 'Linear', url: 'https://mcp.linear.app/mcp' }).manifest(),
     );
     await waitCondition('linear', 'Synced', 'False AlreadyExists');
+    assert.equal(await condition('linear', 'Ready'), 'False SyncFailed');
     assert.equal(stored('linear')!.config.display_name, 'by hand');
     await servers.mergePatch(ns, 'linear', { spec: { adoptExisting: true } });
     await waitCondition('linear', 'Ready', 'True Available');
@@ -253,70 +235,40 @@ describe('CoderMCPServer controller', () => {
     assert.deepEqual(stored('older')!.config.tool_rules, [{ tool: 'create_issue', action: 'escalate' }]);
   });
 
-  const failures: { status: number; count: number; reason: string }[] = [
-    { status: 400, count: 1, reason: 'CoderValidationFailed' },
-    { status: 403, count: 1, reason: 'Forbidden' },
-    { status: 429, count: 3, reason: 'RateLimited' },
-    { status: 502, count: 3, reason: 'CoderAPIError' },
-  ];
-  for (const row of failures) {
-    it(`reports Synced ${row.reason} when Coder answers ${row.status}, then recovers`, async () => {
-      const name = `fails-${row.status}`;
-      env.coder.failNext(row.count, row.status, { pathPrefix: newPath, method: 'POST' });
-      await servers.create(anMcpServer(name).inNamespace(ns).manifest());
-      await eventually(`a Warning Event ${row.reason} for ${name}`, async () =>
-        (await core.listNamespacedEvent({ namespace: ns })).items.find(
-          (e) => e.involvedObject.name === name && e.reason === row.reason && e.type === 'Warning',
-        ),
-      );
-      await waitCondition(name, 'Ready', 'True Available', (resyncSeconds + 30) * 1000);
-    });
+  for (const row of coderFailures) {
+    it(`reports Synced ${row.reason} when Coder answers ${row.status}, then recovers`, () =>
+      reportsFailureThenRecovers(
+        suite,
+        servers,
+        anMcpServer(`fails-${row.status}`).inNamespace(ns).manifest(),
+        newPath,
+        row,
+        resyncSeconds,
+      ));
   }
 
-  it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', async () => {
-    await sleep(resyncSeconds * 1000 + 2000);
-    const since = new Date();
-    const from = env.coder.requests.length;
-    await sleep(60_000);
-    const writes = (await env.cp.auditEvents({ username: operatorUser, since, verbs: writeVerbs }))
-      // The control plane's own controller is checked by its suite; these are this kind's writes.
-      .filter((e) => e.objectRef?.namespace === ns && e.objectRef.resource !== 'codercontrolplanes');
-    const calls = env.coder.requests.slice(from);
-    console.log(
-      `quiet 60 s: ${writes.length} Kubernetes writes, ${calls.length} Coder calls (${calls.filter((c) => c.method !== 'GET').length} not GET)`,
-    );
-    assert.deepEqual(
-      writes.map((e) => `${e.verb} ${e.objectRef?.resource}/${e.objectRef?.name}`),
-      [],
-    );
-    assert.deepEqual(
-      calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`),
-      [],
-    );
+  it('reports a spec of the wrong type as InvalidSpec, naming the field, and sends nothing to Coder', () =>
+    reportsInvalidSpec(
+      env,
+      servers,
+      'codermcpservers.coder.com',
+      anMcpServer('malformed').inNamespace(ns).withRawSpec({ auth: 'none' }).manifest(),
+      'spec.auth',
+    ));
+
+  it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', () => assertQuiet(env, ns, resyncSeconds));
+
+  it('reports Deleting while Coder refuses the delete, then deletes the config in Coder', async () => {
+    const id = stored('github')!.config.id;
+    await deletionHeldByCoder(env, servers, ns, 'github', `${newPath}/${id}`);
+    assert.equal(stored('github'), undefined);
   });
 
-  it('deletes the config in Coder, or keeps it with deletionPolicy Orphan', async () => {
-    await servers.delete(ns, 'github');
-    await eventually('the object gone', async () => !(await servers.list(ns)).items.some((s) => s.metadata.name === 'github'));
-    assert.equal(stored('github'), undefined);
-    await servers.mergePatch(ns, 'linear', { spec: { deletionPolicy: 'Orphan' } });
-    await eventually('the policy seen', async () => {
-      const obj = await servers.get(ns, 'linear');
-      return obj.status?.observedGeneration === obj.metadata.generation;
-    });
-    await servers.delete(ns, 'linear');
-    await eventually('the object gone', async () => !(await servers.list(ns)).items.some((s) => s.metadata.name === 'linear'));
+  it('keeps the config in Coder with deletionPolicy Orphan', async () => {
+    await deleteWithOrphanPolicy(servers, ns, 'linear');
     assert.ok(stored('linear'), 'an orphaned config stays in Coder');
   });
 
-  it('never writes a secret value or the operator token to its log, status or Events', async () => {
-    const log = readFileSync(env.operator.logFile, 'utf8');
-    const statuses = JSON.stringify((await servers.list(ns)).items.map((s) => s.status));
-    const events = JSON.stringify((await core.listNamespacedEvent({ namespace: ns })).items);
-    for (const secret of secretValues) {
-      assert.ok(!log.includes(secret), 'a secret value in the operator log');
-      assert.ok(!statuses.includes(secret), 'a secret value in a status');
-      assert.ok(!events.includes(secret), 'a secret value in an Event');
-    }
-  });
+  it('never writes a secret value or the operator token to its log, status or Events', () =>
+    assertNoSecretsShown(suite, servers, ns, secretValues));
 });

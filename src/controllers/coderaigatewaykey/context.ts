@@ -1,11 +1,7 @@
-// What the CoderAIGatewayKey reconcile steps share: the controller dependencies, the caches they read, the
-// shared knowledge of each control plane's Coder, the resync period, and keys minted but not yet written.
-import type { V1Secret } from '@kubernetes/client-node';
+// What the CoderAIGatewayKey reconcile steps share: the context of every kind kept in Coder, and keys
+// minted but not yet written.
 import type { CoderAIGatewayKey } from '../../../generated/types/coderaigatewaykey.ts';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { Cache } from '../../runtime/cache.ts';
-import type { CoderFacts } from '../shared/coder-facts.ts';
-import type { ControllerDeps } from '../shared/deps.ts';
+import type { CoderObjectContext } from '../shared/coder-object-context.ts';
 
 /** A key Coder returned that not every destination holds yet; Coder never shows it again, so it stays in memory only. */
 export interface PendingKey {
@@ -17,14 +13,7 @@ export interface PendingKey {
   rotation: number;
 }
 
-export interface GatewayKeyContext extends ControllerDeps {
-  caches: {
-    keys: Cache<CoderAIGatewayKey>;
-    controlPlanes: Cache<CoderControlPlane>;
-    secrets: Cache<V1Secret>;
-  };
-  facts: CoderFacts;
-  resyncMs: number;
+export interface GatewayKeyContext extends CoderObjectContext<CoderAIGatewayKey> {
   /** By object UID. */
   pending: Map<string, PendingKey>;
 }

@@ -1,6 +1,6 @@
 // One pass of a CoderAIGatewayKey against Coder, after the spec check: destination consent, control plane,
 // version gate, entitlement, the key list (which also proves the API is served), then minting a key when
-// there is none, it was lost (gone from Coder, or a destination lost or changed it) or rotation is due,
+// there is none, it was lost (gone from Coder, or a destination lost or changed it), rotation is due or requested,
 // writing it to every destination, and deleting the previous key once its grace period is over.
 import {
   CoderAIGatewayKeyConditions as C,
@@ -10,103 +10,64 @@ import {
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
-import { nowTime, type ConditionInput } from '../../runtime/conditions.ts';
-import { connectToCoder } from '../shared/coder-connection.ts';
-import { syncFailure } from '../shared/coder-sync-failure.ts';
-import { coderVersionAtLeast } from '../shared/coder-version.ts';
+import { nowTime } from '../../runtime/conditions.ts';
+import {
+  appliedCondition,
+  failPass,
+  listServed,
+  newPass,
+  openPass,
+  refusePass,
+  stopWhenGatewayDisabled,
+  type CoderObjectPass,
+} from '../shared/coder-object-pass.ts';
 import { parseDuration } from '../shared/duration.ts';
-import { entitledCondition, entitlementsUnavailableCondition } from '../shared/entitled-condition.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
+import { connectedCondition } from './connected.ts';
 import type { GatewayKeyContext } from './context.ts';
 import { destinationConsent, destinationsOf, holdsKey, writeKey, type Destination } from './destinations.ts';
-import { connectedCondition, type Blocker } from './status.ts';
 
 /** The first Coder version with AI Gateway keys. */
 export const gatewayKeysSince = 'v2.36.0';
 const keysPath = '/api/v2/ai-gateway/keys';
-const entitlementsRetryMs = 30_000;
 const defaultGraceMs = 10 * 60_000;
 
-export interface SyncPass {
-  conditions: Record<string, ConditionInput | undefined>;
-  status: Partial<CoderAIGatewayKeyStatus>;
-  blocker?: Blocker;
-  requeueAfterMs?: number;
-  error?: Error;
-}
+export type SyncPass = CoderObjectPass<
+  CoderAIGatewayKeyStatus,
+  Exclude<(typeof C.Ready.reasons)[keyof typeof C.Ready.reasons], 'Available'>
+>;
 
 export function keyNameOf(k: CoderAIGatewayKey): string {
   return k.spec.keyName ?? k.metadata.name ?? '';
 }
 
 export async function syncGatewayKey(ctx: GatewayKeyContext, k: CoderAIGatewayKey, signal: AbortSignal): Promise<SyncPass> {
-  const pass: SyncPass = { conditions: {}, status: {}, requeueAfterMs: ctx.resyncMs };
-  const stop = (reason: Blocker['reason'], message: string, extra: Partial<SyncPass> = {}): SyncPass =>
-    Object.assign(pass, { blocker: { reason, message } }, extra);
-  const R = C.Ready.reasons;
+  const pass: SyncPass = newPass(ctx.resyncMs);
   const namespace = k.metadata.namespace ?? '';
-
   const destinations = destinationsOf(k, (name) => ctx.caches.secrets.get(namespace, name));
-  const consent = destinationConsent(k, destinations);
-  pass.conditions[C.CredentialSecretReady.type] = consent;
-  if (consent.status !== 'True') return stop(R.CredentialSecretNotReady, consent.message, { requeueAfterMs: undefined });
-
-  const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, k, signal);
-  pass.conditions[C.ControlPlaneReady.type] = connection.condition;
-  if (!connection.connected) {
-    return stop(R.ControlPlaneNotReady, connection.condition.message, {
-      requeueAfterMs: connection.requeueAfterMs,
-      ...(connection.error ? { error: connection.error } : {}),
-    });
-  }
-  const { client, controlPlane, buildInfo } = connection;
-  pass.status.coderVersion = buildInfo.version;
-
-  if (coderVersionAtLeast(buildInfo.version, gatewayKeysSince) === false) {
-    const message = `Coder ${buildInfo.version} has no AI Gateway keys API; it needs ${gatewayKeysSince} or newer. Upgrade Coder.`;
-    pass.conditions[C.Supported.type] = {
-      type: C.Supported.type,
-      status: 'False',
-      reason: C.Supported.reasons.CoderVersionUnsupported,
-      message,
-    };
-    return stop(R.Unsupported, message);
-  }
-  try {
-    const entitled = entitledCondition(await ctx.facts.entitlements(controlPlane, client, { signal }), 'aibridge', 'AI Gateway');
-    pass.conditions[C.Entitled.type] = entitled;
-    if (entitled.status === 'False') return stop(R.NotEntitled, entitled.message);
-  } catch (err) {
-    signal.throwIfAborted();
-    const unknown = entitlementsUnavailableCondition(err);
-    pass.conditions[C.Entitled.type] = unknown;
-    return stop(R.NotEntitled, unknown.message, { requeueAfterMs: entitlementsRetryMs });
-  }
-
-  let keys: Schemas['AIGatewayKey'][];
-  try {
-    keys = await client.request('GET', keysPath, { signal });
-  } catch (err) {
-    signal.throwIfAborted();
-    if (isCoderNotFound(err)) {
-      const message = `Coder ${buildInfo.version} answered 404 for GET ${keysPath} although that version should serve it.`;
-      pass.conditions[C.Supported.type] = {
-        type: C.Supported.type,
-        status: 'False',
-        reason: C.Supported.reasons.EndpointNotFound,
-        message,
-      };
-      return stop(R.Unsupported, message);
-    }
-    return failed(pass, 'list the AI Gateway keys', err);
-  }
-  pass.conditions[C.Supported.type] = {
-    type: C.Supported.type,
-    status: 'True',
-    reason: C.Supported.reasons.Supported,
-    message: `Coder ${buildInfo.version} serves ${keysPath}.`,
-  };
+  const connection = await openPass(
+    ctx,
+    k,
+    pass,
+    {
+      credentials: destinationConsent(k, destinations),
+      since: { version: gatewayKeysSince, api: 'AI Gateway keys API' },
+      entitlement: true,
+    },
+    signal,
+  );
+  if (!connection) return pass;
+  const { client, buildInfo } = connection;
+  const keys = await listServed(
+    pass,
+    buildInfo.version,
+    keysPath,
+    'AI Gateway keys',
+    () => client.request('GET', keysPath, { signal }),
+    signal,
+  );
+  if (!keys) return pass;
 
   const current = await ensureKey(ctx, client, k, keys, destinations, signal, pass);
   if (!current) return pass;
@@ -114,25 +75,8 @@ export async function syncGatewayKey(ctx: GatewayKeyContext, k: CoderAIGatewayKe
   if (pass.blocker) return pass;
 
   pass.conditions[C.Connected.type] = connectedCondition(current.last_used_at, ctx.now());
-  pass.conditions[C.Synced.type] = {
-    type: C.Synced.type,
-    status: 'True',
-    reason: C.Synced.reasons.Applied,
-    message: `The key "${current.name}" exists in Coder and every destination Secret holds it.`,
-  };
-  try {
-    const config = await ctx.facts.deploymentConfig(controlPlane, client, { signal });
-    if ((config.config.ai as { bridge?: { enabled?: boolean } } | undefined)?.bridge?.enabled === false) {
-      return stop(
-        R.GatewayDisabledOnControlPlane,
-        `AI Gateway is off in that Coder (config.ai.bridge.enabled is false); standalone gateways cannot connect. ` +
-          `Set CODER_AI_GATEWAY_ENABLED=true on CoderControlPlane "${namespace}/${k.spec.controlPlaneRef.name}".`,
-      );
-    }
-  } catch (err) {
-    signal.throwIfAborted();
-    ctx.logger.debug({ err: (err as Error).message, key: k.metadata.name }, 'could not read the deployment config; AI Gateway taken as on');
-  }
+  pass.conditions[C.Synced.type] = appliedCondition(`The key "${current.name}" exists in Coder and every destination Secret holds it.`);
+  await stopWhenGatewayDisabled(ctx, k, connection, pass, 'standalone gateways cannot connect', signal);
   return pass;
 }
 
@@ -154,6 +98,8 @@ async function ensureKey(
   const createdAt = current ? new Date(current.created_at).getTime() : undefined;
   const rotationDue = rotateAfterMs !== undefined && createdAt !== undefined && createdAt + rotateAfterMs <= now.getTime();
   const lost = !current || destinations.some((d) => !holdsKey(k, d, status.secretHash));
+  const requestID = k.spec.rotation?.requestID;
+  const rotationRequested = current !== undefined && requestID !== undefined && requestID !== status.rotationRequestID;
 
   // A key minted by an earlier pass stays in memory until the cache shows the status that names it: a
   // reconcile on a cache one write behind must neither mint again nor lose the key before it is written.
@@ -162,7 +108,7 @@ async function ensureKey(
     ctx.pending.delete(uid);
     pending = undefined;
   }
-  if (!pending && !lost && !rotationDue) {
+  if (!pending && !lost && !rotationDue && !rotationRequested) {
     Object.assign(pass.status, keptStatus(k, current!, destinations, rotateAfterMs));
     if (rotateAfterMs !== undefined)
       pass.requeueAfterMs = Math.min(pass.requeueAfterMs ?? Infinity, Math.max(1000, createdAt! + rotateAfterMs - now.getTime()));
@@ -177,8 +123,7 @@ async function ensureKey(
       const message =
         `Coder already has an AI Gateway key named "${keyName}" that this object did not create; nothing was changed. ` +
         `Set spec.keyName or delete that key in Coder.`;
-      pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.AlreadyExists, message };
-      pass.blocker = { reason: C.Ready.reasons.SyncFailed, message };
+      refusePass(pass, C.Synced.reasons.AlreadyExists, message);
       return undefined;
     }
     // A name left by an earlier attempt (minted, never recorded) is skipped, not reused: Coder keeps names unique.
@@ -195,7 +140,7 @@ async function ensureKey(
       };
     } catch (err) {
       signal.throwIfAborted();
-      failed(pass, `create the AI Gateway key "${nameOf(rotation)}"`, err);
+      failPass(pass, `create the AI Gateway key "${nameOf(rotation)}"`, err);
       return undefined;
     }
     ctx.pending.set(uid, pending);
@@ -203,9 +148,11 @@ async function ensureKey(
       ? status.coderID
         ? 'the previous key is gone from Coder'
         : 'first key'
-      : rotationDue
-        ? 'rotation is due'
-        : 'a destination lost the key';
+      : rotationRequested
+        ? `rotation requested by spec.rotation.requestID "${requestID}"`
+        : rotationDue
+          ? 'rotation is due'
+          : 'a destination lost the key';
     await ctx.events.record(
       eventTarget(k),
       'Normal',
@@ -222,8 +169,7 @@ async function ensureKey(
       await writeKey(ctx.writer, k, d, pending.key);
     } catch (err) {
       const message = `Could not write the key "${pending.name}" to Secret "${k.metadata.namespace}/${d.name}": ${(err as Error).message}. It is kept in Coder and written on the next attempt.`;
-      pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.SecretWriteFailed, message };
-      pass.blocker = { reason: C.Ready.reasons.SyncFailed, message };
+      refusePass(pass, C.Synced.reasons.SecretWriteFailed, message);
       pass.error = err instanceof Error ? err : new Error(String(err));
       return undefined;
     }
@@ -239,6 +185,7 @@ async function ensureKey(
     keyPrefix: pending.keyPrefix,
     createdAt: nowTime(new Date(pending.createdAt)),
     secretHash: hash,
+    ...(requestID !== undefined ? { rotationRequestID: requestID } : {}),
     destinations: destinations.map((d) => ({ name: d.name, key: d.key, managed: d.managed })),
     lastSyncedTime: nowTime(ctx.now()),
     ...(rotateAfterMs !== undefined ? { nextRotationTime: nowTime(new Date(new Date(pending.createdAt).getTime() + rotateAfterMs)) } : {}),
@@ -285,7 +232,7 @@ async function retirePreviousKey(
     await deleteKey(client, previous.coderID, signal);
   } catch (err) {
     signal.throwIfAborted();
-    failed(pass, `delete the previous AI Gateway key "${previous.coderKeyName}"`, err);
+    failPass(pass, `delete the previous AI Gateway key "${previous.coderKeyName}"`, err);
     return;
   }
   // null removes the field in the status merge patch.
@@ -306,12 +253,4 @@ export async function deleteKey(client: CoderClient, id: string, signal: AbortSi
   } catch (err) {
     if (!isCoderNotFound(err)) throw err;
   }
-}
-
-function failed(pass: SyncPass, action: string, err: unknown): SyncPass {
-  const failure = syncFailure(action, err);
-  pass.conditions[C.Synced.type] = failure.condition;
-  pass.blocker = { reason: C.Ready.reasons.SyncFailed, message: failure.condition.message };
-  if (failure.retry) pass.error = err instanceof Error ? err : new Error(String(err));
-  return pass;
 }

@@ -1,39 +1,20 @@
-// CoderAIProvider controller wiring: the caches it reads and the watches that bring a change of its control
-// plane or of a Secret it names to it at once; drift in Coder is found by the resync each reconcile asks for.
-import type { V1Secret } from '@kubernetes/client-node';
+// CoderAIProvider controller wiring: the shared wiring of the kinds kept in Coder, with the Secrets spec names.
 import { coderAIProviderResource } from '../../../generated/clients/coderaiprovider.ts';
-import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { builtinResources } from '../../runtime/resource.ts';
-import { CoderFacts } from '../shared/coder-facts.ts';
-import { defaultCoderResyncMs, type ControllerSetup } from '../shared/deps.ts';
-import { referenceWatches } from '../shared/reference-watches.ts';
+import { coderObjectContext, coderObjectController } from '../shared/coder-object-context.ts';
+import type { ControllerSetup } from '../shared/deps.ts';
 import type { ProviderContext } from './context.ts';
 import { credentialRefs } from './desired.ts';
 import { reconcileProvider } from './reconcile.ts';
 
-const controllerName = 'coderaiprovider';
-
 export const setup: ControllerSetup = (manager, deps) => {
-  const providers = manager.cache<CoderAIProvider>(coderAIProviderResource);
-  const resyncMs = deps.coderResyncMs ?? defaultCoderResyncMs;
-  const ctx: ProviderContext = {
-    ...deps,
-    caches: {
-      providers,
-      controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource),
-      secrets: manager.cache<V1Secret>(builtinResources.secret),
-    },
-    facts: deps.coderFacts ?? new CoderFacts({ buildInfoTtlMs: resyncMs, entitlementsTtlMs: Math.min(2 * 60_000, resyncMs) }),
-    resyncMs,
-    createdIDs: new Map(),
-  };
-  const watches = referenceWatches(providers, (p) => credentialRefs(p).map((r) => r.ref.name));
-  return manager
-    .controller(controllerName)
-    .for(coderAIProviderResource)
-    .watches<CoderControlPlane>(coderControlPlaneResource, watches.fromControlPlane)
-    .watches<V1Secret>(builtinResources.secret, watches.fromSecret)
-    .build((request, rc) => reconcileProvider(ctx, request, rc));
+  const ctx: ProviderContext = coderObjectContext<CoderAIProvider>(manager, deps, coderAIProviderResource);
+  return coderObjectController(
+    manager,
+    'coderaiprovider',
+    coderAIProviderResource,
+    ctx,
+    (p) => credentialRefs(p).map((r) => r.ref.name),
+    (request, rc) => reconcileProvider(ctx, request, rc),
+  );
 };

@@ -8,14 +8,19 @@ import {
 } from '../../../generated/types/coderaiprovider.ts';
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
-import { isCoderNotFound } from '../../coder/error-predicates.ts';
-import { nowTime, type ConditionInput } from '../../runtime/conditions.ts';
-import { eventTarget } from '../shared/event-target.ts';
-import { connectToCoder } from '../shared/coder-connection.ts';
-import { syncFailure } from '../shared/coder-sync-failure.ts';
-import { coderVersionAtLeast } from '../shared/coder-version.ts';
+import { nowTime } from '../../runtime/conditions.ts';
+import {
+  appliedCondition,
+  failPass,
+  listServed,
+  newPass,
+  openPass,
+  refusePass,
+  stopWhenGatewayDisabled,
+  type CoderObjectPass,
+} from '../shared/coder-object-pass.ts';
 import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
-import { entitledCondition, entitlementsUnavailableCondition } from '../shared/entitled-condition.ts';
+import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
 import type { ProviderContext } from './context.ts';
 import {
@@ -26,93 +31,37 @@ import {
   type BedrockSecretField,
   type DesiredProvider,
 } from './desired.ts';
-import type { Blocker } from './status.ts';
 import { appliedKeys, createRequest, updateRequest, type BedrockSecretInputs, type KeyInput } from './update-request.ts';
 
-/** How soon entitlements that could not be read are asked for again. */
-const entitlementsRetryMs = 30_000;
+const providersPath = '/api/v2/ai/providers';
 
-export interface SyncPass {
-  conditions: Record<string, ConditionInput | undefined>;
-  status: Partial<CoderAIProviderStatus>;
-  blocker?: Blocker;
-  requeueAfterMs?: number;
-  /** A failure that may pass on its own: thrown after the status is written, so the queue backs off. */
-  error?: Error;
-}
+export type SyncPass = CoderObjectPass<CoderAIProviderStatus, Exclude<(typeof C.Ready.reasons)[keyof typeof C.Ready.reasons], 'Available'>>;
 
 export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, signal: AbortSignal): Promise<SyncPass> {
-  const pass: SyncPass = { conditions: {}, status: {}, requeueAfterMs: ctx.resyncMs };
-  const stop = (reason: Blocker['reason'], message: string, extra: Partial<SyncPass> = {}): SyncPass =>
-    Object.assign(pass, { blocker: { reason, message } }, extra);
-  const R = C.Ready.reasons;
-
+  const pass: SyncPass = newPass(ctx.resyncMs);
   const namespace = p.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(p, credentialRefs(p), (name) => ctx.caches.secrets.get(namespace, name));
-  pass.conditions[C.CredentialSecretReady.type] = credentials.condition;
-  // A Secret change reconciles at once (watched), so nothing to look again for.
-  if (!credentials.ready) return stop(R.CredentialSecretNotReady, credentials.condition.message, { requeueAfterMs: undefined });
-
-  const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, p, signal);
-  pass.conditions[C.ControlPlaneReady.type] = connection.condition;
-  if (!connection.connected) {
-    return stop(R.ControlPlaneNotReady, connection.condition.message, {
-      requeueAfterMs: connection.requeueAfterMs,
-      ...(connection.error ? { error: connection.error } : {}),
-    });
-  }
+  const connection = await openPass(
+    ctx,
+    p,
+    pass,
+    { credentials: credentials.condition, since: { version: aiProvidersSince, api: 'AI providers API' }, entitlement: true },
+    signal,
+  );
+  if (!connection || !credentials.ready) return pass;
   const { client, controlPlane, buildInfo } = connection;
-  pass.status.coderVersion = buildInfo.version;
-
-  if (coderVersionAtLeast(buildInfo.version, aiProvidersSince) === false) {
-    const message = `Coder ${buildInfo.version} has no AI providers API; it needs ${aiProvidersSince} or newer. Upgrade Coder.`;
-    pass.conditions[C.Supported.type] = {
-      type: C.Supported.type,
-      status: 'False',
-      reason: C.Supported.reasons.CoderVersionUnsupported,
-      message,
-    };
-    return stop(R.Unsupported, message);
-  }
-
-  try {
-    const entitled = entitledCondition(await ctx.facts.entitlements(controlPlane, client, { signal }), 'aibridge', 'AI Gateway');
-    pass.conditions[C.Entitled.type] = entitled;
-    if (entitled.status === 'False') return stop(R.NotEntitled, entitled.message);
-  } catch (err) {
-    signal.throwIfAborted();
-    const unknown = entitlementsUnavailableCondition(err);
-    pass.conditions[C.Entitled.type] = unknown;
-    return stop(R.NotEntitled, unknown.message, { requeueAfterMs: entitlementsRetryMs });
-  }
-
-  let providers: Schemas['AIProvider'][];
-  try {
-    providers = await client.request('GET', '/api/v2/ai/providers', { signal });
-  } catch (err) {
-    signal.throwIfAborted();
-    if (isCoderNotFound(err)) {
-      const message = `Coder ${buildInfo.version} answered 404 for GET /api/v2/ai/providers although that version should serve it.`;
-      pass.conditions[C.Supported.type] = {
-        type: C.Supported.type,
-        status: 'False',
-        reason: C.Supported.reasons.EndpointNotFound,
-        message,
-      };
-      return stop(R.Unsupported, message);
-    }
-    return failed(pass, 'list the AI providers', err);
-  }
-  pass.conditions[C.Supported.type] = {
-    type: C.Supported.type,
-    status: 'True',
-    reason: C.Supported.reasons.Supported,
-    message: `Coder ${buildInfo.version} serves /api/v2/ai/providers.`,
-  };
+  const providers = await listServed(
+    pass,
+    buildInfo.version,
+    providersPath,
+    'AI providers',
+    () => client.request('GET', providersPath, { signal }),
+    signal,
+  );
+  if (!providers) return pass;
 
   const desired = desiredProvider(p, buildInfo.version);
-  const applied = await applyProvider(ctx, client, p, desired, providers, credentials.values, signal, pass);
-  if (!applied) return pass;
+  if (!(await applyProvider(ctx, client, p, desired, providers, credentials.values, signal, pass))) return pass;
 
   const base = (buildInfo.dashboard_url || controlPlane.status?.url || '').replace(/\/+$/, '');
   pass.status.providerName = desired.name;
@@ -120,23 +69,10 @@ export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, sig
 
   if (desired.unsupported.length) {
     const message = `Applied every field except ${desired.unsupported.join('; ')}: Coder ${buildInfo.version} does not accept it.`;
-    pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.FieldUnsupported, message };
-    return stop(R.SyncFailed, message);
+    return refusePass(pass, C.Synced.reasons.FieldUnsupported, message);
   }
-  pass.conditions[C.Synced.type] = {
-    type: C.Synced.type,
-    status: 'True',
-    reason: C.Synced.reasons.Applied,
-    message: `Coder holds the provider "${desired.name}" as spec describes.`,
-  };
-
-  if (!(await gatewayEnabled(ctx, p, connection, signal))) {
-    return stop(
-      R.GatewayDisabledOnControlPlane,
-      `The provider is stored in Coder, but AI Gateway is off there (config.ai.bridge.enabled is false), so no client can use it. ` +
-        `Set CODER_AI_GATEWAY_ENABLED=true on CoderControlPlane "${namespace}/${p.spec.controlPlaneRef.name}".`,
-    );
-  }
+  pass.conditions[C.Synced.type] = appliedCondition(`Coder holds the provider "${desired.name}" as spec describes.`);
+  await stopWhenGatewayDisabled(ctx, p, connection, pass, 'the provider is stored in Coder, but no client can use it', signal);
   return pass;
 }
 
@@ -169,15 +105,14 @@ async function applyProvider(
     string
   >;
   const existing = providers.find((x) => x.name === desired.name);
-  const R = C.Ready.reasons;
 
   if (!existing) {
     let created;
     try {
-      created = await client.request('POST', '/api/v2/ai/providers', { body: createRequest(desired, keys, secrets), signal });
+      created = await client.request('POST', providersPath, { body: createRequest(desired, keys, secrets), signal });
     } catch (err) {
       signal.throwIfAborted();
-      failed(pass, `create the provider "${desired.name}"`, err);
+      failPass(pass, `create the provider "${desired.name}"`, err);
       return false;
     }
     ctx.createdIDs.set(uid ?? '', created.id);
@@ -203,16 +138,14 @@ async function applyProvider(
     const message =
       `Coder already has a provider named "${desired.name}" that this object did not create; nothing was changed. ` +
       `Set spec.adoptExisting to true to take it over, or choose another spec.providerName.`;
-    pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.AlreadyExists, message };
-    Object.assign(pass, { blocker: { reason: R.SyncFailed, message } });
+    refusePass(pass, C.Synced.reasons.AlreadyExists, message);
     return false;
   }
   if (existing.type !== desired.type) {
     const message =
       `The provider "${desired.name}" in Coder has type ${existing.type}, spec.type is ${desired.type}, and Coder cannot change a type. ` +
       `Delete one of them.`;
-    pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.ImmutableFieldConflict, message };
-    Object.assign(pass, { blocker: { reason: R.SyncFailed, message } });
+    refusePass(pass, C.Synced.reasons.ImmutableFieldConflict, message);
     return false;
   }
 
@@ -234,7 +167,7 @@ async function applyProvider(
     });
   } catch (err) {
     signal.throwIfAborted();
-    failed(pass, `update the provider "${desired.name}"`, err);
+    failPass(pass, `update the provider "${desired.name}"`, err);
     return false;
   }
   Object.assign(pass.status, {
@@ -251,34 +184,4 @@ async function applyProvider(
     `Updated ${fields} of the provider "${desired.name}" in Coder.`,
   );
   return true;
-}
-
-/** Synced False from a failed call; one that may pass on its own is also thrown (after the status write). */
-function failed(pass: SyncPass, action: string, err: unknown): SyncPass {
-  const failure = syncFailure(action, err);
-  pass.conditions[C.Synced.type] = failure.condition;
-  pass.blocker = { reason: C.Ready.reasons.SyncFailed, message: failure.condition.message };
-  if (failure.retry) pass.error = err instanceof Error ? err : new Error(String(err));
-  return pass;
-}
-
-/** Whether AI Gateway is on in that Coder; a deployment config that cannot be read is no reason to block. */
-async function gatewayEnabled(
-  ctx: ProviderContext,
-  p: CoderAIProvider,
-  connection: Extract<Awaited<ReturnType<typeof connectToCoder>>, { connected: true }>,
-  signal: AbortSignal,
-): Promise<boolean> {
-  try {
-    const config = await ctx.facts.deploymentConfig(connection.controlPlane, connection.client, { signal });
-    const ai = config.config.ai as { bridge?: { enabled?: boolean } } | undefined;
-    return ai?.bridge?.enabled !== false;
-  } catch (err) {
-    signal.throwIfAborted();
-    ctx.logger.debug(
-      { err: (err as Error).message, provider: p.metadata.name },
-      'could not read the deployment config; AI Gateway taken as on',
-    );
-    return true;
-  }
 }

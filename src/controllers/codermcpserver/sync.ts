@@ -5,9 +5,17 @@ import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServer
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
-import { nowTime, type ConditionInput } from '../../runtime/conditions.ts';
-import { connectToCoder } from '../shared/coder-connection.ts';
-import { syncFailure } from '../shared/coder-sync-failure.ts';
+import { nowTime } from '../../runtime/conditions.ts';
+import {
+  appliedCondition,
+  failPass,
+  newPass,
+  openPass,
+  refusePass,
+  stopPass,
+  supportedCondition,
+  type CoderObjectPass,
+} from '../shared/coder-object-pass.ts';
 import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
@@ -21,83 +29,48 @@ import {
   type DesiredMCPServer,
   type MCPApiPath,
 } from './desired.ts';
-import type { Blocker } from './status.ts';
 import { updateRequest } from './update-request.ts';
 
-export interface SyncPass {
-  conditions: Record<string, ConditionInput | undefined>;
-  status: Partial<CoderMCPServerStatus>;
-  blocker?: Blocker;
-  requeueAfterMs?: number;
-  error?: Error;
-}
+export type SyncPass = CoderObjectPass<CoderMCPServerStatus, Exclude<(typeof C.Ready.reasons)[keyof typeof C.Ready.reasons], 'Available'>>;
 
 export async function syncMCPServer(ctx: MCPServerContext, s: CoderMCPServer, signal: AbortSignal): Promise<SyncPass> {
-  const pass: SyncPass = { conditions: {}, status: {}, requeueAfterMs: ctx.resyncMs };
-  const stop = (reason: Blocker['reason'], message: string, extra: Partial<SyncPass> = {}): SyncPass =>
-    Object.assign(pass, { blocker: { reason, message } }, extra);
-  const R = C.Ready.reasons;
-
+  const pass: SyncPass = newPass(ctx.resyncMs);
   const namespace = s.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(s, credentialRefs(s), (name) => ctx.caches.secrets.get(namespace, name));
-  pass.conditions[C.CredentialSecretReady.type] = credentials.condition;
-  if (!credentials.ready) return stop(R.CredentialSecretNotReady, credentials.condition.message, { requeueAfterMs: undefined });
-
-  const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, s, signal);
-  pass.conditions[C.ControlPlaneReady.type] = connection.condition;
-  if (!connection.connected) {
-    return stop(R.ControlPlaneNotReady, connection.condition.message, {
-      requeueAfterMs: connection.requeueAfterMs,
-      ...(connection.error ? { error: connection.error } : {}),
-    });
-  }
+  const connection = await openPass(ctx, s, pass, { credentials: credentials.condition }, signal);
+  if (!connection || !credentials.ready) return pass;
   const { client, buildInfo } = connection;
-  pass.status.coderVersion = buildInfo.version;
 
   let found: { path: MCPApiPath; configs: Schemas['MCPServerConfig'][] } | undefined;
   try {
     found = await listConfigs(client, signal);
   } catch (err) {
     signal.throwIfAborted();
-    return failed(pass, 'list the MCP server configs', err);
+    return failPass(pass, 'list the MCP server configs', err);
   }
   if (!found) {
     const message =
       `Coder ${buildInfo.version} answered 404 for ${mcpServersPath} and ${experimentalMCPServersPath}; upgrade Coder ` +
       `(the experimental path may also need an experiment enabled in CODER_EXPERIMENTS).`;
-    pass.conditions[C.Supported.type] = { type: C.Supported.type, status: 'False', reason: C.Supported.reasons.EndpointNotFound, message };
-    return stop(R.Unsupported, message);
+    pass.conditions[C.Supported.type] = supportedCondition(C.Supported.reasons.EndpointNotFound, message, 'False');
+    return stopPass(pass, C.Ready.reasons.Unsupported, message);
   }
   pass.status.apiPath = found.path;
   pass.conditions[C.Supported.type] =
     found.path === mcpServersPath
-      ? {
-          type: C.Supported.type,
-          status: 'True',
-          reason: C.Supported.reasons.Supported,
-          message: `Coder ${buildInfo.version} serves ${mcpServersPath}.`,
-        }
-      : {
-          type: C.Supported.type,
-          status: 'True',
-          reason: C.Supported.reasons.ExperimentalAPI,
-          message: `Coder ${buildInfo.version} serves only ${experimentalMCPServersPath}; Coder may change or remove it without notice.`,
-        };
+      ? supportedCondition(C.Supported.reasons.Supported, `Coder ${buildInfo.version} serves ${mcpServersPath}.`)
+      : supportedCondition(
+          C.Supported.reasons.ExperimentalAPI,
+          `Coder ${buildInfo.version} serves only ${experimentalMCPServersPath}; Coder may change or remove it without notice.`,
+        );
 
   const desired = desiredMCPServer(s, credentials.values, found.path);
   if (!(await applyConfig(ctx, client, s, desired, found, signal, pass))) return pass;
   pass.status.slug = desired.fields.slug;
   if (desired.unsupported.length) {
-    const message = `Applied every field except ${desired.unsupported.join('; ')}.`;
-    pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.FieldUnsupported, message };
-    return stop(R.SyncFailed, message);
+    return refusePass(pass, C.Synced.reasons.FieldUnsupported, `Applied every field except ${desired.unsupported.join('; ')}.`);
   }
-  pass.conditions[C.Synced.type] = {
-    type: C.Synced.type,
-    status: 'True',
-    reason: C.Synced.reasons.Applied,
-    message: `Coder holds the MCP server "${desired.fields.slug}" as spec describes.`,
-  };
+  pass.conditions[C.Synced.type] = appliedCondition(`Coder holds the MCP server "${desired.fields.slug}" as spec describes.`);
   return pass;
 }
 
@@ -150,7 +123,7 @@ async function applyConfig(
       created = await client.request('POST', found.path, { body, signal });
     } catch (err) {
       signal.throwIfAborted();
-      failed(pass, `create the MCP server "${slug}"`, err);
+      failPass(pass, `create the MCP server "${slug}"`, err);
       return false;
     }
     ctx.createdIDs.set(s.metadata.uid ?? '', created.id);
@@ -175,8 +148,7 @@ async function applyConfig(
     const message =
       `Coder already has an MCP server config with slug "${slug}" that this object did not create; nothing was changed. ` +
       `Set spec.adoptExisting to true to take it over, or choose another spec.slug.`;
-    pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: C.Synced.reasons.AlreadyExists, message };
-    pass.blocker = { reason: C.Ready.reasons.SyncFailed, message };
+    refusePass(pass, C.Synced.reasons.AlreadyExists, message);
     return false;
   }
   // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
@@ -199,7 +171,7 @@ async function applyConfig(
     });
   } catch (err) {
     signal.throwIfAborted();
-    failed(pass, `update the MCP server "${slug}"`, err);
+    failPass(pass, `update the MCP server "${slug}"`, err);
     return false;
   }
   const secretsSent =
@@ -218,12 +190,4 @@ async function applyConfig(
     `Updated ${Object.keys(update).join(', ')} of the MCP server "${slug}" in Coder.`,
   );
   return true;
-}
-
-function failed(pass: SyncPass, action: string, err: unknown): SyncPass {
-  const failure = syncFailure(action, err);
-  pass.conditions[C.Synced.type] = failure.condition;
-  pass.blocker = { reason: C.Ready.reasons.SyncFailed, message: failure.condition.message };
-  if (failure.retry) pass.error = err instanceof Error ? err : new Error(String(err));
-  return pass;
 }

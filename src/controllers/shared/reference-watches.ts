@@ -23,11 +23,20 @@ export interface ReferenceWatches {
 
 /** Adds the two indexes to `cache`; `secretNames` lists the Secret names an object's spec names. */
 export function referenceWatches<T extends ReferencingObject>(cache: Cache<T>, secretNames: (obj: T) => string[]): ReferenceWatches {
+  // An object stored without this schema (a list that is a string) names no Secret here; its reconcile
+  // reports the spec as invalid.
+  const namesOf = (obj: T): string[] => {
+    try {
+      return secretNames(obj).filter((name) => typeof name === 'string');
+    } catch {
+      return [];
+    }
+  };
   cache.addIndex(controlPlaneIndex, (obj) => {
     const name = obj.spec?.controlPlaneRef?.name;
     return name ? [`${obj.metadata.namespace}/${name}`] : [];
   });
-  cache.addIndex(secretIndex, (obj) => [...new Set(secretNames(obj))].map((name) => `${obj.metadata.namespace}/${name}`));
+  cache.addIndex(secretIndex, (obj) => [...new Set(namesOf(obj))].map((name) => `${obj.metadata.namespace}/${name}`));
   const keys = (objs: T[]) => objs.map((o) => requestKey(o.metadata.namespace, o.metadata.name!));
   return {
     fromControlPlane: (cp) => keys(cache.byIndex(controlPlaneIndex, `${cp.metadata.namespace}/${cp.metadata.name}`)),

@@ -61,6 +61,12 @@ export function schemaErrorsMessage(kind: string, errors: readonly ValidationErr
   return scrubSecrets(`The object does not match the ${kind} schema of this operator: ${listed(errors)}.`);
 }
 
+/** The message naming the fields of wrong type (which stop a reconcile), or undefined when there are none. */
+export function blockingSchemaProblem(kind: string, errors: readonly ValidationError[]): string | undefined {
+  const { blocking } = partitionSchemaErrors(errors);
+  return blocking.length ? schemaErrorsMessage(kind, blocking) : undefined;
+}
+
 /**
  * SpecValid True with `message`. Tolerated schema errors are appended, and a Warning Event names them
  * when they differ from the ones the condition already names.

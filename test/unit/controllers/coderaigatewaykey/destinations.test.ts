@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { destinationConsent, destinationsOf, holdsKey } from '../../../../src/controllers/coderaigatewaykey/destinations.ts';
-import { connectedCondition } from '../../../../src/controllers/coderaigatewaykey/status.ts';
+import { connectedCondition } from '../../../../src/controllers/coderaigatewaykey/connected.ts';
 import { parseDuration } from '../../../../src/controllers/shared/duration.ts';
 import { secretHash } from '../../../../src/controllers/shared/secret-hash.ts';
 import { aGatewayKey } from '../../../fixtures/coderaigatewaykey.ts';

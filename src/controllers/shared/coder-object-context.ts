@@ -1,0 +1,74 @@
+// What the controllers of the kinds that keep an object in a control plane's Coder (the AI kinds) are built
+// from, and their wiring: the caches they read, the shared knowledge of each control plane's Coder, the
+// resync period, and the watches that bring a change of the control plane or of a Secret the object names
+// to it at once. Drift in Coder is found by the resync each reconcile asks for.
+import type { V1Secret } from '@kubernetes/client-node';
+import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import type { Cache } from '../../runtime/cache.ts';
+import type { Condition } from '../../runtime/conditions.ts';
+import type { Controller, ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
+import type { KubeObject, ObjectMeta } from '../../runtime/informer.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
+import { CoderFacts } from './coder-facts.ts';
+import { defaultCoderResyncMs, type ControllerDeps } from './deps.ts';
+import { referenceWatches } from './reference-watches.ts';
+
+export interface CoderObject extends KubeObject {
+  metadata: ObjectMeta;
+  spec: { controlPlaneRef: { name: string }; deletionPolicy?: string };
+  status?: { conditions?: readonly Condition[]; observedGeneration?: number };
+}
+
+export interface CoderObjectContext<T extends CoderObject> extends ControllerDeps {
+  caches: {
+    objects: Cache<T>;
+    controlPlanes: Cache<CoderControlPlane>;
+    secrets: Cache<V1Secret>;
+  };
+  facts: CoderFacts;
+  resyncMs: number;
+  /** The Coder id of what an object created, by object UID, for a reconcile on a cache that has not seen the status naming it. */
+  createdIDs: Map<string, string>;
+}
+
+/** The context of a kind's controller; `extra` adds what only that kind keeps. */
+export function coderObjectContext<T extends CoderObject, X extends object = object>(
+  manager: Manager,
+  deps: ControllerDeps,
+  resource: ResourceKind,
+  extra?: X,
+): CoderObjectContext<T> & X {
+  const resyncMs = deps.coderResyncMs ?? defaultCoderResyncMs;
+  return {
+    ...deps,
+    caches: {
+      objects: manager.cache<T>(resource),
+      controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource),
+      secrets: manager.cache<V1Secret>(builtinResources.secret),
+    },
+    facts: deps.coderFacts ?? new CoderFacts({ buildInfoTtlMs: resyncMs, entitlementsTtlMs: Math.min(2 * 60_000, resyncMs) }),
+    resyncMs,
+    createdIDs: new Map(),
+    ...(extra as X),
+  };
+}
+
+/** The controller `name` for `resource`, watching control planes and the Secrets `secretNames` lists. */
+export function coderObjectController<T extends CoderObject>(
+  manager: Manager,
+  name: string,
+  resource: ResourceKind,
+  ctx: CoderObjectContext<T>,
+  secretNames: (obj: T) => string[],
+  reconcile: (request: Request, rc: ReconcileContext) => Promise<ReconcileResult | void>,
+): Controller {
+  const watches = referenceWatches(ctx.caches.objects, secretNames);
+  return manager
+    .controller(name)
+    .for(resource)
+    .watches<CoderControlPlane>(coderControlPlaneResource, watches.fromControlPlane)
+    .watches<V1Secret>(builtinResources.secret, watches.fromSecret)
+    .build(reconcile);
+}

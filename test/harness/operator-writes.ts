@@ -1,0 +1,34 @@
+// The writes (and reads) the operator made, from the API server's audit log: what the benches print and
+// the quiet periods count. Lease renewals (leader election, in the operator's own namespace) are not counted.
+import { writeVerbs, type AuditEvent } from './audit.ts';
+import type { ControlPlane } from './control-plane.ts';
+import { operatorNamespace, operatorServiceAccount } from './operator.ts';
+
+export const operatorUser = `system:serviceaccount:${operatorNamespace}:${operatorServiceAccount}`;
+
+/** The operator's writes received from `since` (until `until`), without lease renewals. */
+export async function operatorWrites(cp: ControlPlane, since: Date, until?: Date): Promise<AuditEvent[]> {
+  const events = await cp.auditEvents({ username: operatorUser, since, ...(until ? { until } : {}), verbs: writeVerbs });
+  return events.filter((e) => e.objectRef?.resource !== 'leases');
+}
+
+/** The operator's reads (get and list; watches are not counted) received from `since` until `until`. */
+export async function operatorReads(cp: ControlPlane, since: Date, until: Date): Promise<AuditEvent[]> {
+  const events = await cp.auditEvents({ username: operatorUser, since, until, verbs: ['get', 'list'] });
+  return events.filter((e) => e.objectRef?.resource !== 'leases');
+}
+
+/** `verb resource[/subresource]` of a request. */
+export function writeKind(e: AuditEvent): string {
+  return `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
+}
+
+/** Writes counted by verb and resource, for example `create secrets=3, patch coderaiproviders/status=10`. */
+export function byResource(events: AuditEvent[]): string {
+  const counts: Record<string, number> = {};
+  for (const e of events) counts[writeKind(e)] = (counts[writeKind(e)] ?? 0) + 1;
+  return Object.entries(counts)
+    .sort()
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+}
