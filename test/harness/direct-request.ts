@@ -27,7 +27,7 @@ export function directRequest(
         port,
         path,
         method,
-        headers,
+        headers: body === undefined ? headers : { 'Content-Length': Buffer.byteLength(body), ...headers },
         rejectUnauthorized: false,
         // A fresh connection each time: a pooled one would carry another test's certificate.
         agent: false,
