@@ -1,31 +1,31 @@
 // Unknown fields in a written object (reference R19, fieldValidation): Strict refuses them with 400
 // naming each, Warn (the default, as kube-apiserver) answers with a Warning header per field, Ignore
 // drops them silently. Checked against the OpenAPI schema kubectl explain shows, so what kubectl
-// accepts and what this server accepts agree; metadata is checked against the whole ObjectMeta.
+// accepts and what this server accepts agree; metadata is checked as kube-apiserver checks ObjectMeta
+// (the CRD validation's pruning, src/validation/unknown-fields.ts).
+import type { StructuralNode } from '../validation/structural.ts';
+import { pruneUnknownFields } from '../validation/unknown-fields.ts';
 import { schemaOfKind } from './openapi.ts';
 import { badRequest } from './status.ts';
 
 type Schema = Record<string, any>;
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
-/** Every ObjectMeta field: a client may send any of them back (kubectl replace of what it read). */
-const objectMetaFields = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+/** The structural form of an OpenAPI schema, `$ref`s resolved: what the pruning walks. */
+function structural(schema: Schema, definitions: Record<string, Schema>): StructuralNode {
+  const s = typeof schema.$ref === 'string' ? (definitions[schema.$ref] ?? {}) : schema;
+  const node: StructuralNode = {};
+  if (s.properties)
+    node.properties = Object.fromEntries(
+      Object.entries(s.properties as Record<string, Schema>).map(([k, v]) => [k, structural(v, definitions)]),
+    );
+  if (typeof s.additionalProperties === 'object') node.additionalProperties = structural(s.additionalProperties, definitions);
+  if (s.items) node.items = structural(s.items, definitions);
+  if (!s.properties && !s.additionalProperties && !s.items && s.type === 'object') node.preserveUnknownFields = true;
+  return node;
+}
+
+const structuralByKind = new Map<string, StructuralNode>();
 
 export function fieldValidation(value: string | null): FieldValidation {
   if (value === null || value === '') return 'Warn';
@@ -33,31 +33,15 @@ export function fieldValidation(value: string | null): FieldValidation {
   throw badRequest(`fieldValidation "${value}" is not valid: use Strict, Warn or Ignore`);
 }
 
-function walk(value: unknown, schema: Schema, definitions: Record<string, Schema>, path: string, out: string[]): void {
-  const resolved = typeof schema.$ref === 'string' ? (definitions[schema.$ref] ?? {}) : schema;
-  if (value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    if (resolved.items) value.forEach((item, i) => walk(item, resolved.items, definitions, `${path}[${i}]`, out));
-    return;
-  }
-  const properties: Record<string, Schema> | undefined = resolved.properties;
-  const additional = resolved.additionalProperties;
-  if (!properties && additional === undefined) return;
-  for (const [key, child] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (path === 'metadata' && objectMetaFields.has(key)) continue;
-    const known = properties?.[key] ?? (typeof additional === 'object' ? additional : undefined);
-    if (known) walk(child, known, definitions, at, out);
-    else if (additional !== true) out.push(at);
-  }
-}
-
-/** The paths of the fields of `body` that `kind`'s schema does not know, like `spec.foo`. */
+/** The paths of the fields of `body` that `kind`'s schema does not know, like `spec.foo`: metadata's first, then sorted. */
 export function unknownFields(kind: string, body: Record<string, unknown>): string[] {
-  const { root, definitions } = schemaOfKind(kind);
-  const out: string[] = [];
-  walk(body, root, definitions, '', out);
-  return out;
+  let node = structuralByKind.get(kind);
+  if (!node) {
+    const { root, definitions } = schemaOfKind(kind);
+    node = structural(root, definitions);
+    structuralByKind.set(kind, node);
+  }
+  return pruneUnknownFields(structuredClone(body), node);
 }
 
 /**
