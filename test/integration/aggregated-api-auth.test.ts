@@ -107,6 +107,19 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal(coder.requests.length, coderCalls, 'no Coder call');
   });
 
+  it('serves only the health paths anonymously, and answers 401 to an unknown bearer token (R5, R8, R24)', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz']) {
+      const answer = await directRequest(port, path);
+      assert.deepEqual([path, answer.status, answer.body], [path, 200, 'ok']);
+    }
+    for (const path of ['/healthz/ping', '/readyzX', '/healthz/../apis', '/version', '/openapi/v2', '/metrics', '/', '/apis']) {
+      const answer = await directRequest(port, path);
+      assert.deepEqual([path, answer.status, JSON.parse(answer.body).reason], [path, 401, 'Unauthorized']);
+    }
+    const bogus = await directRequest(port, listPath, { headers: { Authorization: 'Bearer not-a-token-anyone-issued' } });
+    assert.equal(bogus.status, 401);
+  });
+
   it('takes a cluster client certificate as CN = user and O = groups, over forged headers (R6, R7)', async () => {
     const dave = await cp.pki.clientCert('dave', ['readers-b']);
     assert.equal((await directRequest(port, listPath, { cert: dave })).status, 200);
@@ -223,6 +236,14 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
       'kube-apiserver to reach the server with it',
       async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
     );
+    const x509 = new X509Certificate(fresh.cert);
+    for (const name of [
+      'coder-k8s-apiserver',
+      'coder-k8s-apiserver.coder-system',
+      'coder-k8s-apiserver.coder-system.svc',
+      'coder-k8s-apiserver.coder-system.svc.cluster.local',
+    ])
+      assert.equal(x509.checkHost(name), name, `the certificate names ${name} (R1)`);
     assert.equal(operator.process.pid, pid);
     assert.equal(operator.process.hasExited, false, 'no restart');
   });

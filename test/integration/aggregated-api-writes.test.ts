@@ -155,6 +155,50 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     assert.ok(workspace('warned'), 'created without the unknown field');
   });
 
+  it('answers metav1.Status errors for unknown paths, unservable Accept, mismatched bodies and collection deletes; takes YAML bodies (R13, R14, R17, R23)', async () => {
+    const root = '/apis/aggregation.coder.com/v1alpha1';
+    for (const path of [`${root}/namespaces/${served}/nosuch`, `${root}/coderworkspaces/acme.alice.dev`]) {
+      const answer = await viaAggregator('GET', path);
+      assert.deepEqual(
+        [path, answer.status, status(answer).reason, status(answer).message],
+        [path, 404, 'NotFound', 'the server could not find the requested resource'],
+      );
+    }
+    const protobufOnly = await directRequest(Number(new URL(cp.server).port), `${items}/acme.alice.dev`, {
+      cert: adminCert,
+      headers: { Accept: 'application/vnd.kubernetes.protobuf' },
+    });
+    assert.equal(protobufOnly.status, 406);
+    assert.equal(status(protobufOnly).reason, 'NotAcceptable');
+    const collectionDelete = await viaAggregator('DELETE', items);
+    assert.deepEqual([collectionDelete.status, status(collectionDelete).reason], [405, 'MethodNotAllowed']);
+
+    const yaml = (namespace: string) =>
+      `apiVersion: aggregation.coder.com/v1alpha1\nkind: CoderWorkspace\nmetadata:\n  name: acme.alice.yaml\n  namespace: ${namespace}\nspec:\n  organization: acme\n  templateName: starter\n  running: true\n`;
+    const yamlCreate = (body: string) =>
+      directRequest(Number(new URL(cp.server).port), items, {
+        method: 'POST',
+        cert: adminCert,
+        headers: { 'Content-Type': 'application/yaml', Accept: 'application/json' },
+        body,
+      });
+    const elsewhere = await yamlCreate(yaml('other'));
+    assert.equal(elsewhere.status, 400);
+    assert.equal(status(elsewhere).message, `metadata.namespace "other" must match request namespace "${served}"`);
+    const created = await yamlCreate(yaml(served));
+    assert.equal(created.status, 201, created.body);
+    assert.equal(JSON.parse(created.body).metadata.name, 'acme.alice.yaml');
+    assert.ok(workspace('yaml'));
+
+    const live = JSON.parse((await viaAggregator('GET', `${items}/acme.alice.yaml`)).body);
+    const renamed = await viaAggregator('PUT', `${items}/acme.alice.yaml`, {
+      ...live,
+      metadata: { ...live.metadata, name: 'acme.alice.other' },
+    });
+    assert.equal(renamed.status, 400);
+    assert.equal(status(renamed).message, 'updated object metadata.name "acme.alice.other" must match request name "acme.alice.yaml"');
+  });
+
   it('answers 429 with Retry-After past the in-flight limits, and 504 when Coder does not answer in time (R25)', async () => {
     coder.delay(60_000);
     try {
