@@ -31,6 +31,12 @@ export class ApiServiceCaBundle {
     clearInterval(this.timer);
   }
 
+  /** A renewed serving certificate's bundle: set on the APIService before the certificate is served. */
+  async use(caPem: string): Promise<void> {
+    this.caPem = caPem;
+    await this.sync();
+  }
+
   async sync(): Promise<void> {
     const caBundle = Buffer.from(this.caPem).toString('base64');
     try {

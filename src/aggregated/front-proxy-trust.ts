@@ -1,9 +1,12 @@
 // Whom the server trusts to vouch for users (reference R3): the requestheader CA and names, and the
-// client CA, read from kube-system/extension-apiserver-authentication at start and again every 30 s.
-// A ConfigMap that disappears later keeps the last trust; one never read means no front-proxy trust.
+// client CA, read from kube-system/extension-apiserver-authentication at start, then watched, so a
+// change (kube-apiserver rotating its front-proxy CA) takes effect at once. A ConfigMap that disappears
+// later keeps the last trust; one never read means no front-proxy trust.
 import { X509Certificate } from 'node:crypto';
+import { Informer, type KubeObject } from '../runtime/informer.ts';
 import type { KubeHttp } from '../runtime/kube-http.ts';
 import type { Logger } from '../runtime/logger.ts';
+import { builtinResources } from '../runtime/resource.ts';
 
 export interface FrontProxyTrust {
   requestHeaderCAs: X509Certificate[];
@@ -16,7 +19,10 @@ export interface FrontProxyTrust {
   caPem: string;
 }
 
-const configMapPath = '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication';
+const configMapName = 'extension-apiserver-authentication';
+const configMapPath = `/api/v1/namespaces/kube-system/configmaps/${configMapName}`;
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 function certificates(pem: string | undefined): X509Certificate[] {
   return (pem?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((c) => new X509Certificate(c));
@@ -44,7 +50,7 @@ export function parseTrust(data: Record<string, string>): FrontProxyTrust {
 
 export class FrontProxyTrustSource {
   current?: FrontProxyTrust;
-  private timer?: NodeJS.Timeout;
+  private watch?: Informer<ConfigMap>;
   private readonly http: KubeHttp;
   private readonly logger: Logger;
   private readonly onChange: (trust: FrontProxyTrust) => void;
@@ -56,38 +62,53 @@ export class FrontProxyTrustSource {
     this.onChange = onChange;
   }
 
-  /** Reads the ConfigMap; a refused read at start fails the start (the RBAC of deploy/ is missing). */
-  async start(intervalMs = 30_000): Promise<void> {
-    await this.read(true);
-    this.timer = setInterval(() => void this.read(false).catch(() => undefined), intervalMs);
-    this.timer.unref();
+  /** Reads the ConfigMap, then watches it; a refused read at start fails the start (the RBAC of deploy/ is missing). */
+  async start(): Promise<void> {
+    await this.read();
+    this.watch = new Informer<ConfigMap>(this.http, builtinResources.configMap, {
+      namespace: 'kube-system',
+      fieldSelector: `metadata.name=${configMapName}`,
+      logger: this.logger,
+    });
+    this.watch.addHandlers({
+      onAdd: (cm) => this.use(cm),
+      onUpdate: (_, cm) => this.use(cm),
+      onDelete: () => this.logger.warn(`kube-system/${configMapName} was deleted; keeping the last trust`),
+    });
+    this.watch.start();
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  async stop(): Promise<void> {
+    await this.watch?.stop();
   }
 
-  private async read(atStart: boolean): Promise<void> {
-    let cm: { data?: Record<string, string> };
+  private async read(): Promise<void> {
+    let cm: ConfigMap;
     try {
       cm = await this.http.json('GET', configMapPath, { timeoutMs: 10_000 });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      if (atStart && code === 403)
+      if (code === 403)
         throw new Error(
-          'configure delegated authentication: the operator may not read kube-system/extension-apiserver-authentication ' +
+          `configure delegated authentication: the operator may not read kube-system/${configMapName} ` +
             '(apply config/rbac/authentication_reader_binding.yaml)',
         );
-      this.logger.warn(
-        { err: (err as Error).message },
-        'cannot read kube-system/extension-apiserver-authentication; keeping the last trust',
-      );
+      this.logger.warn({ err: (err as Error).message }, `cannot read kube-system/${configMapName}; no front-proxy trust until it can`);
       return;
     }
+    this.use(cm);
+  }
+
+  private use(cm: ConfigMap): void {
     const data = JSON.stringify(cm.data ?? {});
     if (data === this.lastData) return;
     this.lastData = data;
-    this.current = parseTrust(cm.data ?? {});
+    try {
+      this.current = parseTrust(cm.data ?? {});
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, `kube-system/${configMapName} cannot be read as trust; keeping the last trust`);
+      return;
+    }
     this.logger.info(
       {
         requestHeaderCAs: this.current.requestHeaderCAs.length,

@@ -138,6 +138,12 @@ function schemas(ref: (name: string) => string): Record<string, Schema> {
   };
 }
 
+/** The schema of `kind` and the schemas it refers to, with `$ref` the bare definition name (field-validation.ts). */
+export function schemaOfKind(kind: string): { root: Schema; definitions: Record<string, Schema> } {
+  const definitions = schemas((name) => name);
+  return { root: definitions[`${prefix}.${kind}`]!, definitions };
+}
+
 const resources = [
   { plural: 'coderworkspaces', kind: 'CoderWorkspace' },
   { plural: 'codertemplates', kind: 'CoderTemplate' },

@@ -9,6 +9,7 @@ import type { Authenticator, UserInfo } from './authenticate.ts';
 import type { Authorizer } from './authorize.ts';
 import { apiGroup, apiGroupList, apiResourceList } from './discovery.ts';
 import { negotiate, partialMetadata, table, type Rendering } from './encoding.ts';
+import { fieldValidation, validateFields } from './field-validation.ts';
 import type { NamespaceStates } from './namespace-state.ts';
 import type { AggregatedObject } from './objects.ts';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.ts';
@@ -30,9 +31,6 @@ import {
 import type { Storage } from './storage.ts';
 
 const maxBodyBytes = 3 * 1024 * 1024;
-/** Requests in flight at most, as the Go server's defaults (R25); watches are long-running and not counted. */
-const maxReadsInFlight = 400;
-const maxWritesInFlight = 200;
 /** A watch without timeoutSeconds ends after 30 to 60 minutes, as kube-apiserver's MinRequestTimeout. */
 const minWatchSeconds = 1800;
 
@@ -43,6 +41,8 @@ export interface AggregatedServerDeps {
   storages: Storage[];
   /** Namespaces a list across all namespaces covers. */
   servedNamespaces(): string[];
+  /** Requests in flight at most before 429 (R25; the Go server's defaults are 400 and 200); watches are long-running and not counted. */
+  inflight: { reads: number; writes: number };
   logger: Logger;
 }
 
@@ -192,7 +192,7 @@ export class AggregatedServer {
       });
       if (r.verb === 'watch') return await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
       const kind = ['get', 'list'].includes(r.verb) ? 'reads' : 'writes';
-      if (this.inFlight[kind] >= (kind === 'reads' ? maxReadsInFlight : maxWritesInFlight)) {
+      if (this.inFlight[kind] >= this.deps.inflight[kind]) {
         res.setHeader('Retry-After', '1');
         throw new ApiStatusError(429, 'TooManyRequests', 'too many requests in flight; try again later', { retryAfterSeconds: 1 });
       }
@@ -282,12 +282,12 @@ export class AggregatedServer {
       case 'create': {
         if (!namespace) throw methodNotAllowed('POST');
         const body = parseJsonBody(await readBody(req), req.headers['content-type']);
-        this.checkKind(body, storage);
+        this.checkBody(res, body, storage, q);
         return this.sendObject(res, 201, await storage.create(namespace, body), rendering, storage);
       }
       case 'update': {
         const body = parseJsonBody(await readBody(req), req.headers['content-type']);
-        this.checkKind(body, storage);
+        this.checkBody(res, body, storage, q);
         const { object, created } = await storage.update(namespace, name!, body, true);
         return this.sendObject(res, created ? 201 : 200, object, rendering, storage);
       }
@@ -300,10 +300,17 @@ export class AggregatedServer {
     }
   }
 
-  private checkKind(body: Record<string, any>, storage: Storage): void {
+  /** The kind, and unknown fields as the caller's fieldValidation says (400 under Strict, Warning headers under Warn). */
+  private checkBody(res: ServerResponse, body: Record<string, any>, storage: Storage, q: URLSearchParams): void {
     if (body.kind && body.kind !== storage.names.kind) throw badRequest(`the body is a ${body.kind}, not a ${storage.names.kind}`);
     if (body.apiVersion && body.apiVersion !== groupVersion)
       throw badRequest(`the body's apiVersion is ${body.apiVersion}, not ${groupVersion}`);
+    const warnings = validateFields(storage.names.kind, body, fieldValidation(q.get('fieldValidation')));
+    if (warnings.length)
+      res.setHeader(
+        'Warning',
+        warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+      );
   }
 
   private selector(q: URLSearchParams): Selector {
@@ -388,7 +395,7 @@ export class AggregatedServer {
     const merged = applyPatch(type, (live ?? null) as never, patchBody) as Record<string, any>;
     if (merged === null || typeof merged !== 'object' || Array.isArray(merged)) throw badRequest('the patched object is not an object');
     if (live) merged.metadata = { ...merged.metadata, resourceVersion: merged.metadata?.resourceVersion ?? live.metadata.resourceVersion };
-    this.checkKind(merged, storage);
+    this.checkBody(res, merged, storage, q);
     const { object, created } = await storage.update(namespace, name, merged, apply);
     this.sendObject(res, created ? 201 : 200, object, rendering, storage);
   }

@@ -1,7 +1,8 @@
 // The serving certificate of the aggregated API server, kept in a Secret so every replica serves the
 // same one and the APIService's caBundle can trust it (no insecureSkipTLSVerify). A missing, unreadable
 // or expiring (under a third of its year left) certificate is replaced; replicas racing to create it
-// settle on the first one written.
+// settle on the first one written. A renewal keeps the previous certificate in ca.crt while it is still
+// valid, so the aggregator trusts both while replicas switch (serving-cert-watch.ts).
 import { X509Certificate } from 'node:crypto';
 import { isConflict, isNotFound, type KubeHttp } from '../runtime/kube-http.ts';
 import { selfSignedCert, type ServingCert } from '../runtime/self-signed-cert.ts';
@@ -15,15 +16,20 @@ export function servingNames(namespace: string): string[] {
   return [`${svc}.${namespace}.svc`, svc, `${svc}.${namespace}`, `${svc}.${namespace}.svc.cluster.local`];
 }
 
-interface SecretBody {
+export interface SecretBody {
   metadata?: { resourceVersion?: string };
   data?: Record<string, string>;
+}
+
+/** What a replica serves, and what the APIService's caBundle holds (PEM). */
+export interface ServingMaterial extends ServingCert {
+  caBundle: string;
 }
 
 const decode = (v: string | undefined) => (v ? Buffer.from(v, 'base64').toString('utf8') : '');
 
 /** The Secret's certificate when it is usable for `names` for more than a third of its lifetime. */
-function usable(secret: SecretBody, names: string[], now: Date): ServingCert | undefined {
+export function usableServingCert(secret: SecretBody, names: string[], now: Date): ServingMaterial | undefined {
   const cert = decode(secret.data?.['tls.crt']);
   const key = decode(secret.data?.['tls.key']);
   if (!cert || !key) return undefined;
@@ -33,19 +39,29 @@ function usable(secret: SecretBody, names: string[], now: Date): ServingCert | u
     const to = new Date(x509.validTo).getTime();
     if (to - now.getTime() < (to - from) / 3) return undefined;
     if (!names.every((n) => x509.checkHost(n, { wildcards: false }))) return undefined;
-    return { cert, key };
+    return { cert, key, caBundle: decode(secret.data?.['ca.crt']) || cert };
   } catch {
     return undefined;
   }
 }
 
-function secretData(cert: ServingCert): Record<string, string> {
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  // The certificate is its own CA: ca.crt is what the APIService's caBundle holds.
-  return { 'tls.crt': b64(cert.cert), 'tls.key': b64(cert.key), 'ca.crt': b64(cert.cert) };
+/** The Secret's certificate if it has not expired yet: the aggregator may still see it served during a renewal. */
+function stillValid(secret: SecretBody | undefined, now: Date): string {
+  const cert = decode(secret?.data?.['tls.crt']);
+  try {
+    return cert && new Date(new X509Certificate(cert).validTo) > now ? cert : '';
+  } catch {
+    return '';
+  }
 }
 
-export async function ensureServingCert(http: KubeHttp, namespace: string, now = new Date()): Promise<ServingCert> {
+function secretData(cert: ServingMaterial): Record<string, string> {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  return { 'tls.crt': b64(cert.cert), 'tls.key': b64(cert.key), 'ca.crt': b64(cert.caBundle) };
+}
+
+/** The usable certificate of the Secret, renewed (or created) when there is none. */
+export async function ensureServingCert(http: KubeHttp, namespace: string, now = new Date()): Promise<ServingMaterial> {
   const names = servingNames(namespace);
   const path = `/api/v1/namespaces/${namespace}/secrets`;
   for (let attempt = 0; ; attempt++) {
@@ -55,9 +71,11 @@ export async function ensureServingCert(http: KubeHttp, namespace: string, now =
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    const current = existing && usable(existing, names, now);
+    const current = existing && usableServingCert(existing, names, now);
     if (current) return current;
-    const fresh = selfSignedCert(names, { days: lifetimeDays, now });
+    const cert = selfSignedCert(names, { days: lifetimeDays, now });
+    // The certificate is its own CA: ca.crt is what the APIService's caBundle holds.
+    const fresh = { ...cert, caBundle: `${cert.cert}${stillValid(existing, now)}` };
     const body = {
       apiVersion: 'v1',
       kind: 'Secret',

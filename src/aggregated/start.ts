@@ -10,6 +10,7 @@ import { FrontProxyTrustSource } from './front-proxy-trust.ts';
 import { NamespaceStates } from './namespace-state.ts';
 import { AggregatedServer } from './server.ts';
 import { ensureServingCert } from './serving-cert.ts';
+import { ServingCertWatch } from './serving-cert-watch.ts';
 import { templateStorage } from './template-storage.ts';
 import { workspaceStorage } from './workspace-storage.ts';
 
@@ -21,6 +22,8 @@ export interface AggregatedApiServerInput {
   backend: CoderBackend;
   bindAddress: string;
   port: number;
+  /** Reads and writes served at once before 429 (reference R25). */
+  inflight: { reads: number; writes: number };
 }
 
 export interface RunningAggregatedApiServer {
@@ -30,9 +33,11 @@ export interface RunningAggregatedApiServer {
 
 export async function startAggregatedApiServer(input: AggregatedApiServerInput): Promise<RunningAggregatedApiServer> {
   const logger = input.logger.child({ component: 'aggregated-apiserver' });
-  const cert = await ensureServingCert(input.http, input.namespace);
+  let serving = await ensureServingCert(input.http, input.namespace);
   let server: AggregatedServer | undefined;
-  const trust = new FrontProxyTrustSource(input.http, logger, (t) => server?.updateTls({ ...cert, clientCAs: t.caPem }));
+  const trust = new FrontProxyTrustSource(input.http, logger, (t) =>
+    server?.updateTls({ cert: serving.cert, key: serving.key, clientCAs: t.caPem }),
+  );
   await trust.start();
   server = new AggregatedServer({
     authenticator: new Authenticator(input.http, () => trust.current),
@@ -40,17 +45,29 @@ export async function startAggregatedApiServer(input: AggregatedApiServerInput):
     namespaces: new NamespaceStates(input.http),
     storages: [workspaceStorage(input.backend), templateStorage(input.backend)],
     servedNamespaces: () => input.backend.namespaces(),
+    inflight: input.inflight,
     logger,
   });
-  const port = await server.listen(input.bindAddress, input.port, { ...cert, clientCAs: trust.current?.caPem });
-  const caBundle = new ApiServiceCaBundle(input.http, logger, cert.cert);
+  const port = await server.listen(input.bindAddress, input.port, {
+    cert: serving.cert,
+    key: serving.key,
+    clientCAs: trust.current?.caPem,
+  });
+  const caBundle = new ApiServiceCaBundle(input.http, logger, serving.caBundle);
   caBundle.start();
+  const certWatch = new ServingCertWatch(input.http, logger, input.namespace, serving, async (renewed) => {
+    // The aggregator trusts the new certificate first, then it is served.
+    await caBundle.use(renewed.caBundle);
+    serving = renewed;
+    server.updateTls({ cert: renewed.cert, key: renewed.key, clientCAs: trust.current?.caPem });
+  });
+  certWatch.start();
   logger.info({ port }, 'aggregated API server aggregation.coder.com/v1alpha1 listening');
   return {
     port,
     async stop() {
       caBundle.stop();
-      trust.stop();
+      await Promise.all([trust.stop(), certWatch.stop()]);
       await server.close();
     },
   };

@@ -49,7 +49,13 @@ export interface AggregatedApiOptions {
   coderSessionToken?: string;
   coderNamespace?: string;
   coderRequestTimeoutMs: number;
+  /** Requests served at once before 429 (reads; writes), as kube-apiserver's flags of the same names. */
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
 }
+
+/** Past this, the limits protect nothing: Coder and the API server see every request anyway. */
+const maxInflightLimit = 100_000;
 
 /** More reconciles at once than this only multiplies connections to Coder and PostgreSQL. */
 const maxConcurrentReconcilesLimit = 100;
@@ -109,6 +115,8 @@ Aggregated API server (--app=all and --app=aggregated-apiserver):
   --secure-port=PORT                HTTPS port of aggregation.coder.com (default 6443)
   --bind-address=IP                 address it listens on (default 0.0.0.0)
   --coder-request-timeout=DURATION  timeout of each Coder call, such as 30s or 1m (default 30s; 0 = 30s)
+  --max-requests-inflight=N         reads served at once; more answer 429 (default 400)
+  --max-mutating-requests-inflight=N  writes served at once; more answer 429 (default 200)
   --coder-url=URL                   aggregated-apiserver only: the Coder URL (http or https)
   --coder-session-token=TOKEN       aggregated-apiserver only: an owner session token for it
   --coder-namespace=NS              aggregated-apiserver only: the one namespace it serves
@@ -199,6 +207,8 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'test-only-coder-url': { type: 'string' },
         ...mcpFlags,
         'secure-port': { type: 'string', default: '6443' },
+        'max-requests-inflight': { type: 'string', default: '400' },
+        'max-mutating-requests-inflight': { type: 'string', default: '200' },
         'bind-address': { type: 'string', default: '0.0.0.0' },
         'coder-url': { type: 'string', default: '' },
         'coder-session-token': { type: 'string', default: '' },
@@ -250,6 +260,12 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
       ...optional('coderSessionToken', v['coder-session-token']!.trim()),
       ...optional('coderNamespace', v['coder-namespace']!.trim()),
       coderRequestTimeoutMs: parseCoderRequestTimeout(v['coder-request-timeout']!),
+      maxRequestsInflight: parseIntInRange('max-requests-inflight', v['max-requests-inflight']!, maxInflightLimit),
+      maxMutatingRequestsInflight: parseIntInRange(
+        'max-mutating-requests-inflight',
+        v['max-mutating-requests-inflight']!,
+        maxInflightLimit,
+      ),
     },
   };
 }

@@ -37,6 +37,7 @@ export async function runAggregatedApiServer(options: OperatorOptions, version: 
     backend,
     bindAddress: options.aggregated.bindAddress,
     port: options.aggregated.securePort,
+    inflight: { reads: options.aggregated.maxRequestsInflight, writes: options.aggregated.maxMutatingRequestsInflight },
   }).catch((err: unknown) => {
     throw new StartupError(`--app=aggregated-apiserver: ${(err as Error).message}`);
   });

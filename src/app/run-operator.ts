@@ -267,6 +267,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
         backend,
         bindAddress: options.aggregated.bindAddress,
         port: options.aggregated.securePort,
+        inflight: { reads: options.aggregated.maxRequestsInflight, writes: options.aggregated.maxMutatingRequestsInflight },
       });
     } catch (err) {
       // Nothing may keep the process alive after this: the pod restarts and shows the reason.

@@ -40,6 +40,8 @@ export type IndexFunc<T> = (obj: T) => string[];
 export interface InformerOptions<T = KubeObject> {
   namespace?: string;
   labelSelector?: string;
+  /** For one object by name (`metadata.name=<n>`), which a Role limited to resourceNames allows to list and watch. */
+  fieldSelector?: string;
   pageSize?: number;
   /** The watch is stale when it has not been connected for this long. */
   staleAfterMs?: number;
@@ -164,6 +166,7 @@ export class Informer<T extends KubeObject> {
           {
             resourceVersion: this.resourceVersion,
             labelSelector: this.options.labelSelector,
+            fieldSelector: this.options.fieldSelector,
             timeoutSeconds,
             idleMs: (timeoutSeconds + 30) * 1_000,
             signal,
@@ -209,7 +212,12 @@ export class Informer<T extends KubeObject> {
     do {
       const page = await this.http.json<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>('GET', this.path, {
         signal,
-        query: { limit: this.options.pageSize ?? 500, continue: continueToken, labelSelector: this.options.labelSelector },
+        query: {
+          limit: this.options.pageSize ?? 500,
+          continue: continueToken,
+          labelSelector: this.options.labelSelector,
+          fieldSelector: this.options.fieldSelector,
+        },
       });
       items.push(...page.items);
       continueToken = page.metadata.continue || undefined;

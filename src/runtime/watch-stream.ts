@@ -13,6 +13,7 @@ export interface WatchEvent<T> {
 export interface WatchOptions {
   resourceVersion: string;
   labelSelector?: string;
+  fieldSelector?: string;
   /** The server closes the watch after this long; jittered by the caller. */
   timeoutSeconds: number;
   /** No bytes for this long (bookmarks included) means the stream is dead; it also bounds the wait for headers. */
@@ -65,6 +66,7 @@ export async function watchOnce<T>(
         allowWatchBookmarks: true,
         resourceVersion: options.resourceVersion,
         labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
         timeoutSeconds: options.timeoutSeconds,
       },
     });

@@ -18,16 +18,11 @@ export interface AggregatedApi {
   port: number;
 }
 
-/** Registers the APIService, starts the operator serving `namespace` from `coder` with `token`, and waits until Available. */
-export async function startAggregatedApi(
-  cp: ControlPlane,
-  coder: CoderApiDouble,
-  token: string,
-  namespace: string,
-): Promise<AggregatedApi> {
-  const admin = cp.adminKubeconfigPath;
-  const kubeconfig = await installOperatorRbac(cp);
-  const port = await freePort();
+/**
+ * Registers the APIService as deploy/apiserver-apiservice.yaml does, with an ExternalName Service to
+ * localhost:`port` where the operator will listen.
+ */
+export async function registerApiService(cp: ControlPlane, port: number): Promise<void> {
   const apiService = parseYaml(readFileSync('deploy/apiserver-apiservice.yaml', 'utf8'));
   apiService.spec.service.port = port;
   const service = {
@@ -36,7 +31,34 @@ export async function startAggregatedApi(
     metadata: { name: apiService.spec.service.name, namespace: operatorNamespace },
     spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ name: 'https', port, targetPort: port }] },
   };
-  await kubectlOk(admin, ['apply', '-f', '-'], `${stringify(service)}---\n${stringify(apiService)}`);
+  await kubectlOk(cp.adminKubeconfigPath, ['create', 'namespace', operatorNamespace]).catch(() => undefined);
+  await kubectlOk(cp.adminKubeconfigPath, ['apply', '-f', '-'], `${stringify(service)}---\n${stringify(apiService)}`);
+}
+
+/** Waits until the APIService is Available; the operator's log tail in the error otherwise. */
+export async function waitApiServiceAvailable(cp: ControlPlane, operator: RunningOperator): Promise<void> {
+  try {
+    await kubectlOk(cp.adminKubeconfigPath, ['wait', '--for=condition=Available', `apiservice/${apiServiceName}`, '--timeout=90s']);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\noperator log:\n${readFileSync(operator.logFile, 'utf8').slice(-4000)}`);
+  }
+}
+
+/**
+ * Registers the APIService, starts the operator serving `namespace` from `coder` with `token`, and waits
+ * until Available. `args` are added to (and win over) the operator's flags, such as a shorter
+ * --coder-request-timeout.
+ */
+export async function startAggregatedApi(
+  cp: ControlPlane,
+  coder: CoderApiDouble,
+  token: string,
+  namespace: string,
+  { args = [] }: { args?: string[] } = {},
+): Promise<AggregatedApi> {
+  const kubeconfig = await installOperatorRbac(cp);
+  const port = await freePort();
+  await registerApiService(cp, port);
   const operator = await startOperator(cp, kubeconfig, {
     waitReady: false,
     app: 'aggregated-apiserver',
@@ -48,13 +70,14 @@ export async function startAggregatedApi(
       `--secure-port=${port}`,
       '--bind-address=127.0.0.1',
       '--log-level=debug',
+      ...args,
     ],
   });
   try {
-    await kubectlOk(admin, ['wait', '--for=condition=Available', `apiservice/${apiServiceName}`, '--timeout=90s']);
+    await waitApiServiceAvailable(cp, operator);
   } catch (err) {
     await operator.process.stop();
-    throw new Error(`${(err as Error).message}\noperator log:\n${readFileSync(operator.logFile, 'utf8').slice(-4000)}`);
+    throw err;
   }
   return { operator, port };
 }

@@ -20,6 +20,11 @@ const auditPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: [RequestReceived]
 rules:
+  # Whose access a SubjectAccessReview asked about, for tests of the servers that delegate authorization.
+  - level: Request
+    resources:
+      - group: authorization.k8s.io
+        resources: [subjectaccessreviews]
   - level: Metadata
 `;
 

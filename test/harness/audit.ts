@@ -1,4 +1,5 @@
-// Reads the API server's audit log (JSON lines, level Metadata for every request).
+// Reads the API server's audit log (JSON lines, level Metadata for every request; SubjectAccessReviews
+// at level Request, with the review asked for).
 import { readFile } from 'node:fs/promises';
 
 export interface AuditEvent {
@@ -9,6 +10,8 @@ export interface AuditEvent {
   user: { username: string; groups?: string[] };
   objectRef?: { resource?: string; namespace?: string; name?: string; apiGroup?: string; subresource?: string };
   responseStatus?: { code?: number };
+  /** The request body, for SubjectAccessReviews only. */
+  requestObject?: unknown;
   requestReceivedTimestamp: string;
   stageTimestamp: string;
 }

@@ -43,6 +43,8 @@ export interface ControlPlane {
   operatorKubeconfig(saNamespace: string, saName: string): Promise<string>;
   /** A kubeconfig of a client certificate for `user` in `groups`. */
   userKubeconfig(user: string, groups?: string[]): Promise<string>;
+  /** The cluster's certificates and the minting of client certificates (front-proxy ones too). */
+  readonly pki: Pki;
   /** Completed requests from the audit log. */
   auditEvents(filter?: AuditFilter): Promise<AuditEvent[]>;
   /**
@@ -109,6 +111,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       etcdUrl: etcd.url,
       dir,
       caPem: pki.caPem,
+      pki,
       auditLogFile,
       adminKubeconfigPath,
       adminConfig,

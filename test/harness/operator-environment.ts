@@ -16,8 +16,14 @@ export interface OperatorEnvironment {
   stop(): Promise<void>;
 }
 
-/** `operatorArgs` are added to the operator's command line, for example a short --coder-resync-period. */
-export async function operatorEnvironment(options: { operatorArgs?: string[] } = {}): Promise<OperatorEnvironment> {
+/**
+ * `operatorArgs` are added to the operator's command line, for example a short --coder-resync-period;
+ * `app` is its mode (controller by default); `beforeOperator` runs once the control plane is up, before
+ * the operator starts (registering the APIService the operator of --app=all serves, for example).
+ */
+export async function operatorEnvironment(
+  options: { operatorArgs?: string[]; app?: string; beforeOperator?: (cp: ControlPlane) => Promise<void> } = {},
+): Promise<OperatorEnvironment> {
   const started = await Promise.allSettled([startControlPlane({ kwok: true }), startPostgres(), startCoderApiDouble()]);
   const stopStarted = () => Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
   const failed = started.find((s) => s.status === 'rejected');
@@ -32,8 +38,11 @@ export async function operatorEnvironment(options: { operatorArgs?: string[] } =
   ];
   let operator: RunningOperator;
   try {
-    operator = await startOperator(cp, await installOperatorRbac(cp), {
+    const kubeconfig = await installOperatorRbac(cp);
+    await options.beforeOperator?.(cp);
+    operator = await startOperator(cp, kubeconfig, {
       args: [`--test-only-coder-url=${coder.url}`, ...(options.operatorArgs ?? [])],
+      ...(options.app ? { app: options.app } : {}),
     });
   } catch (err) {
     await stopStarted();

@@ -82,8 +82,11 @@ export interface Pki {
   frontProxyClient: ClientCert;
   serviceAccountKeyFile: string;
   serviceAccountPubFile: string;
-  /** Mints a client certificate for a user in the given groups. */
-  clientCert(user: string, groups: string[]): Promise<ClientCert>;
+  /**
+   * Mints a client certificate for a user in the given groups, signed by the cluster CA or, for the
+   * front proxy's own identity (CN front-proxy-client) or a wrong one, by the front-proxy CA.
+   */
+  clientCert(user: string, groups: string[], signer?: 'ca' | 'front-proxy-ca'): Promise<ClientCert>;
 }
 
 export async function createPki(dir: string): Promise<Pki> {
@@ -110,9 +113,9 @@ export async function createPki(dir: string): Promise<Pki> {
     frontProxyClient: files('front-proxy-client'),
     serviceAccountKeyFile: join(dir, 'sa.key'),
     serviceAccountPubFile: join(dir, 'sa.pub'),
-    async clientCert(user, groups) {
-      const name = `client-${user.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-      await createLeaf(dir, name, 'ca', clientSubject(user, groups), clientExt);
+    async clientCert(user, groups, signer = 'ca') {
+      const name = `${signer === 'ca' ? 'client' : signer}-${user.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+      await createLeaf(dir, name, signer, clientSubject(user, groups), clientExt);
       return files(name);
     },
   };

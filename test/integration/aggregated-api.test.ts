@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { aggregatedWorld, seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { directRequest } from '../harness/direct-request.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { apiServiceName as apiService, startAggregatedApi } from '../harness/aggregated-api.ts';
 import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
@@ -28,17 +28,7 @@ let port: number;
 let admin: string;
 
 /** A request straight to the operator's port, not through kube-apiserver. */
-function direct(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, rejectUnauthorized: false }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const direct = (path: string, headers: Record<string, string> = {}) => directRequest(port, path, { headers });
 
 describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_000 }, () => {
   before(async () => {

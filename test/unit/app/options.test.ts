@@ -20,7 +20,13 @@ describe('operator flags', () => {
       logLevel: 'info',
       gracefulShutdownTimeoutMs: 30_000,
       coderResyncPeriodMs: 600_000,
-      aggregated: { bindAddress: '0.0.0.0', securePort: 6443, coderRequestTimeoutMs: 30_000 },
+      aggregated: {
+        bindAddress: '0.0.0.0',
+        securePort: 6443,
+        coderRequestTimeoutMs: 30_000,
+        maxRequestsInflight: 400,
+        maxMutatingRequestsInflight: 200,
+      },
     } satisfies OperatorOptions);
   });
 
@@ -37,6 +43,8 @@ describe('operator flags', () => {
       '--coder-namespace=coder',
       '--coder-request-timeout=45s',
       '--secure-port=7443',
+      '--max-requests-inflight=10',
+      '--max-mutating-requests-inflight=5',
     ]) as OperatorOptions;
     assert.deepEqual(o.aggregated, {
       bindAddress: '0.0.0.0',
@@ -45,7 +53,10 @@ describe('operator flags', () => {
       coderSessionToken: 'tok',
       coderNamespace: 'coder',
       coderRequestTimeoutMs: 45_000,
+      maxRequestsInflight: 10,
+      maxMutatingRequestsInflight: 5,
     });
+    assert.throws(() => parseOperatorArgs(['--max-requests-inflight=0']), /--max-requests-inflight=0: expected a whole number from 1/);
     assert.equal((parseOperatorArgs(['--coder-request-timeout=1m30s']) as OperatorOptions).aggregated.coderRequestTimeoutMs, 90_000);
     assert.equal((parseOperatorArgs(['--coder-request-timeout=0']) as OperatorOptions).aggregated.coderRequestTimeoutMs, 30_000);
     assert.throws(() => parseOperatorArgs(['--coder-request-timeout=-1s']), /must not be negative/);

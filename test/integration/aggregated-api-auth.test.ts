@@ -1,0 +1,264 @@
+// Who may call the aggregated API server, and whom it trusts: requests straight to its port with the
+// front proxy's certificate and X-Remote-* headers as kube-apiserver sends them (R4), forged or rogue
+// ones (R3, R7), cluster client certificates (R6); the SubjectAccessReview skipped for system:masters
+// and cached (R10); the trust ConfigMap watched, and the serving certificate renewed and reloaded
+// without a restart, with kube-apiserver's aggregator still reaching the server afterwards.
+// R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
+import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
+import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { apiServiceName, startAggregatedApi } from '../harness/aggregated-api.ts';
+import { directRequest, servedCertificate } from '../harness/direct-request.ts';
+import { kubectl, kubectlOk } from '../harness/kubectl.ts';
+import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
+import { createPki, type ClientCert, type Pki } from '../harness/pki.ts';
+import { eventually } from '../harness/wait.ts';
+import { servingNames } from '../../src/aggregated/serving-cert.ts';
+import { selfSignedCert } from '../../src/runtime/self-signed-cert.ts';
+
+const token = 'aggregated1-operatortokenvalue0000000';
+const served = 'coder';
+const listPath = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}/coderworkspaces`;
+const trustConfigMap = ['-n', 'kube-system', 'configmap', 'extension-apiserver-authentication'];
+
+// Readers: the group readers-b and the user alice may list workspaces in `served`; nobody else may.
+const readerRbac = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: workspace-reader, namespace: ${served}}
+rules:
+  - apiGroups: [aggregation.coder.com]
+    resources: [coderworkspaces]
+    verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: workspace-readers, namespace: ${served}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: workspace-reader}
+subjects:
+  - {apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers-b}
+  - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
+`;
+
+let cp: ControlPlane;
+let coder: CoderApiDouble;
+let operator: RunningOperator;
+let port: number;
+let admin: string;
+let rogue: Pki;
+
+/** A list request as the front proxy sends it: its certificate, and the identity in X-Remote-* lines. */
+const asProxy = (headers: Record<string, string | string[]>, cert: ClientCert = cp.pki.frontProxyClient) =>
+  directRequest(port, listPath, { headers, cert });
+const message = (answer: { body: string }) => (JSON.parse(answer.body) as { message: string }).message;
+
+describe('aggregated API authentication, authorization and trust', { timeout: 300_000 }, () => {
+  before(async () => {
+    [cp, coder] = await Promise.all([startControlPlane(), startCoderApiDouble({ tokens: [token] })]);
+    admin = cp.adminKubeconfigPath;
+    await kubectlOk(admin, ['create', 'namespace', served]);
+    await kubectlOk(admin, ['apply', '-f', '-'], readerRbac);
+    seedAggregatedWorld(coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: ['dev'] });
+    rogue = await createPki(await mkdtemp(join(cp.dir, 'rogue-pki-')));
+    ({ operator, port } = await startAggregatedApi(cp, coder, token, served));
+  });
+
+  after(async () => {
+    await operator?.process.stop();
+    await Promise.all([cp?.stop(), coder?.stop()]);
+  });
+
+  it('takes the user from the first username line and a group from every group line, never splitting a line (R4)', async () => {
+    assert.equal((await asProxy({ 'X-Remote-User': 'u1', 'X-Remote-Group': ['readers-a', 'readers-b'] })).status, 200);
+    const oneLine = await asProxy({ 'X-Remote-User': 'u1', 'X-Remote-Group': 'readers-a, readers-b' });
+    assert.equal(oneLine.status, 403, 'one line is one group, "readers-a, readers-b"');
+    assert.equal((await asProxy({ 'X-Remote-User': ['alice', 'mallory'] })).status, 200);
+    const second = await asProxy({ 'X-Remote-User': ['mallory', 'alice'] });
+    assert.equal(second.status, 403);
+    assert.match(message(second), /^User "mallory" cannot list resource "coderworkspaces"/);
+    const since = new Date();
+    await asProxy({
+      'X-Remote-User': 'ivan',
+      'X-Remote-Group': ['g1', 'g2, g3'],
+      'X-Remote-Extra-Scopes': ['read', 'write'],
+      'X-Remote-Extra-Acme.io%2fTeam': 'blue',
+    });
+    const [review] = await eventually('the review of ivan', async () => (await reviewsSince(since)).filter((r) => r.user === 'ivan'));
+    assert.deepEqual(
+      { groups: review!.groups, extra: review!.extra },
+      { groups: ['g1', 'g2, g3', 'system:authenticated'], extra: { scopes: ['read', 'write'], 'acme.io/team': ['blue'] } },
+    );
+  });
+
+  it('refuses X-Remote-* headers from a rogue CA, a wrong CN, or no certificate, before any Coder call (R3)', async () => {
+    const masters = { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' };
+    const coderCalls = coder.requests.length;
+    assert.equal((await asProxy(masters, rogue.frontProxyClient)).status, 401, 'a front-proxy-client certificate of another CA');
+    const wrongName = await cp.pki.clientCert('not-the-proxy', [], 'front-proxy-ca');
+    assert.equal((await asProxy(masters, wrongName)).status, 401, 'the front-proxy CA, but a CN not in requestheader-allowed-names');
+    assert.equal((await directRequest(port, listPath, { headers: masters })).status, 401, 'no certificate');
+    const noUser = await asProxy({ 'X-Remote-Group': 'system:masters' });
+    assert.equal(noUser.status, 401, 'the proxy named nobody');
+    assert.equal(coder.requests.length, coderCalls, 'no Coder call');
+  });
+
+  it('serves only the health paths anonymously, and answers 401 to an unknown bearer token (R5, R8, R24)', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz']) {
+      const answer = await directRequest(port, path);
+      assert.deepEqual([path, answer.status, answer.body], [path, 200, 'ok']);
+    }
+    for (const path of ['/healthz/ping', '/readyzX', '/healthz/../apis', '/version', '/openapi/v2', '/metrics', '/', '/apis']) {
+      const answer = await directRequest(port, path);
+      assert.deepEqual([path, answer.status, JSON.parse(answer.body).reason], [path, 401, 'Unauthorized']);
+    }
+    const bogus = await directRequest(port, listPath, { headers: { Authorization: 'Bearer not-a-token-anyone-issued' } });
+    assert.equal(bogus.status, 401);
+  });
+
+  it('takes a cluster client certificate as CN = user and O = groups, over forged headers (R6, R7)', async () => {
+    const dave = await cp.pki.clientCert('dave', ['readers-b']);
+    assert.equal((await directRequest(port, listPath, { cert: dave })).status, 200);
+    const carol = await cp.pki.clientCert('carol', ['others']);
+    const forged = await directRequest(port, listPath, {
+      cert: carol,
+      headers: { 'X-Remote-User': 'alice', 'X-Remote-Group': ['readers-b', 'system:masters'] },
+    });
+    assert.equal(forged.status, 403);
+    assert.match(message(forged), /^User "carol" cannot list resource "coderworkspaces" in API group "aggregation\.coder\.com"/);
+  });
+
+  it('asks one SubjectAccessReview per user and request, cached allowed or denied; system:masters needs none (R9, R10)', async () => {
+    const since = new Date();
+    // Users no other test sent, so no review of theirs is cached yet.
+    const [henry, erin] = [await cp.pki.clientCert('henry', ['readers-b']), await cp.pki.clientCert('erin', [])];
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await directRequest(port, listPath, { cert: henry })).status, 200);
+      assert.equal((await directRequest(port, listPath, { cert: erin })).status, 403);
+    }
+    await kubectlOk(admin, ['get', 'coderworkspaces', '-n', served, '-o', 'name']);
+    const reviews = await eventually('the reviews in the audit log', async () => {
+      const r = await reviewsSince(since);
+      return r.some((s) => s.user === 'erin') ? r : undefined;
+    });
+    assert.deepEqual(
+      reviews.filter((s) => s.user === 'henry'),
+      [
+        {
+          user: 'henry',
+          groups: ['readers-b', 'system:authenticated'],
+          resourceAttributes: {
+            namespace: served,
+            verb: 'list',
+            group: 'aggregation.coder.com',
+            version: 'v1alpha1',
+            resource: 'coderworkspaces',
+          },
+        },
+      ],
+    );
+    assert.equal(reviews.filter((s) => s.user === 'erin').length, 1, 'the denial is cached too');
+    assert.deepEqual(
+      reviews.filter((s) => s.user === 'admin'),
+      [],
+      'kubectl as admin (system:masters) went through the aggregator without a review',
+    );
+  });
+
+  it('follows kube-system/extension-apiserver-authentication as it changes, without waiting for a poll (R3)', async () => {
+    const masters = { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' };
+    assert.equal((await asProxy(masters, rogue.frontProxyClient)).status, 401);
+    const original = JSON.parse(await kubectlOk(admin, ['get', ...trustConfigMap, '-o', 'json']));
+    const rogueCa = await readFile(rogue.frontProxyCaFile, 'utf8');
+    const trusting = structuredClone(original);
+    trusting.data['requestheader-client-ca-file'] += `\n${rogueCa}`;
+    await kubectlOk(admin, ['replace', '-f', '-'], JSON.stringify(trusting));
+    // A poll every 30 s would miss this most of the time; a watch sees the change within moments.
+    await eventually(
+      'the added front-proxy CA to be trusted',
+      async () => (await asProxy(masters, rogue.frontProxyClient)).status === 200,
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const current = JSON.parse(await kubectlOk(admin, ['get', ...trustConfigMap, '-o', 'json']));
+    current.data['requestheader-client-ca-file'] = original.data['requestheader-client-ca-file'];
+    await kubectlOk(admin, ['replace', '-f', '-'], JSON.stringify(current));
+    await eventually('the removed CA to be refused again', async () => (await asProxy(masters, rogue.frontProxyClient)).status === 401, {
+      timeoutMs: 10_000,
+    });
+    assert.equal((await asProxy(masters)).status, 200, 'the real front proxy is still trusted');
+  });
+
+  it('renews an expiring serving certificate and serves renewed ones without a restart; the aggregator follows (§5.3)', async () => {
+    const pid = operator.process.pid;
+    const secretOf = async () =>
+      JSON.parse(await kubectlOk(admin, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json']));
+    const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const decoded = (s: string) => Buffer.from(s, 'base64').toString('utf8');
+    const write = async (cert: { cert: string; key: string }) => {
+      const secret = await secretOf();
+      secret.data = { 'tls.crt': b64(cert.cert), 'tls.key': b64(cert.key), 'ca.crt': b64(cert.cert) };
+      await kubectlOk(admin, ['replace', '-f', '-'], JSON.stringify(secret));
+    };
+    const names = servingNames(operatorNamespace);
+
+    // Another replica (or a person) renewed it: served at once, and trusted by the APIService.
+    const renewed = selfSignedCert(names);
+    await write(renewed);
+    await eventually('the renewed certificate to be served', async () => (await servedCertificate(port)) === fingerprint(renewed.cert));
+    await eventually('the caBundle to hold it', async () => {
+      const caBundle = await kubectlOk(admin, ['get', 'apiservice', apiServiceName, '-o', 'jsonpath={.spec.caBundle}']);
+      return decoded(caBundle).includes(renewed.cert);
+    });
+    await eventually(
+      'kube-apiserver to reach the server with it',
+      async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
+    );
+
+    // One with a third of its life left or less: this server renews it, keeping the old one trusted meanwhile.
+    const expiring = selfSignedCert(names, { days: 3, now: new Date(Date.now() - 2.5 * 86_400_000) });
+    await write(expiring);
+    const fresh = await eventually('the operator to renew it', async () => {
+      const secret = await secretOf();
+      const cert = decoded(secret.data['tls.crt']);
+      return cert !== expiring.cert ? { cert, ca: decoded(secret.data['ca.crt']) } : undefined;
+    });
+    assert.ok(new Date(new X509Certificate(fresh.cert).validTo).getTime() > Date.now() + 300 * 86_400_000, 'valid for a year');
+    assert.ok(fresh.ca.includes(fresh.cert) && fresh.ca.includes(expiring.cert), 'ca.crt trusts the new and the previous certificate');
+    await eventually('the fresh certificate to be served', async () => (await servedCertificate(port)) === fingerprint(fresh.cert));
+    await eventually(
+      'kube-apiserver to reach the server with it',
+      async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
+    );
+    const x509 = new X509Certificate(fresh.cert);
+    for (const name of [
+      'coder-k8s-apiserver',
+      'coder-k8s-apiserver.coder-system',
+      'coder-k8s-apiserver.coder-system.svc',
+      'coder-k8s-apiserver.coder-system.svc.cluster.local',
+    ])
+      assert.equal(x509.checkHost(name), name, `the certificate names ${name} (R1)`);
+    assert.equal(operator.process.pid, pid);
+    assert.equal(operator.process.hasExited, false, 'no restart');
+  });
+});
+
+interface ReviewSpec {
+  user: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+  resourceAttributes?: Record<string, string>;
+  nonResourceAttributes?: Record<string, string>;
+}
+
+/** The SubjectAccessReviews the operator asked for since `since`: their specs, from the audit log. */
+async function reviewsSince(since: Date): Promise<ReviewSpec[]> {
+  const events = await cp.auditEvents({ username: 'system:serviceaccount:coder-system:coder-k8s', verbs: ['create'], since });
+  return events.filter((e) => e.objectRef?.resource === 'subjectaccessreviews').map((e) => (e.requestObject as { spec: ReviewSpec }).spec);
+}
