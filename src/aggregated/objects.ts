@@ -42,7 +42,16 @@ export interface CoderTemplateObject {
   apiVersion: string;
   kind: 'CoderTemplate';
   metadata: AggregatedMeta;
-  spec: { organization: string; versionID: string; displayName?: string; description?: string; icon?: string; running?: boolean };
+  spec: {
+    organization: string;
+    versionID: string;
+    displayName?: string;
+    description?: string;
+    icon?: string;
+    running?: boolean;
+    /** On get only; outside the resourceVersion, which the active version id already covers. */
+    files?: Record<string, string>;
+  };
   status?: { id?: string; organizationName?: string; activeVersionID?: string; deprecated?: boolean; updatedAt?: string };
 }
 

@@ -90,14 +90,15 @@ function schemas(ref: (name: string) => string): Record<string, Schema> {
         required: ['organization'],
         properties: {
           organization: str('The organization; must equal the first segment of metadata.name.'),
-          versionID: str('The active template version (UUID): required at creation, read-only after.'),
+          versionID: str('The active template version (UUID): at creation without files, an imported version; read-only after.'),
           displayName: str('The human-friendly name.'),
           description: str('The description.'),
           icon: str('The icon URL.'),
           running: bool('Legacy; ignored.'),
           files: {
             type: 'object',
-            description: 'Template source files by path (not supported by this server yet).',
+            description:
+              'Template source files by path, UTF-8 text (shown on get, not on list). A change uploads them as a new version, waits for its import and makes it active; binary files of the archive are kept.',
             additionalProperties: { type: 'string' },
             'x-kubernetes-map-type': 'atomic',
           },

@@ -4,6 +4,7 @@
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
+import { advanceImport } from './template-handlers.ts';
 import {
   advance,
   defaultBuildScript,
@@ -108,6 +109,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
 
   getTemplateVersion: ({ state, params }) => {
     const version = state.world.templateVersions.find((v) => v.id === params.templateVersion);
+    if (version) advanceImport(state, version);
     return version ? { status: 200, body: version } : notFound;
   },
 

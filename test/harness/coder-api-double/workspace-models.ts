@@ -7,15 +7,19 @@ import { aggregatedHandlers, aggregatedWorld } from './aggregated-handlers.ts';
 import type { Handler } from './handlers.ts';
 import { provisionerKeyHandlers } from './provisioner-key-handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
+import { templateHandlers } from './template-handlers.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
+
+/** The one world's handlers. */
+const worldModel: Readonly<Record<string, Handler>> = { ...workspaceHandlers, ...templateHandlers };
 
 function seededModel(state: CoderApiDoubleState): Readonly<Record<string, Handler>> {
   const aggregated = aggregatedWorld(state);
   if (aggregated.templates.length || aggregated.workspaces.length) return aggregatedHandlers;
-  return workspaceHandlers;
+  return worldModel;
 }
 
-const models = [workspaceHandlers, aggregatedHandlers, { getOrganization: provisionerKeyHandlers.getOrganization! }];
+const models = [worldModel, aggregatedHandlers, { getOrganization: provisionerKeyHandlers.getOrganization! }];
 
 export const workspaceModelHandlers: Readonly<Record<string, Handler>> = Object.fromEntries(
   [...new Set(models.flatMap((model) => Object.keys(model)))].map((operation) => {

@@ -62,6 +62,12 @@ export interface WorkspaceWorld {
   buildScripts: Map<string, BuildScript>;
   workspaces: StoredWorkspace[];
   buildLogs: Map<string, Schemas['ProvisionerJobLog'][]>;
+  /** Uploaded files by id: the bytes as sent and their SHA-256 (an upload of the same bytes answers the same id). */
+  files: Map<string, { hash: string; data: Buffer }>;
+  /** The job error of each version whose import fails (template-handlers.ts). */
+  importFailures: Map<string, string>;
+  /** Job errors for the next versions created: each one's import fails with the first error left. */
+  failNextImports: string[];
 }
 
 export const defaultBuildScript: BuildScript = { startReads: 1, agents: [{ name: 'main', readyAfterReads: 1 }], deleteReads: 1 };
@@ -75,6 +81,9 @@ export function emptyWorkspaceWorld(): WorkspaceWorld {
     buildScripts: new Map(),
     workspaces: [],
     buildLogs: new Map(),
+    files: new Map(),
+    importFailures: new Map(),
+    failNextImports: [],
   };
 }
 
