@@ -11,6 +11,7 @@ import { NamespaceStates } from './namespace-state.ts';
 import { AggregatedServer } from './server.ts';
 import { ensureServingCert } from './serving-cert.ts';
 import { templateStorage } from './template-storage.ts';
+import { templateVersionStorage } from './template-version-storage.ts';
 import { workspaceStorage } from './workspace-storage.ts';
 
 export interface AggregatedApiServerInput {
@@ -34,11 +35,12 @@ export async function startAggregatedApiServer(input: AggregatedApiServerInput):
   let server: AggregatedServer | undefined;
   const trust = new FrontProxyTrustSource(input.http, logger, (t) => server?.updateTls({ ...cert, clientCAs: t.caPem }));
   await trust.start();
+  const templates = templateStorage(input.backend);
   server = new AggregatedServer({
     authenticator: new Authenticator(input.http, () => trust.current),
     authorizer: new Authorizer(input.http),
     namespaces: new NamespaceStates(input.http),
-    storages: [workspaceStorage(input.backend), templateStorage(input.backend)],
+    storages: [workspaceStorage(input.backend), templates, templateVersionStorage(input.backend, templates)],
     servedNamespaces: () => input.backend.namespaces(),
     logger,
   });

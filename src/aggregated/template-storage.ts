@@ -1,5 +1,5 @@
-// codertemplates: verbs → Coder REST calls (reference §2.7). spec.files is the active version's source:
-// shown on get, and on create or update uploaded as a new version that must import before it is used.
+// codertemplates: verbs → Coder REST calls (reference §2.7), and promote. spec.files is the active version's
+// source: shown on get, and on create or update uploaded as a new version that must import before it is used.
 import type { Schemas } from '../coder/api-types.ts';
 import type { CoderBackend, CoderTarget } from './backend.ts';
 import { kubernetesError } from './coder-errors.ts';
@@ -8,6 +8,7 @@ import { parseName, templateObject, type CoderTemplateObject } from './objects.t
 import { ApiStatusError, badRequest, internalError } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
 import { filesOf, mergeEntries, normalizeFiles, sameFiles, type ArchiveEntry } from './template-archive.ts';
+import { promoteSubresource } from './template-promote.ts';
 import { publishSource, readSource } from './template-source.ts';
 import { WatchHub } from './watch-hub.ts';
 
@@ -135,6 +136,16 @@ export function templateStorage(backend: CoderBackend): Storage {
   return {
     names: { plural: resource, singular: 'codertemplate', kind: 'CoderTemplate', listKind: 'CoderTemplateList' },
     hub,
+    subresources: {
+      promote: promoteSubresource({
+        lookup,
+        call,
+        changed(namespace, template) {
+          lists.invalidate(namespace);
+          hub.publish('MODIFIED', templateObject(template, namespace));
+        },
+      }),
+    },
     list(namespace) {
       return lists.get(namespace, async () => {
         const target = backend.forNamespace(namespace);

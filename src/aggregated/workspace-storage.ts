@@ -1,6 +1,6 @@
-// coderworkspaces: verbs → Coder REST calls (reference §2.6). Delete queues a delete build and returns
-// at once; a poll then reports DELETED to watchers when Coder no longer has the workspace, so
-// `kubectl wait --for=delete` returns when it is really gone.
+// coderworkspaces: verbs → Coder REST calls (reference §2.6), and the subresources start, stop and log.
+// Delete queues a delete build and returns at once; a poll then reports DELETED to watchers when Coder
+// no longer has the workspace, so `kubectl wait --for=delete` returns when it is really gone.
 import type { CoderBackend, CoderTarget } from './backend.ts';
 import { kubernetesError } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
@@ -8,6 +8,7 @@ import { parseName, workspaceObject, type CoderWorkspaceObject } from './objects
 import { ApiStatusError, badRequest, notFound } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
 import { WatchHub } from './watch-hub.ts';
+import { workspaceSubresources } from './workspace-subresources.ts';
 import type { Schemas } from '../coder/api-types.ts';
 
 const resource = 'coderworkspaces';
@@ -133,6 +134,15 @@ export function workspaceStorage(backend: CoderBackend, options: WorkspaceStorag
   return {
     names: { plural: resource, singular: 'coderworkspace', kind: 'CoderWorkspace', listKind: 'CoderWorkspaceList' },
     hub,
+    subresources: workspaceSubresources({
+      lookup,
+      build,
+      call,
+      changed(namespace, ws) {
+        lists.invalidate(namespace);
+        hub.publish('MODIFIED', workspaceObject(ws, namespace));
+      },
+    }),
     list(namespace) {
       return lists.get(namespace, async () => {
         const target = backend.forNamespace(namespace);

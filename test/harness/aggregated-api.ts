@@ -18,12 +18,13 @@ export interface AggregatedApi {
   port: number;
 }
 
-/** Registers the APIService, starts the operator serving `namespace` from `coder` with `token`, and waits until Available. */
+/** Registers the APIService, starts the operator serving `namespace` from `coder` with `token` (and `env`), and waits until Available. */
 export async function startAggregatedApi(
   cp: ControlPlane,
   coder: CoderApiDouble,
   token: string,
   namespace: string,
+  options: { env?: Record<string, string> } = {},
 ): Promise<AggregatedApi> {
   const admin = cp.adminKubeconfigPath;
   const kubeconfig = await installOperatorRbac(cp);
@@ -40,6 +41,7 @@ export async function startAggregatedApi(
   const operator = await startOperator(cp, kubeconfig, {
     waitReady: false,
     app: 'aggregated-apiserver',
+    ...(options.env ? { env: options.env } : {}),
     args: [
       `--coder-url=${coder.url}`,
       `--coder-session-token=${token}`,
