@@ -11,6 +11,7 @@ import {
   deleteTemplate,
   listLiveWorkspaces,
   newBuild,
+  queued,
   workspaceAnswer,
   workspaceFields,
   type StoredWorkspace,
@@ -135,7 +136,9 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
       reads: 0,
       deletesFailed: 0,
     };
-    stored.builds.unshift(newBuild(stored, 'start', user!.id, version.id));
+    const build = newBuild(stored, 'start', user!.id, version.id);
+    stored.builds.unshift(build);
+    queued(stored, build);
     state.world.workspaces.push(stored);
     return { status: 201, body: workspaceAnswer(stored) };
   },
@@ -191,6 +194,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     const build = newBuild(stored, request.transition, user!.id, request.template_version_id ?? latest.template_version_id);
     stored.builds.unshift(build);
     stored.reads = 0;
+    queued(stored, build);
     return { status: 201, body: build };
   },
 

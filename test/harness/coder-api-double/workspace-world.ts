@@ -31,6 +31,8 @@ export interface BuildScript {
   deleteReads: number;
   /** The first this many delete builds fail. */
   failingDeletes?: number;
+  /** Builds end as they are queued, without reads: start and stop succeed, delete deletes the workspace. */
+  instant?: boolean;
 }
 
 /** The fields of a workspace the double keeps; its latest_build is the newest of its builds. */
@@ -71,6 +73,9 @@ export interface WorkspaceWorld {
 }
 
 export const defaultBuildScript: BuildScript = { startReads: 1, agents: [{ name: 'main', readyAfterReads: 1 }], deleteReads: 1 };
+
+/** The script of the aggregated API's tests, which look at a workspace only by name and list. */
+export const instantBuildScript: BuildScript = { ...defaultBuildScript, instant: true };
 
 export function emptyWorkspaceWorld(): WorkspaceWorld {
   return {
@@ -194,6 +199,13 @@ export function advance(world: WorkspaceWorld, stored: StoredWorkspace): void {
     setJob(build, 'succeeded');
     stored.deleted = true;
   }
+}
+
+/** A build just queued: ended at once when the workspace's script is instant. */
+export function queued(stored: StoredWorkspace, build: Schemas['WorkspaceBuild']): void {
+  if (!stored.script.instant) return;
+  setJob(build, 'succeeded');
+  if (build.transition === 'delete') stored.deleted = true;
 }
 
 export function workspaceAnswer(stored: StoredWorkspace): Schemas['Workspace'] {
@@ -407,4 +419,20 @@ export function seedTemplate(
   if (options.member !== false) seedMembership(world, tester, organization);
   const { template, version } = seedTemplateWithVersion(world, organization, options);
   return { organization, tester, template, version };
+}
+
+/**
+ * An organization (added when missing) with a template named `template` whose builds are instant, and
+ * workspaces of `owner` (added when missing) made from it and running.
+ */
+export function seedRunningWorkspaces(
+  world: WorkspaceWorld,
+  users: Schemas['User'][],
+  seed: { organization: string; template: string; owner: string; workspaces: string[] },
+): { organization: Schemas['Organization']; template: Schemas['Template']; version: Schemas['TemplateVersion'] } {
+  const organization = seedOrganization(world, seed.organization);
+  const { template, version } = seedTemplateWithVersion(world, organization, { template: seed.template, script: instantBuildScript });
+  const owner = seedUser(users, seed.owner);
+  for (const name of seed.workspaces) seedWorkspace(world, { owner, template, name, transition: 'start' });
+  return { organization, template, version };
 }
