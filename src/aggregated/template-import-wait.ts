@@ -64,7 +64,7 @@ export async function waitForImport(client: CoderClient, versionId: string, budg
     const elapsed = Date.now() - started;
     if (elapsed + interval > timeoutMs)
       throw badRequest(
-        `template version "${versionId}" did not succeed within ${Math.round(timeoutMs / 1000)}s (last status: "${status}"${error ? `, last error: ${error}` : ''}): template version build wait timeout exceeded`,
+        `template version "${versionId}" did not succeed within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`} (last status: "${status}"${error ? `, last error: ${error}` : ''}): template version build wait timeout exceeded`,
       );
     await sleep(interval);
     if (config.backoffAfterMs > 0 && Date.now() - started >= config.backoffAfterMs) interval = Math.min(interval * 2, config.maxIntervalMs);

@@ -11,11 +11,14 @@ import { waitForImport } from './template-import-wait.ts';
  */
 export const importBudgetMs = 30_000;
 
-/** The files of a template version's archive; a missing or unreadable archive is a 500 that says so. */
-export async function readSource(client: CoderClient, versionId: string): Promise<ArchiveEntry[]> {
+/**
+ * The files of a template version's archive, or undefined for a version without a source file (Coder's
+ * always have one); an unreadable archive is a 500 that says so.
+ */
+export async function readSource(client: CoderClient, versionId: string): Promise<ArchiveEntry[] | undefined> {
   const version = await client.request('GET', '/api/v2/templateversions/{templateVersion}', { params: { templateVersion: versionId } });
   const fileId = version.job.file_id;
-  if (!fileId) throw internalError(`fetch template source files: template version "${versionId}" has no source file`);
+  if (!fileId) return undefined;
   const archive = await client.downloadFile(fileId, { maxBytes: archiveLimits.archiveBytes });
   try {
     return readTar(archive);

@@ -7,7 +7,7 @@ import { ListCache } from './list-cache.ts';
 import { parseName, templateObject, type CoderTemplateObject } from './objects.ts';
 import { ApiStatusError, badRequest, internalError } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
-import { filesOf, mergeEntries, normalizeFiles, sameFiles, type ArchiveEntry } from './template-archive.ts';
+import { filesOf, mergeEntries, normalizeFiles, sameFiles } from './template-archive.ts';
 import { promoteSubresource } from './template-promote.ts';
 import { publishSource, readSource } from './template-source.ts';
 import { WatchHub } from './watch-hub.ts';
@@ -63,16 +63,10 @@ export function templateStorage(backend: CoderBackend): Storage {
     name: string,
     template: Schemas['Template'],
     namespace: string,
-  ): Promise<{ object: CoderTemplateObject; entries?: ArchiveEntry[] }> {
+  ): Promise<CoderTemplateObject> {
     const object = templateObject(template, namespace);
-    const version = await call(target, name, () =>
-      target.client.request('GET', '/api/v2/templateversions/{templateVersion}', {
-        params: { templateVersion: template.active_version_id },
-      }),
-    );
-    if (!version.job.file_id) return { object };
     const entries = await call(target, name, () => readSource(target.client, template.active_version_id));
-    return { object: { ...object, spec: { ...object.spec, files: filesOf(entries) } }, entries };
+    return entries ? { ...object, spec: { ...object.spec, files: filesOf(entries) } } : object;
   }
 
   async function create(namespace: string, body: Record<string, any>): Promise<CoderTemplateObject> {
@@ -112,7 +106,7 @@ export function templateStorage(backend: CoderBackend): Storage {
 
   /** Uploads `files` as a new version of the template when they differ from its active version's, and makes it active. */
   async function updateFiles(target: CoderTarget, name: string, template: Schemas['Template'], files: Map<string, string>) {
-    const entries = (await withFiles(target, name, template, '')).entries ?? [];
+    const entries = (await call(target, name, () => readSource(target.client, template.active_version_id))) ?? [];
     if (sameFiles(files, filesOf(entries))) return false;
     const versionId = await call(target, name, () =>
       publishSource(target.client, template.organization_id, mergeEntries(files, entries), template.id),
@@ -155,7 +149,7 @@ export function templateStorage(backend: CoderBackend): Storage {
     },
     async get(namespace, name) {
       const { target, template } = await lookup(namespace, name);
-      return (await withFiles(target, name, template, namespace)).object;
+      return withFiles(target, name, template, namespace);
     },
     create,
     async update(namespace, name, body, allowCreate) {
@@ -188,10 +182,10 @@ export function templateStorage(backend: CoderBackend): Storage {
         await call(found.target, name, () =>
           found.target.client.request('PATCH', '/api/v2/templates/{template}', { params: { template: t.id }, body: wanted }),
         );
-      if (!filesChanged && !metadataChanged) return { object: (await withFiles(found.target, name, t, namespace)).object, created: false };
+      if (!filesChanged && !metadataChanged) return { object: await withFiles(found.target, name, t, namespace), created: false };
       lists.invalidate(namespace);
       const { template } = await lookup(namespace, name);
-      const object = (await withFiles(found.target, name, template, namespace)).object;
+      const object = await withFiles(found.target, name, template, namespace);
       hub.publish('MODIFIED', object);
       return { object, created: false };
     },
