@@ -2,7 +2,7 @@
 // source: shown on get, and on create or update uploaded as a new version that must import before it is used.
 import type { Schemas } from '../coder/api-types.ts';
 import type { CoderBackend, CoderTarget } from './backend.ts';
-import { kubernetesError } from './coder-errors.ts';
+import { coderCall } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
 import { parseName, templateObject, type CoderTemplateObject } from './objects.ts';
 import { ApiStatusError, badRequest, internalError } from './status.ts';
@@ -27,13 +27,7 @@ export function templateStorage(backend: CoderBackend): Storage {
   const hub = new WatchHub();
   const lists = new ListCache<CoderTemplateObject[]>();
 
-  const call = async <T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (err) {
-      throw kubernetesError(err, { resource, name, backend: target.label });
-    }
-  };
+  const call = coderCall(resource);
 
   const parse = (name: string) => {
     try {

@@ -2,7 +2,7 @@
 // watch answer 405; a version is made by changing a template's spec.files, made active by promote.
 import type { Schemas } from '../coder/api-types.ts';
 import type { CoderBackend, CoderTarget } from './backend.ts';
-import { kubernetesError } from './coder-errors.ts';
+import { coderCall } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
 import { templateVersionObject, type CoderTemplateVersionObject } from './objects.ts';
 import { badRequest, methodNotAllowed } from './status.ts';
@@ -30,13 +30,7 @@ export function templateVersionStorage(backend: CoderBackend, templates: Pick<St
   const lists = new ListCache<CoderTemplateVersionObject[]>();
   templates.hub.subscribe((_, template) => lists.invalidate(template.metadata.namespace));
 
-  const call = async <T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (err) {
-      throw kubernetesError(err, { resource, name, backend: target.label });
-    }
-  };
+  const call = coderCall(resource);
 
   const versionsOf = (target: CoderTarget, template: Schemas['Template']) =>
     call(target, '<list>', () =>
