@@ -549,6 +549,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/files/{fileID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file id (UploadResponse.hash). */
+                fileID: components["parameters"]["FileID"];
+            };
+            cookie?: never;
+        };
+        /** Download an uploaded template archive. Coder stores archives as tar (a zip upload is converted), and answers tar unless format=zip asks for a zip. */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/organizations/{organization}/templateversions": {
         parameters: {
             query?: never;
@@ -685,7 +705,8 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** List the versions of a template, oldest first. */
+        get: operations["listTemplateVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2964,6 +2985,8 @@ export interface components {
         Organization: string;
         /** @description The template id. */
         Template: string;
+        /** @description The file id (UploadResponse.hash). */
+        FileID: string;
         /** @description The template name within the organization. */
         TemplateName: string;
         /** @description The template version id. */
@@ -4279,6 +4302,39 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    downloadFile: {
+        parameters: {
+            query?: {
+                /** @description zip to convert the stored tar to a zip; absent for the stored tar. */
+                format?: "zip";
+            };
+            header?: never;
+            path: {
+                /** @description The file id (UploadResponse.hash). */
+                fileID: components["parameters"]["FileID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     createTemplateVersion: {
         parameters: {
             query?: never;
@@ -4556,6 +4612,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTemplateVersions: {
+        parameters: {
+            query?: {
+                /** @description true also lists archived versions. */
+                include_archived?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The template id. */
+                template: components["parameters"]["Template"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersion"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };

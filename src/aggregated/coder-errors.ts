@@ -2,6 +2,7 @@
 // token (401, 403) is a 503 naming the control plane: the caller did nothing wrong. Messages never
 // carry the Coder URL.
 import { CoderApiError, CoderTimeoutError, CrossOriginRedirectError } from '../coder/errors.ts';
+import type { CoderTarget } from './backend.ts';
 import { ApiStatusError, badRequest, internalError, notFound, unavailable } from './status.ts';
 
 export interface CoderCallTarget {
@@ -32,4 +33,15 @@ export function kubernetesError(err: unknown, target: CoderCallTarget): ApiStatu
   if (err instanceof CrossOriginRedirectError)
     return internalError(`Coder redirected to another origin; the call was refused (${target.backend})`);
   return internalError(`calling Coder for ${target.backend}: ${(err as Error)?.name ?? 'error'}`);
+}
+
+/** A Coder call of a storage of `resource`: its failure as the Kubernetes error kubernetesError() makes. */
+export function coderCall(resource: string) {
+  return async <T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw kubernetesError(err, { resource, name, backend: target.label });
+    }
+  };
 }

@@ -19,12 +19,15 @@ export function apiResourceList(storages: Storage[]): object {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion,
-    resources: storages.map((s) => ({
-      name: s.names.plural,
-      singularName: s.names.singular,
-      namespaced: true,
-      kind: s.names.kind,
-      verbs,
-    })),
+    resources: storages.flatMap((s) => [
+      { name: s.names.plural, singularName: s.names.singular, namespaced: true, kind: s.names.kind, verbs: s.verbs ?? verbs },
+      ...Object.entries(s.subresources ?? {}).map(([sub, { verb, kind }]) => ({
+        name: `${s.names.plural}/${sub}`,
+        singularName: '',
+        namespaced: true,
+        kind,
+        verbs: [verb],
+      })),
+    ]),
   };
 }

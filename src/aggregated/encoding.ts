@@ -36,7 +36,7 @@ const nameColumn: Column = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description: '<org>.<owner>.<workspace> or <org>.<template>',
+  description: '<org>.<owner>.<workspace>, <org>.<template> or <org>.<template>.<version>',
   cell: (o) => o.metadata.name,
 };
 /** kubectl prints cells as given: the age is a short duration, as kube-apiserver's own tables show it. */
@@ -82,6 +82,13 @@ const columns: Record<string, Column[]> = {
     { name: 'Display Name', type: 'string', description: 'spec.displayName', cell: (o: any) => o.spec.displayName ?? '' },
     { name: 'Active Version', type: 'string', description: 'status.activeVersionID', cell: (o: any) => o.status?.activeVersionID ?? '' },
     { name: 'Deprecated', type: 'boolean', description: 'status.deprecated', cell: (o: any) => o.status?.deprecated ?? false },
+    ageColumn,
+  ],
+  CoderTemplateVersion: [
+    nameColumn,
+    { name: 'Template', type: 'string', description: 'spec.templateName', cell: (o: any) => o.spec.templateName },
+    { name: 'Active', type: 'boolean', description: 'status.active', cell: (o: any) => o.status?.active ?? false },
+    { name: 'Import', type: 'string', description: 'status.job.status', cell: (o: any) => o.status?.job?.status ?? '' },
     ageColumn,
   ],
 };

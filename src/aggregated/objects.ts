@@ -42,11 +42,36 @@ export interface CoderTemplateObject {
   apiVersion: string;
   kind: 'CoderTemplate';
   metadata: AggregatedMeta;
-  spec: { organization: string; versionID: string; displayName?: string; description?: string; icon?: string; running?: boolean };
+  spec: {
+    organization: string;
+    versionID: string;
+    displayName?: string;
+    description?: string;
+    icon?: string;
+    running?: boolean;
+    /** On get only; outside the resourceVersion, which the active version id already covers. */
+    files?: Record<string, string>;
+  };
   status?: { id?: string; organizationName?: string; activeVersionID?: string; deprecated?: boolean; updatedAt?: string };
 }
 
-export type AggregatedObject = CoderWorkspaceObject | CoderTemplateObject;
+export interface CoderTemplateVersionObject {
+  apiVersion: string;
+  kind: 'CoderTemplateVersion';
+  metadata: AggregatedMeta;
+  spec: { organization: string; templateName: string; message?: string };
+  status: {
+    id: string;
+    templateID?: string;
+    active: boolean;
+    archived: boolean;
+    createdBy?: string;
+    updatedAt?: string;
+    job: { status: string; errorCode?: string; startedAt?: string; completedAt?: string };
+  };
+}
+
+export type AggregatedObject = CoderWorkspaceObject | CoderTemplateObject | CoderTemplateVersionObject;
 
 /** metav1.Time: RFC 3339 in whole seconds, UTC. */
 export function kubeTime(value: string | undefined | null): string | undefined {
@@ -137,6 +162,42 @@ export function templateObject(t: Schemas['Template'], namespace: string): Coder
       activeVersionID: t.active_version_id,
       deprecated: t.deprecated ?? false,
       updatedAt: kubeTime(t.updated_at),
+    },
+  });
+}
+
+/** A version of `template`, named `<org>.<template>.<version>` (reference §2.3); the job's error text is left out. */
+export function templateVersionObject(
+  v: Schemas['TemplateVersion'],
+  template: Schemas['Template'],
+  namespace: string,
+): CoderTemplateVersionObject {
+  const org = template.organization_name ?? '';
+  const job = v.job;
+  return withFingerprint({
+    apiVersion: groupVersion,
+    kind: 'CoderTemplateVersion',
+    metadata: {
+      name: `${org}.${template.name}.${v.name}`,
+      namespace,
+      uid: v.id,
+      creationTimestamp: kubeTime(v.created_at),
+      labels: nameLabels({ organization: org, template: template.name }),
+    },
+    spec: { organization: org, templateName: template.name, ...(v.message ? { message: v.message } : {}) },
+    status: {
+      id: v.id,
+      ...(v.template_id ? { templateID: v.template_id } : {}),
+      active: template.active_version_id === v.id,
+      archived: v.archived ?? false,
+      ...(v.created_by?.username ? { createdBy: v.created_by.username } : {}),
+      ...(kubeTime(v.updated_at) ? { updatedAt: kubeTime(v.updated_at) } : {}),
+      job: {
+        status: job.status,
+        ...(job.error_code ? { errorCode: job.error_code } : {}),
+        ...(kubeTime(job.started_at) ? { startedAt: kubeTime(job.started_at) } : {}),
+        ...(kubeTime(job.completed_at) ? { completedAt: kubeTime(job.completed_at) } : {}),
+      },
     },
   });
 }

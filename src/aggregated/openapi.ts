@@ -90,14 +90,15 @@ function schemas(ref: (name: string) => string): Record<string, Schema> {
         required: ['organization'],
         properties: {
           organization: str('The organization; must equal the first segment of metadata.name.'),
-          versionID: str('The active template version (UUID): required at creation, read-only after.'),
+          versionID: str('The active template version (UUID): at creation without files, an imported version; read-only after.'),
           displayName: str('The human-friendly name.'),
           description: str('The description.'),
           icon: str('The icon URL.'),
           running: bool('Legacy; ignored.'),
           files: {
             type: 'object',
-            description: 'Template source files by path (not supported by this server yet).',
+            description:
+              'Template source files by path, UTF-8 text (shown on get, not on list). A change uploads them as a new version, waits for its import and makes it active; binary files of the archive are kept.',
             additionalProperties: { type: 'string' },
             'x-kubernetes-map-type': 'atomic',
           },
@@ -117,6 +118,43 @@ function schemas(ref: (name: string) => string): Record<string, Schema> {
       ref,
     ),
     [`${prefix}.CoderTemplateList`]: listSchema('CoderTemplate', ref),
+    [`${prefix}.CoderTemplateVersion`]: kindSchema(
+      'CoderTemplateVersion',
+      'A version of a Coder template, named <organization>.<template>.<version>; read only.',
+      {
+        type: 'object',
+        description: 'The version.',
+        properties: {
+          organization: str('The organization.'),
+          templateName: str('The template.'),
+          message: str('The version message.'),
+        },
+      },
+      {
+        type: 'object',
+        description: 'What Coder reports.',
+        properties: {
+          id: str('The Coder template version id.'),
+          templateID: str('The Coder template id.'),
+          active: bool("Whether it is the template's active version."),
+          archived: bool('Whether it is archived.'),
+          createdBy: str('Who created it.'),
+          updatedAt: { type: 'string', format: 'date-time', description: 'When it last changed.' },
+          job: {
+            type: 'object',
+            description: 'The import job.',
+            properties: {
+              status: str('pending, running, succeeded, canceling, canceled, failed or unknown.'),
+              errorCode: str('The error code of a failed import.'),
+              startedAt: { type: 'string', format: 'date-time', description: 'When the import started.' },
+              completedAt: { type: 'string', format: 'date-time', description: 'When the import ended.' },
+            },
+          },
+        },
+      },
+      ref,
+    ),
+    [`${prefix}.CoderTemplateVersionList`]: listSchema('CoderTemplateVersion', ref),
     [objectMeta]: {
       type: 'object',
       description: 'Standard object metadata.',
@@ -145,8 +183,9 @@ export function schemaOfKind(kind: string): { root: Schema; definitions: Record<
 }
 
 const resources = [
-  { plural: 'coderworkspaces', kind: 'CoderWorkspace' },
-  { plural: 'codertemplates', kind: 'CoderTemplate' },
+  { plural: 'coderworkspaces', kind: 'CoderWorkspace', readOnly: false },
+  { plural: 'codertemplates', kind: 'CoderTemplate', readOnly: false },
+  { plural: 'codertemplateversions', kind: 'CoderTemplateVersion', readOnly: true },
 ];
 
 /**
@@ -184,7 +223,7 @@ function paths(v3: boolean): Record<string, unknown> {
       }
     : {};
   const out: Record<string, unknown> = {};
-  for (const { plural, kind } of resources) {
+  for (const { plural, kind, readOnly } of resources) {
     const gvk = { group, version, kind };
     const op = (action: string, verb: string, schema: string, extra: object = {}) => ({
       operationId: `${verb}${kind}`,
@@ -195,6 +234,17 @@ function paths(v3: boolean): Record<string, unknown> {
       ...extra,
     });
     out[`/apis/${group}/${version}/${plural}`] = { get: op('list', 'list', `${prefix}.${kind}List`) };
+    if (readOnly) {
+      out[`/apis/${group}/${version}/namespaces/{namespace}/${plural}`] = {
+        parameters: [pathParam('namespace')],
+        get: op('list', 'listNamespaced', `${prefix}.${kind}List`),
+      };
+      out[`/apis/${group}/${version}/namespaces/{namespace}/${plural}/{name}`] = {
+        parameters: [pathParam('namespace'), pathParam('name')],
+        get: op('get', 'readNamespaced', `${prefix}.${kind}`),
+      };
+      continue;
+    }
     out[`/apis/${group}/${version}/namespaces/{namespace}/${plural}`] = {
       parameters: [pathParam('namespace')],
       get: op('list', 'listNamespaced', `${prefix}.${kind}List`),

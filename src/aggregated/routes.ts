@@ -5,7 +5,7 @@ export type Route =
   | { type: 'health' }
   | { type: 'discovery'; doc: 'apis' | 'group' | 'version' }
   | { type: 'openapi'; doc: 'v2' | 'v3' | 'v3group' }
-  | { type: 'resource'; resource: string; namespace: string; name?: string; verb: string }
+  | { type: 'resource'; resource: string; namespace: string; name?: string; subresource?: string; verb: string }
   | { type: 'unknown' };
 
 const healthPaths = new Set(['/healthz', '/livez', '/readyz']);
@@ -25,8 +25,14 @@ export function route(method: string, path: string, query: URLSearchParams): Rou
   const collectionVerb = method === 'POST' ? 'create' : method === 'DELETE' ? 'deletecollection' : watch ? 'watch' : 'list';
   const itemVerb = { GET: watch ? 'watch' : 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
   if (parts.length === 1 && parts[0]) return { type: 'resource', resource: parts[0], namespace: '', verb: collectionVerb };
-  if (parts[0] !== 'namespaces' || !parts[1] || !parts[2] || parts.length > 4) return { type: 'unknown' };
+  if (parts[0] !== 'namespaces' || !parts[1] || !parts[2] || parts.length > 5) return { type: 'unknown' };
   if (parts.length === 3) return { type: 'resource', resource: parts[2], namespace: parts[1], verb: collectionVerb };
   if (!parts[3]) return { type: 'unknown' };
+  if (parts.length === 5) {
+    if (!parts[4]) return { type: 'unknown' };
+    // A subresource's verb is that of its method on an item, except POST (start, stop, promote): create.
+    const verb = method === 'POST' ? 'create' : method === 'GET' ? 'get' : itemVerb;
+    return { type: 'resource', resource: parts[2], namespace: parts[1], name: parts[3], subresource: parts[4], verb };
+  }
   return { type: 'resource', resource: parts[2], namespace: parts[1], name: parts[3], verb: itemVerb };
 }

@@ -189,6 +189,7 @@ export class AggregatedServer {
         name: r.name ?? '',
         group,
         version,
+        ...(r.subresource ? { subresource: r.subresource } : {}),
       });
       if (r.verb === 'watch') return await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
       const kind = ['get', 'list'].includes(r.verb) ? 'reads' : 'writes';
@@ -198,7 +199,8 @@ export class AggregatedServer {
       }
       this.inFlight[kind]++;
       try {
-        await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+        if (r.subresource) await this.serveSubresource(req, res, url, storage, r.namespace, r.name!, r.subresource, r.verb);
+        else await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
       } finally {
         this.inFlight[kind]--;
       }
@@ -248,6 +250,7 @@ export class AggregatedServer {
     verb: string,
   ): Promise<void> {
     const q = url.searchParams;
+    if (storage.verbs && !storage.verbs.includes(verb)) throw methodNotAllowed(req.method ?? '');
     const rendering = negotiate(req.headers.accept);
     if (q.get('dryRun') && ['create', 'update', 'patch', 'delete'].includes(verb))
       throw badRequest(`server-side dry-run is not supported by ${storage.names.plural}.${group}; nothing was changed`);
@@ -298,6 +301,37 @@ export class AggregatedServer {
       default:
         throw methodNotAllowed(req.method ?? '');
     }
+  }
+
+  /** start, stop, promote (create) and log (get): a dry run is allowed, and answers what would happen. */
+  private async serveSubresource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    storage: Storage,
+    namespace: string,
+    name: string,
+    subresource: string,
+    verb: string,
+  ): Promise<void> {
+    const sub = storage.subresources?.[subresource];
+    if (!sub) throw notFoundPath();
+    if (verb !== sub.verb) throw methodNotAllowed(req.method ?? '');
+    const q = url.searchParams;
+    const dryRun = q.getAll('dryRun');
+    if (dryRun.some((v) => v !== 'All')) throw badRequest(`dryRun: only "All" is supported, got "${dryRun.join(',')}"`);
+    if ((await this.deps.namespaces.state(namespace)) === 'missing')
+      throw new ApiStatusError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+    const text = verb === 'create' ? await readBody(req) : '';
+    const body = text.trim() ? parseJsonBody(text, req.headers['content-type']) : undefined;
+    const answer = await sub.serve({ namespace, name, body, query: q, accept: req.headers.accept, dryRun: dryRun.length > 0 });
+    if ('json' in answer) return sendJson(res, answer.code, answer.json);
+    res.writeHead(answer.code, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': Buffer.byteLength(answer.text),
+      'Cache-Control': 'no-cache, private',
+    });
+    res.end(answer.text);
   }
 
   /** The kind, and unknown fields as the caller's fieldValidation says (400 under Strict, Warning headers under Warn). */

@@ -12,6 +12,7 @@ import { AggregatedServer } from './server.ts';
 import { ensureServingCert } from './serving-cert.ts';
 import { ServingCertWatch } from './serving-cert-watch.ts';
 import { templateStorage } from './template-storage.ts';
+import { templateVersionStorage } from './template-version-storage.ts';
 import { workspaceStorage } from './workspace-storage.ts';
 
 export interface AggregatedApiServerInput {
@@ -39,11 +40,12 @@ export async function startAggregatedApiServer(input: AggregatedApiServerInput):
     server?.updateTls({ cert: serving.cert, key: serving.key, clientCAs: t.caPem }),
   );
   await trust.start();
+  const templates = templateStorage(input.backend);
   server = new AggregatedServer({
     authenticator: new Authenticator(input.http, () => trust.current),
     authorizer: new Authorizer(input.http),
     namespaces: new NamespaceStates(input.http),
-    storages: [workspaceStorage(input.backend), templateStorage(input.backend)],
+    storages: [workspaceStorage(input.backend), templates, templateVersionStorage(input.backend, templates)],
     servedNamespaces: () => input.backend.namespaces(),
     inflight: input.inflight,
     logger,

@@ -11,8 +11,30 @@ export interface ResourceNames {
   listKind: string;
 }
 
+/** One subresource request: the item it is of, the parsed body of a create, and whether it is a dry run. */
+export interface SubresourceRequest {
+  namespace: string;
+  name: string;
+  body: Record<string, any> | undefined;
+  query: URLSearchParams;
+  accept: string | undefined;
+  dryRun: boolean;
+}
+
+export type SubresourceAnswer = { code: number; json: object } | { code: number; text: string };
+
+/** A subresource (reference §2.13): its one verb, the kind discovery shows, and how it answers. */
+export interface Subresource {
+  verb: 'get' | 'create';
+  kind: string;
+  serve(request: SubresourceRequest): Promise<SubresourceAnswer>;
+}
+
 export interface Storage {
   names: ResourceNames;
+  /** The verbs served, as discovery lists them; every verb of a read-write resource when unset. */
+  verbs?: string[];
+  subresources?: Record<string, Subresource>;
   hub: WatchHub;
   list(namespace: string): Promise<AggregatedObject[]>;
   get(namespace: string, name: string): Promise<AggregatedObject>;

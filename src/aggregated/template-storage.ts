@@ -1,30 +1,33 @@
-// codertemplates: verbs → Coder REST calls (reference §2.7), without spec.files (source upload and
-// import wait are not built yet: a body with spec.files is refused with a 400 that says so).
+// codertemplates: verbs → Coder REST calls (reference §2.7), and promote. spec.files is the active version's
+// source: shown on get, and on create or update uploaded as a new version that must import before it is used.
 import type { Schemas } from '../coder/api-types.ts';
 import type { CoderBackend, CoderTarget } from './backend.ts';
-import { kubernetesError } from './coder-errors.ts';
+import { coderCall } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
 import { parseName, templateObject, type CoderTemplateObject } from './objects.ts';
-import { ApiStatusError, badRequest } from './status.ts';
+import { ApiStatusError, badRequest, internalError } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
+import { filesOf, mergeEntries, normalizeFiles, sameFiles } from './template-archive.ts';
+import { promoteSubresource } from './template-promote.ts';
+import { publishSource, readSource } from './template-source.ts';
 import { WatchHub } from './watch-hub.ts';
 
 const resource = 'codertemplates';
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const filesNotSupported =
-  'spec.files is not supported by this server yet: import the version in Coder and set spec.versionID (create) or promote it in Coder (update)';
+
+function wantedFiles(files: unknown): Map<string, string> {
+  try {
+    return normalizeFiles(files);
+  } catch (err) {
+    throw badRequest(`invalid template spec.files: ${(err as Error).message}`);
+  }
+}
 
 export function templateStorage(backend: CoderBackend): Storage {
   const hub = new WatchHub();
   const lists = new ListCache<CoderTemplateObject[]>();
 
-  const call = async <T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (err) {
-      throw kubernetesError(err, { resource, name, backend: target.label });
-    }
-  };
+  const call = coderCall(resource);
 
   const parse = (name: string) => {
     try {
@@ -48,25 +51,40 @@ export function templateStorage(backend: CoderBackend): Storage {
     return { target, template: { ...found, organization_name: found.organization_name ?? organization.name } };
   }
 
+  /** The template with spec.files of its active version (none when that version has no source file). */
+  async function withFiles(
+    target: CoderTarget,
+    name: string,
+    template: Schemas['Template'],
+    namespace: string,
+  ): Promise<CoderTemplateObject> {
+    const object = templateObject(template, namespace);
+    const entries = await call(target, name, () => readSource(target.client, template.active_version_id));
+    return entries ? { ...object, spec: { ...object.spec, files: filesOf(entries) } } : object;
+  }
+
   async function create(namespace: string, body: Record<string, any>): Promise<CoderTemplateObject> {
     const name = checkCreateMeta(body, namespace);
     const [org, template] = parse(name);
     const spec = body.spec ?? {};
     if ((spec.organization ?? '') !== org)
       throw badRequest(`spec.organization "${spec.organization ?? ''}" must match organization "${org}" parsed from metadata.name`);
-    if (spec.files !== undefined) throw badRequest(filesNotSupported);
-    if (typeof spec.versionID !== 'string' || !uuid.test(spec.versionID))
+    const files = spec.files !== undefined && spec.files !== null ? wantedFiles(spec.files) : undefined;
+    if (!files && (typeof spec.versionID !== 'string' || !uuid.test(spec.versionID)))
       throw badRequest(`parse template spec.versionID "${spec.versionID ?? ''}": expected the UUID of an existing template version`);
     const target = backend.forNamespace(namespace);
     const organization = await call(target, name, () =>
       target.client.request('GET', '/api/v2/organizations/{organization}', { params: { organization: org } }),
     );
+    const versionId = files
+      ? await call(target, name, () => publishSource(target.client, organization.id, mergeEntries(files, [])))
+      : (spec.versionID as string);
     const created = await call(target, name, () =>
       target.client.request('POST', '/api/v2/organizations/{organization}/templates', {
         params: { organization: organization.id },
         body: {
           name: template,
-          template_version_id: spec.versionID,
+          template_version_id: versionId,
           ...(spec.displayName ? { display_name: spec.displayName } : {}),
           ...(spec.description ? { description: spec.description } : {}),
           ...(spec.icon ? { icon: spec.icon } : {}),
@@ -75,13 +93,47 @@ export function templateStorage(backend: CoderBackend): Storage {
     );
     lists.invalidate(namespace);
     const object = templateObject({ ...created, organization_name: created.organization_name ?? organization.name }, namespace);
+    if (files) object.spec.files = Object.fromEntries(files);
     hub.publish('ADDED', object);
     return object;
+  }
+
+  /** Uploads `files` as a new version of the template when they differ from its active version's, and makes it active. */
+  async function updateFiles(target: CoderTarget, name: string, template: Schemas['Template'], files: Map<string, string>) {
+    const entries = (await call(target, name, () => readSource(target.client, template.active_version_id))) ?? [];
+    if (sameFiles(files, filesOf(entries))) return false;
+    const versionId = await call(target, name, () =>
+      publishSource(target.client, template.organization_id, mergeEntries(files, entries), template.id),
+    );
+    await call(target, name, () =>
+      target.client.request('PATCH', '/api/v2/templates/{template}/versions', {
+        params: { template: template.id },
+        body: { id: versionId },
+      }),
+    );
+    const after = await call(target, name, () =>
+      target.client.request('GET', '/api/v2/templates/{template}', { params: { template: template.id } }),
+    );
+    if (after.active_version_id !== versionId)
+      throw internalError(
+        `assertion failed: active version promotion did not take effect: expected "${versionId}", got "${after.active_version_id}"`,
+      );
+    return true;
   }
 
   return {
     names: { plural: resource, singular: 'codertemplate', kind: 'CoderTemplate', listKind: 'CoderTemplateList' },
     hub,
+    subresources: {
+      promote: promoteSubresource({
+        lookup,
+        call,
+        changed(namespace, template) {
+          lists.invalidate(namespace);
+          hub.publish('MODIFIED', templateObject(template, namespace));
+        },
+      }),
+    },
     list(namespace) {
       return lists.get(namespace, async () => {
         const target = backend.forNamespace(namespace);
@@ -90,7 +142,8 @@ export function templateStorage(backend: CoderBackend): Storage {
       });
     },
     async get(namespace, name) {
-      return templateObject((await lookup(namespace, name)).template, namespace);
+      const { target, template } = await lookup(namespace, name);
+      return withFiles(target, name, template, namespace);
     },
     create,
     async update(namespace, name, body, allowCreate) {
@@ -112,16 +165,21 @@ export function templateStorage(backend: CoderBackend): Storage {
         throw badRequest(
           `spec.versionID is read-only; to change the active version, update spec.files instead (current: "${current.spec.versionID}", requested: "${spec.versionID}")`,
         );
-      if (spec.files !== undefined) throw badRequest(filesNotSupported);
+      const files = spec.files !== undefined && spec.files !== null ? wantedFiles(spec.files) : undefined;
       const wanted = { display_name: spec.displayName ?? '', description: spec.description ?? '', icon: spec.icon ?? '' };
       const t = found.template;
-      if (wanted.display_name === (t.display_name ?? '') && wanted.description === (t.description ?? '') && wanted.icon === (t.icon ?? ''))
-        return { object: current, created: false };
-      const updated = await call(found.target, name, () =>
-        found.target.client.request('PATCH', '/api/v2/templates/{template}', { params: { template: t.id }, body: wanted }),
-      );
+      const filesChanged = files ? await updateFiles(found.target, name, t, files) : false;
+      const metadataChanged =
+        wanted.display_name !== (t.display_name ?? '') || wanted.description !== (t.description ?? '') || wanted.icon !== (t.icon ?? '');
+      // Metadata only after the new version imported: a failed import changes nothing.
+      if (metadataChanged)
+        await call(found.target, name, () =>
+          found.target.client.request('PATCH', '/api/v2/templates/{template}', { params: { template: t.id }, body: wanted }),
+        );
+      if (!filesChanged && !metadataChanged) return { object: await withFiles(found.target, name, t, namespace), created: false };
       lists.invalidate(namespace);
-      const object = templateObject({ ...t, ...updated, organization_name: t.organization_name }, namespace);
+      const { template } = await lookup(namespace, name);
+      const object = await withFiles(found.target, name, template, namespace);
       hub.publish('MODIFIED', object);
       return { object, created: false };
     },

@@ -1,13 +1,14 @@
-// coderworkspaces: verbs → Coder REST calls (reference §2.6). Delete queues a delete build and returns
-// at once; a poll then reports DELETED to watchers when Coder no longer has the workspace, so
-// `kubectl wait --for=delete` returns when it is really gone.
+// coderworkspaces: verbs → Coder REST calls (reference §2.6), and the subresources start, stop and log.
+// Delete queues a delete build and returns at once; a poll then reports DELETED to watchers when Coder
+// no longer has the workspace, so `kubectl wait --for=delete` returns when it is really gone.
 import type { CoderBackend, CoderTarget } from './backend.ts';
-import { kubernetesError } from './coder-errors.ts';
+import { coderCall, kubernetesError } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
 import { parseName, workspaceObject, type CoderWorkspaceObject } from './objects.ts';
 import { ApiStatusError, badRequest, notFound } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
 import { WatchHub } from './watch-hub.ts';
+import { workspaceSubresources } from './workspace-subresources.ts';
 import type { Schemas } from '../coder/api-types.ts';
 
 const resource = 'coderworkspaces';
@@ -25,13 +26,7 @@ export function workspaceStorage(backend: CoderBackend, options: WorkspaceStorag
   const gonePollMs = options.gonePollMs ?? 2_000;
   const goneWaitMs = options.goneWaitMs ?? 15 * 60_000;
 
-  const call = async <T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (err) {
-      throw kubernetesError(err, { resource, name, backend: target.label });
-    }
-  };
+  const call = coderCall(resource);
 
   const parse = (name: string) => {
     try {
@@ -133,6 +128,15 @@ export function workspaceStorage(backend: CoderBackend, options: WorkspaceStorag
   return {
     names: { plural: resource, singular: 'coderworkspace', kind: 'CoderWorkspace', listKind: 'CoderWorkspaceList' },
     hub,
+    subresources: workspaceSubresources({
+      lookup,
+      build,
+      call,
+      changed(namespace, ws) {
+        lists.invalidate(namespace);
+        hub.publish('MODIFIED', workspaceObject(ws, namespace));
+      },
+    }),
     list(namespace) {
       return lists.get(namespace, async () => {
         const target = backend.forNamespace(namespace);

@@ -63,4 +63,6 @@ export interface AnyRequestOptions extends CallOptions {
   query?: Record<string, unknown>;
   body?: unknown;
   contentType?: string;
+  /** Internal: answer the success body's bytes (a downloaded archive) instead of parsed JSON, up to maxBytes. */
+  bytes?: { maxBytes: number };
 }

@@ -17,7 +17,7 @@ import {
 import { readBuildLogStream, type BuildLog } from './build-log-stream.ts';
 import { fetchWithinOrigin } from './redirects.ts';
 import { expandPath, parseBaseURL, requestURL, type BaseURL } from './request-url.ts';
-import { defaultMaxResponseBytes, errorBodyBytes, excerpt, readBody } from './response-body.ts';
+import { defaultMaxResponseBytes, errorBodyBytes, excerpt, readBody, readBodyBytes } from './response-body.ts';
 import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry.ts';
 
 export interface CoderClientLogger {
@@ -136,6 +136,18 @@ export class CoderClient {
   }
 
   /**
+   * An uploaded file (a template archive) as Coder stores it: tar, whatever was uploaded. A larger
+   * archive than maxBytes fails with CoderResponseTooLargeError.
+   */
+  async downloadFile(fileId: string, options: CallOptions & { maxBytes: number }): Promise<Buffer> {
+    return (await this.send('GET', '/api/v2/files/{fileID}', {
+      params: { fileID: fileId },
+      bytes: { maxBytes: options.maxBytes },
+      ...signalOnly(options),
+    })) as Buffer;
+  }
+
+  /**
    * Any operation of the document, typed by its method and path template:
    * `client.request('DELETE', '/api/v2/organizations/{organization}/provisionerkeys/{provisionerKeyName}',
    * { params: { organization, provisionerKeyName } })`.
@@ -185,7 +197,7 @@ export class CoderClient {
 
   /** One attempt: send (following same-origin redirects), read the body, and parse or throw. */
   private async attempt(method: HttpMethod, path: string, url: URL, options: AnyRequestOptions, signal: AbortSignal): Promise<unknown> {
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'coder-k8s' };
+    const headers: Record<string, string> = { Accept: options.bytes ? '*/*' : 'application/json', 'User-Agent': 'coder-k8s' };
     let body: string | Uint8Array | undefined;
     if (options.body instanceof Uint8Array) {
       body = options.body;
@@ -198,7 +210,8 @@ export class CoderClient {
     headers['Coder-Session-Token'] = this.token;
 
     let response: Response;
-    let text: string;
+    let text = '';
+    let bytes: Buffer | undefined;
     try {
       response = await fetchWithinOrigin(url, {
         method,
@@ -209,12 +222,15 @@ export class CoderClient {
         label: { method, path },
         onRefused: (err) => this.logger.warn({ method, path, from: err.from, to: err.to, status: err.status }, crossOriginRedirectMessage),
       });
-      text = await readBody(
-        response,
-        response.ok
-          ? { maxBytes: this.maxResponseBytes, overflow: 'fail', label: { method, path } }
-          : { maxBytes: errorBodyBytes, overflow: 'truncate', label: { method, path } },
-      );
+      if (response.ok && options.bytes)
+        bytes = await readBodyBytes(response, { maxBytes: options.bytes.maxBytes, overflow: 'fail', label: { method, path } });
+      else
+        text = await readBody(
+          response,
+          response.ok
+            ? { maxBytes: this.maxResponseBytes, overflow: 'fail', label: { method, path } }
+            : { maxBytes: errorBodyBytes, overflow: 'truncate', label: { method, path } },
+        );
     } catch (err) {
       if (
         err instanceof CrossOriginRedirectError ||
@@ -240,6 +256,7 @@ export class CoderClient {
         secrets: [this.token],
       });
     }
+    if (bytes) return bytes;
     if (text.trim() === '') return undefined;
     try {
       return JSON.parse(text) as unknown;

@@ -15,13 +15,19 @@ export interface BodyLimit {
 
 /** The body as text, reading at most maxBytes (+ one chunk) from the socket, then cancelling the rest. */
 export async function readBody(response: Response, limit: BodyLimit): Promise<string> {
+  // A multi-byte character cut at the limit decodes as U+FFFD, which is fine for an excerpt.
+  return new TextDecoder().decode(await readBodyBytes(response, limit));
+}
+
+/** The body's bytes, under the same ceiling as readBody. */
+export async function readBodyBytes(response: Response, limit: BodyLimit): Promise<Buffer> {
   const tooLarge = () => new CoderResponseTooLargeError(limit.label.method, limit.label.path, limit.maxBytes);
   const declared = Number(response.headers.get('content-length'));
   if (limit.overflow === 'fail' && Number.isFinite(declared) && declared > limit.maxBytes) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  if (!response.body) return '';
+  if (!response.body) return Buffer.alloc(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -42,8 +48,7 @@ export async function readBody(response: Response, limit: BodyLimit): Promise<st
   } finally {
     await reader.cancel().catch(() => {});
   }
-  // A multi-byte character cut at the limit decodes as U+FFFD, which is fine for an excerpt.
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  return Buffer.concat(chunks, size);
 }
 
 /** At most maxChars of text, with how much was left out: for any text of an answer put in a message or log line. */

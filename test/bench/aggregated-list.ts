@@ -3,7 +3,7 @@
 // process, as a user's is; the first run after a write or after 30 s reads Coder, the others the list
 // cache. Also the raw list through kube-apiserver, without kubectl's start-up.
 import { execFile } from 'node:child_process';
-import { seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
+import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startAggregatedApi } from '../harness/aggregated-api.ts';
 import { startCoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane } from '../harness/control-plane.ts';
@@ -34,7 +34,12 @@ try {
   const admin = cp.adminKubeconfigPath;
   await kubectlOk(admin, ['create', 'namespace', namespace]);
   const names = Array.from({ length: n }, (_, i) => `ws${i}`);
-  seedAggregatedWorld(coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: names });
+  seedRunningWorkspaces(coder.state.world, coder.state.users, {
+    organization: 'acme',
+    template: 'starter',
+    owner: 'alice',
+    workspaces: names,
+  });
   const { operator } = await startAggregatedApi(cp, coder, token, namespace);
   const listCalls = () => coder.requests.filter((r) => r.operationId === 'listWorkspaces').length;
   const get = ['get', 'coderworkspaces', '-n', namespace];

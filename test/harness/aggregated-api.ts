@@ -45,8 +45,8 @@ export async function waitApiServiceAvailable(cp: ControlPlane, operator: Runnin
 }
 
 /**
- * Registers the APIService, starts the operator serving `namespace` from `coder` with `token`, and waits
- * until Available. `args` are added to (and win over) the operator's flags, such as a shorter
+ * Registers the APIService, starts the operator serving `namespace` from `coder` with `token` (and `env`),
+ * and waits until Available. `args` are added to (and win over) the operator's flags, such as a shorter
  * --coder-request-timeout.
  */
 export async function startAggregatedApi(
@@ -54,7 +54,7 @@ export async function startAggregatedApi(
   coder: CoderApiDouble,
   token: string,
   namespace: string,
-  { args = [] }: { args?: string[] } = {},
+  { args = [], env }: { args?: string[]; env?: Record<string, string> } = {},
 ): Promise<AggregatedApi> {
   const kubeconfig = await installOperatorRbac(cp);
   const port = await freePort();
@@ -62,6 +62,7 @@ export async function startAggregatedApi(
   const operator = await startOperator(cp, kubeconfig, {
     waitReady: false,
     app: 'aggregated-apiserver',
+    ...(env ? { env } : {}),
     args: [
       `--coder-url=${coder.url}`,
       `--coder-session-token=${token}`,

@@ -190,15 +190,17 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
         body = { message: 'The Coder API double answered out of spec.', detail: problem };
       }
     }
-    const text = body === undefined ? '' : JSON.stringify(body);
+    // A binary answer (a downloaded archive) goes out as it is, with the Content-Type its handler set.
+    const binary = body instanceof Uint8Array;
+    const payload: string | Uint8Array = body instanceof Uint8Array ? body : body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, {
       // Read defensively: a test may have seeded build info that breaks the document on purpose.
       'X-Coder-Build-Version': String(state.buildInfo?.version ?? 'unknown'),
-      ...(text === '' ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
-      'Content-Length': String(Buffer.byteLength(text)),
+      ...(payload.length === 0 || binary ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
+      'Content-Length': String(Buffer.byteLength(payload)),
       ...reply.headers,
     });
-    res.end(text);
+    res.end(payload);
   }
 
   const server = createServer((req, res) => {

@@ -103,7 +103,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     if (withControllers) processes.push(await startControllerManager(dir, pki, adminKubeconfigPath));
     if (withKwok) {
       processes.push(await startScheduler(dir, adminKubeconfigPath));
-      processes.push(await startKwok(dir, adminKubeconfigPath, core));
+      processes.push(await startKwok(dir, adminKubeconfigPath, core, pki.apiserverCert));
     }
 
     return {

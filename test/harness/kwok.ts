@@ -1,12 +1,47 @@
-// kwok: one fake Node that stays Ready, and pods bound to it that become Running and Ready.
+// kwok: one fake Node that stays Ready, and pods bound to it that become Running and Ready. The node's
+// address is 127.0.0.1 and kwok serves its kubelet port there, so `kubectl logs` (kube-apiserver → node)
+// answers every container's log with the lines of podLogFile(dir).
 import type { CoreV1Api, V1Node } from '@kubernetes/client-node';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binaries } from './binaries.ts';
+import type { ClientCert } from './pki.ts';
+import { freePort } from './ports.ts';
 import { ManagedProcess, waitUntilReady } from './process.ts';
 
 export const fakeNodeName = 'kwok-node-0';
 
-export async function startKwok(dir: string, kubeconfig: string, core: CoreV1Api): Promise<ManagedProcess> {
+/** What every container of the fake node logs. */
+export const podLogLines = ['kwok fake container log line 1', 'kwok fake container log line 2'];
+
+/** The log file kwok serves for every container, in the CRI format the kubelet reads. */
+export const podLogFile = (dir: string) => join(dir, 'kwok-container.log');
+
+function writeLogConfig(dir: string): string {
+  writeFileSync(podLogFile(dir), podLogLines.map((line, i) => `2026-12-01T10:00:0${i}.000000000Z stdout F ${line}\n`).join(''));
+  const config = join(dir, 'kwok-logs.yaml');
+  writeFileSync(
+    config,
+    [
+      'apiVersion: kwok.x-k8s.io/v1alpha1',
+      'kind: ClusterLogs',
+      'metadata:',
+      '  name: every-container',
+      'spec:',
+      '  selector: {}',
+      '  logs:',
+      '    - containers: []',
+      `      logsFile: ${JSON.stringify(podLogFile(dir))}`,
+      '      follow: false',
+      '',
+    ].join('\n'),
+  );
+  return config;
+}
+
+/** `serving`: the certificate kwok's kubelet port presents (kube-apiserver does not verify it without --kubelet-certificate-authority). */
+export async function startKwok(dir: string, kubeconfig: string, core: CoreV1Api, serving: ClientCert): Promise<ManagedProcess> {
+  const kubeletPort = await freePort();
   const proc = new ManagedProcess({
     name: 'kwok',
     command: binaries.kwok(),
@@ -16,7 +51,14 @@ export async function startKwok(dir: string, kubeconfig: string, core: CoreV1Api
       '--manage-all-nodes=true',
       '--node-lease-duration-seconds=40',
       '--cidr=10.244.0.0/16',
+      '--node-ip=127.0.0.1',
+      `--node-port=${kubeletPort}`,
+      `--server-address=127.0.0.1:${kubeletPort}`,
+      `--tls-cert-file=${serving.certFile}`,
+      `--tls-private-key-file=${serving.keyFile}`,
       ...binaries.kwokStages().flatMap((stage) => ['-c', stage]),
+      '-c',
+      writeLogConfig(dir),
     ],
   });
   const node: V1Node = {

@@ -9,7 +9,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
+import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { apiServiceName, startAggregatedApi } from '../harness/aggregated-api.ts';
@@ -63,7 +63,12 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     admin = cp.adminKubeconfigPath;
     await kubectlOk(admin, ['create', 'namespace', served]);
     await kubectlOk(admin, ['apply', '-f', '-'], readerRbac);
-    seedAggregatedWorld(coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: ['dev'] });
+    seedRunningWorkspaces(coder.state.world, coder.state.users, {
+      organization: 'acme',
+      template: 'starter',
+      owner: 'alice',
+      workspaces: ['dev'],
+    });
     rogue = await createPki(await mkdtemp(join(cp.dir, 'rogue-pki-')));
     ({ operator, port } = await startAggregatedApi(cp, coder, token, served));
   });

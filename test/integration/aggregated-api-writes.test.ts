@@ -6,7 +6,7 @@
 // R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { aggregatedWorld, seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
+import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { startAggregatedApi } from '../harness/aggregated-api.ts';
@@ -38,7 +38,8 @@ const viaAggregator = (method: string, path: string, body?: unknown, contentType
 const status = (answer: DirectAnswer) => JSON.parse(answer.body) as { reason: string; message: string; code: number };
 /** What reached Coder other than reads. */
 const coderWrites = () => coder.requests.filter((r) => r.method !== 'GET').length;
-const workspace = (name: string) => aggregatedWorld(coder.state).workspaces.find((w) => w.name === name);
+const workspace = (name: string) => coder.state.world.workspaces.find((w) => !w.deleted && w.workspace.name === name);
+const latestTransition = (name: string) => workspace(name)?.builds[0]?.transition;
 
 describe('aggregated API writes: dry-run, preconditions, field validation, limits', { timeout: 300_000 }, () => {
   before(async () => {
@@ -46,7 +47,12 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     admin = cp.adminKubeconfigPath;
     adminCert = await cp.pki.clientCert('admin', ['system:masters']);
     await kubectlOk(admin, ['create', 'namespace', served]);
-    seedAggregatedWorld(coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: ['dev', 'data', 'spare'] });
+    seedRunningWorkspaces(coder.state.world, coder.state.users, {
+      organization: 'acme',
+      template: 'starter',
+      owner: 'alice',
+      workspaces: ['dev', 'data', 'spare'],
+    });
     ({ operator } = await startAggregatedApi(cp, coder, token, served, {
       args: [`--coder-request-timeout=${coderTimeoutSeconds}s`, '--max-requests-inflight=1', '--max-mutating-requests-inflight=1'],
     }));
@@ -90,7 +96,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     }
     assert.equal(coderWrites(), writes, 'no write reached Coder');
     assert.equal(workspace('dry'), undefined);
-    assert.equal(workspace('dev')!.latest_build.transition, 'start');
+    assert.equal(latestTransition('dev'), 'start');
   });
 
   it('refuses a delete whose uid or resourceVersion precondition does not hold, and an update from a stale read, with 409 (R20, §2.13)', async () => {
@@ -236,7 +242,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     } finally {
       coder.delay(0);
     }
-    assert.equal(workspace('dev')!.latest_build.transition, 'start', 'the timed-out write changed nothing');
+    assert.equal(latestTransition('dev'), 'start', 'the timed-out write changed nothing');
     assert.equal((await viaAggregator('GET', `${items}/acme.alice.spare`)).status, 200, 'the slots are free again');
   });
 });

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { aggregatedWorld, seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
+import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { directRequest } from '../harness/direct-request.ts';
@@ -27,6 +27,10 @@ let operator: RunningOperator;
 let port: number;
 let admin: string;
 
+/** The workspace named `name` in the double that is not deleted. */
+const liveWorkspace = (name: string) => coder.state.world.workspaces.find((w) => !w.deleted && w.workspace.name === name);
+const latestTransition = (name: string) => liveWorkspace(name)?.builds[0]?.transition;
+
 /** A request straight to the operator's port, not through kube-apiserver. */
 const direct = (path: string, headers: Record<string, string> = {}) => directRequest(port, path, { headers });
 
@@ -35,8 +39,18 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     [cp, coder] = await Promise.all([startControlPlane({ controllers: true }), startCoderApiDouble({ tokens: [token] })]);
     admin = cp.adminKubeconfigPath;
     await kubectlOk(admin, ['create', 'namespace', served]);
-    seedAggregatedWorld(coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: ['dev', 'data'] });
-    seedAggregatedWorld(coder.state, { organization: 'acme', template: 'gpu', owner: 'bob', workspaces: ['train'] });
+    seedRunningWorkspaces(coder.state.world, coder.state.users, {
+      organization: 'acme',
+      template: 'starter',
+      owner: 'alice',
+      workspaces: ['dev', 'data'],
+    });
+    seedRunningWorkspaces(coder.state.world, coder.state.users, {
+      organization: 'acme',
+      template: 'gpu',
+      owner: 'bob',
+      workspaces: ['train'],
+    });
     ({ operator, port } = await startAggregatedApi(cp, coder, token, served));
   });
 
@@ -127,8 +141,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     } finally {
       watch.kill();
     }
-    const stopped = aggregatedWorld(coder.state).workspaces.find((w) => w.name === 'dev')!;
-    assert.equal(stopped.latest_build.transition, 'stop');
+    assert.equal(latestTransition('dev'), 'stop');
     await kubectlOk(admin, [
       'patch',
       'coderworkspace',
@@ -139,9 +152,9 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
       '-p',
       '[{"op":"replace","path":"/spec/running","value":true}]',
     ]);
-    assert.equal(aggregatedWorld(coder.state).workspaces.find((w) => w.name === 'dev')!.latest_build.transition, 'start');
+    assert.equal(latestTransition('dev'), 'start');
     await kubectlOk(admin, ['patch', 'coderworkspace', 'acme.alice.dev', '-n', served, '-p', '{"spec":{"running":false}}']);
-    assert.equal(aggregatedWorld(coder.state).workspaces.find((w) => w.name === 'dev')!.latest_build.transition, 'stop');
+    assert.equal(latestTransition('dev'), 'stop');
     const immutable = await kubectl(admin, [
       'patch',
       'coderworkspace',
@@ -161,14 +174,14 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
       spec: { organization: 'acme', templateName: 'starter', running: true },
     };
     await kubectlOk(admin, ['apply', '--server-side', '--field-manager=test', '-f', '-'], JSON.stringify(manifest));
-    assert.ok(aggregatedWorld(coder.state).workspaces.some((w) => w.name === 'applied' && w.owner_name === 'alice'));
+    assert.equal(liveWorkspace('applied')?.workspace.owner_name, 'alice');
     const again = await kubectlOk(
       admin,
       ['apply', '--server-side', '--field-manager=test', '-f', '-'],
       JSON.stringify({ ...manifest, spec: { ...manifest.spec, running: false } }),
     );
     assert.match(again, /serverside-applied/);
-    assert.equal(aggregatedWorld(coder.state).workspaces.find((w) => w.name === 'applied')!.latest_build.transition, 'stop');
+    assert.equal(latestTransition('applied'), 'stop');
   });
 
   it('creates, deletes, and kubectl wait --for=delete returns once Coder no longer has it (R17, R20, item 2)', async () => {
@@ -178,11 +191,10 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
       metadata: { name: 'acme.alice.applied', namespace: served },
       spec: { organization: 'acme', templateName: 'starter', running: true },
     };
-    if (!aggregatedWorld(coder.state).workspaces.some((w) => w.name === 'applied'))
-      await kubectlOk(admin, ['create', '-f', '-'], JSON.stringify(manifest));
+    if (!liveWorkspace('applied')) await kubectlOk(admin, ['create', '-f', '-'], JSON.stringify(manifest));
     await kubectlOk(admin, ['delete', 'coderworkspace', 'acme.alice.applied', '-n', served, '--wait=false']);
     await kubectlOk(admin, ['wait', '--for=delete', 'coderworkspace/acme.alice.applied', '-n', served, '--timeout=60s']);
-    assert.ok(!aggregatedWorld(coder.state).workspaces.some((w) => w.name === 'applied'));
+    assert.equal(liveWorkspace('applied'), undefined);
     const missing = await kubectl(admin, ['get', 'coderworkspace', 'acme.alice.applied', '-n', served]);
     assert.match(missing.stderr, /NotFound|not found/);
   });
@@ -213,8 +225,9 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
   });
 
   it('deleting the namespace keeps every workspace and template in Coder (item 2, §6.3)', async () => {
-    const world = aggregatedWorld(coder.state);
-    const [workspaces, templates] = [world.workspaces.length, world.templates.length];
+    const world = coder.state.world;
+    const live = () => world.workspaces.filter((w) => !w.deleted).length;
+    const [workspaces, templates] = [live(), world.templates.length];
     const deletesSent = () =>
       coder.requests.filter(
         (r) =>
@@ -230,7 +243,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
         .filter((l) => /namespaces\/coder\/|"level":(40|50)/.test(l));
       assert.fail(`namespace ${served} was not deleted: ${deleted.stderr}\nstatus: ${ns.stdout}\noperator:\n${log.slice(-30).join('\n')}`);
     }
-    assert.equal(world.workspaces.length, workspaces);
+    assert.equal(live(), workspaces);
     assert.equal(world.templates.length, templates);
     assert.equal(deletesSent(), deletesBefore, 'no delete reached Coder while the namespace was deleted');
   });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { coderControlPlaneClient } from '../../generated/clients/index.ts';
 import { registerApiService, waitApiServiceAvailable } from '../harness/aggregated-api.ts';
-import { aggregatedWorld, seedAggregatedWorld } from '../harness/coder-api-double/aggregated-handlers.ts';
+import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
@@ -51,7 +51,12 @@ describe('--app=all: controllers and the aggregated API server in one process', 
     // The double answers the token the controller minted for the control plane, as Coder would.
     const operatorToken = await kubectlOk(env.admin, ['-n', ns, 'get', 'secret', 'coder-operator-token', '-o', 'jsonpath={.data.token}']);
     env.coder.addToken(Buffer.from(operatorToken, 'base64').toString());
-    seedAggregatedWorld(env.coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: ['dev', 'data'] });
+    seedRunningWorkspaces(env.coder.state.world, env.coder.state.users, {
+      organization: 'acme',
+      template: 'starter',
+      owner: 'alice',
+      workspaces: ['dev', 'data'],
+    });
 
     const table = await kubectlOk(env.admin, ['get', 'coderworkspaces', '-n', ns]);
     assert.match(table, /NAME\s+TEMPLATE\s+RUNNING\s+BUILD\s+AGE/);
@@ -78,9 +83,9 @@ describe('--app=all: controllers and the aggregated API server in one process', 
     );
     assert.ok(served >= 1);
     await kubectlOk(env.admin, ['patch', 'coderworkspace', 'acme.alice.dev', '-n', ns, '--type=merge', '-p', '{"spec":{"running":false}}']);
-    const dev = aggregatedWorld(env.coder.state).workspaces.find((w) => w.name === 'dev')!;
-    assert.equal(dev.latest_build.transition, 'stop');
-    const stopRequest = env.coder.requests.findLast((r) => r.path === `/api/v2/workspaces/${dev.id}/builds`);
+    const dev = env.coder.state.world.workspaces.find((w) => !w.deleted && w.workspace.name === 'dev')!;
+    assert.equal(dev.builds[0]?.transition, 'stop');
+    const stopRequest = env.coder.requests.findLast((r) => r.path === `/api/v2/workspaces/${dev.workspace.id}/builds`);
     assert.equal(stopRequest?.token, Buffer.from(operatorToken, 'base64').toString(), "with the control plane's operator token");
     assert.equal(env.operator.process.hasExited, false);
   });

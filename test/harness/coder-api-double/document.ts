@@ -18,8 +18,10 @@ export interface Parameter {
 }
 
 export interface ResponseSpec {
-  /** The JSON schema of the body, or undefined when the answer has no content. */
+  /** The JSON schema of the body, or undefined when the answer has no JSON content. */
   schema?: Schema;
+  /** The media types of a binary answer (a downloaded archive), when it has no JSON content. */
+  binaryTypes?: string[];
 }
 
 export interface Operation {
@@ -190,8 +192,10 @@ function responsesOf(responses: Schema, resolve: <T>(value: unknown) => T): Reco
   const out: Record<string, ResponseSpec> = {};
   for (const [status, value] of Object.entries(responses)) {
     const response = resolve<Schema>(value);
-    const json = (response.content as Record<string, Schema> | undefined)?.['application/json'];
-    out[status] = json?.schema ? { schema: json.schema as Schema } : {};
+    const content = (response.content ?? {}) as Record<string, Schema>;
+    const json = content['application/json'];
+    const binaryTypes = Object.keys(content).filter((type) => type !== 'application/json');
+    out[status] = json?.schema ? { schema: json.schema as Schema } : binaryTypes.length ? { binaryTypes } : {};
   }
   return out;
 }

@@ -7,7 +7,8 @@ import { aiProviderHandlers } from './ai-provider-handlers.ts';
 import { mcpServerHandlers } from './mcp-server-handlers.ts';
 import { provisionerKeyHandlers } from './provisioner-key-handlers.ts';
 import { decodeJwtClaims, type CoderApiDoubleState } from './state.ts';
-import { workspaceModelHandlers } from './workspace-models.ts';
+import { templateHandlers } from './template-handlers.ts';
+import { workspaceHandlers } from './workspace-handlers.ts';
 import { workspaceProxyHandlers } from './workspace-proxy-handlers.ts';
 
 export interface HandlerContext {
@@ -80,8 +81,14 @@ export const handlers: Readonly<Record<string, Handler>> = {
   ...aiGatewayKeyHandlers,
   ...workspaceProxyHandlers,
   ...provisionerKeyHandlers,
-  // Last: operations that several models of Coder's workspaces implement (getOrganization among them).
-  ...workspaceModelHandlers,
+  // The one world of organizations, templates and workspaces (workspace-world.ts).
+  ...workspaceHandlers,
+  ...templateHandlers,
+  // The world's organizations first, then those of the provisioner keys (state.organizations).
+  getOrganization: (ctx) => {
+    const answer = workspaceHandlers.getOrganization!(ctx);
+    return answer.status === 404 ? provisionerKeyHandlers.getOrganization!(ctx) : answer;
+  },
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

@@ -90,6 +90,8 @@ export function checkResponse(doc: CoderApiDocument, op: Operation, status: numb
   const spec = op.responses[key];
   const where = `${op.operationId} (${op.method} ${op.pathTemplate}) answered ${status}`;
   if (!spec) return `${where}, a status the document does not declare`;
+  if (spec.binaryTypes)
+    return body instanceof Uint8Array ? undefined : `${where} with a body that is not bytes (${spec.binaryTypes.join(', ')})`;
   if (!spec.schema) return body === undefined ? undefined : `${where} with a body, but the document declares none`;
   if (body === undefined) return `${where} without a body, but the document declares one`;
   const validate = doc.validator(`${op.operationId}:response:${key}`, spec.schema);

@@ -4,12 +4,14 @@
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
+import { advanceImport } from './template-handlers.ts';
 import {
   advance,
   defaultBuildScript,
   deleteTemplate,
   listLiveWorkspaces,
   newBuild,
+  queued,
   workspaceAnswer,
   workspaceFields,
   type StoredWorkspace,
@@ -108,6 +110,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
 
   getTemplateVersion: ({ state, params }) => {
     const version = state.world.templateVersions.find((v) => v.id === params.templateVersion);
+    if (version) advanceImport(state, version);
     return version ? { status: 200, body: version } : notFound;
   },
 
@@ -133,7 +136,9 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
       reads: 0,
       deletesFailed: 0,
     };
-    stored.builds.unshift(newBuild(stored, 'start', user!.id, version.id));
+    const build = newBuild(stored, 'start', user!.id, version.id);
+    stored.builds.unshift(build);
+    queued(stored, build);
     state.world.workspaces.push(stored);
     return { status: 201, body: workspaceAnswer(stored) };
   },
@@ -189,6 +194,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     const build = newBuild(stored, request.transition, user!.id, request.template_version_id ?? latest.template_version_id);
     stored.builds.unshift(build);
     stored.reads = 0;
+    queued(stored, build);
     return { status: 201, body: build };
   },
 

@@ -31,6 +31,8 @@ export interface BuildScript {
   deleteReads: number;
   /** The first this many delete builds fail. */
   failingDeletes?: number;
+  /** Builds end as they are queued, without reads: start and stop succeed, delete deletes the workspace. */
+  instant?: boolean;
 }
 
 /** The fields of a workspace the double keeps; its latest_build is the newest of its builds. */
@@ -62,9 +64,18 @@ export interface WorkspaceWorld {
   buildScripts: Map<string, BuildScript>;
   workspaces: StoredWorkspace[];
   buildLogs: Map<string, Schemas['ProvisionerJobLog'][]>;
+  /** Uploaded files by id: the bytes as sent and their SHA-256 (an upload of the same bytes answers the same id). */
+  files: Map<string, { hash: string; data: Buffer }>;
+  /** The job error of each version whose import fails (template-handlers.ts). */
+  importFailures: Map<string, string>;
+  /** Job errors for the next versions created: each one's import fails with the first error left. */
+  failNextImports: string[];
 }
 
 export const defaultBuildScript: BuildScript = { startReads: 1, agents: [{ name: 'main', readyAfterReads: 1 }], deleteReads: 1 };
+
+/** The script of the aggregated API's tests, which look at a workspace only by name and list. */
+export const instantBuildScript: BuildScript = { ...defaultBuildScript, instant: true };
 
 export function emptyWorkspaceWorld(): WorkspaceWorld {
   return {
@@ -75,6 +86,9 @@ export function emptyWorkspaceWorld(): WorkspaceWorld {
     buildScripts: new Map(),
     workspaces: [],
     buildLogs: new Map(),
+    files: new Map(),
+    importFailures: new Map(),
+    failNextImports: [],
   };
 }
 
@@ -185,6 +199,13 @@ export function advance(world: WorkspaceWorld, stored: StoredWorkspace): void {
     setJob(build, 'succeeded');
     stored.deleted = true;
   }
+}
+
+/** A build just queued: ended at once when the workspace's script is instant. */
+export function queued(stored: StoredWorkspace, build: Schemas['WorkspaceBuild']): void {
+  if (!stored.script.instant) return;
+  setJob(build, 'succeeded');
+  if (build.transition === 'delete') stored.deleted = true;
 }
 
 export function workspaceAnswer(stored: StoredWorkspace): Schemas['Workspace'] {
@@ -398,4 +419,20 @@ export function seedTemplate(
   if (options.member !== false) seedMembership(world, tester, organization);
   const { template, version } = seedTemplateWithVersion(world, organization, options);
   return { organization, tester, template, version };
+}
+
+/**
+ * An organization (added when missing) with a template named `template` whose builds are instant, and
+ * workspaces of `owner` (added when missing) made from it and running.
+ */
+export function seedRunningWorkspaces(
+  world: WorkspaceWorld,
+  users: Schemas['User'][],
+  seed: { organization: string; template: string; owner: string; workspaces: string[] },
+): { organization: Schemas['Organization']; template: Schemas['Template']; version: Schemas['TemplateVersion'] } {
+  const organization = seedOrganization(world, seed.organization);
+  const { template, version } = seedTemplateWithVersion(world, organization, { template: seed.template, script: instantBuildScript });
+  const owner = seedUser(users, seed.owner);
+  for (const name of seed.workspaces) seedWorkspace(world, { owner, template, name, transition: 'start' });
+  return { organization, template, version };
 }

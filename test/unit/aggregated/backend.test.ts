@@ -16,7 +16,7 @@ import { controllerOwnerReference } from '../../../src/controllers/shared/object
 import { operatorTokenMarks } from '../../../src/controllers/shared/operator-token-marks.ts';
 import { createLogger } from '../../../src/runtime/logger.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../../harness/coder-api-double.ts';
-import { seedAggregatedWorld } from '../../harness/coder-api-double/aggregated-handlers.ts';
+import { seedRunningWorkspaces } from '../../harness/coder-api-double/workspace-world.ts';
 import { cacheOf } from '../../fixtures/cache.ts';
 import { aControlPlane } from '../../fixtures/codercontrolplane.ts';
 
@@ -53,7 +53,12 @@ const statusOf = (fn: () => unknown): ApiStatusError => {
 let coder: CoderApiDouble;
 before(async () => {
   coder = await startCoderApiDouble({ tokens: [token] });
-  seedAggregatedWorld(coder.state, { organization: 'acme', template: 'starter', owner: 'alice', workspaces: ['dev'] });
+  seedRunningWorkspaces(coder.state.world, coder.state.users, {
+    organization: 'acme',
+    template: 'starter',
+    owner: 'alice',
+    workspaces: ['dev'],
+  });
 });
 after(() => coder?.stop());
 

@@ -1,0 +1,132 @@
+// Template sources in the double's one world, as Coder answers them: uploaded files (stored as sent, found
+// again by their content), template versions whose import job moves one step per read of the version,
+// templates made from an imported version, their metadata, their versions and which one is active.
+import { createHash, randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/coder-api.ts';
+import type { Answer, Handler } from './handlers.ts';
+import type { CoderApiDoubleState } from './state.ts';
+
+type Schemas = components['schemas'];
+
+const notFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
+const now = () => new Date().toISOString();
+
+function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Organization'] | undefined {
+  if (ref === 'default') return state.world.organizations.find((o) => o.is_default);
+  return state.world.organizations.find((o) => o.id === ref || o.name.toLowerCase() === ref.toLowerCase());
+}
+
+/** One read of an importing version: pending → running → succeeded, or failed when the world says the import fails. */
+export function advanceImport(state: CoderApiDoubleState, version: Schemas['TemplateVersion']): void {
+  const job = version.job;
+  if (job.status === 'pending') {
+    version.job = { ...job, status: 'running', started_at: now() };
+  } else if (job.status === 'running') {
+    const failure = state.world.importFailures.get(version.id);
+    version.job = failure
+      ? { ...job, status: 'failed', completed_at: now(), error: failure }
+      : { ...job, status: 'succeeded', completed_at: now() };
+  }
+}
+
+export const templateHandlers: Readonly<Record<string, Handler>> = {
+  uploadFile: ({ state, body }) => {
+    const data = Buffer.from(body as Uint8Array);
+    const hash = createHash('sha256').update(data).digest('hex');
+    const existing = [...state.world.files].find(([, f]) => f.hash === hash);
+    if (existing) return { status: 200, body: { hash: existing[0] } };
+    const id = randomUUID();
+    state.world.files.set(id, { hash, data });
+    return { status: 201, body: { hash: id } };
+  },
+
+  downloadFile: ({ state, params }) => {
+    const file = state.world.files.get(String(params.fileID));
+    if (!file) return notFound;
+    if (params.format === 'zip') return { status: 400, body: { message: 'The Coder API double serves archives as tar only.' } };
+    return { status: 200, body: file.data, headers: { 'Content-Type': 'application/x-tar' } };
+  },
+
+  createTemplateVersion: ({ state, params, body, user }) => {
+    const organization = findOrganization(state, String(params.organization));
+    if (!organization) return notFound;
+    const request = body as Schemas['CreateTemplateVersionRequest'];
+    if (!request.file_id || !state.world.files.has(request.file_id))
+      return { status: 400, body: { message: 'File not found.', validations: [{ field: 'file_id', detail: 'not found' }] } };
+    if (request.template_id && !state.world.templates.some((t) => t.id === request.template_id && t.organization_id === organization.id))
+      return { status: 404, body: { message: 'Template does not exist.' } };
+    const at = now();
+    const version: Schemas['TemplateVersion'] = {
+      id: randomUUID(),
+      template_id: request.template_id ?? null,
+      organization_id: organization.id,
+      name: request.name || `v${state.world.templateVersions.length + 1}`,
+      message: request.message ?? '',
+      created_at: at,
+      updated_at: at,
+      archived: false,
+      created_by: { id: user!.id, username: user!.username },
+      job: { id: randomUUID(), created_at: at, status: 'pending', file_id: request.file_id },
+    };
+    if (state.world.failNextImports.length) state.world.importFailures.set(version.id, state.world.failNextImports.shift()!);
+    state.world.templateVersions.push(version);
+    return { status: 201, body: version };
+  },
+
+  createTemplate: ({ state, params, body }) => {
+    const organization = findOrganization(state, String(params.organization));
+    if (!organization) return notFound;
+    const request = body as Schemas['CreateTemplateRequest'];
+    if (state.world.templates.some((t) => t.organization_id === organization.id && t.name === request.name))
+      return { status: 409, body: { message: `Template with name "${request.name}" already exists.` } };
+    const version = state.world.templateVersions.find((v) => v.id === request.template_version_id);
+    if (!version || version.organization_id !== organization.id) return { status: 404, body: { message: 'Template version not found.' } };
+    if (version.job.status !== 'succeeded') return { status: 400, body: { message: 'Template version has not finished importing.' } };
+    const at = now();
+    const template: Schemas['Template'] = {
+      id: randomUUID(),
+      name: request.name,
+      organization_id: organization.id,
+      organization_name: organization.name,
+      active_version_id: version.id,
+      display_name: request.display_name ?? '',
+      description: request.description ?? '',
+      icon: request.icon ?? '',
+      deprecated: false,
+      created_at: at,
+      updated_at: at,
+    };
+    version.template_id = template.id;
+    state.world.templates.push(template);
+    return { status: 201, body: template };
+  },
+
+  updateTemplateMetadata: ({ state, params, body }) => {
+    const template = state.world.templates.find((t) => t.id === params.template);
+    if (!template) return notFound;
+    Object.assign(template, body as object, { updated_at: now() });
+    return { status: 200, body: template };
+  },
+
+  listTemplateVersions: ({ state, params }) => {
+    if (!state.world.templates.some((t) => t.id === params.template)) return notFound;
+    const versions = state.world.templateVersions.filter(
+      (v) => v.template_id === params.template && (params.include_archived === true || !v.archived),
+    );
+    return { status: 200, body: versions };
+  },
+
+  updateActiveTemplateVersion: ({ state, params, body }) => {
+    const template = state.world.templates.find((t) => t.id === params.template);
+    if (!template) return notFound;
+    const id = (body as Schemas['UpdateActiveTemplateVersion']).id;
+    const version = state.world.templateVersions.find((v) => v.id === id);
+    if (!version || version.template_id !== template.id)
+      return { status: 400, body: { message: "The provided template version doesn't belong to the specified template." } };
+    if (version.job.status !== 'succeeded')
+      return { status: 400, body: { message: 'The provided template version has not finished importing or failed.' } };
+    template.active_version_id = version.id;
+    template.updated_at = now();
+    return { status: 200, body: { message: 'Updated the active template version!' } };
+  },
+};
