@@ -3,7 +3,7 @@
 // reconciles, API writes and Coder calls per object, and the operator's writes during 60 s of quiet.
 import { coderProvisionerClient } from '../../generated/clients/index.ts';
 import type { CoderProvisioner } from '../../generated/types/coderprovisioner.ts';
-import { controlPlaneWithOperatorAccess } from '../harness/control-plane-with-access.ts';
+import { controlPlaneWithOperatorAccess, entitlementsRead } from '../harness/control-plane-with-access.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment } from '../harness/operator-environment.ts';
 import { byResource, operatorWrites } from '../harness/operator-writes.ts';
@@ -24,7 +24,9 @@ try {
       .filter(matches)
       .reduce((a, s) => a + s.value, 0);
   const reconciles = () => sum((s) => s.name === 'controller_runtime_reconcile_total' && s.labels.controller === 'coderprovisioner');
-  // Let the control plane settle, so that its own writes are not counted.
+  // Let the control plane settle (entitlements read, as it has soon after it serves), so that its own
+  // writes, and the provisioners' answers to them, are not counted.
+  await entitlementsRead(env, namespace);
   await new Promise((r) => setTimeout(r, 5_000));
   const before = await reconciles();
   const coderCallsBefore = env.coder.requests.length;
