@@ -18,9 +18,10 @@ export async function operatorReads(cp: ControlPlane, since: Date, until: Date):
   return events.filter((e) => e.objectRef?.resource !== 'leases');
 }
 
-/** `verb resource[/subresource]` of a request. */
+/** `verb resource[/subresource]` of a request (`verb path` of one that names no resource, such as discovery). */
 export function writeKind(e: AuditEvent): string {
-  return `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
+  if (!e.objectRef?.resource) return `${e.verb} ${e.requestURI.split('?')[0]}`;
+  return `${e.verb} ${e.objectRef.resource}${e.objectRef.subresource ? `/${e.objectRef.subresource}` : ''}`;
 }
 
 /** Writes counted by verb and resource, for example `create secrets=3, patch coderaiproviders/status=10`. */
