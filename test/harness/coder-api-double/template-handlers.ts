@@ -16,17 +16,22 @@ function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Org
   return state.world.organizations.find((o) => o.id === ref || o.name.toLowerCase() === ref.toLowerCase());
 }
 
-/** One read of an importing version: pending → running → succeeded, or failed when the world says the import fails. */
+/**
+ * One read of a version created through the API while it imports: pending → running → succeeded, or failed
+ * when the world says the import fails. A seeded version keeps the job a test gave it.
+ */
 export function advanceImport(state: CoderApiDoubleState, version: Schemas['TemplateVersion']): void {
+  if (!state.world.importing.has(version.id)) return;
   const job = version.job;
   if (job.status === 'pending') {
     version.job = { ...job, status: 'running', started_at: now() };
-  } else if (job.status === 'running') {
-    const failure = state.world.importFailures.get(version.id);
-    version.job = failure
-      ? { ...job, status: 'failed', completed_at: now(), error: failure }
-      : { ...job, status: 'succeeded', completed_at: now() };
+    return;
   }
+  const failure = state.world.importFailures.get(version.id);
+  version.job = failure
+    ? { ...job, status: 'failed', completed_at: now(), error: failure }
+    : { ...job, status: 'succeeded', completed_at: now() };
+  state.world.importing.delete(version.id);
 }
 
 export const templateHandlers: Readonly<Record<string, Handler>> = {
@@ -70,6 +75,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     };
     if (state.world.failNextImports.length) state.world.importFailures.set(version.id, state.world.failNextImports.shift()!);
     state.world.templateVersions.push(version);
+    state.world.importing.add(version.id);
     return { status: 201, body: version };
   },
 

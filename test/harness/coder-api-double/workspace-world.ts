@@ -66,6 +66,8 @@ export interface WorkspaceWorld {
   buildLogs: Map<string, Schemas['ProvisionerJobLog'][]>;
   /** Uploaded files by id: the bytes as sent and their SHA-256 (an upload of the same bytes answers the same id). */
   files: Map<string, { hash: string; data: Buffer }>;
+  /** The versions created through the API whose import job moves one step per read (template-handlers.ts). */
+  importing: Set<string>;
   /** The job error of each version whose import fails (template-handlers.ts). */
   importFailures: Map<string, string>;
   /** Job errors for the next versions created: each one's import fails with the first error left. */
@@ -87,6 +89,7 @@ export function emptyWorkspaceWorld(): WorkspaceWorld {
     workspaces: [],
     buildLogs: new Map(),
     files: new Map(),
+    importing: new Set(),
     importFailures: new Map(),
     failNextImports: [],
   };
