@@ -76,7 +76,15 @@ try {
       },
     });
   });
-  while ((await readyCount(admin)) < n) await sleep(1_000);
+  // A progress line every 30 s on stderr: at --n=5000 the run takes long and the figures print only at the end.
+  let lastProgress = performance.now();
+  for (let ready = await readyCount(admin); ready < n; ready = await readyCount(admin)) {
+    if (performance.now() - lastProgress >= 30_000) {
+      lastProgress = performance.now();
+      process.stderr.write(`${((lastProgress - t0) / 1000).toFixed(0)} s: ${ready}/${n} Ready\n`);
+    }
+    await sleep(1_000);
+  }
   const operatorSeconds = (performance.now() - t0) / 1000;
   const allReady = new Date();
   const after = figures(await samples());
