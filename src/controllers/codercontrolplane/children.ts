@@ -9,7 +9,7 @@ import {
 } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
-import { allOrFirstFailure } from '../../runtime/all-settled.ts';
+import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';

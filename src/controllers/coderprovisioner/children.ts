@@ -5,7 +5,7 @@ import type { V1Deployment, V1Secret } from '@kubernetes/client-node';
 import { CoderProvisionerConditions as C, type CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
-import { allOrFirstFailure } from '../../runtime/all-settled.ts';
+import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';

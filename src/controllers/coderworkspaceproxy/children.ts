@@ -4,7 +4,7 @@ import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
-import { allOrFirstFailure } from '../../runtime/all-settled.ts';
+import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
