@@ -3,17 +3,16 @@
 // operator's writes during 60 s of quiet afterwards, and how many of its requests met 409 Conflict.
 import { coderControlPlaneClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
-import { writeVerbs } from '../harness/audit.ts';
 import { startControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
-import { installOperatorRbac, operatorNamespace, operatorServiceAccount, startOperator } from '../harness/operator.ts';
+import { installOperatorRbac, startOperator } from '../harness/operator.ts';
+import { byResource, operatorWrites } from '../harness/operator-writes.ts';
 import { parseSamples, type Sample } from '../harness/prometheus.ts';
 
 const n = Number(process.env.N ?? 300);
 const concurrency = Number(process.env.CONCURRENCY ?? 4);
 const quietSeconds = Number(process.env.QUIET_SECONDS ?? 60);
 const namespace = 'bench';
-const operatorUser = `system:serviceaccount:${operatorNamespace}:${operatorServiceAccount}`;
 
 const cp = await startControlPlane({ kwok: true });
 try {
@@ -53,27 +52,13 @@ try {
   const allReady = new Date();
   const count = (await reconciles()) - before;
   const conflictCount = (await conflicts()) - conflictsBefore;
-  const writes = await cp.auditEvents({ username: operatorUser, since: started, until: allReady, verbs: writeVerbs });
-  const objectWrites = writes.filter((e) => e.objectRef?.resource !== 'leases');
+  const objectWrites = await operatorWrites(cp, started, allReady);
   const statusWrites = objectWrites.filter((e) => e.objectRef?.subresource === 'status');
   const statusConflicts = statusWrites.filter((e) => e.responseStatus?.code === 409);
   await new Promise((r) => setTimeout(r, 2_000));
   const quietFrom = new Date();
   await new Promise((r) => setTimeout(r, quietSeconds * 1000));
-  const quiet = (await cp.auditEvents({ username: operatorUser, since: quietFrom, verbs: writeVerbs })).filter(
-    (e) => e.objectRef?.resource !== 'leases',
-  );
-  const byResource = (events: typeof writes) =>
-    Object.entries(
-      events.reduce<Record<string, number>>((acc, e) => {
-        const key = `${e.verb} ${e.objectRef?.resource}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''}`;
-        acc[key] = (acc[key] ?? 0) + 1;
-        return acc;
-      }, {}),
-    )
-      .sort()
-      .map(([k, v]) => `${k}=${v}`)
-      .join(', ');
+  const quiet = await operatorWrites(cp, quietFrom);
   console.log(`control planes               ${n} (operator access disabled, max-concurrent-reconciles=${concurrency})`);
   console.log(`first create → all Ready     ${seconds.toFixed(1)} s`);
   console.log(`reconciles                   ${count} (${(count / n).toFixed(2)} per object)`);
