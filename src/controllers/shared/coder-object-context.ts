@@ -1,7 +1,8 @@
 // What the controllers of the kinds that keep an object in a control plane's Coder (the AI kinds) are built
 // from, and their wiring: the caches they read, the shared knowledge of each control plane's Coder, the
 // resync period, and the watches that bring a change of the control plane or of a Secret the object names
-// to it at once. Drift in Coder is found by the resync each reconcile asks for.
+// to it at once. Drift in Coder is found by the resync each reconcile asks for; the object's own status and
+// finalizer writes bring no reconcile.
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
@@ -12,7 +13,9 @@ import type { KubeObject, ObjectMeta } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { CoderFacts } from './coder-facts.ts';
+import { coderObjectFinalizer } from './coder-object-finalize.ts';
 import { defaultCoderResyncMs, type ControllerDeps } from './deps.ts';
+import { ownWritesIgnored } from './event-filters.ts';
 import { referenceWatches } from './reference-watches.ts';
 
 export interface CoderObject extends KubeObject {
@@ -67,7 +70,7 @@ export function coderObjectController<T extends CoderObject>(
   const watches = referenceWatches(ctx.caches.objects, secretNames);
   return manager
     .controller(name)
-    .for(resource)
+    .for(resource, ownWritesIgnored<T>(coderObjectFinalizer))
     .watches<CoderControlPlane>(coderControlPlaneResource, watches.fromControlPlane)
     .watches<V1Secret>(builtinResources.secret, watches.fromSecret)
     .build(reconcile);

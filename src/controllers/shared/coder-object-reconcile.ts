@@ -34,11 +34,11 @@ export async function reconcileCoderObject<T extends CoderObject>(
   request: Request,
   rc: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  const obj = ctx.caches.objects.get(request.namespace, request.name);
-  if (!obj) return;
-  if (obj.metadata.deletionTimestamp) return kind.finalize(obj, rc.signal);
-  // The write brings a newer version through the watch, which reconciles again.
-  if (await ctx.writer.addFinalizer(kind.resource, obj, kind.finalizer)) return;
+  const cached = ctx.caches.objects.get(request.namespace, request.name);
+  if (!cached) return;
+  if (cached.metadata.deletionTimestamp) return kind.finalize(cached, rc.signal);
+  // The reconcile goes on from the written version: the controller's event filter ignores that write.
+  const obj = await ctx.writer.withFinalizer(kind.resource, cached, kind.finalizer);
 
   const invalid = kind.specProblem(obj);
   if (invalid) {
