@@ -34,7 +34,7 @@ export interface RunningAggregatedApiServer {
 
 export async function startAggregatedApiServer(input: AggregatedApiServerInput): Promise<RunningAggregatedApiServer> {
   const logger = input.logger.child({ component: 'aggregated-apiserver' });
-  let serving = await ensureServingCert(input.http, input.namespace);
+  let serving = await ensureServingCert(input.http, logger, input.namespace);
   let server: AggregatedServer | undefined;
   const trust = new FrontProxyTrustSource(input.http, logger, (t) =>
     server?.updateTls({ cert: serving.cert, key: serving.key, clientCAs: t.caPem }),
