@@ -68,8 +68,7 @@ export async function startAggregatedApiServer(input: AggregatedApiServerInput):
   return {
     port,
     async stop() {
-      caBundle.stop();
-      await Promise.all([trust.stop(), certWatch.stop()]);
+      await Promise.all([trust.stop(), certWatch.stop(), caBundle.stop()]);
       await server.close();
     },
   };
