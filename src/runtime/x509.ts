@@ -86,7 +86,7 @@ export interface ServingCert {
   key: string;
 }
 
-/** Who signs a certificate: the issuer's certificate and private key (PEM or parsed). */
+/** Who signs a certificate: the issuer's certificate and private key. */
 export interface Issuer {
   cert: X509Certificate;
   key: KeyObject;
