@@ -8,7 +8,8 @@ export const permissions: Permission[] = [
   {
     apiGroups: ['apiregistration.k8s.io'],
     resources: ['apiservices'],
-    verbs: ['get', 'patch'],
+    // list and watch by field selector metadata.name, which RBAC matches against resourceNames.
+    verbs: ['get', 'list', 'patch', 'watch'],
     resourceNames: ['v1alpha1.aggregation.coder.com'],
   },
 ];

@@ -1,20 +1,13 @@
 // Keeps the served certificate current without a restart (hot reload): the Secret is watched, so a
 // certificate another replica renewed, or one written by hand, is served at once; a Secret that is
-// deleted, emptied or holds a certificate that is expiring or does not name this namespace is renewed
-// here (the write comes back through the watch to every replica). Time alone ages a certificate too,
-// so it is looked at again every 12 h.
+// deleted, emptied, unreadable or holds a certificate due for renewal is renewed here (serving-cert.ts;
+// the write comes back through the watch to every replica). Time alone ages a certificate too, so it
+// is looked at again every 12 h.
 import { Informer } from '../runtime/informer.ts';
 import type { KubeHttp } from '../runtime/kube-http.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { builtinResources } from '../runtime/resource.ts';
-import {
-  ensureServingCert,
-  servingCertSecretName,
-  servingNames,
-  usableServingCert,
-  type SecretBody,
-  type ServingMaterial,
-} from './serving-cert.ts';
+import { ensureServingCert, planServingSecret, servingCertSecretName, type SecretBody, type ServingMaterial } from './serving-cert.ts';
 
 const recheckMs = 12 * 3_600_000;
 
@@ -68,9 +61,9 @@ export class ServingCertWatch {
 
   private seen(secret: SecretBody): void {
     this.enqueue(async () => {
-      const material = usableServingCert(secret, servingNames(this.namespace), new Date());
-      if (material) await this.use(material);
-      else await this.renew();
+      const plan = planServingSecret(secret.data, this.namespace, new Date());
+      if (plan.write) await this.renew();
+      else await this.use(plan.material);
     });
   }
 
@@ -86,7 +79,7 @@ export class ServingCertWatch {
   }
 
   private async renew(): Promise<void> {
-    await this.use(await ensureServingCert(this.http, this.namespace));
+    await this.use(await ensureServingCert(this.http, this.logger, this.namespace));
   }
 
   private async use(material: ServingMaterial): Promise<void> {

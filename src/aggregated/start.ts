@@ -34,7 +34,7 @@ export interface RunningAggregatedApiServer {
 
 export async function startAggregatedApiServer(input: AggregatedApiServerInput): Promise<RunningAggregatedApiServer> {
   const logger = input.logger.child({ component: 'aggregated-apiserver' });
-  let serving = await ensureServingCert(input.http, input.namespace);
+  let serving = await ensureServingCert(input.http, logger, input.namespace);
   let server: AggregatedServer | undefined;
   const trust = new FrontProxyTrustSource(input.http, logger, (t) =>
     server?.updateTls({ cert: serving.cert, key: serving.key, clientCAs: t.caPem }),
@@ -68,8 +68,7 @@ export async function startAggregatedApiServer(input: AggregatedApiServerInput):
   return {
     port,
     async stop() {
-      caBundle.stop();
-      await Promise.all([trust.stop(), certWatch.stop()]);
+      await Promise.all([trust.stop(), certWatch.stop(), caBundle.stop()]);
       await server.close();
     },
   };

@@ -46,6 +46,8 @@ export interface InformerOptions<T = KubeObject> {
   /** The watch is stale when it has not been connected for this long. */
   staleAfterMs?: number;
   logger?: Logger;
+  /** Told of each failed list or watch instead of the warning logged, for a caller that words (or rate-limits) its own. */
+  onError?: (err: Error) => void;
   /**
    * Initial and largest delay between failed attempts (each jittered up to twice as long, within the
    * largest), and how long without a failure resets it (default 2 min, as client-go).
@@ -186,10 +188,12 @@ export class Informer<T extends KubeObject> {
           continue;
         }
         const delay = backoff.next();
-        this.options.logger?.warn(
-          { resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
-          'list or watch failed; retrying',
-        );
+        if (this.options.onError) this.options.onError(err as Error);
+        else
+          this.options.logger?.warn(
+            { resource: this.resource.plural, err: (err as Error).message, retryInMs: delay },
+            'list or watch failed; retrying',
+          );
         this.markDisconnected();
         await abortableSleep(delay, signal);
         continue;

@@ -1,11 +1,12 @@
 // Who may call the aggregated API server, and whom it trusts: requests straight to its port with the
 // front proxy's certificate and X-Remote-* headers as kube-apiserver sends them (R4), forged or rogue
 // ones (R3, R7), cluster client certificates (R6); the SubjectAccessReview skipped for system:masters
-// and cached (R10); the trust ConfigMap watched, and the serving certificate renewed and reloaded
-// without a restart, with kube-apiserver's aggregator still reaching the server afterwards.
+// and cached (R10); the trust ConfigMap watched, and the serving certificate renewed (under the same CA,
+// or a new one on upgrade and rotation) and reloaded without a restart, with kube-apiserver's
+// aggregator still reaching the server afterwards.
 // R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
 import assert from 'node:assert/strict';
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,7 +19,7 @@ import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
 import { createPki, type ClientCert, type Pki } from '../harness/pki.ts';
 import { eventually } from '../harness/wait.ts';
-import { servingNames } from '../../src/aggregated/serving-cert.ts';
+import { issueServingCert, servingNames } from '../../src/aggregated/serving-pki.ts';
 import { selfSignedCert } from '../../src/runtime/self-signed-cert.ts';
 
 const token = 'aggregated1-operatortokenvalue0000000';
@@ -199,60 +200,106 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal((await asProxy(masters)).status, 200, 'the real front proxy is still trusted');
   });
 
-  it('renews an expiring serving certificate and serves renewed ones without a restart; the aggregator follows (§5.3)', async () => {
+  it('renews an expiring serving certificate under the same CA, leaving the caBundle; serves renewed ones without a restart (§5.3)', async () => {
     const pid = operator.process.pid;
-    const secretOf = async () =>
-      JSON.parse(await kubectlOk(admin, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json']));
-    const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
-    const b64 = (s: string) => Buffer.from(s).toString('base64');
-    const decoded = (s: string) => Buffer.from(s, 'base64').toString('utf8');
-    const write = async (cert: { cert: string; key: string }) => {
-      const secret = await secretOf();
-      secret.data = { 'tls.crt': b64(cert.cert), 'tls.key': b64(cert.key), 'ca.crt': b64(cert.cert) };
-      await kubectlOk(admin, ['replace', '-f', '-'], JSON.stringify(secret));
-    };
-    const names = servingNames(operatorNamespace);
+    const secret = await servingSecret();
+    const ca = { cert: new X509Certificate(secret['ca.crt']!), key: createPrivateKey(secret['ca.key']!) };
+    assert.equal(ca.cert.ca, true);
+    assert.ok(new X509Certificate(secret['tls.crt']!).checkIssued(ca.cert), 'tls.crt is signed by the CA of ca.crt');
+    assert.equal(await caBundle(), secret['ca.crt']);
 
-    // Another replica (or a person) renewed it: served at once, and trusted by the APIService.
-    const renewed = selfSignedCert(names);
-    await write(renewed);
+    // Another replica (or a person) issued one under the CA: served at once, nothing else changes.
+    const renewed = issueServingCert(ca, operatorNamespace, new Date());
+    await writeServingSecret({ ...secret, 'tls.crt': renewed.cert, 'tls.key': renewed.key });
     await eventually('the renewed certificate to be served', async () => (await servedCertificate(port)) === fingerprint(renewed.cert));
-    await eventually('the caBundle to hold it', async () => {
-      const caBundle = await kubectlOk(admin, ['get', 'apiservice', apiServiceName, '-o', 'jsonpath={.spec.caBundle}']);
-      return decoded(caBundle).includes(renewed.cert);
-    });
-    await eventually(
-      'kube-apiserver to reach the server with it',
-      async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
-    );
 
-    // One with a third of its life left or less: this server renews it, keeping the old one trusted meanwhile.
-    const expiring = selfSignedCert(names, { days: 3, now: new Date(Date.now() - 2.5 * 86_400_000) });
-    await write(expiring);
+    // One with less than a third of its year left: this server issues a new one under the same CA.
+    const expiring = issueServingCert(ca, operatorNamespace, new Date(Date.now() - 250 * 86_400_000));
+    await writeServingSecret({ ...secret, 'tls.crt': expiring.cert, 'tls.key': expiring.key });
     const fresh = await eventually('the operator to renew it', async () => {
-      const secret = await secretOf();
-      const cert = decoded(secret.data['tls.crt']);
-      return cert !== expiring.cert ? { cert, ca: decoded(secret.data['ca.crt']) } : undefined;
+      const now = await servingSecret();
+      return now['tls.crt'] !== expiring.cert ? now : undefined;
     });
-    assert.ok(new Date(new X509Certificate(fresh.cert).validTo).getTime() > Date.now() + 300 * 86_400_000, 'valid for a year');
-    assert.ok(fresh.ca.includes(fresh.cert) && fresh.ca.includes(expiring.cert), 'ca.crt trusts the new and the previous certificate');
-    await eventually('the fresh certificate to be served', async () => (await servedCertificate(port)) === fingerprint(fresh.cert));
+    const x509 = new X509Certificate(fresh['tls.crt']!);
+    assert.ok(x509.checkIssued(ca.cert) && x509.verify(ca.cert.publicKey), 'signed by the same CA');
+    assert.ok(new Date(x509.validTo).getTime() > Date.now() + 300 * 86_400_000, 'valid for a year');
+    assert.deepEqual([fresh['ca.crt'], fresh['ca.key']], [secret['ca.crt'], secret['ca.key']], 'the CA is kept');
+    await eventually('the fresh certificate to be served', async () => (await servedCertificate(port)) === fingerprint(fresh['tls.crt']!));
+    assert.equal(await caBundle(), secret['ca.crt'], 'the caBundle did not change');
     await eventually(
       'kube-apiserver to reach the server with it',
       async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
     );
-    const x509 = new X509Certificate(fresh.cert);
-    for (const name of [
-      'coder-k8s-apiserver',
-      'coder-k8s-apiserver.coder-system',
-      'coder-k8s-apiserver.coder-system.svc',
-      'coder-k8s-apiserver.coder-system.svc.cluster.local',
-    ])
-      assert.equal(x509.checkHost(name), name, `the certificate names ${name} (R1)`);
+    for (const name of servingNames(operatorNamespace)) assert.equal(x509.checkHost(name), name, `the certificate names ${name} (R1)`);
     assert.equal(operator.process.pid, pid);
     assert.equal(operator.process.hasExited, false, 'no restart');
   });
+
+  it('upgrades the self-signed layout to a CA, and makes a new CA when ca.key is deleted, trusting the old while replicas switch (§5.3)', async () => {
+    // The layout of releases before the CA: no ca.key, ca.crt is the self-signed serving certificate.
+    const old = selfSignedCert(servingNames(operatorNamespace));
+    await writeServingSecret({ 'ca.crt': old.cert, 'tls.crt': old.cert, 'tls.key': old.key });
+    const upgraded = await eventually('a CA in the Secret', async () => {
+      const now = await servingSecret();
+      return now['ca.key'] ? now : undefined;
+    });
+    const [newCa, ...kept] = certificates(upgraded['ca.crt']!);
+    assert.deepEqual(kept, [old.cert], 'ca.crt trusts the new CA and the old certificate');
+    assert.ok(new X509Certificate(upgraded['tls.crt']!).checkIssued(new X509Certificate(newCa!)));
+    await eventually('the caBundle to follow', async () => (await caBundle()) === upgraded['ca.crt']);
+    await eventually('the new certificate to be served', async () => (await servedCertificate(port)) === fingerprint(upgraded['tls.crt']!));
+    await eventually(
+      'kube-apiserver to reach the server with it',
+      async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
+    );
+
+    // Rotating the CA: delete ca.key.
+    await kubectlOk(admin, [
+      'patch',
+      'secret',
+      '-n',
+      operatorNamespace,
+      'coder-k8s-apiserver-tls',
+      '--type=json',
+      '-p',
+      '[{"op":"remove","path":"/data/ca.key"}]',
+    ]);
+    const rotated = await eventually('another CA in the Secret', async () => {
+      const now = await servingSecret();
+      return now['ca.key'] && now['ca.key'] !== upgraded['ca.key'] ? now : undefined;
+    });
+    const [rotatedCa, ...trusted] = certificates(rotated['ca.crt']!);
+    assert.deepEqual(trusted, [newCa, old.cert], 'the previous CA and certificate stay trusted while valid');
+    assert.ok(new X509Certificate(rotated['tls.crt']!).checkIssued(new X509Certificate(rotatedCa!)));
+    await eventually('the caBundle to follow', async () => (await caBundle()) === rotated['ca.crt']);
+    await eventually(
+      'kube-apiserver to reach the server with it',
+      async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
+    );
+  });
 });
+
+const decoded = (s: string) => Buffer.from(s, 'base64').toString('utf8');
+const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
+const certificates = (pem: string) => pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n/g) ?? [];
+
+/** The serving certificate Secret's data, as PEM by key. */
+async function servingSecret(): Promise<Record<string, string>> {
+  const secret = JSON.parse(await kubectlOk(admin, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json']));
+  return Object.fromEntries(Object.entries(secret.data as Record<string, string>).map(([k, v]) => [k, decoded(v)]));
+}
+
+/** Replaces the serving certificate Secret's data, as another replica or a person would. */
+async function writeServingSecret(pem: Record<string, string>): Promise<void> {
+  const secret = JSON.parse(await kubectlOk(admin, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json']));
+  secret.data = Object.fromEntries(Object.entries(pem).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+  await kubectlOk(admin, ['replace', '-f', '-'], JSON.stringify(secret));
+}
+
+/** The APIService's caBundle as PEM. */
+async function caBundle(): Promise<string> {
+  return decoded(await kubectlOk(admin, ['get', 'apiservice', apiServiceName, '-o', 'jsonpath={.spec.caBundle}']));
+}
 
 interface ReviewSpec {
   user: string;

@@ -12,7 +12,12 @@ import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-d
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { directRequest } from '../harness/direct-request.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
-import { apiServiceName as apiService, startAggregatedApi } from '../harness/aggregated-api.ts';
+import {
+  apiServiceName as apiService,
+  registerApiService,
+  startAggregatedApi,
+  waitApiServiceAvailable,
+} from '../harness/aggregated-api.ts';
 import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
 import { grantsOf, unusedGrants, usedGrants } from '../harness/rbac-usage.ts';
 import { eventually } from '../harness/wait.ts';
@@ -246,6 +251,45 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.equal(live(), workspaces);
     assert.equal(world.templates.length, templates);
     assert.equal(deletesSent(), deletesBefore, 'no delete reached Coder while the namespace was deleted');
+  });
+
+  it('sets the caBundle of an APIService applied after it started, as soon as it is applied (watched, not polled)', async () => {
+    const ca = JSON.parse(await kubectlOk(admin, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json'])).data[
+      'ca.crt'
+    ];
+    // Twice in a row, each within 20 s: a poll every 60 s could at best catch one of them.
+    for (const round of [1, 2]) {
+      await kubectlOk(admin, ['delete', 'apiservice', apiService]);
+      await registerApiService(cp, port);
+      await eventually(
+        `the caBundle of the APIService applied again (round ${round})`,
+        async () => JSON.parse(await kubectlOk(admin, ['get', 'apiservice', apiService, '-o', 'json'])).spec.caBundle === ca,
+        { timeoutMs: 20_000 },
+      );
+    }
+    await waitApiServiceAvailable(cp, operator);
+    assert.equal((await kubectl(admin, ['get', 'coderworkspaces', '-A'])).code, 0);
+  });
+
+  it('leaves the caBundle of an APIService annotated coder.com/manage-ca-bundle: "false" alone, and manages it once the annotation goes', async () => {
+    await kubectlOk(admin, ['delete', 'apiservice', apiService]);
+    const logLength = readFileSync(operator.logFile, 'utf8').length;
+    const optedOut = parseYaml(readFileSync('deploy/apiserver-apiservice.yaml', 'utf8'));
+    optedOut.metadata.annotations = { 'coder.com/manage-ca-bundle': 'false' };
+    optedOut.spec.service.port = port;
+    await kubectlOk(admin, ['apply', '-f', '-'], JSON.stringify(optedOut));
+    await eventually('the operator to see the annotation', async () =>
+      readFileSync(operator.logFile, 'utf8').slice(logLength).includes('caBundle left alone'),
+    );
+    const spec = JSON.parse(await kubectlOk(admin, ['get', 'apiservice', apiService, '-o', 'json'])).spec;
+    assert.equal(spec.caBundle, undefined);
+    await kubectlOk(admin, ['annotate', 'apiservice', apiService, 'coder.com/manage-ca-bundle-']);
+    await eventually(
+      'the caBundle once the annotation is gone',
+      async () => !!JSON.parse(await kubectlOk(admin, ['get', 'apiservice', apiService, '-o', 'json'])).spec.caBundle,
+      { timeoutMs: 20_000 },
+    );
+    await waitApiServiceAvailable(cp, operator);
   });
 
   it('used every verb src/aggregated/permissions.ts grants, as the audit log shows', async () => {
