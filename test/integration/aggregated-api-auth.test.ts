@@ -227,12 +227,17 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
         'X-Remote-Group2': ['g3', 'g4'],
         'X-Remote-Extra-Scopes': 'read',
         'X-Remote-Extra-Acme.com%2Fproject': 'x',
+        'X-Remote-Extra-Bad%zzEscape': 'y',
+        'X-Remote-Extra-Case%41': 'z',
       });
       assert.equal(answer.status, 403);
       const [review] = await eventually('the review of judy', async () => (await reviewsSince(since)).filter((r) => r.user === 'judy'));
       assert.deepEqual(
         { groups: review!.groups, extra: review!.extra },
-        { groups: ['g1', 'g2', 'g3', 'g4', 'system:authenticated'], extra: { scopes: ['read'], 'acme.com/project': ['x'] } },
+        {
+          groups: ['g1', 'g2', 'g3', 'g4', 'system:authenticated'],
+          extra: { scopes: ['read'], 'acme.com/project': ['x'], 'bad%zzescape': ['y'] },
+        },
       );
     } finally {
       await restore();
@@ -297,6 +302,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal(operator.process.pid, pid);
     assert.equal(operator.process.hasExited, false, 'no restart');
   });
+
   it('refuses a TLS 1.1 client at the handshake and agrees on TLS 1.2 or 1.3, also after the trust and certificate changed (R1)', async () => {
     assert.match(await negotiatedTls(port, 'TLSv1.1'), /PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/);
     assert.equal(await negotiatedTls(port, 'TLSv1.2'), 'TLSv1.2');
