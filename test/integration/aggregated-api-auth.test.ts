@@ -236,7 +236,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
         { groups: review!.groups, extra: review!.extra },
         {
           groups: ['g1', 'g2', 'g3', 'g4', 'system:authenticated'],
-          extra: { scopes: ['read'], 'acme.com/project': ['x'], 'bad%zzescape': ['y'] },
+          extra: { scopes: ['read'], 'acme.com/project': ['x'], 'bad%zzescape': ['y'], caseA: ['z'] },
         },
       );
     } finally {
