@@ -112,3 +112,23 @@ export async function editFrontProxyTrust(cp: ControlPlane, edit: (data: Record<
     await replace(current);
   };
 }
+
+/** A Role and RoleBinding letting `subjects` (YAML flow maps) get and list coderworkspaces in `namespace`. */
+export function workspaceReaderRbac(namespace: string, subjects: string[]): string {
+  return `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: workspace-reader, namespace: ${namespace}}
+rules:
+  - apiGroups: [aggregation.coder.com]
+    resources: [coderworkspaces]
+    verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: workspace-readers, namespace: ${namespace}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: workspace-reader}
+subjects:
+${subjects.map((s) => `  - ${s}`).join('\n')}
+`;
+}

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { apiServiceName, editFrontProxyTrust, startAggregatedApi } from '../harness/aggregated-api.ts';
+import { apiServiceName, editFrontProxyTrust, startAggregatedApi, workspaceReaderRbac } from '../harness/aggregated-api.ts';
 import { directRequest, negotiatedTls, servedCertificate } from '../harness/direct-request.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
@@ -27,23 +27,10 @@ const served = 'coder';
 const listPath = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}/coderworkspaces`;
 
 // Readers: the group readers-b and the user alice may list workspaces in `served`; nobody else may.
-const readerRbac = `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: workspace-reader, namespace: ${served}}
-rules:
-  - apiGroups: [aggregation.coder.com]
-    resources: [coderworkspaces]
-    verbs: [get, list]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: workspace-readers, namespace: ${served}}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: workspace-reader}
-subjects:
-  - {apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers-b}
-  - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
-`;
+const readerRbac = workspaceReaderRbac(served, [
+  '{apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers-b}',
+  '{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}',
+]);
 
 let cp: ControlPlane;
 let coder: CoderApiDouble;

@@ -5,7 +5,7 @@
 // shared/reference/aggregated-api-and-mcp.md §3.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { editFrontProxyTrust, startAggregatedApi } from '../harness/aggregated-api.ts';
+import { editFrontProxyTrust, startAggregatedApi, workspaceReaderRbac } from '../harness/aggregated-api.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { directRequest } from '../harness/direct-request.ts';
@@ -20,27 +20,10 @@ const listPath = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}/code
 const discoveryPath = '/apis/aggregation.coder.com/v1alpha1';
 
 // The group readers and the ServiceAccount reader may list workspaces in `served`.
-const readerRbac = `
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: reader, namespace: ${served}}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: workspace-reader, namespace: ${served}}
-rules:
-  - apiGroups: [aggregation.coder.com]
-    resources: [coderworkspaces]
-    verbs: [list]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: workspace-readers, namespace: ${served}}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: workspace-reader}
-subjects:
-  - {apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers}
-  - {kind: ServiceAccount, name: reader, namespace: ${served}}
-`;
+const readerRbac = workspaceReaderRbac(served, [
+  '{apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers}',
+  `{kind: ServiceAccount, name: reader, namespace: ${served}}`,
+]);
 
 let cp: ControlPlane;
 let coder: CoderApiDouble;
@@ -68,6 +51,7 @@ describe('aggregated API while kube-apiserver cannot be reached', { timeout: 300
     [cp, coder] = await Promise.all([startControlPlane(), startCoderApiDouble({ tokens: [token] })]);
     await kubectlOk(cp.adminKubeconfigPath, ['create', 'namespace', served]);
     await kubectlOk(cp.adminKubeconfigPath, ['apply', '-f', '-'], readerRbac);
+    await kubectlOk(cp.adminKubeconfigPath, ['create', 'serviceaccount', 'reader', '-n', served]);
     proxy = await startTcpProxy(Number(new URL(cp.server).port));
     ({ operator, port } = await startAggregatedApi(cp, coder, token, served, { kubeServer: `https://127.0.0.1:${proxy.port}` }));
   });
