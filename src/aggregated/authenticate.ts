@@ -35,6 +35,15 @@ function headerValues(req: IncomingMessage, names: string[]): string[] {
   return names.flatMap((name) => req.headersDistinct[name.toLowerCase()] ?? []);
 }
 
+/** An extra's key as kube-apiserver escaped it into a header name; invalid escaping is kept as sent, as Go's requestheader does. */
+function unescapeExtraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
 export class Authenticator {
   private readonly http: KubeHttp;
   private readonly trust: () => FrontProxyTrust | undefined;
@@ -68,7 +77,8 @@ export class Authenticator {
       for (const [name, values] of Object.entries(req.headersDistinct)) {
         const prefix = trust.extraHeaderPrefixes.find((p) => name.startsWith(p.toLowerCase()));
         if (!prefix || !values) continue;
-        const key = decodeURIComponent(name.slice(prefix.length)).toLowerCase();
+        // Node gives the name lowercased; unescaped after that, as Go does ("%41" stays "A").
+        const key = unescapeExtraKey(name.slice(prefix.length));
         (extra[key] ??= []).push(...values);
       }
       return { username, groups: [...new Set([...groups, 'system:authenticated'])], extra };

@@ -194,7 +194,6 @@ export class AggregatedServer {
       if (r.verb === 'watch') return await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
       const kind = ['get', 'list'].includes(r.verb) ? 'reads' : 'writes';
       if (this.inFlight[kind] >= this.deps.inflight[kind]) {
-        res.setHeader('Retry-After', '1');
         throw new ApiStatusError(429, 'TooManyRequests', 'too many requests in flight; try again later', { retryAfterSeconds: 1 });
       }
       this.inFlight[kind]++;
@@ -215,7 +214,13 @@ export class AggregatedServer {
       verdict = await this.deps.authorizer.authorize(user, attributes);
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message }, 'SubjectAccessReview failed');
-      throw new ApiStatusError(500, 'InternalError', 'Internal error occurred: cannot authorize the request (SubjectAccessReview failed)');
+      // kube-apiserver cannot be asked now; the same request may succeed once it can (reference R10).
+      throw new ApiStatusError(
+        503,
+        'ServiceUnavailable',
+        'authorization could not be checked: the SubjectAccessReview to kube-apiserver failed; try again later',
+        { retryAfterSeconds: 1 },
+      );
     }
     if (verdict.allowed) return;
     const what =
@@ -237,6 +242,7 @@ export class AggregatedServer {
       return;
     }
     if (status.code === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+    if (status.details?.retryAfterSeconds) res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
     sendJson(res, status.code, status.body());
   }
 

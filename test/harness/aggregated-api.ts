@@ -2,7 +2,7 @@
 // does, reached on loopback through an ExternalName Service (Endpoints refuse loopback addresses; the
 // aggregator resolves an ExternalName to its host name): kubectl → kube-apiserver → aggregator → the
 // operator (--app=aggregated-apiserver, the Go original's --coder-* flags) → the Coder API double.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml, stringify } from 'yaml';
 import type { CoderApiDouble } from './coder-api-double.ts';
 import type { ControlPlane } from './control-plane.ts';
@@ -11,6 +11,7 @@ import { installOperatorRbac, operatorNamespace, startOperator, type RunningOper
 import { freePort } from './ports.ts';
 
 export const apiServiceName = 'v1alpha1.aggregation.coder.com';
+const trustConfigMap = ['-n', 'kube-system', 'configmap', 'extension-apiserver-authentication'];
 
 export interface AggregatedApi {
   operator: RunningOperator;
@@ -47,16 +48,18 @@ export async function waitApiServiceAvailable(cp: ControlPlane, operator: Runnin
 /**
  * Registers the APIService, starts the operator serving `namespace` from `coder` with `token` (and `env`),
  * and waits until Available. `args` are added to (and win over) the operator's flags, such as a shorter
- * --coder-request-timeout.
+ * --coder-request-timeout. `kubeServer` replaces kube-apiserver's URL in the operator's kubeconfig (a
+ * proxy in front of it).
  */
 export async function startAggregatedApi(
   cp: ControlPlane,
   coder: CoderApiDouble,
   token: string,
   namespace: string,
-  { args = [], env }: { args?: string[]; env?: Record<string, string> } = {},
+  { args = [], env, kubeServer }: { args?: string[]; env?: Record<string, string>; kubeServer?: string } = {},
 ): Promise<AggregatedApi> {
-  const kubeconfig = await installOperatorRbac(cp);
+  let kubeconfig = await installOperatorRbac(cp);
+  if (kubeServer) kubeconfig = withServer(kubeconfig, kubeServer);
   const port = await freePort();
   await registerApiService(cp, port);
   const operator = await startOperator(cp, kubeconfig, {
@@ -81,4 +84,51 @@ export async function startAggregatedApi(
     throw err;
   }
   return { operator, port };
+}
+
+/** A copy of `kubeconfig` whose clusters point at `server`. */
+function withServer(kubeconfig: string, server: string): string {
+  const config = parseYaml(readFileSync(kubeconfig, 'utf8'));
+  for (const cluster of config.clusters) cluster.cluster.server = server;
+  const path = kubeconfig.replace(/(\.kubeconfig)?$/, '-via-proxy.kubeconfig');
+  writeFileSync(path, stringify(config), { mode: 0o600 });
+  return path;
+}
+
+/**
+ * Edits the data of kube-system/extension-apiserver-authentication (the front-proxy trust the server
+ * watches); returns what puts the original data back.
+ */
+export async function editFrontProxyTrust(cp: ControlPlane, edit: (data: Record<string, string>) => void): Promise<() => Promise<void>> {
+  const read = async () => JSON.parse(await kubectlOk(cp.adminKubeconfigPath, ['get', ...trustConfigMap, '-o', 'json']));
+  const replace = (cm: unknown) => kubectlOk(cp.adminKubeconfigPath, ['replace', '-f', '-'], JSON.stringify(cm));
+  const original = await read();
+  const edited = structuredClone(original);
+  edit(edited.data);
+  await replace(edited);
+  return async () => {
+    const current = await read();
+    current.data = original.data;
+    await replace(current);
+  };
+}
+
+/** A Role and RoleBinding letting `subjects` (YAML flow maps) get and list coderworkspaces in `namespace`. */
+export function workspaceReaderRbac(namespace: string, subjects: string[]): string {
+  return `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: workspace-reader, namespace: ${namespace}}
+rules:
+  - apiGroups: [aggregation.coder.com]
+    resources: [coderworkspaces]
+    verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: workspace-readers, namespace: ${namespace}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: workspace-reader}
+subjects:
+${subjects.map((s) => `  - ${s}`).join('\n')}
+`;
 }

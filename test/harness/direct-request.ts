@@ -1,6 +1,6 @@
 // Requests straight to the aggregated API server's HTTPS port, not through kube-apiserver: as an
 // unauthenticated client, with forged X-Remote-* headers, or with a client certificate (the front
-// proxy's, a rogue one, a cluster user's). Repeated header lines are sent as arrays.
+// proxy's, a rogue one, a cluster user's), and bare TLS handshakes. Repeated header lines are sent as arrays.
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
@@ -53,5 +53,20 @@ export function servedCertificate(port: number): Promise<string> {
       resolve(new X509Certificate(raw).fingerprint256);
     });
     socket.on('error', reject);
+  });
+}
+
+/** The TLS version a client limited to `version` agrees on with the server, or the code of the handshake's failure. */
+export function negotiatedTls(port: number, version: 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(
+      // OpenSSL's default security level refuses TLS 1.1 on the client side already; level 0 lets it try.
+      { host: '127.0.0.1', port, rejectUnauthorized: false, minVersion: version, maxVersion: version, ciphers: 'DEFAULT:@SECLEVEL=0' },
+      () => {
+        resolve(socket.getProtocol() ?? 'unknown');
+        socket.end();
+      },
+    );
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
 }

@@ -1,9 +1,10 @@
 // Who may call the aggregated API server, and whom it trusts: requests straight to its port with the
 // front proxy's certificate and X-Remote-* headers as kube-apiserver sends them (R4), forged or rogue
 // ones (R3, R7), cluster client certificates (R6); the SubjectAccessReview skipped for system:masters
-// and cached (R10); the trust ConfigMap watched, and the serving certificate renewed (under the same CA,
-// or a new one on upgrade and rotation) and reloaded without a restart, with kube-apiserver's
-// aggregator still reaching the server afterwards.
+// and cached (R10); bearer tokens reviewed once and cached (R5); the trust ConfigMap watched, and the
+// serving certificate renewed (under the same CA, or a new one on upgrade and rotation) and reloaded
+// without a restart, with kube-apiserver's aggregator still reaching the server afterwards; TLS 1.2 at
+// least (R1).
 // R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
 import assert from 'node:assert/strict';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
@@ -13,8 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { apiServiceName, startAggregatedApi } from '../harness/aggregated-api.ts';
-import { directRequest, servedCertificate } from '../harness/direct-request.ts';
+import { apiServiceName, editFrontProxyTrust, startAggregatedApi, workspaceReaderRbac } from '../harness/aggregated-api.ts';
+import { directRequest, negotiatedTls, servedCertificate } from '../harness/direct-request.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
 import { createPki, type ClientCert, type Pki } from '../harness/pki.ts';
@@ -25,26 +26,12 @@ import { selfSignedCert } from '../../src/runtime/self-signed-cert.ts';
 const token = 'aggregated1-operatortokenvalue0000000';
 const served = 'coder';
 const listPath = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}/coderworkspaces`;
-const trustConfigMap = ['-n', 'kube-system', 'configmap', 'extension-apiserver-authentication'];
 
 // Readers: the group readers-b and the user alice may list workspaces in `served`; nobody else may.
-const readerRbac = `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: workspace-reader, namespace: ${served}}
-rules:
-  - apiGroups: [aggregation.coder.com]
-    resources: [coderworkspaces]
-    verbs: [get, list]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: workspace-readers, namespace: ${served}}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: workspace-reader}
-subjects:
-  - {apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers-b}
-  - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
-`;
+const readerRbac = workspaceReaderRbac(served, [
+  '{apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers-b}',
+  '{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}',
+]);
 
 let cp: ControlPlane;
 let coder: CoderApiDouble;
@@ -64,6 +51,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     admin = cp.adminKubeconfigPath;
     await kubectlOk(admin, ['create', 'namespace', served]);
     await kubectlOk(admin, ['apply', '-f', '-'], readerRbac);
+    await kubectlOk(admin, ['create', 'serviceaccount', 'token-user', '-n', served]);
     seedRunningWorkspaces(coder.state.world, coder.state.users, {
       organization: 'acme',
       template: 'starter',
@@ -175,14 +163,28 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     );
   });
 
+  it('reviews a bearer token once and keeps the answer 10 s, authenticated or not; another token gets its own review (R5)', async () => {
+    const newToken = () => kubectlOk(admin, ['create', 'token', 'token-user', '-n', served]).then((t) => t.trim());
+    const [first, second] = [await newToken(), await newToken()];
+    const bearer = (t: string) => directRequest(port, listPath, { headers: { Authorization: `Bearer ${t}` } });
+    const since = new Date();
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await bearer(first)).status, 403, 'token-user is authenticated, and may not list');
+      assert.equal((await bearer('never-issued-token-of-the-cache-test')).status, 401);
+    }
+    assert.equal((await bearer(second)).status, 403);
+    // A review of a user nobody sent before: once it is in the audit log, so are the TokenReviews sent before it.
+    await asProxy({ 'X-Remote-User': 'token-test-marker' });
+    await eventually('the marker review', async () => (await reviewsSince(since)).some((r) => r.user === 'token-test-marker'));
+    const tokenReviews = await operatorCreates('tokenreviews', since);
+    assert.equal(tokenReviews.length, 3, 'one review for each of the three tokens');
+  });
+
   it('follows kube-system/extension-apiserver-authentication as it changes, without waiting for a poll (R3)', async () => {
     const masters = { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' };
     assert.equal((await asProxy(masters, rogue.frontProxyClient)).status, 401);
-    const original = JSON.parse(await kubectlOk(admin, ['get', ...trustConfigMap, '-o', 'json']));
     const rogueCa = await readFile(rogue.frontProxyCaFile, 'utf8');
-    const trusting = structuredClone(original);
-    trusting.data['requestheader-client-ca-file'] += `\n${rogueCa}`;
-    await kubectlOk(admin, ['replace', '-f', '-'], JSON.stringify(trusting));
+    const restore = await editFrontProxyTrust(cp, (data) => (data['requestheader-client-ca-file'] += `\n${rogueCa}`));
     // A poll every 30 s would miss this most of the time; a watch sees the change within moments.
     await eventually(
       'the added front-proxy CA to be trusted',
@@ -191,13 +193,48 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
         timeoutMs: 10_000,
       },
     );
-    const current = JSON.parse(await kubectlOk(admin, ['get', ...trustConfigMap, '-o', 'json']));
-    current.data['requestheader-client-ca-file'] = original.data['requestheader-client-ca-file'];
-    await kubectlOk(admin, ['replace', '-f', '-'], JSON.stringify(current));
+    await restore();
     await eventually('the removed CA to be refused again', async () => (await asProxy(masters, rogue.frontProxyClient)).status === 401, {
       timeoutMs: 10_000,
     });
     assert.equal((await asProxy(masters)).status, 200, 'the real front proxy is still trusted');
+  });
+
+  it('takes groups from every line of every header of requestheader-group-headers once it names two (R4)', async () => {
+    const restore = await editFrontProxyTrust(cp, (data) => (data['requestheader-group-headers'] = '["X-Remote-Group","X-Remote-Group2"]'));
+    try {
+      await eventually(
+        'a group in X-Remote-Group2 to count',
+        async () => (await asProxy({ 'X-Remote-User': 'u2', 'X-Remote-Group2': 'readers-b' })).status === 200,
+        { timeoutMs: 10_000 },
+      );
+      const since = new Date();
+      const answer = await asProxy({
+        'X-Remote-User': 'judy',
+        'X-Remote-Group': ['g1', 'g2'],
+        'X-Remote-Group2': ['g3', 'g4'],
+        'X-Remote-Extra-Scopes': 'read',
+        'X-Remote-Extra-Acme.com%2Fproject': 'x',
+        'X-Remote-Extra-Bad%zzEscape': 'y',
+        'X-Remote-Extra-Case%41': 'z',
+      });
+      assert.equal(answer.status, 403);
+      const [review] = await eventually('the review of judy', async () => (await reviewsSince(since)).filter((r) => r.user === 'judy'));
+      assert.deepEqual(
+        { groups: review!.groups, extra: review!.extra },
+        {
+          groups: ['g1', 'g2', 'g3', 'g4', 'system:authenticated'],
+          extra: { scopes: ['read'], 'acme.com/project': ['x'], 'bad%zzescape': ['y'], caseA: ['z'] },
+        },
+      );
+    } finally {
+      await restore();
+    }
+    await eventually(
+      'X-Remote-Group2 to be ignored again',
+      async () => (await asProxy({ 'X-Remote-User': 'u3', 'X-Remote-Group2': 'readers-b' })).status === 403,
+      { timeoutMs: 10_000 },
+    );
   });
 
   it('renews an expiring serving certificate under the same CA, leaving the caBundle; serves renewed ones without a restart (§5.3)', async () => {
@@ -277,6 +314,12 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
       async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
     );
   });
+
+  it('refuses a TLS 1.1 client at the handshake and agrees on TLS 1.2 or 1.3, also after the trust and certificate changed (R1)', async () => {
+    assert.match(await negotiatedTls(port, 'TLSv1.1'), /PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/);
+    assert.equal(await negotiatedTls(port, 'TLSv1.2'), 'TLSv1.2');
+    assert.equal(await negotiatedTls(port, 'TLSv1.3'), 'TLSv1.3');
+  });
 });
 
 const decoded = (s: string) => Buffer.from(s, 'base64').toString('utf8');
@@ -309,8 +352,13 @@ interface ReviewSpec {
   nonResourceAttributes?: Record<string, string>;
 }
 
-/** The SubjectAccessReviews the operator asked for since `since`: their specs, from the audit log. */
-async function reviewsSince(since: Date): Promise<ReviewSpec[]> {
+/** What the operator created of `resource` (subjectaccessreviews, tokenreviews) since `since`, from the audit log. */
+async function operatorCreates(resource: string, since: Date) {
   const events = await cp.auditEvents({ username: 'system:serviceaccount:coder-system:coder-k8s', verbs: ['create'], since });
-  return events.filter((e) => e.objectRef?.resource === 'subjectaccessreviews').map((e) => (e.requestObject as { spec: ReviewSpec }).spec);
+  return events.filter((e) => e.objectRef?.resource === resource);
+}
+
+/** The SubjectAccessReviews the operator asked for since `since`: their specs. */
+async function reviewsSince(since: Date): Promise<ReviewSpec[]> {
+  return (await operatorCreates('subjectaccessreviews', since)).map((e) => (e.requestObject as { spec: ReviewSpec }).spec);
 }
