@@ -2,8 +2,7 @@
 // and the merge that keeps binary files and file modes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
@@ -15,43 +14,36 @@ import {
   sameFiles,
   writeTar,
 } from '../../../src/aggregated/template-archive.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
 const binary = Buffer.from([0x80, 0x81, 0x82]);
 const longPath = `modules/${'deep/'.repeat(25)}main.tf`;
 
 describe('template archives', () => {
   it('writes tar that GNU tar extracts, long paths and modes included', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'coder-k8s-tar-'));
-    try {
-      const archive = writeTar([
-        { path: 'main.tf', mode: 0o755, data: Buffer.from('resource "null_resource" "a" {}\n') },
-        { path: longPath, mode: 0o644, data: Buffer.from('# deep\n') },
-        { path: 'bin/tool', mode: 0o644, data: binary },
-      ]);
-      writeFileSync(join(dir, 'a.tar'), archive);
-      execFileSync('tar', ['-xf', 'a.tar'], { cwd: dir });
-      assert.equal(readFileSync(join(dir, 'main.tf'), 'utf8'), 'resource "null_resource" "a" {}\n');
-      assert.equal(statSync(join(dir, 'main.tf')).mode & 0o777, 0o755);
-      assert.equal(readFileSync(join(dir, longPath), 'utf8'), '# deep\n');
-      assert.deepEqual(readFileSync(join(dir, 'bin/tool')), binary);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('tar');
+    const archive = writeTar([
+      { path: 'main.tf', mode: 0o755, data: Buffer.from('resource "null_resource" "a" {}\n') },
+      { path: longPath, mode: 0o644, data: Buffer.from('# deep\n') },
+      { path: 'bin/tool', mode: 0o644, data: binary },
+    ]);
+    writeFileSync(join(dir, 'a.tar'), archive);
+    execFileSync('tar', ['-xf', 'a.tar'], { cwd: dir });
+    assert.equal(readFileSync(join(dir, 'main.tf'), 'utf8'), 'resource "null_resource" "a" {}\n');
+    assert.equal(statSync(join(dir, 'main.tf')).mode & 0o777, 0o755);
+    assert.equal(readFileSync(join(dir, longPath), 'utf8'), '# deep\n');
+    assert.deepEqual(readFileSync(join(dir, 'bin/tool')), binary);
   });
 
   it('reads what GNU tar wrote, skipping directories', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'coder-k8s-tar-'));
-    try {
-      execFileSync('mkdir', ['-p', join(dir, 'src', 'sub')]);
-      writeFileSync(join(dir, 'src', 'main.tf'), 'a\n');
-      writeFileSync(join(dir, 'src', 'sub', 'x.sh'), 'b\n');
-      writeFileSync(join(dir, 'src', longPath.replaceAll('/', '_')), 'c\n');
-      execFileSync('tar', ['--format=pax', '-cf', '../a.tar', '.'], { cwd: join(dir, 'src') });
-      const entries = readTar(readFileSync(join(dir, 'a.tar')));
-      assert.deepEqual(filesOf(entries), { 'main.tf': 'a\n', 'sub/x.sh': 'b\n', [longPath.replaceAll('/', '_')]: 'c\n' });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('tar');
+    execFileSync('mkdir', ['-p', join(dir, 'src', 'sub')]);
+    writeFileSync(join(dir, 'src', 'main.tf'), 'a\n');
+    writeFileSync(join(dir, 'src', 'sub', 'x.sh'), 'b\n');
+    writeFileSync(join(dir, 'src', longPath.replaceAll('/', '_')), 'c\n');
+    execFileSync('tar', ['--format=pax', '-cf', '../a.tar', '.'], { cwd: join(dir, 'src') });
+    const entries = readTar(readFileSync(join(dir, 'a.tar')));
+    assert.deepEqual(filesOf(entries), { 'main.tf': 'a\n', 'sub/x.sh': 'b\n', [longPath.replaceAll('/', '_')]: 'c\n' });
   });
 
   it('refuses a damaged archive', () => {

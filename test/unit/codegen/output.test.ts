@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { generatedHeader, OutputSet } from '../../../codegen/output.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
 describe('OutputSet', () => {
   const set = () => {
@@ -14,7 +14,7 @@ describe('OutputSet', () => {
   };
 
   it('starts every file with a line saying it is generated, from what and by which command', () => {
-    const root = mkdtempSync(join(tmpdir(), 'out-'));
+    const root = tempDir('out');
     set().writeTo(root);
     assert.equal(
       readFileSync(join(root, 'generated/types/a.ts'), 'utf8'),
@@ -25,7 +25,7 @@ describe('OutputSet', () => {
   });
 
   it('lists changed, missing and stale files, and nothing when the tree matches', () => {
-    const root = mkdtempSync(join(tmpdir(), 'out-'));
+    const root = tempDir('out');
     set().writeTo(root);
     assert.deepEqual(set().drift(root), []);
     writeFileSync(join(root, 'generated/types/a.ts'), 'changed');

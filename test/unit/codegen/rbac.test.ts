@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { mergeRules, readPermissions } from '../../../codegen/rbac.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
 describe('RBAC stage', () => {
   it('merges rules per group and resource, unions verbs, and sorts', () => {
@@ -22,7 +22,7 @@ describe('RBAC stage', () => {
   });
 
   it('reads literal declarations and refuses computed ones, naming the file and line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perm-'));
+    const dir = tempDir('perm');
     writeFileSync(
       join(dir, 'ok.permissions.ts'),
       "export const permissions = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] as const;\n",

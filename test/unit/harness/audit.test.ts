@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readAuditLog, writeVerbs } from '../../harness/audit.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
 function record(user: string, verb: string, at: string, stage = 'ResponseComplete') {
   return JSON.stringify({
@@ -19,7 +19,7 @@ function record(user: string, verb: string, at: string, stage = 'ResponseComplet
 
 describe('readAuditLog', () => {
   it('keeps completed requests that match user, verbs and time window', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'audit-')), 'audit.log');
+    const file = join(tempDir('audit'), 'audit.log');
     await writeFile(
       file,
       [
@@ -44,6 +44,6 @@ describe('readAuditLog', () => {
   });
 
   it('reads a log that does not exist yet as empty', async () => {
-    assert.deepEqual(await readAuditLog(join(tmpdir(), 'no-such-audit.log')), []);
+    assert.deepEqual(await readAuditLog(join(tempDir('audit'), 'no-such-audit.log')), []);
   });
 });

@@ -1,14 +1,14 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
-import { mkdtemp, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeKubeconfig } from '../../harness/kubeconfig.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
 describe('writeKubeconfig', () => {
   it('writes a token kubeconfig that client-node loads, readable only by its owner', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'kc-')), 'sa.kubeconfig');
+    const path = join(tempDir('kc'), 'sa.kubeconfig');
     await writeKubeconfig(
       path,
       'https://127.0.0.1:6443',

@@ -1,13 +1,13 @@
 // The MCP token file and the Authorization check.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { StartupError } from '../../../src/app/errors.ts';
 import { bearerCheck, readBearerToken } from '../../../src/mcp/bearer-token.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcp-token-'));
+const dir = tempDir('mcp-token');
 const file = (name: string, content: string) => {
   const path = join(dir, name);
   writeFileSync(path, content);

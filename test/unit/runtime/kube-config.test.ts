@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { loadSimpleKubeConfig } from '../../../src/runtime/kube-config.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'coder-k8s-kubeconfig-'));
+const dir = tempDir('kubeconfig');
 const ca = Buffer.from('-----BEGIN CERTIFICATE-----\nnot a real one\n-----END CERTIFICATE-----\n');
 
 function kubeconfig(name: string, user: Record<string, unknown>, cluster: Record<string, unknown> = {}): string {
@@ -26,8 +26,6 @@ function kubeconfig(name: string, user: Record<string, unknown>, cluster: Record
 }
 
 describe('loadSimpleKubeConfig', () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
   it('reads the server, the CA and a bearer token of the current context', async () => {
     const config = loadSimpleKubeConfig(kubeconfig('token', { token: 'abc' }, { 'tls-server-name': 'kubernetes' }))!;
     assert.deepEqual(config.getCurrentCluster(), { server: 'https://127.0.0.1:6443' });

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:tls';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { serveHttp, type HttpEndpoint } from '../../../src/runtime/http-endpoint.ts';
 import { metricsServingCert, reloadMetricsCert } from '../../../src/runtime/metrics-tls.ts';
 import { selfSignedCert, type ServingCert } from '../../../src/runtime/self-signed-cert.ts';
 import { eventually } from '../../harness/wait.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
 function writeCertDir(dir: string, cert: ServingCert): void {
   // Swapped whole, as a Secret volume is updated.
@@ -29,7 +29,7 @@ function servedFingerprint(port: number): Promise<string> {
 }
 
 describe('metrics certificate from --metrics-cert-dir', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'metrics-cert-'));
+  const dir = tempDir('metrics-cert');
   let endpoint: HttpEndpoint | undefined;
   let stop: (() => void) | undefined;
   after(async () => {

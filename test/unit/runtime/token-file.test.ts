@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { kubeconfigTokenFile, TokenFile } from '../../../src/runtime/token-file.ts';
+import { tempDir } from '../../harness/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'token-file-'));
+const dir = tempDir('token-file');
 
 describe('TokenFile', () => {
   it('reads the file again once the refresh period has passed, not before', async () => {
