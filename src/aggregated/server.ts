@@ -28,7 +28,8 @@ import {
   unauthorized,
   version,
 } from './status.ts';
-import type { Storage } from './storage.ts';
+import type { Storage, TextSink } from './storage.ts';
+import { FollowSlots, followWriteMs } from './log-follow-limits.ts';
 
 const maxBodyBytes = 3 * 1024 * 1024;
 /** A watch without timeoutSeconds ends after 30 to 60 minutes, as kube-apiserver's MinRequestTimeout. */
@@ -93,6 +94,36 @@ function acceptsPlainJson(accept: string): boolean {
   });
 }
 
+/**
+ * A text answer written as it is produced: headers when the stream begins, each piece sent at once, the end
+ * when the stream resolves. The client going away aborts the stream; a response still open after
+ * followWriteMs is cut off.
+ */
+async function streamText(res: ServerResponse, code: number, stream: (sink: TextSink) => Promise<void>): Promise<void> {
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  const cutOff = setTimeout(() => res.destroy(), followWriteMs);
+  const begin = () => {
+    if (res.headersSent) return;
+    res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+  };
+  try {
+    await stream({
+      begin,
+      write(text) {
+        begin();
+        if (text && !res.destroyed) res.write(text);
+      },
+      signal: gone.signal,
+    });
+    begin();
+    res.end();
+  } finally {
+    clearTimeout(cutOff);
+  }
+}
+
 /** A list resourceVersion: never empty or "0", so reflectors and `kubectl get -w` can start a watch (R22). */
 const listVersion = () => String(Date.now());
 
@@ -101,6 +132,7 @@ export class AggregatedServer {
   private readonly deps: AggregatedServerDeps;
   private readonly byName: Map<string, Storage>;
   private inFlight = { reads: 0, writes: 0 };
+  private readonly follows = new FollowSlots();
 
   constructor(deps: AggregatedServerDeps) {
     this.deps = deps;
@@ -192,10 +224,18 @@ export class AggregatedServer {
         ...(r.subresource ? { subresource: r.subresource } : {}),
       });
       if (r.verb === 'watch') return await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
-      const kind = ['get', 'list'].includes(r.verb) ? 'reads' : 'writes';
-      if (this.inFlight[kind] >= this.deps.inflight[kind]) {
-        throw new ApiStatusError(429, 'TooManyRequests', 'too many requests in flight; try again later', { retryAfterSeconds: 1 });
+      const sub = r.subresource ? storage.subresources?.[r.subresource] : undefined;
+      if (sub?.verb === r.verb && sub.longRunning?.(url.searchParams)) {
+        const release = this.follows.take(user.username);
+        try {
+          return await this.serveSubresource(req, res, url, storage, r.namespace, r.name!, r.subresource!, r.verb);
+        } finally {
+          release();
+        }
       }
+      const kind = ['get', 'list'].includes(r.verb) ? 'reads' : 'writes';
+      if (this.inFlight[kind] >= this.deps.inflight[kind])
+        throw new ApiStatusError(429, 'TooManyRequests', 'too many requests in flight; try again later', { retryAfterSeconds: 1 });
       this.inFlight[kind]++;
       try {
         if (r.subresource) await this.serveSubresource(req, res, url, storage, r.namespace, r.name!, r.subresource, r.verb);
@@ -323,6 +363,8 @@ export class AggregatedServer {
     const sub = storage.subresources?.[subresource];
     if (!sub) throw notFoundPath();
     if (verb !== sub.verb) throw methodNotAllowed(req.method ?? '');
+    if (req.headers.upgrade || /\bupgrade\b/i.test(req.headers.connection ?? ''))
+      throw badRequest(`${storage.names.plural}/${subresource} does not upgrade connections; send a plain HTTP request`);
     const q = url.searchParams;
     const dryRun = q.getAll('dryRun');
     if (dryRun.some((v) => v !== 'All')) throw badRequest(`dryRun: only "All" is supported, got "${dryRun.join(',')}"`);
@@ -332,6 +374,7 @@ export class AggregatedServer {
     const body = text.trim() ? parseJsonBody(text, req.headers['content-type']) : undefined;
     const answer = await sub.serve({ namespace, name, body, query: q, accept: req.headers.accept, dryRun: dryRun.length > 0 });
     if ('json' in answer) return sendJson(res, answer.code, answer.json);
+    if ('stream' in answer) return streamText(res, answer.code, answer.stream);
     res.writeHead(answer.code, {
       'Content-Type': 'text/plain; charset=utf-8',
       'Content-Length': Buffer.byteLength(answer.text),

@@ -21,12 +21,23 @@ export interface SubresourceRequest {
   dryRun: boolean;
 }
 
-export type SubresourceAnswer = { code: number; json: object } | { code: number; text: string };
+/** Where a streamed text answer goes: the headers on begin (or the first write), then each write at once. */
+export interface TextSink {
+  begin(): void;
+  write(text: string): void;
+  /** Aborts when the client went away or the response ran out of time. */
+  readonly signal: AbortSignal;
+}
+
+export type SubresourceAnswer =
+  { code: number; json: object } | { code: number; text: string } | { code: number; stream: (sink: TextSink) => Promise<void> };
 
 /** A subresource (reference §2.13): its one verb, the kind discovery shows, and how it answers. */
 export interface Subresource {
   verb: 'get' | 'create';
   kind: string;
+  /** Whether the request may stay open (a followed log): not counted in flight, but against the follow limits. */
+  longRunning?(query: URLSearchParams): boolean;
   serve(request: SubresourceRequest): Promise<SubresourceAnswer>;
 }
 

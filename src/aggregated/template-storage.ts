@@ -5,7 +5,7 @@ import type { CoderBackend, CoderTarget } from './backend.ts';
 import { coderCall } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
 import { parseName, templateObject, type CoderTemplateObject } from './objects.ts';
-import { ApiStatusError, badRequest, internalError } from './status.ts';
+import { ApiStatusError, badRequest, group, internalError } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
 import { filesOf, mergeEntries, normalizeFiles, sameFiles } from './template-archive.ts';
 import { promoteSubresource } from './template-promote.ts';
@@ -98,6 +98,20 @@ export function templateStorage(backend: CoderBackend): Storage {
     return object;
   }
 
+  /** 409 when the active version changed in Coder while the new one imported: activating it would undo that change. */
+  async function refuseChangedMeanwhile(target: CoderTarget, name: string, template: Schemas['Template'], versionId: string) {
+    const now = await call(target, name, () =>
+      target.client.request('GET', '/api/v2/templates/{template}', { params: { template: template.id } }),
+    );
+    if (now.active_version_id === template.active_version_id) return;
+    throw new ApiStatusError(
+      409,
+      'Conflict',
+      `${resource}.${group} "${name}" changed in Coder during the update: its active version became "${now.active_version_id}" (was "${template.active_version_id}") while version "${versionId}" imported; the new version was not activated. Read the template again and retry`,
+      { name, group, kind: resource },
+    );
+  }
+
   /** Uploads `files` as a new version of the template when they differ from its active version's, and makes it active. */
   async function updateFiles(target: CoderTarget, name: string, template: Schemas['Template'], files: Map<string, string>) {
     const entries = (await call(target, name, () => readSource(target.client, template.active_version_id))) ?? [];
@@ -105,6 +119,7 @@ export function templateStorage(backend: CoderBackend): Storage {
     const versionId = await call(target, name, () =>
       publishSource(target.client, template.organization_id, mergeEntries(files, entries), template.id),
     );
+    await refuseChangedMeanwhile(target, name, template, versionId);
     await call(target, name, () =>
       target.client.request('PATCH', '/api/v2/templates/{template}/versions', {
         params: { template: template.id },

@@ -1,10 +1,10 @@
-// coderworkspaces/start, /stop and /log (reference §2.13): a transition decided from the latest build,
-// queued at most once, and the latest build's log as text.
+// coderworkspaces/start and /stop (reference §2.13): a transition decided from the latest build, queued at
+// most once; and /log (workspace-log.ts).
 import type { Schemas } from '../coder/api-types.ts';
 import type { CoderTarget } from './backend.ts';
-import { kubeTime } from './objects.ts';
-import { ApiStatusError, badRequest, conflict, groupVersion } from './status.ts';
+import { badRequest, conflict, groupVersion } from './status.ts';
 import type { Subresource, SubresourceAnswer, SubresourceRequest } from './storage.ts';
+import { workspaceLog } from './workspace-log.ts';
 
 type Transition = 'start' | 'stop';
 export type TransitionOutcome = 'Queued' | 'InProgress' | 'Unchanged' | 'WouldQueue';
@@ -72,43 +72,6 @@ function transition(access: WorkspaceAccess, want: Transition): Subresource {
   };
 }
 
-/** Line format of the Go server: `<RFC3339> [<level>] [<stage, or provisioner without one>] <output>`. */
-export function logLine(log: Schemas['ProvisionerJobLog']): string {
-  return `${kubeTime(log.created_at) ?? log.created_at} [${log.log_level}] [${log.stage || 'provisioner'}] ${log.output}`;
-}
-
-const maxLogBytes = 4 * 1024 * 1024;
-
-function log(access: WorkspaceAccess): Subresource {
-  return {
-    verb: 'get',
-    kind: 'CoderWorkspaceLog',
-    async serve(request): Promise<SubresourceAnswer> {
-      const accept = request.accept ?? '';
-      if (accept && !/application\/json|\*\/\*/.test(accept))
-        throw new ApiStatusError(
-          406,
-          'NotAcceptable',
-          `the log is served as text/plain to clients that accept application/json or */*; Accept was "${accept}"`,
-        );
-      if (request.query.has('follow') && request.query.get('follow') !== 'false')
-        throw badRequest('follow is not supported by coderworkspaces/log yet; read the log again to see new lines');
-      const limitText = request.query.get('limitBytes');
-      const limit = limitText === null ? maxLogBytes : Number(limitText);
-      if (!Number.isInteger(limit) || limit < 1)
-        throw new ApiStatusError(422, 'Invalid', `limitBytes: must be a whole number of at least 1, got "${limitText}"`);
-      const { target, ws } = await access.lookup(request.namespace, request.name);
-      const logs = await access.call(target, request.name, () =>
-        target.client.request('GET', '/api/v2/workspacebuilds/{workspaceBuild}/logs', { params: { workspaceBuild: ws.latest_build.id } }),
-      );
-      const text = logs.map((l) => `${logLine(l)}\n`).join('');
-      const bytes = Buffer.from(text);
-      const cut = Math.min(limit, maxLogBytes);
-      return { code: 200, text: bytes.length > cut ? bytes.subarray(0, cut).toString('utf8') : text };
-    },
-  };
-}
-
 export function workspaceSubresources(access: WorkspaceAccess): Record<string, Subresource> {
-  return { log: log(access), start: transition(access, 'start'), stop: transition(access, 'stop') };
+  return { log: workspaceLog(access), start: transition(access, 'start'), stop: transition(access, 'stop') };
 }

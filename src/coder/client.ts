@@ -14,7 +14,7 @@ import {
   TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from './errors.ts';
-import { readBuildLogStream, type BuildLog } from './build-log-stream.ts';
+import { followBuildLogStream, readBuildLogStream, type BuildLog } from './build-log-stream.ts';
 import { fetchWithinOrigin } from './redirects.ts';
 import { expandPath, parseBaseURL, requestURL, type BaseURL } from './request-url.ts';
 import { defaultMaxResponseBytes, errorBodyBytes, excerpt, readBody, readBodyBytes } from './response-body.ts';
@@ -121,18 +121,43 @@ export class CoderClient {
     buildId: string,
     options: CallOptions & { maxLines: number; timeoutMs?: number; after?: number },
   ): Promise<{ logs: BuildLog[]; complete: boolean }> {
-    const path = expandPath('/api/v2/workspacebuilds/{workspaceBuild}/logs', { workspaceBuild: buildId });
     return readBuildLogStream({
-      origin: this.base.origin,
-      url: requestURL(this.base, path, { follow: 'true', after: options.after ?? 0 }),
-      token: this.token,
+      ...this.logStreamOptions(buildId, options.after ?? 0),
       maxLines: options.maxLines,
       timeoutMs: Math.min(options.timeoutMs ?? 10_000, this.timeoutMs),
-      maxRedirects: this.maxRedirects,
       ...signalOnly(options),
-      onRefused: (err) =>
-        this.logger.warn({ method: 'GET', path, from: err.from, to: err.to, status: err.status }, crossOriginRedirectMessage),
     });
+  }
+
+  /**
+   * Each log line of a workspace build as it arrives (after line id `after`), until Coder closes the
+   * socket (the job ended: complete), `timeoutMs` passes or the signal aborts. The handshake gets the
+   * client's call timeout; same-origin rule as readBuildLogs.
+   */
+  followBuildLogs(
+    buildId: string,
+    options: CallOptions & { timeoutMs: number; after?: number; onOpen?: () => void; onLog: (log: BuildLog) => void },
+  ): Promise<{ complete: boolean }> {
+    return followBuildLogStream({
+      ...this.logStreamOptions(buildId, options.after ?? 0),
+      timeoutMs: options.timeoutMs,
+      handshakeTimeoutMs: this.timeoutMs,
+      onLog: options.onLog,
+      ...(options.onOpen ? { onOpen: options.onOpen } : {}),
+      ...signalOnly(options),
+    });
+  }
+
+  private logStreamOptions(buildId: string, after: number) {
+    const path = expandPath('/api/v2/workspacebuilds/{workspaceBuild}/logs', { workspaceBuild: buildId });
+    return {
+      origin: this.base.origin,
+      url: requestURL(this.base, path, { follow: 'true', after }),
+      token: this.token,
+      maxRedirects: this.maxRedirects,
+      onRefused: (err: CrossOriginRedirectError) =>
+        this.logger.warn({ method: 'GET', path, from: err.from, to: err.to, status: err.status }, crossOriginRedirectMessage),
+    };
   }
 
   /**

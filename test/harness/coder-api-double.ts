@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { answerRaw, createBuildLogSockets } from './coder-api-double/build-log-socket.ts';
+import { answerRaw, cookieToken, createBuildLogSockets, type LogFollow } from './coder-api-double/build-log-socket.ts';
 import { coderApiDocument, type Operation } from './coder-api-double/document.ts';
 import { handlers, routeNotFound, type Answer } from './coder-api-double/handlers.ts';
 import { initialState, operatorUserId, type CoderApiDoubleState } from './coder-api-double/state.ts';
@@ -21,7 +21,7 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** Header names in lower case, as Node reports them; coder-session-token included when sent. */
   headers: Record<string, string>;
-  /** The Coder-Session-Token header, if any. */
+  /** The Coder-Session-Token header, or on a websocket upgrade the coder_session_token cookie, if any. */
   token?: string;
   /** The parsed JSON body, else its text; undefined when empty. */
   body: unknown;
@@ -55,6 +55,8 @@ export interface CoderApiDouble {
   readonly url: string;
   /** Every request received, in order, including refused, failed and redirected ones. */
   readonly requests: RecordedRequest[];
+  /** Every build-log websocket accepted, in order, with whether it is still open. */
+  readonly logFollows: readonly LogFollow[];
   /** The in-memory Coder: seed it before a test, read it after. */
   readonly state: CoderApiDoubleState;
   /** Answers of the double that broke the document (also answered as 500); stop() fails when any. */
@@ -225,7 +227,8 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
       headers,
       body: undefined,
     };
-    if (headers['coder-session-token'] !== undefined) record.token = headers['coder-session-token'];
+    const token = cookieToken(req);
+    if (token !== undefined) record.token = token;
     requests.push(record);
     const redirect = redirects.find((r) => r.remaining > 0 && url.pathname.startsWith(r.pathPrefix));
     if (redirect) {
@@ -246,6 +249,7 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    logFollows: logSockets.follows,
     get state() {
       return state;
     },
@@ -270,6 +274,7 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
     reset() {
       state = initialState(tokens);
       requests.length = 0;
+      logSockets.follows.length = 0;
       violations.length = 0;
       failures = [];
       redirects = [];

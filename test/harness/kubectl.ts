@@ -1,5 +1,5 @@
 // kubectl against a harness control plane, as the seed's commands are written.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 export interface KubectlResult {
   code: number;
@@ -14,6 +14,31 @@ export function kubectl(kubeconfig: string, args: string[], input?: string): Pro
     );
     if (input !== undefined) child.stdin?.end(input);
   });
+}
+
+/** kubectl still running, for commands that stream (get --raw of a followed log): its output so far, and its end. */
+export interface RunningKubectl {
+  stdout(): string;
+  /** Undefined while kubectl runs. */
+  exitCode(): number | null | undefined;
+  exited: Promise<KubectlResult>;
+  kill(): void;
+}
+
+export function kubectlStreaming(kubeconfig: string, args: string[]): RunningKubectl {
+  const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let code: number | null | undefined;
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<KubectlResult>((resolve) =>
+    child.on('close', (exit) => {
+      code = exit;
+      resolve({ code: exit ?? 1, stdout, stderr });
+    }),
+  );
+  return { stdout: () => stdout, exitCode: () => code, exited, kill: () => child.kill('SIGTERM') };
 }
 
 /** kubectl that must succeed; the error shows the command and what kubectl said. */

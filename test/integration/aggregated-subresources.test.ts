@@ -15,8 +15,11 @@ import {
   type StoredWorkspace,
 } from '../harness/coder-api-double/workspace-world.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { kubectl, kubectlOk } from '../harness/kubectl.ts';
+import { openApiStream } from '../harness/api-stream.ts';
+import { directRequest } from '../harness/direct-request.ts';
+import { kubectl, kubectlOk, kubectlStreaming } from '../harness/kubectl.ts';
 import type { RunningOperator } from '../harness/operator.ts';
+import { eventually } from '../harness/wait.ts';
 
 const token = 'aggregated2-operatortokenvalue0000000';
 const served = 'coder';
@@ -25,6 +28,7 @@ const base = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}`;
 let cp: ControlPlane;
 let coder: CoderApiDouble;
 let operator: RunningOperator;
+let port: number;
 let admin: string;
 let dev: StoredWorkspace;
 
@@ -46,6 +50,32 @@ async function readInCoder(id: string): Promise<void> {
   assert.equal(res.status, 200);
 }
 
+const logEntry = (id: number, output: string) => ({
+  id,
+  created_at: `2026-12-01T10:00:0${id}Z`,
+  log_source: 'provisioner' as const,
+  log_level: 'info' as const,
+  stage: 'Applying',
+  output,
+});
+
+/** A workspace of alice whose latest build runs (until the test ends its job) and has logged `lines`. */
+function workspaceWithRunningBuild(name: string, lines: string[]): StoredWorkspace {
+  const world = coder.state.world;
+  const template = world.templates.find((t) => t.name === 'starter')!;
+  const stored = seedWorkspace(world, { owner: seedUser(coder.state.users, 'alice'), template, name });
+  const build = stored.builds[0]!;
+  build.job = { ...build.job, status: 'running' };
+  world.buildLogs.set(
+    build.id,
+    lines.map((line, i) => logEntry(i + 1, line)),
+  );
+  return stored;
+}
+
+const endBuild = (stored: StoredWorkspace) => (stored.builds[0]!.job = { ...stored.builds[0]!.job, status: 'succeeded' });
+const openFollows = (stored: StoredWorkspace) => coder.logFollows.filter((f) => f.buildId === stored.builds[0]!.id && f.open).length;
+
 describe('aggregated subresources and template sources through the aggregator', { timeout: 300_000 }, () => {
   before(async () => {
     [cp, coder] = await Promise.all([startControlPlane({ controllers: true }), startCoderApiDouble({ tokens: [token] })]);
@@ -56,7 +86,7 @@ describe('aggregated subresources and template sources through the aggregator', 
     const { template } = seedTemplateWithVersion(world, org, { template: 'starter', version: 'v1' });
     seedTemplateWithVersion(world, org, { template: 'other', version: 'v1' });
     dev = seedWorkspace(world, { owner: seedUser(coder.state.users, 'alice'), template, name: 'dev', transition: 'stop' });
-    ({ operator } = await startAggregatedApi(cp, coder, token, served, {
+    ({ operator, port } = await startAggregatedApi(cp, coder, token, served, {
       env: { CODER_K8S_TEMPLATE_BUILD_INITIAL_POLL_INTERVAL: '100ms' },
     }));
   });
@@ -126,6 +156,83 @@ describe('aggregated subresources and template sources through the aggregator', 
     const invalid = await kubectl(admin, ['get', '--raw', `${base}/coderworkspaces/acme.alice.dev/log?limitBytes=0`]);
     assert.notEqual(invalid.code, 0);
     assert.match(invalid.stderr, /limitBytes: must be a whole number of at least 1/);
+  });
+
+  it('follows the log through kubectl get --raw ?follow: lines logged meanwhile arrive, and kubectl exits when the build ends', async () => {
+    const ws = workspaceWithRunningBuild('follow', ['plan ok']);
+    const follow = kubectlStreaming(admin, ['get', '--raw', `${base}/coderworkspaces/acme.alice.follow/log?follow`]);
+    try {
+      await eventually('the first line', async () => follow.stdout().includes('plan ok'));
+      coder.state.world.buildLogs.get(ws.builds[0]!.id)!.push(logEntry(2, 'applying'), logEntry(3, 'applied'));
+      await eventually('the lines logged after the request started', async () => follow.stdout().includes('applied'));
+      assert.equal(follow.exitCode(), undefined, 'kubectl still follows while the build runs');
+      endBuild(ws);
+      const result = await follow.exited;
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(
+        result.stdout,
+        '2026-12-01T10:00:01Z [info] [Applying] plan ok\n2026-12-01T10:00:02Z [info] [Applying] applying\n2026-12-01T10:00:03Z [info] [Applying] applied\n',
+      );
+    } finally {
+      follow.kill();
+    }
+    const socket = coder.requests.find((r) => r.path === `/api/v2/workspacebuilds/${ws.builds[0]!.id}/logs`);
+    assert.equal(socket?.headers.upgrade, 'websocket');
+    assert.equal(socket?.token, token, 'the operator token went as the coder_session_token cookie');
+    assert.equal(socket?.headers['coder-session-token'], undefined);
+    assert.deepEqual([socket?.query.follow, socket?.query.after], ['true', '0']);
+  });
+
+  it('closes the Coder socket when the follower goes away, and stops a follow at limitBytes', async () => {
+    const ws = workspaceWithRunningBuild('gone', ['first line', 'second line']);
+    const follow = kubectlStreaming(admin, ['get', '--raw', `${base}/coderworkspaces/acme.alice.gone/log?follow`]);
+    await eventually('the first lines', async () => follow.stdout().includes('second line'));
+    assert.equal(openFollows(ws), 1);
+    follow.kill();
+    await follow.exited;
+    await eventually('the double to see its socket closed', async () => openFollows(ws) === 0);
+
+    const cut = await kubectl(admin, ['get', '--raw', `${base}/coderworkspaces/acme.alice.gone/log?follow&limitBytes=60`]);
+    assert.equal(cut.code, 0, cut.stderr);
+    const whole = '2026-12-01T10:00:01Z [info] [Applying] first line\n2026-12-01T10:00:02Z [info] [Applying] second line\n';
+    assert.equal(cut.stdout, whole.slice(0, 60));
+    assert.equal(ws.builds[0]!.job.status, 'running', 'the follow ended at the limit, not with the build');
+    await eventually('the socket of the cut follow to close', async () => openFollows(ws) === 0);
+  });
+
+  it('refuses a 5th open follow of one user with 429 and Retry-After: 5, and an upgrade request with 400', async () => {
+    const ws = workspaceWithRunningBuild('busy', ['busy']);
+    const path = `${base}/coderworkspaces/acme.alice.busy/log?follow`;
+    const open = await Promise.all([1, 2, 3, 4].map(() => openApiStream(cp, path)));
+    try {
+      assert.deepEqual(
+        open.map((s) => s.status),
+        [200, 200, 200, 200],
+      );
+      await eventually('4 sockets open in the double', async () => openFollows(ws) === 4);
+      const fifth = await openApiStream(cp, path);
+      await fifth.ended;
+      assert.equal(fifth.status, 429);
+      assert.equal(fifth.headers['retry-after'], '5');
+      const status = JSON.parse(fifth.text());
+      assert.equal(status.reason, 'TooManyRequests');
+      assert.match(status.message, /user "admin" already follows 4 logs/);
+      assert.equal(openFollows(ws), 4, 'the refused follow opened no socket');
+    } finally {
+      for (const s of open) s.close();
+    }
+    await eventually('every socket closed', async () => openFollows(ws) === 0);
+    const again = await openApiStream(cp, path);
+    assert.equal(again.status, 200, 'closed follows free their slots');
+    again.close();
+
+    const upgrade = await directRequest(port, `${base}/coderworkspaces/acme.alice.busy/log?follow`, {
+      cert: cp.pki.frontProxyClient,
+      headers: { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters', Connection: 'Upgrade', Upgrade: 'websocket' },
+    });
+    assert.equal(upgrade.status, 400, upgrade.body);
+    assert.match(JSON.parse(upgrade.body).message, /coderworkspaces\/log does not upgrade connections/);
+    endBuild(ws);
   });
 
   it("promotes an imported version: Promoted, then AlreadyActive; 422 for a non-UUID, 400 for another template's version", async () => {
@@ -203,5 +310,53 @@ describe('aggregated subresources and template sources through the aggregator', 
       'name',
     ]);
     assert.equal(versions.trim().split('\n').length, 2);
+  });
+
+  it('answers 409 and activates nothing when the active version changes in Coder while new spec.files import', async () => {
+    const manifest = {
+      apiVersion: 'aggregation.coder.com/v1alpha1',
+      kind: 'CoderTemplate',
+      metadata: { name: 'acme.race', namespace: served },
+      spec: { organization: 'acme', files: { 'main.tf': '# one\n' } },
+    };
+    await kubectlOk(admin, ['create', '-f', '-'], JSON.stringify(manifest));
+    const world = coder.state.world;
+    const race = world.templates.find((t) => t.name === 'race')!;
+    const first = world.templateVersions.find((v) => v.id === race.active_version_id)!;
+    const promotedElsewhere = { ...first, id: crypto.randomUUID(), name: 'elsewhere' };
+    world.templateVersions.push(promotedElsewhere);
+    const known = new Set(world.templateVersions.map((v) => v.id));
+
+    world.importsHeld = true;
+    let patch;
+    try {
+      patch = kubectl(admin, [
+        'patch',
+        'codertemplate',
+        'acme.race',
+        '-n',
+        served,
+        '--type=merge',
+        '-p',
+        JSON.stringify({ spec: { files: { 'main.tf': '# two\n' } } }),
+      ]);
+      const importing = await eventually('the new version to be read while it imports', async () => {
+        const version = world.templateVersions.find((v) => !known.has(v.id));
+        return version && coder.requests.some((r) => r.path === `/api/v2/templateversions/${version.id}`) ? version : undefined;
+      });
+      assert.notEqual(importing.job.status, 'succeeded');
+      race.active_version_id = promotedElsewhere.id;
+    } finally {
+      world.importsHeld = false;
+    }
+    const answer = await patch;
+    assert.notEqual(answer.code, 0, 'the patch fails');
+    assert.match(answer.stderr, /Conflict/);
+    assert.match(answer.stderr, /codertemplates\.aggregation\.coder\.com "acme\.race" changed in Coder during the update/);
+    assert.equal(race.active_version_id, promotedElsewhere.id, 'the version promoted in Coder stays active');
+    assert.ok(
+      !coder.requests.some((r) => r.method === 'PATCH' && r.path === `/api/v2/templates/${race.id}/versions`),
+      'the new version was never activated',
+    );
   });
 });

@@ -21,7 +21,7 @@ function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Org
  * when the world says the import fails. A seeded version keeps the job a test gave it.
  */
 export function advanceImport(state: CoderApiDoubleState, version: Schemas['TemplateVersion']): void {
-  if (!state.world.importing.has(version.id)) return;
+  if (!state.world.importing.has(version.id) || state.world.importsHeld) return;
   const job = version.job;
   if (job.status === 'pending') {
     version.job = { ...job, status: 'running', started_at: now() };

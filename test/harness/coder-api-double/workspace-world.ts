@@ -72,6 +72,8 @@ export interface WorkspaceWorld {
   importFailures: Map<string, string>;
   /** Job errors for the next versions created: each one's import fails with the first error left. */
   failNextImports: string[];
+  /** While true, imports stay where they are however often they are read, so a test can act during the wait. */
+  importsHeld: boolean;
 }
 
 export const defaultBuildScript: BuildScript = { startReads: 1, agents: [{ name: 'main', readyAfterReads: 1 }], deleteReads: 1 };
@@ -92,6 +94,7 @@ export function emptyWorkspaceWorld(): WorkspaceWorld {
     importing: new Set(),
     importFailures: new Map(),
     failNextImports: [],
+    importsHeld: false,
   };
 }
 
