@@ -129,7 +129,11 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
     const secret = JSON.parse(
       await kubectlOk(cp.adminKubeconfigPath, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json']),
     ) as { data: Record<string, string> };
-    assert.deepEqual(Object.keys(secret.data).sort(), ['ca.crt', 'tls.crt', 'tls.key']);
+    assert.deepEqual(
+      Object.keys(secret.data).sort(),
+      ['ca.crt', 'ca.key', 'tls.crt', 'tls.key'],
+      'the serving CA and the certificate it signed',
+    );
     await eventually('the operator to lead and start its controllers', async () =>
       /"msg":"controllers started"/.test(await readFile(op.logFile, 'utf8')),
     );
