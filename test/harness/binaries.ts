@@ -19,6 +19,7 @@ const versions = readVersions();
 export const kubernetesVersion = versions.KUBERNETES_VERSION!;
 export const etcdVersion = versions.ETCD_VERSION!;
 export const kwokVersion = versions.KWOK_VERSION!;
+export const coderVersion = versions.CODER_VERSION!;
 
 const cacheDir = process.env.CODER_K8S_CACHE ?? join(homedir(), '.cache', 'coder-k8s');
 
@@ -36,6 +37,8 @@ export const binaries = {
   kubeControllerManager: () => binary('kubernetes', kubernetesVersion, 'kube-controller-manager'),
   kubeScheduler: () => binary('kubernetes', kubernetesVersion, 'kube-scheduler'),
   kwok: () => binary('kwok', kwokVersion, 'kwok'),
+  coder: () => binary('coder', coderVersion, 'coder'),
+  coderEchoTemplate: () => binary('coder', coderVersion, 'coder-echo-template'),
   kwokStages: () => {
     const dir = join(cacheDir, 'kwok', kwokVersion, 'stages');
     binary('kwok', kwokVersion, 'stages');

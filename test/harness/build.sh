@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the test control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok)
-# from the Go module proxy into $HOME/.cache/coder-k8s/<component>/<version>/, skipping what is there.
+# Builds the test control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok) and
+# a real Coder server (coder, with the echo-template builder) from the Go module proxy into
+# $HOME/.cache/coder-k8s/<component>/<version>/, skipping what is there. `build.sh coder` builds one part.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -65,6 +66,33 @@ build_kwok() {
   touch "$out/.complete"
 }
 
-want=${*:-etcd kube kwok}
+# Coder's own module is the main module of this build (its replace directives must apply), so it is
+# built from a writable copy of the module, with our echo-template builder dropped into that copy. The
+# enterprise command carries the whole API (licensed features answer 403 without a license); it is
+# Coder's source under Coder's licenses, built for local tests only and never shipped. No `embed` tag:
+# no web UI.
+build_coder() {
+  local out=$cache/coder/$CODER_VERSION
+  if built "$out" coder coder-echo-template; then log "coder $CODER_VERSION: cached in $out"; return; fi
+  log "coder $CODER_VERSION: building into $out (cold: ~10-15 min)"
+  local dir src
+  dir=$(cd "$here/go/coder-echo-template" && go mod download -json "github.com/coder/coder/v2@$CODER_VERSION" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
+  [ -d "$dir" ] || { log "coder $CODER_VERSION: the module proxy did not give github.com/coder/coder/v2@$CODER_VERSION"; exit 1; }
+  mkdir -p "$cache/coder"
+  src=$(mktemp -d "$cache/coder/src-XXXXXX")
+  trap 'rm -rf "$src"' RETURN
+  cp -r "$dir/." "$src/" && chmod -R u+w "$src"
+  mkdir -p "$src/cmd/coder-echo-template"
+  cp "$here/go/coder-echo-template/main.go" "$src/cmd/coder-echo-template/"
+  mkdir -p "$out"
+  (cd "$src" && go build -trimpath -ldflags "-s -w -X github.com/coder/coder/v2/buildinfo.tag=${CODER_VERSION#v}" \
+    -o "$out/coder" ./enterprise/cmd/coder &&
+    go build -trimpath -ldflags "-s -w" -o "$out/coder-echo-template" ./cmd/coder-echo-template)
+  "$out/coder" --version | grep -q "${CODER_VERSION}"
+  touch "$out/.complete"
+}
+
+want=${*:-etcd kube kwok coder}
 for c in $want; do "build_$c"; done
 log "done"

@@ -1,24 +1,28 @@
-// A CoderControlPlane whose operator access is ready against the Coder API double: its own database in
-// the harness PostgreSQL (the operator bootstraps the operator user there), and the token it stores made
-// valid in the double. For the suites of kinds that call Coder through a control plane.
+// A CoderControlPlane whose operator access is ready. Against the Coder API double: its own database in
+// the harness PostgreSQL holding the fixture of Coder's tables (the operator bootstraps the operator user
+// there), and the token it stores made valid in the double. Against the real Coder server: Coder's own
+// database, so the token the operator mints there is one the server itself accepts. For the suites of
+// kinds that call Coder through a control plane.
 import { CoreV1Api } from '@kubernetes/client-node';
 import { coderControlPlaneClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { createCoderDatabase } from './coder-database.ts';
-import type { OperatorEnvironment } from './operator-environment.ts';
+import type { CoderApiDouble } from './coder-api-double.ts';
+import type { Environment, OperatorEnvironment } from './operator-environment.ts';
+import type { RealCoder } from './real-coder.ts';
 import { eventually } from './wait.ts';
 
 /** Creates (or, with `existing`, gives a database to) the control plane and waits for operator access; returns its token. */
 export async function controlPlaneWithOperatorAccess(
-  env: OperatorEnvironment,
+  env: Environment<CoderApiDouble | RealCoder>,
   namespace: string,
   name = 'coder',
   options: { existing?: boolean; spec?: CoderControlPlane['spec'] } = {},
 ): Promise<{ token: string; controlPlane: CoderControlPlane }> {
   const core = env.cp.adminConfig().makeApiClient(CoreV1Api);
   const client = coderControlPlaneClient(env.cp.adminConfig());
-  const url = await createCoderDatabase(env.postgres);
+  const url = 'databaseURL' in env.coder ? env.coder.databaseURL : await createCoderDatabase(env.postgres);
   const dbSecret = `${name}-db-app`;
   await core.createNamespacedSecret({ namespace, body: { metadata: { name: dbSecret }, stringData: { uri: url } } });
   const database = { connectionSecretRef: { name: dbSecret, key: 'uri' } };
@@ -33,9 +37,9 @@ export async function controlPlaneWithOperatorAccess(
   return { ...(await operatorAccessToken(env, namespace, name)) };
 }
 
-/** Waits until the control plane reports operator access, and makes its current token valid in the double. */
+/** Waits until the control plane reports operator access, and makes its current token valid in the double (if the double). */
 export async function operatorAccessToken(
-  env: OperatorEnvironment,
+  env: Environment<CoderApiDouble | RealCoder>,
   namespace: string,
   name = 'coder',
 ): Promise<{ token: string; controlPlane: CoderControlPlane }> {
@@ -51,7 +55,7 @@ export async function operatorAccessToken(
   );
   const secret = await core.readNamespacedSecret({ namespace, name: controlPlane.status!.operatorTokenSecretRef!.name });
   const token = Buffer.from(secret.data!.token!, 'base64').toString();
-  env.coder.addToken(token);
+  if ('addToken' in env.coder) env.coder.addToken(token);
   return { token, controlPlane };
 }
 

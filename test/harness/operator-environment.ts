@@ -1,41 +1,71 @@
 // What an integration suite of a controller starts, once: a real control plane (controllers and kwok),
-// PostgreSQL, the Coder API double, and the operator as its own process under its generated RBAC with
-// its Coder calls sent to the double (--test-only-coder-url). stop() ends them all.
+// PostgreSQL, a Coder (the Coder API double, or with realCoderEnvironment the real Coder server), and the
+// operator as its own process under its generated RBAC with its Coder calls sent to that Coder
+// (--test-only-coder-url). stop() ends them all.
 import { startCoderApiDouble, type CoderApiDouble } from './coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { installOperatorRbac, startOperator, type RunningOperator } from './operator.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
+import { startRealCoder, type RealCoder } from './real-coder.ts';
 
-export interface OperatorEnvironment {
+export interface Environment<C> {
   cp: ControlPlane;
   postgres: Postgres;
-  coder: CoderApiDouble;
+  coder: C;
   operator: RunningOperator;
   /** The admin kubeconfig, for kubectl as the seed's user runs it. */
   admin: string;
   stop(): Promise<void>;
 }
 
-/**
- * `operatorArgs` are added to the operator's command line, for example a short --coder-resync-period;
- * `app` is its mode (controller by default); `beforeOperator` runs once the control plane is up, before
- * the operator starts (registering the APIService the operator of --app=all serves, for example).
- */
-export async function operatorEnvironment(
-  options: { operatorArgs?: string[]; app?: string; beforeOperator?: (cp: ControlPlane) => Promise<void> } = {},
-): Promise<OperatorEnvironment> {
-  const started = await Promise.allSettled([startControlPlane({ kwok: true }), startPostgres(), startCoderApiDouble()]);
-  const stopStarted = () => Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
-  const failed = started.find((s) => s.status === 'rejected');
+export type OperatorEnvironment = Environment<CoderApiDouble>;
+export type RealCoderEnvironment = Environment<RealCoder>;
+
+export interface EnvironmentOptions {
+  /** Added to the operator's command line, for example a short --coder-resync-period. */
+  operatorArgs?: string[];
+  /** The operator's mode (controller by default). */
+  app?: string;
+  /** Runs once the control plane is up, before the operator starts (registering an APIService, say). */
+  beforeOperator?: (cp: ControlPlane) => Promise<void>;
+}
+
+/** The environment with the Coder API double. */
+export function operatorEnvironment(options: EnvironmentOptions = {}): Promise<OperatorEnvironment> {
+  return environment(() => startCoderApiDouble(), options);
+}
+
+/** The environment with the real Coder server on its own database in the harness PostgreSQL. */
+export function realCoderEnvironment(
+  options: EnvironmentOptions & { coder?: Parameters<typeof startRealCoder>[1] } = {},
+): Promise<RealCoderEnvironment> {
+  return environment((postgres) => startRealCoder(postgres, options.coder), options);
+}
+
+async function environment<C extends { url: string; stop(): Promise<void> }>(
+  startCoder: (postgres: Postgres) => Promise<C>,
+  options: EnvironmentOptions,
+): Promise<Environment<C>> {
+  const started: { stop(): Promise<void> }[] = [];
+  const track = async <T extends { stop(): Promise<void> }>(p: Promise<T>): Promise<T> => {
+    const value = await p;
+    started.push(value);
+    return value;
+  };
+  const stopStarted = async () => {
+    for (const s of started.reverse()) await s.stop();
+  };
+  const results = await Promise.allSettled([
+    track(startControlPlane({ kwok: true })),
+    track(startPostgres()).then(async (postgres) => ({ postgres, coder: await track(startCoder(postgres)) })),
+  ]);
+  const failed = results.find((r) => r.status === 'rejected');
   if (failed) {
     await stopStarted();
     throw failed.reason;
   }
-  const [cp, postgres, coder] = started.map((s) => (s as PromiseFulfilledResult<unknown>).value) as [
-    ControlPlane,
-    Postgres,
-    CoderApiDouble,
-  ];
+  const cp = (results[0] as PromiseFulfilledResult<ControlPlane>).value;
+  const { postgres, coder } = (results[1] as PromiseFulfilledResult<{ postgres: Postgres; coder: C }>).value;
   let operator: RunningOperator;
   try {
     const kubeconfig = await installOperatorRbac(cp);

@@ -39,14 +39,25 @@ export async function replaceToken(
   await db.query(`DELETE FROM api_keys WHERE user_id = $1 AND login_type = 'token' AND token_name = $2`, [owner.userId, owner.tokenName]);
   const key = generateToken();
   const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
+  // Coder 2.27 replaced api_keys.scope (enum all/application_connect, default all) with scopes and
+  // allow_list (coderd/database/dump.sql of each release); an older schema takes its default, all.
+  const scoped = await hasScopesColumns(db);
   await db.query(
     `INSERT INTO api_keys (id, hashed_secret, user_id, last_used, expires_at, created_at, updated_at,
-                           login_type, lifetime_seconds, ip_address, token_name, scopes, allow_list)
-     VALUES ($1, $2, $3, $4, $5, $4, $4, 'token', $6, '0.0.0.0', $7,
-             ARRAY['coder:all']::api_key_scope[], ARRAY['*:*']::text[])`,
+                           login_type, lifetime_seconds, ip_address, token_name${scoped ? ', scopes, allow_list' : ''})
+     VALUES ($1, $2, $3, $4, $5, $4, $4, 'token', $6, '0.0.0.0', $7${scoped ? `, ARRAY['coder:all']::api_key_scope[], ARRAY['*:*']::text[]` : ''})`,
     [key.id, hashSecret(key.secret), owner.userId, now, expiresAt, lifetimeSeconds, owner.tokenName],
   );
   return { token: key.token, expiresAt };
+}
+
+/** Whether api_keys has the scopes and allow_list columns of Coder 2.27 and later. */
+async function hasScopesColumns(db: Queryable): Promise<boolean> {
+  const found = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'api_keys' AND column_name IN ('scopes', 'allow_list')`,
+  );
+  return found.rows[0]?.n === 2;
 }
 
 /** Deletes the keys of this name held by the user `username` (matched case-insensitively, not deleted). */
