@@ -1681,19 +1681,19 @@ export interface components {
             /** @description The icon URL. */
             icon?: string;
         };
-        /** @description Changes to a workspace proxy. */
+        /** @description The whole new identity of a workspace proxy: Coder requires id, name, display_name and icon (validate "required", so an empty string is refused with 400 too) and writes name, display_name and icon as sent (coder/coder v2.26.1 codersdk/workspaceproxy.go and enterprise/coderd/workspaceproxy.go). */
         PatchWorkspaceProxy: {
             /**
              * Format: uuid
-             * @description The proxy id.
+             * @description The proxy id (Coder changes the proxy of the path; this must only be present).
              */
             id: string;
             /** @description The proxy name. */
             name: string;
-            /** @description The human-friendly name; empty keeps the current one. */
-            display_name?: string;
-            /** @description The icon URL; empty keeps the current one. */
-            icon?: string;
+            /** @description The human-friendly name; must not be empty. */
+            display_name: string;
+            /** @description The icon URL or path; must not be empty. */
+            icon: string;
             /** @description Whether to issue a new session token; the old one stops working. */
             regenerate_token?: boolean;
         };

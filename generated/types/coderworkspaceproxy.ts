@@ -103,11 +103,11 @@ export interface CoderWorkspaceProxySpecBootstrap {
    */
   proxyName?: string;
   /**
-   * The display name of the proxy in Coder. When unset, an existing proxy keeps its display name.
+   * The display name of the proxy in Coder. When unset, an existing proxy keeps its display name and a new one gets the proxy name, as `coder wsproxy create` gives it (Coder refuses to change a proxy without one).
    */
   displayName?: string;
   /**
-   * The icon URL or path of the proxy in Coder. When unset, an existing proxy keeps its icon.
+   * The icon URL or path of the proxy in Coder. When unset, an existing proxy keeps its icon and a new one gets /emojis/1f5fa.png, as `coder wsproxy create` offers (Coder refuses to change a proxy without one).
    */
   icon?: string;
   /**

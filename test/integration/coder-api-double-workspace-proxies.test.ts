@@ -34,26 +34,50 @@ describe('workspace proxies in the Coder API double', () => {
     );
   });
 
-  it('issues a new token only on regenerate_token, and keeps display name and icon when they are empty', async () => {
+  it('issues a new token only on regenerate_token, and writes name, display name and icon as sent', async () => {
     const { proxy, proxy_token: first } = await client.request('POST', '/api/v2/workspaceproxies', {
       body: { name: 'eu-west', display_name: 'Europe West', icon: '/emojis/1f1ea-1f1fa.png' },
     });
     const renamed = await client.request('PATCH', '/api/v2/workspaceproxies/{workspaceProxy}', {
       params: { workspaceProxy: proxy.id },
-      body: { id: proxy.id, name: 'europe', display_name: '', icon: '' },
+      body: { id: proxy.id, name: 'europe', display_name: 'Europe', icon: '/emojis/1f30d.png' },
     });
     assert.equal(renamed.proxy_token, '');
-    assert.deepEqual(
-      [renamed.proxy.name, renamed.proxy.display_name, renamed.proxy.icon_url],
-      ['europe', 'Europe West', '/emojis/1f1ea-1f1fa.png'],
-    );
+    assert.deepEqual([renamed.proxy.name, renamed.proxy.display_name, renamed.proxy.icon_url], ['europe', 'Europe', '/emojis/1f30d.png']);
     assert.equal(coder.state.workspaceProxies[0]!.token, first);
     const regenerated = await client.request('PATCH', '/api/v2/workspaceproxies/{workspaceProxy}', {
       params: { workspaceProxy: 'europe' },
-      body: { id: proxy.id, name: 'europe', regenerate_token: true },
+      body: { id: proxy.id, name: 'europe', display_name: 'Europe', icon: '/emojis/1f30d.png', regenerate_token: true },
     });
     assert.ok(regenerated.proxy_token && regenerated.proxy_token !== first);
     assert.equal(coder.state.workspaceProxies[0]!.token, regenerated.proxy_token);
+  });
+
+  it('refuses a change with an empty or missing display name or icon, as validate "required" does', async () => {
+    const { proxy } = await client.request('POST', '/api/v2/workspaceproxies', { body: { name: 'eu-west' } });
+    assert.deepEqual([proxy.display_name, proxy.icon_url], ['', ''], 'the create stores what was sent');
+    const patch = (body: Record<string, unknown>) =>
+      fetch(`${coder.url}/api/v2/workspaceproxies/${proxy.id}`, {
+        method: 'PATCH',
+        headers: { 'Coder-Session-Token': token, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const empty = await patch({ id: proxy.id, name: 'eu-west', display_name: '', icon: '', regenerate_token: true });
+    assert.equal(empty.status, 400);
+    assert.deepEqual(await empty.json(), {
+      message: 'Validation failed.',
+      validations: [
+        { field: 'display_name', detail: 'Validation failed for tag "required" with value: ""' },
+        { field: 'icon', detail: 'Validation failed for tag "required" with value: ""' },
+      ],
+    });
+    const missing = await patch({ id: proxy.id, name: 'eu-west', regenerate_token: true });
+    assert.equal(missing.status, 400);
+    assert.deepEqual(((await missing.json()) as { validations: { field: string }[] }).validations.map((v) => v.field).sort(), [
+      'display_name',
+      'icon',
+    ]);
+    assert.equal(coder.state.workspaceProxies[0]!.proxy.display_name, '', 'nothing was changed');
   });
 
   it('deregisters a proxy; then it is not found', async () => {

@@ -241,6 +241,55 @@ describe('CoderWorkspaceProxy controller', () => {
     );
   });
 
+  it('issues a new token for a proxy Coder holds without display name or icon, sending every field Coder requires', async () => {
+    const ns = 'wsp-regenerate';
+    await controlPlaneWithAccess(ns);
+    // Registered outside the operator without display name or icon (Coder stores them empty) and with a token the
+    // operator does not hold: the operator must change it to get one, and Coder refuses an empty field.
+    const { proxy: outside } = (await fetch(`${coder.url}/api/v2/workspaceproxies`, {
+      method: 'POST',
+      headers: { 'Coder-Session-Token': tokens.at(-1)!, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'ap-south' }),
+    }).then((r) => r.json())) as { proxy: { id: string; display_name: string; icon_url: string } };
+    assert.deepEqual([outside.display_name, outside.icon_url], ['', '']);
+    const from = coder.requests.length;
+    await proxies.create(aWorkspaceProxy('ap-south').inNamespace(ns).withControlPlane('coder').manifest());
+    await waitCondition(ns, 'ap-south', 'ProxyRegistered', 'True Registered', 90_000);
+    const patches = () => coder.requests.slice(from).filter((r) => r.method === 'PATCH');
+    assert.deepEqual(
+      patches().map((r) => [r.path, r.body]),
+      [
+        [
+          `/api/v2/workspaceproxies/${outside.id}`,
+          { id: outside.id, name: 'ap-south', display_name: 'ap-south', icon: '/emojis/1f5fa.png', regenerate_token: true },
+        ],
+      ],
+    );
+    assert.equal(secretToken(await readSecret(ns, 'ap-south-proxy-token')), registeredProxy('ap-south')!.token);
+    assert.deepEqual(
+      [registeredProxy('ap-south')!.proxy.display_name, registeredProxy('ap-south')!.proxy.icon_url],
+      ['ap-south', '/emojis/1f5fa.png'],
+    );
+
+    // A display name Coder holds is kept when spec sets none, also when the token is issued again.
+    registeredProxy('ap-south')!.proxy.display_name = 'Asia Pacific';
+    const firstToken = registeredProxy('ap-south')!.token;
+    await core.deleteNamespacedSecret({ namespace: ns, name: 'ap-south-proxy-token' });
+    await eventually('a second token issued and stored', async () => {
+      const secret = await readSecret(ns, 'ap-south-proxy-token').catch(() => undefined);
+      return secret && secretToken(secret) !== firstToken && secretToken(secret) === registeredProxy('ap-south')!.token ? true : undefined;
+    });
+    assert.deepEqual(patches().at(-1)!.body, {
+      id: outside.id,
+      name: 'ap-south',
+      display_name: 'Asia Pacific',
+      icon: '/emojis/1f5fa.png',
+      regenerate_token: true,
+    });
+    assert.equal(registeredProxy('ap-south')!.proxy.display_name, 'Asia Pacific');
+    assert.deepEqual(coder.violations, []);
+  });
+
   it('reports each credential reason, leaves the Secret and pods alone, and recovers once the documented command marks it', async () => {
     const ns = await namespace('wsp-credentials');
     const primary = 'https://coder.example.com';

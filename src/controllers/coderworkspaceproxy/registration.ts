@@ -14,7 +14,43 @@ import { proxyNameInCoder, proxyTokenKey, tokenSecretName } from './names.ts';
 import { buildTokenSecret, type TokenSecretState } from './token-secret.ts';
 
 type WorkspaceProxy = components['schemas']['WorkspaceProxy'];
+type PatchWorkspaceProxy = components['schemas']['PatchWorkspaceProxy'];
 const { type, reasons } = C.ProxyRegistered;
+
+/** The icon `coder wsproxy create` offers when none is given (coder/coder v2.26.1 enterprise/cli/workspaceproxy.go). */
+export const defaultProxyIcon = '/emojis/1f5fa.png';
+
+/** Name, display name and icon as spec gives them (display name and icon may be empty: unset). */
+export interface ProxyIdentity {
+  name: string;
+  displayName: string;
+  icon: string;
+}
+
+/**
+ * The body of the create: spec's display name and icon, else what `coder wsproxy create` gives (the name, the
+ * map emoji), so that the proxy can be changed later (see proxyPatch).
+ */
+export function proxyCreate(desired: ProxyIdentity): components['schemas']['CreateWorkspaceProxyRequest'] {
+  return { name: desired.name, display_name: desired.displayName || desired.name, icon: desired.icon || defaultProxyIcon };
+}
+
+/**
+ * The body of PATCH /api/v2/workspaceproxies/{id}. Coder requires every field (coder/coder v2.26.1
+ * codersdk/workspaceproxy.go, PatchWorkspaceProxy: validate "required" on id, name, display_name and icon, so
+ * an empty one is refused with 400) and writes each one (enterprise/coderd/workspaceproxy.go,
+ * patchWorkspaceProxy: UpdateWorkspaceProxy sets name, display_name and icon as sent). So a field spec leaves
+ * unset is sent as Coder holds it, as `coder wsproxy edit` does, and one Coder holds empty gets the create's default.
+ */
+export function proxyPatch(current: WorkspaceProxy, desired: ProxyIdentity, regenerateToken: boolean): PatchWorkspaceProxy {
+  return {
+    id: current.id,
+    name: desired.name,
+    display_name: desired.displayName || current.display_name || desired.name,
+    icon: desired.icon || current.icon_url || defaultProxyIcon,
+    regenerate_token: regenerateToken,
+  };
+}
 
 export interface Registration {
   condition: ConditionInput;
@@ -59,10 +95,7 @@ export async function ensureRegistration(
   try {
     let current = await findProxy(client, proxy, signal);
     if (!current) {
-      const created = await client.request('POST', '/api/v2/workspaceproxies', {
-        body: { name, ...(displayName ? { display_name: displayName } : {}), ...(icon ? { icon } : {}) },
-        signal,
-      });
+      const created = await client.request('POST', '/api/v2/workspaceproxies', { body: proxyCreate({ name, displayName, icon }), signal });
       if (!created.proxy_token) throw new Error('Coder registered the proxy but returned no proxy token');
       await storeToken(ctx, proxy, state, created.proxy_token);
       await ctx.events.record(
@@ -78,7 +111,7 @@ export async function ensureRegistration(
       if (!heldToken || drifted) {
         const updated = await client.request('PATCH', '/api/v2/workspaceproxies/{workspaceProxy}', {
           params: { workspaceProxy: current.id },
-          body: { id: current.id, name, display_name: displayName, icon, regenerate_token: !heldToken },
+          body: proxyPatch(current, { name, displayName, icon }, !heldToken),
           signal,
         });
         if (!heldToken) {

@@ -1,5 +1,9 @@
 // The workspace-proxy operations of the API double: register, read by id or name, change (and issue a new
-// token), list and deregister, as Coder's enterprise API does them.
+// token), list and deregister, as coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go does them. The real
+// server answers these routes 403 without a license, so what only a license shows is here: the create stores
+// display name and icon as sent (empty when left out), and the change requires every field
+// (codersdk/workspaceproxy.go PatchWorkspaceProxy, validate "required": httpapi.Read answers 400 "Validation
+// failed." for an empty one) and then writes name, display name and icon as sent.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
@@ -30,7 +34,7 @@ export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = {
     const proxy: Schemas['WorkspaceProxy'] = {
       id,
       name: request.name,
-      display_name: request.display_name || request.name,
+      display_name: request.display_name ?? '',
       icon_url: request.icon ?? '',
       healthy: false,
       path_app_url: '',
@@ -59,14 +63,33 @@ export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = {
     const stored = findProxy(state, params.workspaceProxy);
     if (!stored) return proxyNotFound;
     const patch = body as Schemas['PatchWorkspaceProxy'];
-    if (patch.id !== stored.proxy.id) return { status: 400, body: { message: 'The id in the body does not match the proxy.' } };
+    // A field left out is refused by the document's required list; an empty one here, as Go's "required" does.
+    const empty = (['name', 'display_name', 'icon'] as const).filter((field) => patch[field] === '');
+    if (empty.length > 0) {
+      return {
+        status: 400,
+        body: {
+          message: 'Validation failed.',
+          validations: empty.map((field) => ({ field, detail: 'Validation failed for tag "required" with value: ""' })),
+        },
+      };
+    }
     const clash = state.workspaceProxies.find((p) => p !== stored && p.proxy.name === patch.name);
-    if (clash) return { status: 409, body: { message: `Workspace proxy with name "${patch.name}" already exists.` } };
+    // The update handles no unique violation: it is answered as any database error (httpapi.InternalServerError).
+    if (clash) {
+      return {
+        status: 500,
+        body: {
+          message: 'An internal server error occurred.',
+          detail: 'pq: duplicate key value violates unique constraint "workspace_proxies_lower_name_idx"',
+        },
+      };
+    }
     stored.proxy = {
       ...stored.proxy,
       name: patch.name,
-      display_name: patch.display_name || stored.proxy.display_name,
-      icon_url: patch.icon || stored.proxy.icon_url,
+      display_name: patch.display_name,
+      icon_url: patch.icon,
       updated_at: new Date().toISOString(),
     };
     if (patch.regenerate_token) stored.token = proxyToken(stored.proxy.id);
