@@ -38,7 +38,7 @@ describe('CoderAIProvider controller', () => {
 
   before(async () => {
     suite = await startCoderObjectSuite(ns, resyncSeconds, (e) => {
-      e.coder.state.buildInfo.version = 'v2.35.0';
+      e.coder.state.buildInfo.version = 'v2.36.0';
       e.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
     });
     ({ env, core } = suite);
@@ -47,6 +47,8 @@ describe('CoderAIProvider controller', () => {
   after(() => env?.stop());
 
   const { condition, conditions, waitCondition } = conditionsOf(() => providers, ns);
+  const conditionMessage = async (name: string, type: string) =>
+    (await providers.get(ns, name)).status?.conditions?.find((c) => c.type === type)?.message ?? '';
   /** A Secret marked as a credential for the given providers (or not marked at all). */
   const keySecret = (name: string, data: Record<string, string>, destinations?: string): V1Secret => ({
     metadata: {
@@ -91,7 +93,7 @@ describe('CoderAIProvider controller', () => {
     });
     assert.equal(obj.status!.apiKeys![0]!.coderKeyID, inCoder.keys[0]!.id);
     assert.match(obj.status!.apiKeys![0]!.hash!, /^sha256:[0-9a-f]{64}$/);
-    assert.equal(obj.status!.coderVersion, 'v2.35.0');
+    assert.equal(obj.status!.coderVersion, 'v2.36.0');
     assert.deepEqual(await conditions('openai', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Entitled', 'Synced']), {
       ControlPlaneReady: 'True ControlPlaneAvailable',
       CredentialSecretReady: 'True CredentialAccepted',
@@ -239,20 +241,52 @@ describe('CoderAIProvider controller', () => {
     });
   }
 
-  it('reports FieldUnsupported for an icon on v2.34 and applies the other fields', async () => {
-    env.coder.state.buildInfo.version = 'v2.34.0';
-    await eventually('the operator to see v2.34.0', async () => (await providers.get(ns, 'openai')).status?.coderVersion === 'v2.34.0', {
+  it('reports FieldUnsupported for an icon on v2.35, which has no provider icons, applies the other fields, and sends it on v2.36', async () => {
+    env.coder.state.buildInfo.version = 'v2.35.3';
+    await eventually('the operator to see v2.35.3', async () => (await providers.get(ns, 'openai')).status?.coderVersion === 'v2.35.3', {
       timeoutMs: (resyncSeconds + 10) * 1000,
     });
     await providers.create(
       aProvider('iconic').inNamespace(ns).withSpec({ type: 'anthropic', icon: '/icon/anthropic.svg', displayName: 'Iconic' }).manifest(),
     );
     await waitCondition('iconic', 'Synced', 'False FieldUnsupported');
+    assert.equal(
+      await conditionMessage('iconic', 'Synced'),
+      'Applied every field except spec.icon (Coder v2.35.3 has no provider icons; it needs v2.36.0 or newer). ' +
+        'Remove the field, or upgrade Coder where a release has it.',
+    );
     assert.equal(stored('iconic')!.provider.display_name, 'Iconic');
     assert.equal(stored('iconic')!.provider.icon, undefined);
-    env.coder.state.buildInfo.version = 'v2.35.0';
+    env.coder.state.buildInfo.version = 'v2.36.0';
     await waitCondition('iconic', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
     assert.equal(stored('iconic')!.provider.icon, '/icon/anthropic.svg');
+  });
+
+  it('never sends upstream-headers settings to a release (v2.36.0 decodes only bedrock), names the field, and sends them to a development build', async () => {
+    const from = env.coder.requests.length;
+    await providers.create(
+      aProvider('headers')
+        .inNamespace(ns)
+        .withSpec({ type: 'openai', displayName: 'With headers', upstreamHeaders: [{ name: 'X-Team', value: 'platform' }] })
+        .manifest(),
+    );
+    await waitCondition('headers', 'Synced', 'False FieldUnsupported');
+    assert.match(
+      await conditionMessage('headers', 'Synced'),
+      /^Applied every field except spec\.upstreamHeaders \(Coder v2\.36\.0 has no provider settings of type upstream-headers; no Coder release up to v2\.36\.0 has them\)/,
+    );
+    assert.equal(stored('headers')!.provider.display_name, 'With headers');
+    assert.equal(stored('headers')!.provider.settings, null);
+    const sent = env.coder.requests.slice(from).filter((r) => r.path.startsWith(providersPath) && r.method !== 'GET');
+    assert.ok(
+      sent.length > 0 && sent.every((r) => !JSON.stringify(r.body).includes('upstream-headers')),
+      'no request carried the settings',
+    );
+    env.coder.state.buildInfo.version = 'v0.0.0-devel+1a2b3c4';
+    await waitCondition('headers', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
+    assert.deepEqual(stored('headers')!.provider.settings, { _type: 'upstream-headers', _version: 1, headers: { 'X-Team': 'platform' } });
+    env.coder.state.buildInfo.version = 'v2.36.0';
+    await waitCondition('headers', 'Synced', 'False FieldUnsupported', (resyncSeconds + 10) * 1000);
   });
 
   it('reports CoderVersionUnsupported on v2.33 without calling the providers route, and recovers after an upgrade', async () => {
@@ -270,7 +304,7 @@ describe('CoderAIProvider controller', () => {
     assert.equal(stored('gated'), undefined);
     env.coder.state.buildInfo.version = 'v2.34.1';
     await waitCondition('gated', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
-    env.coder.state.buildInfo.version = 'v2.35.0';
+    env.coder.state.buildInfo.version = 'v2.36.0';
   });
 
   it('reports NotEntitled, GracePeriod and GatewayDisabledOnControlPlane', () =>

@@ -28,8 +28,6 @@ import { connectedCondition } from './connected.ts';
 import type { GatewayKeyContext } from './context.ts';
 import { destinationConsent, destinationsOf, holdsKey, writeKey, type Destination } from './destinations.ts';
 
-/** The first Coder version with AI Gateway keys. */
-export const gatewayKeysSince = 'v2.36.0';
 const keysPath = '/api/v2/ai-gateway/keys';
 const defaultGraceMs = 10 * 60_000;
 
@@ -52,7 +50,7 @@ export async function syncGatewayKey(ctx: GatewayKeyContext, k: CoderAIGatewayKe
     pass,
     {
       credentials: destinationConsent(k, destinations),
-      since: { version: gatewayKeysSince, api: 'AI Gateway keys API' },
+      feature: 'aiGatewayKeys',
       entitlement: true,
     },
     signal,

@@ -3,17 +3,9 @@
 // are left out and named, so the rest is applied and Synced says which.
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
 import type { Schemas } from '../../coder/api-types.ts';
-import { coderVersionAtLeast } from '../shared/coder-version.ts';
+import { coderHasFeature, missingFeatureMessage } from '../shared/coder-releases.ts';
 import type { NamedCredentialRef } from '../shared/credential-inputs.ts';
 import { SpecError } from '../shared/spec-check.ts';
-
-/** The first Coder version with /api/v2/ai/providers. */
-export const aiProvidersSince = 'v2.34.0';
-/**
- * The first Coder version this operator sends provider icons and upstream headers to: they appear in Coder's
- * API reference after the providers API itself, in a release the reference could not pin (design choice).
- */
-export const aiProviderExtrasSince = 'v2.35.0';
 
 /** Bedrock settings without the write-only credentials: what Coder returns and what is compared. */
 export interface VisibleBedrockSettings {
@@ -92,9 +84,15 @@ export function baseURL(p: CoderAIProvider): string {
   );
 }
 
-/** The provider as Coder should hold it, for a Coder of `version`. */
+/**
+ * The provider as Coder should hold it, for a Coder of `version`. A field the release does not know is left
+ * out and named (coder-releases.ts): Coder would drop an unknown icon silently and refuse an unknown settings
+ * type with 400, so sending either would never converge or block the whole provider.
+ */
 export function desiredProvider(p: CoderAIProvider, version: string | undefined): DesiredProvider {
-  const extras = coderVersionAtLeast(version, aiProviderExtrasSince) !== false;
+  const has = (feature: 'aiProviderIcon' | 'aiProviderUpstreamHeaders') => coderHasFeature(version, feature) !== false;
+  const lacks = (field: string, feature: 'aiProviderIcon' | 'aiProviderUpstreamHeaders') =>
+    `${field} (${missingFeatureMessage(version ?? 'unknown', feature)})`;
   const unsupported: string[] = [];
   const desired: DesiredProvider = {
     name: providerName(p),
@@ -106,8 +104,8 @@ export function desiredProvider(p: CoderAIProvider, version: string | undefined)
     unsupported,
   };
   if (p.spec.icon !== undefined) {
-    if (extras) desired.icon = p.spec.icon;
-    else unsupported.push(`spec.icon (needs Coder ${aiProviderExtrasSince} or newer)`);
+    if (has('aiProviderIcon')) desired.icon = p.spec.icon;
+    else unsupported.push(lacks('spec.icon', 'aiProviderIcon'));
   }
   const bedrock = p.spec.bedrock;
   const headers = p.spec.upstreamHeaders ?? [];
@@ -122,9 +120,9 @@ export function desiredProvider(p: CoderAIProvider, version: string | undefined)
     };
     if (headers.length) unsupported.push('spec.upstreamHeaders (Coder holds one settings object, and spec.bedrock uses it)');
   } else if (headers.length) {
-    if (extras)
+    if (has('aiProviderUpstreamHeaders'))
       desired.settings = { _type: 'upstream-headers', _version: 1, headers: Object.fromEntries(headers.map((h) => [h.name, h.value])) };
-    else unsupported.push(`spec.upstreamHeaders (needs Coder ${aiProviderExtrasSince} or newer)`);
+    else unsupported.push(lacks('spec.upstreamHeaders', 'aiProviderUpstreamHeaders'));
   }
   return desired;
 }

@@ -24,7 +24,6 @@ import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
 import type { ProviderContext } from './context.ts';
 import {
-  aiProvidersSince,
   bedrockSecretFields,
   credentialRefs,
   desiredProvider,
@@ -45,7 +44,7 @@ export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, sig
     ctx,
     p,
     pass,
-    { credentials: credentials.condition, since: { version: aiProvidersSince, api: 'AI providers API' }, entitlement: true },
+    { credentials: credentials.condition, feature: 'aiProviders', entitlement: true },
     signal,
   );
   if (!connection || !credentials.ready) return pass;
@@ -68,7 +67,7 @@ export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, sig
   pass.status.routes = { embedded: `${base}/api/v2/ai-gateway/${desired.name}/`, legacy: `${base}/api/v2/aibridge/${desired.name}/` };
 
   if (desired.unsupported.length) {
-    const message = `Applied every field except ${desired.unsupported.join('; ')}: Coder ${buildInfo.version} does not accept it.`;
+    const message = `Applied every field except ${desired.unsupported.join('; ')}. Remove the field, or upgrade Coder where a release has it.`;
     return refusePass(pass, C.Synced.reasons.FieldUnsupported, message);
   }
   pass.conditions[C.Synced.type] = appliedCondition(`Coder holds the provider "${desired.name}" as spec describes.`);

@@ -9,7 +9,7 @@ import type { ConditionInput } from '../../runtime/conditions.ts';
 import { connectToCoder, type CoderConnection } from './coder-connection.ts';
 import type { CoderObject, CoderObjectContext } from './coder-object-context.ts';
 import { syncFailure } from './coder-sync-failure.ts';
-import { coderVersionAtLeast } from './coder-version.ts';
+import { coderHasFeature, missingFeatureMessage, type CoderFeature } from './coder-releases.ts';
 import { entitledCondition, entitlementsUnavailableCondition } from './entitled-condition.ts';
 
 // The AI kinds declare Ready, Supported and Synced with these reasons.
@@ -76,8 +76,8 @@ export function supportedCondition(reason: string, message: string, status: 'Tru
 export interface OpenOptions {
   /** CredentialSecretReady (undefined when spec names no Secret); anything but True stops the pass. */
   credentials: ConditionInput | undefined;
-  /** The first Coder version with the kind's API, and the API's name for messages (`AI providers API`). */
-  since?: { version: string; api: string };
+  /** The kind's API in the table of Coder releases (coder-releases.ts): a release without it stops the pass. */
+  feature?: CoderFeature;
   /** Whether the kind needs AI Gateway in the license (feature aibridge). */
   entitlement?: boolean;
 }
@@ -115,8 +115,8 @@ export async function openPass<T extends CoderObject, Status extends { coderVers
   const { version } = connection.buildInfo;
   pass.status.coderVersion = version;
 
-  if (options.since && coderVersionAtLeast(version, options.since.version) === false) {
-    const message = `Coder ${version} has no ${options.since.api}; it needs ${options.since.version} or newer. Upgrade Coder.`;
+  if (options.feature && coderHasFeature(version, options.feature) === false) {
+    const message = `${missingFeatureMessage(version, options.feature)}. Upgrade Coder.`;
     pass.conditions[C.Supported.type] = supportedCondition(C.Supported.reasons.CoderVersionUnsupported, message, 'False');
     stopPass(pass, R.Unsupported, message);
     return undefined;

@@ -1,15 +1,14 @@
-// AI Gateway keys (/api/v2/ai-gateway/keys) as Coder serves them from v2.36: the key is returned only by the
-// create, names are unique, a delete of an unknown id answers 404. Older versions answer 404 on every route.
+// AI Gateway keys (/api/v2/ai-gateway/keys) as Coder serves them from the release coder-releases.ts names:
+// the key is returned only by the create, names are unique, a delete of an unknown id answers 404. Older
+// versions answer 404 on every route.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { coderVersionAtLeast } from '../../../src/controllers/shared/coder-version.ts';
+import { coderHasFeature } from '../../../src/controllers/shared/coder-releases.ts';
 import { routeNotFound, type Handler } from './handlers.ts';
-
-export const aiGatewayKeysSince = 'v2.36.0';
 
 const gated =
   (handler: Handler): Handler =>
   (ctx) =>
-    coderVersionAtLeast(ctx.state.buildInfo.version, aiGatewayKeysSince) === false ? routeNotFound : handler(ctx);
+    coderHasFeature(ctx.state.buildInfo.version, 'aiGatewayKeys') === false ? routeNotFound : handler(ctx);
 
 export const aiGatewayKeyHandlers: Readonly<Record<string, Handler>> = {
   listAIGatewayKeys: gated(({ state }) => ({ status: 200, body: state.aiGatewayKeys.map((k) => structuredClone(k.key)) })),

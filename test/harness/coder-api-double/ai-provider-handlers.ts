@@ -1,20 +1,18 @@
-// The AI providers API (/api/v2/ai/providers) as Coder serves it from v2.34: create, read by id or name,
-// update with the whole-key-set rule, soft delete. Icons and upstream-header settings came later (v2.35 in
-// this double). Older versions answer 404 on every route, as a Coder without the routes does. Also the
-// deployment config, which says whether AI Gateway is on.
+// The AI providers API (/api/v2/ai/providers) as coder/coder v2.36.0 coderd/ai_providers.go serves it, from
+// the release coder-releases.ts names: create, read by id or name, update with the whole-key-set rule, soft
+// delete. Icons only where the release has them (Go's decoding drops the field otherwise); settings of type
+// upstream-headers are refused as v2.36.0's decoder refuses any type but bedrock (codersdk/aiproviders.go:
+// httpapi.Read answers 400), and taken only by a development build. Older versions answer 404 on every route.
+// Also the deployment config, which says whether AI Gateway is on.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
-import { coderVersionAtLeast } from '../../../src/controllers/shared/coder-version.ts';
+import { coderHasFeature, type CoderFeature } from '../../../src/controllers/shared/coder-releases.ts';
 import { routeNotFound, type Answer, type Handler } from './handlers.ts';
 import type { CoderApiDoubleState, StoredAIProvider } from './state.ts';
 
 type Schemas = components['schemas'];
 
-/** The first Coder version with the AI providers API, and the one this double gives icons and upstream headers. */
-export const aiProvidersSince = 'v2.34.0';
-export const aiProviderExtrasSince = 'v2.35.0';
-
-const served = (state: CoderApiDoubleState, since: string) => coderVersionAtLeast(state.buildInfo.version, since) !== false;
+const served = (state: CoderApiDoubleState, feature: CoderFeature) => coderHasFeature(state.buildInfo.version, feature) !== false;
 
 const invalid = (field: string, detail: string): Answer => ({
   status: 400,
@@ -48,7 +46,9 @@ function applySettings(state: CoderApiDoubleState, stored: StoredAIProvider, set
     return undefined;
   }
   if (settings._type === 'upstream-headers') {
-    if (!served(state, aiProviderExtrasSince)) return invalid('settings', 'unknown settings type "upstream-headers"');
+    if (!served(state, 'aiProviderUpstreamHeaders')) {
+      return { status: 400, body: { message: 'Request body must be valid JSON.', detail: 'unknown settings type "upstream-headers"' } };
+    }
     stored.provider.settings = structuredClone(settings);
     return undefined;
   }
@@ -76,7 +76,7 @@ function keyRule(type: string, count: number): Answer | undefined {
 const gated =
   (handler: Handler): Handler =>
   (ctx) =>
-    served(ctx.state, aiProvidersSince) ? handler(ctx) : routeNotFound;
+    served(ctx.state, 'aiProviders') ? handler(ctx) : routeNotFound;
 
 export const aiProviderHandlers: Readonly<Record<string, Handler>> = {
   getDeploymentConfig: ({ state }) => ({
@@ -112,7 +112,7 @@ export const aiProviderHandlers: Readonly<Record<string, Handler>> = {
         created_at: now,
         updated_at: now,
         // Older versions ignore the field, as Go's JSON decoding does.
-        ...(request.icon !== undefined && served(state, aiProviderExtrasSince) ? { icon: request.icon } : {}),
+        ...(request.icon !== undefined && served(state, 'aiProviderIcon') ? { icon: request.icon } : {}),
       },
       keys: (request.api_keys ?? []).map((value) => ({ id: randomUUID(), value, created_at: now })),
       bedrockSecrets: {},
@@ -147,7 +147,7 @@ export const aiProviderHandlers: Readonly<Record<string, Handler>> = {
     if (request.display_name !== undefined) next.provider.display_name = request.display_name;
     if (request.enabled !== undefined) next.provider.enabled = request.enabled;
     if (request.base_url !== undefined) next.provider.base_url = request.base_url;
-    if (request.icon !== undefined && served(state, aiProviderExtrasSince)) next.provider.icon = request.icon;
+    if (request.icon !== undefined && served(state, 'aiProviderIcon')) next.provider.icon = request.icon;
     const settingsRefused = applySettings(state, next, request.settings as Settings);
     if (settingsRefused) return settingsRefused;
     next.provider.updated_at = new Date().toISOString();

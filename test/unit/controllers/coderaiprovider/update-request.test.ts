@@ -20,19 +20,38 @@ const existing = (over: Partial<Schemas['AIProvider']> = {}): Schemas['AIProvide
 const status = { apiKeys: [{ secretName: 's', secretKey: 'sk-a-0001', coderKeyID: 'k1', hash: 'h-sk-a-0001' }] };
 
 describe('provider requests', () => {
-  it('defaults the base URL by type and names fields this Coder does not accept', () => {
+  it('defaults the base URL by type and sends an icon only to a release that has provider icons (v2.36.0)', () => {
+    const p = aProvider().withSpec({ icon: '/icon/a.svg' }).build();
+    const old = desiredProvider(p, 'v2.35.3');
+    assert.equal(old.base_url, 'https://api.anthropic.com/');
+    assert.equal(old.icon, undefined);
+    assert.deepEqual(old.unsupported, ['spec.icon (Coder v2.35.3 has no provider icons; it needs v2.36.0 or newer)']);
+    const current = desiredProvider(p, 'v2.36.0');
+    assert.equal(current.icon, '/icon/a.svg');
+    assert.deepEqual(current.unsupported, []);
+  });
+
+  for (const version of ['v2.34.0', 'v2.35.0', 'v2.36.0', 'v2.40.2']) {
+    it(`never sends upstream-headers settings to release ${version}, whose decoder (through v2.36.0) knows only bedrock`, () => {
+      const p = aProvider()
+        .withSpec({ upstreamHeaders: [{ name: 'X-Team', value: 'a' }] })
+        .build();
+      const desired = desiredProvider(p, version);
+      assert.equal(desired.settings, null);
+      assert.deepEqual(desired.unsupported, [
+        `spec.upstreamHeaders (Coder ${version} has no provider settings of type upstream-headers; no Coder release up to v2.36.0 has them)`,
+      ]);
+    });
+  }
+
+  it('sends icon and upstream headers to a development build, where the endpoint decides', () => {
     const p = aProvider()
       .withSpec({ icon: '/icon/a.svg', upstreamHeaders: [{ name: 'X-Team', value: 'a' }] })
       .build();
-    const old = desiredProvider(p, 'v2.34.0');
-    assert.equal(old.base_url, 'https://api.anthropic.com/');
-    assert.equal(old.icon, undefined);
-    assert.equal(old.settings, null);
-    assert.equal(old.unsupported.length, 2);
-    const current = desiredProvider(p, 'v2.35.0');
-    assert.equal(current.icon, '/icon/a.svg');
-    assert.deepEqual(current.settings, { _type: 'upstream-headers', _version: 1, headers: { 'X-Team': 'a' } });
-    assert.deepEqual(current.unsupported, []);
+    const dev = desiredProvider(p, 'v0.0.0-devel+abc123');
+    assert.equal(dev.icon, '/icon/a.svg');
+    assert.deepEqual(dev.settings, { _type: 'upstream-headers', _version: 1, headers: { 'X-Team': 'a' } });
+    assert.deepEqual(dev.unsupported, []);
   });
 
   it('creates with every key in spec order and the Bedrock credentials', () => {
