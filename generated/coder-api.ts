@@ -2681,15 +2681,17 @@ export interface components {
          * @enum {string}
          */
         MCPToolDefault: "enabled" | "disabled";
-        /** @description The setting of one tool (newer Coder). */
+        /** @description The setting of one tool, on /api/v2/ai-gateway/mcp-servers only (no release up to v2.36.0 has rules). Coder's API reference stored {tool, enabled} (docs/reference/api/mcpservers.md at 92c0cd27), then {tool, action, enabled} with enabled kept in step with action (the same file at 46868242). */
         MCPToolRule: {
             /** @description The tool name. */
             tool: string;
             /**
-             * @description enabled, disabled, or escalate (ask the user before each call).
+             * @description enabled, disabled, or escalate (ask the user before each call); when absent, enabled decides.
              * @enum {string}
              */
-            action: "enabled" | "disabled" | "escalate";
+            action?: "enabled" | "disabled" | "escalate";
+            /** @description The older form of action; escalate reads as false. */
+            enabled?: boolean;
         };
         /** @description A new MCP server config. */
         CreateMCPServerConfigRequest: {
@@ -2805,6 +2807,110 @@ export interface components {
             /** @description Coder's model_intent setting. */
             model_intent?: boolean;
             /** @description Whether tools may be used in plan mode (newer Coder). */
+            allow_in_plan_mode?: boolean;
+            /** @description Whether Coder sends X-Coder-Owner-Id, X-Coder-Chat-Id, X-Coder-Subchat-Id and X-Coder-Workspace-Id. */
+            forward_coder_headers?: boolean;
+        };
+        /** @description The same request on /api/experimental/mcp/servers, with the fields of coder/coder v2.36.0 codersdk/mcp.go only (Coder drops any other field without a word). */
+        ExperimentalCreateMCPServerConfigRequest: {
+            /** @description The name users see. */
+            display_name: string;
+            /** @description The unique, URL-safe id. */
+            slug: string;
+            /** @description The description users see. */
+            description?: string;
+            /** @description A deployment-relative icon path such as /icon/github.svg; external URLs are refused. */
+            icon_url?: string;
+            /** @description The server URL. */
+            url: string;
+            transport: components["schemas"]["MCPTransport"];
+            /**
+             * @description How Coder authenticates to the server.
+             * @enum {string}
+             */
+            auth_type: "none" | "oauth2" | "api_key" | "custom_headers" | "user_oidc";
+            /** @description The OAuth client id; empty with auth_url and token_url for auto-discovery. */
+            oauth2_client_id?: string;
+            /** @description The OAuth client secret (write-only). */
+            oauth2_client_secret?: string;
+            /** @description The authorization endpoint. */
+            oauth2_auth_url?: string;
+            /** @description The token endpoint. */
+            oauth2_token_url?: string;
+            /** @description Scopes, separated by spaces. */
+            oauth2_scopes?: string;
+            /** @description The revocation endpoint, https (or http to loopback). */
+            oauth2_revocation_url?: string;
+            /** @description The header that carries the API key; Coder's default is Authorization. */
+            api_key_header?: string;
+            /** @description The API key header value (write-only). */
+            api_key_value?: string;
+            /** @description Fixed header values by name (write-only). */
+            custom_headers?: {
+                [key: string]: string;
+            };
+            /** @description Only these tools; empty allows all. */
+            tool_allow_list?: string[];
+            /** @description Never these tools; deny wins. */
+            tool_deny_list?: string[];
+            availability: components["schemas"]["MCPAvailability"];
+            /** @description Whether the server is active; Coder's default is false. */
+            enabled?: boolean;
+            /** @description Coder's model_intent setting. */
+            model_intent?: boolean;
+            /** @description Whether tools may be used in plan mode. */
+            allow_in_plan_mode?: boolean;
+            /** @description Whether Coder sends X-Coder-Owner-Id, X-Coder-Chat-Id, X-Coder-Subchat-Id and X-Coder-Workspace-Id. */
+            forward_coder_headers?: boolean;
+        };
+        /** @description The same request on /api/experimental/mcp/servers, with the fields of coder/coder v2.36.0 codersdk/mcp.go only (Coder drops any other field without a word). */
+        ExperimentalUpdateMCPServerConfigRequest: {
+            /** @description The name users see. */
+            display_name?: string;
+            /** @description The unique, URL-safe id. */
+            slug?: string;
+            /** @description The description users see. */
+            description?: string;
+            /** @description A deployment-relative icon path such as /icon/github.svg; external URLs are refused. */
+            icon_url?: string;
+            /** @description The server URL. */
+            url?: string;
+            transport?: components["schemas"]["MCPTransport"];
+            /**
+             * @description How Coder authenticates to the server.
+             * @enum {string}
+             */
+            auth_type?: "none" | "oauth2" | "api_key" | "custom_headers" | "user_oidc";
+            /** @description The OAuth client id; empty with auth_url and token_url for auto-discovery. */
+            oauth2_client_id?: string;
+            /** @description The OAuth client secret (write-only). */
+            oauth2_client_secret?: string;
+            /** @description The authorization endpoint. */
+            oauth2_auth_url?: string;
+            /** @description The token endpoint. */
+            oauth2_token_url?: string;
+            /** @description Scopes, separated by spaces. */
+            oauth2_scopes?: string;
+            /** @description The revocation endpoint, https (or http to loopback). */
+            oauth2_revocation_url?: string;
+            /** @description The header that carries the API key; Coder's default is Authorization. */
+            api_key_header?: string;
+            /** @description The API key header value (write-only). */
+            api_key_value?: string;
+            /** @description Fixed header values by name (write-only). */
+            custom_headers?: {
+                [key: string]: string;
+            };
+            /** @description Only these tools; empty allows all. */
+            tool_allow_list?: string[];
+            /** @description Never these tools; deny wins. */
+            tool_deny_list?: string[];
+            availability?: components["schemas"]["MCPAvailability"];
+            /** @description Whether the server is active; Coder's default is false. */
+            enabled?: boolean;
+            /** @description Coder's model_intent setting. */
+            model_intent?: boolean;
+            /** @description Whether tools may be used in plan mode. */
             allow_in_plan_mode?: boolean;
             /** @description Whether Coder sends X-Coder-Owner-Id, X-Coder-Chat-Id, X-Coder-Subchat-Id and X-Coder-Workspace-Id. */
             forward_coder_headers?: boolean;
@@ -5542,7 +5648,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateMCPServerConfigRequest"];
+                "application/json": components["schemas"]["ExperimentalCreateMCPServerConfigRequest"];
             };
         };
         responses: {
@@ -5632,7 +5738,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateMCPServerConfigRequest"];
+                "application/json": components["schemas"]["ExperimentalUpdateMCPServerConfigRequest"];
             };
         };
         responses: {

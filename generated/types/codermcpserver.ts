@@ -63,7 +63,7 @@ export interface CoderMCPServerSpec {
    */
   modelIntent?: boolean;
   /**
-   * Whether the agent may use this server's tools while in plan mode. Sent only when true or to Coder versions that support it; otherwise Synced reports FieldUnsupported. Defaults to false.
+   * Whether the agent may use this server's tools while in plan mode (Coder's allow_in_plan_mode, which v2.36 accepts on both paths). Defaults to false.
    */
   allowInPlanMode?: boolean;
   /**
@@ -119,7 +119,7 @@ export interface CoderMCPServerSpecAuthOauth2 {
    */
   scopes?: string;
   /**
-   * The token revocation endpoint, used when a user disconnects: an https:// URL, or http:// only to localhost, 127.0.0.1 or [::1]. Newer Coder only. Defaults to none.
+   * The token revocation endpoint, used when a user disconnects: an https:// URL, or http:// only to localhost, 127.0.0.1 or [::1]. Defaults to none (Coder discovers it).
    */
   revocationURL?: string;
 }
@@ -147,7 +147,7 @@ export interface CoderMCPServerSpecAuthCustomHeaders {
    */
   headers?: CoderMCPServerSpecAuthCustomHeadersHeadersItem[];
   /**
-   * Headers whose value each user enters in Coder, at most 32. Names must not repeat a name in headers. Defaults to none.
+   * Headers whose value each user enters in Coder, at most 32. Names must not repeat a name in headers. Sent only on /api/v2/ai-gateway/mcp-servers: no Coder release up to v2.36 stores them, so on the experimental path Synced reports FieldUnsupported. Defaults to none.
    *
    * @maxItems 32
    */
@@ -190,7 +190,7 @@ export interface CoderMCPServerSpecAuthCustomHeadersUserSuppliedKeysItem {
   description?: string;
 }
 /**
- * Use each user's token from a Coder external-auth provider. Newer Coder only.
+ * Use each user's token from a Coder external-auth provider. Sent only on /api/v2/ai-gateway/mcp-servers (no Coder release up to v2.36 has it).
  */
 export interface CoderMCPServerSpecAuthExternalAuth {
   /**
@@ -219,11 +219,11 @@ export interface CoderMCPServerSpecTools {
    */
   deny?: string[];
   /**
-   * The state of tools that no rule names (tool_default). Newer Coder only. Defaults to Coder's default (enabled).
+   * The state of tools that no rule names (tool_default). Sent only on /api/v2/ai-gateway/mcp-servers (no Coder release up to v2.36 has it). Defaults to Coder's default (enabled).
    */
   default?: 'enabled' | 'disabled';
   /**
-   * Per-tool settings (tool_rules), one per tool. Newer Coder only. Defaults to none.
+   * Per-tool settings (tool_rules), one per tool. Sent only on /api/v2/ai-gateway/mcp-servers (no Coder release up to v2.36 has it). Coder stores a rule as {tool, action, enabled}, enabled being the older form of action that Coder keeps in step; the operator sends both. A Coder that knows only enabled stores escalate as disabled, and Synced then reports FieldUnsupported. Defaults to none.
    *
    * @maxItems 256
    */
@@ -315,7 +315,7 @@ export const CoderMCPServerConditions = {
       ControlPlaneNotReady: 'ControlPlaneNotReady',
       /** False. CredentialSecretReady is False; see its message. */
       CredentialSecretNotReady: 'CredentialSecretNotReady',
-      /** False. Supported is False; this Coder has no MCP server configs API. */
+      /** False. Supported is False; this Coder has no MCP server configs API, or it needs an experiment. */
       Unsupported: 'Unsupported',
       /** False. Synced is False; see its message. */
       SyncFailed: 'SyncFailed',
@@ -353,7 +353,7 @@ export const CoderMCPServerConditions = {
       KeyNotFound: 'KeyNotFound',
     },
   },
-  /** Whether the Coder of the control plane serves the MCP server configs API, at /api/v2/ai-gateway/mcp-servers or, on older versions, at /api/experimental/mcp/servers (status.apiPath says which). */
+  /** Whether the Coder of the control plane serves the MCP server configs API, at /api/v2/ai-gateway/mcp-servers (Coder's API reference after v2.36.0) or at /api/experimental/mcp/servers (Coder v2.34 to v2.36; status.apiPath says which). While it is False the operator asks again only at the resync period. */
   Supported: {
     type: 'Supported',
     reasons: {
@@ -361,7 +361,11 @@ export const CoderMCPServerConditions = {
       Supported: 'Supported',
       /** True. Only /api/experimental/mcp/servers answered; Coder may change or remove it without notice. */
       ExperimentalAPI: 'ExperimentalAPI',
-      /** False. Both paths answered 404; upgrade Coder (the experimental path may also need an experiment enabled in CODER_EXPERIMENTS). */
+      /** False. GET /api/v2/buildinfo reports a release older than v2.34, which has no MCP server configs API; upgrade Coder. Nothing is asked of the missing API. */
+      CoderVersionUnsupported: 'CoderVersionUnsupported',
+      /** False. Coder answered 403 for the experimental path because an experiment is off; the message quotes Coder, which names the experiments to add to CODER_EXPERIMENTS. */
+      ExperimentRequired: 'ExperimentRequired',
+      /** False. Both paths answered 404 (the message quotes Coder); upgrade Coder. */
       EndpointNotFound: 'EndpointNotFound',
     },
   },
@@ -373,7 +377,7 @@ export const CoderMCPServerConditions = {
       Applied: 'Applied',
       /** False. A config with this slug exists in Coder that this object did not create, and spec.adoptExisting is false. Nothing was changed. */
       AlreadyExists: 'AlreadyExists',
-      /** False. This Coder version does not accept a field that spec sets (named in the message, for example auth.type externalAuth, tools.rules or allowInPlanMode); the other fields were applied. */
+      /** False. This Coder version does not accept a field that spec sets (named in the message, for example auth.type externalAuth, tools.rules or auth.customHeaders.userSuppliedKeys); the other fields were applied. */
       FieldUnsupported: 'FieldUnsupported',
       /** False. Coder rejected the request (HTTP 400); the message lists Coder's validation errors. */
       CoderValidationFailed: 'CoderValidationFailed',

@@ -55,3 +55,15 @@ export function isRetryable(err: unknown): boolean {
   if (err.status === 429) return true;
   return err.status >= 500 && err.status !== 501 && !isAlreadyExists(err);
 }
+
+/**
+ * Whether Coder refused the call because an experiment is off: 403 with the message of Coder's
+ * RequireExperiment middleware ("… requires enabling the 'x' experiment." or "… requires enabling the
+ * following experiments: x, y"; coder/coder v2.26.1 coderd/httpmw/experiments.go). Enabling the experiments
+ * can change the answer; repeating the call cannot.
+ */
+export function isExperimentRequired(err: unknown): boolean {
+  return (
+    isForbidden(err) && /requires enabling the (following experiments|'[^']+' experiment)/i.test((err as CoderApiError).coderMessage ?? '')
+  );
+}

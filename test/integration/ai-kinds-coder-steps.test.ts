@@ -133,6 +133,54 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     assert.equal(line(key.conditions.Supported), 'False EndpointNotFound');
   });
 
+  const mcpRefusals: { name: string; shape: () => void; reason: string; calls: string[] }[] = [
+    {
+      name: 'a build whose /api/experimental/mcp route needs experiments that are off (as v2.26.1 answers)',
+      shape: () => {
+        coder.state.buildInfo.version = 'v0.0.0-devel+abc123';
+        coder.state.mcpApi.experimentsOff = ['oauth2', 'mcp-server-http'];
+      },
+      reason: 'ExperimentRequired',
+      calls: ['GET /api/v2/ai-gateway/mcp-servers', 'GET /api/experimental/mcp/servers'],
+    },
+    {
+      name: 'a build that serves neither MCP path',
+      shape: () => {
+        coder.state.buildInfo.version = 'v0.0.0-devel+abc123';
+        coder.state.mcpApi.experimentalPath = false;
+      },
+      reason: 'EndpointNotFound',
+      calls: ['GET /api/v2/ai-gateway/mcp-servers', 'GET /api/experimental/mcp/servers'],
+    },
+    {
+      name: 'release v2.26.1, older than the first with MCP server configs (v2.34.0)',
+      shape: () => {
+        coder.state.buildInfo.version = 'v2.26.1';
+      },
+      reason: 'CoderVersionUnsupported',
+      calls: [],
+    },
+  ];
+  for (const row of mcpRefusals) {
+    it(`reports MCP Supported False ${row.reason} for ${row.name}: each path asked at most once, the next time at the resync, no error to back off`, async () => {
+      row.shape();
+      const pass = await syncMCPServer(
+        context([controlPlane()], {}) as unknown as MCPServerContext,
+        anMcpServer('github').inNamespace(ns).build(),
+        signal,
+      );
+      assert.equal(line(pass.conditions.Supported), `False ${row.reason}`);
+      assert.equal(pass.blocker?.reason, 'Unsupported');
+      assert.equal(pass.conditions.Synced, undefined);
+      assert.equal(pass.requeueAfterMs, 60_000, 'the resync period of the context');
+      assert.equal(pass.error, undefined);
+      assert.deepEqual(
+        coder.requests.filter((r) => r.path.includes('/mcp')).map((r) => `${r.method} ${r.path}`),
+        row.calls,
+      );
+    });
+  }
+
   it('reports Entitled Unknown EntitlementsUnavailable and retries in 30 s when entitlements cannot be read', async () => {
     coder.failNext(2, 500, { pathPrefix: '/api/v2/entitlements' });
     const passes = [

@@ -1,6 +1,7 @@
 // CoderMCPServer end to end: the operator as its own process under its generated RBAC, a control plane
 // with operator access (real PostgreSQL), and the Coder API double serving MCP server configs on the
-// experimental path from v2.32 and on /api/v2/ai-gateway/mcp-servers from v2.35. Resync period 6 s.
+// experimental path as v2.36.0 does, and on /api/v2/ai-gateway/mcp-servers as a development build after
+// v2.36.0 does (no release has it), where most tests run. Resync period 6 s.
 import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -27,6 +28,8 @@ const ns = 'mcp';
 const resyncSeconds = 6;
 const newPath = '/api/v2/ai-gateway/mcp-servers';
 const oldPath = '/api/experimental/mcp/servers';
+/** A development build of Coder from after v2.36.0, which serves /api/v2/ai-gateway/mcp-servers. */
+const devBuild = 'v0.0.0-devel+46868242';
 
 describe('CoderMCPServer controller', () => {
   let suite: CoderObjectSuite;
@@ -37,7 +40,8 @@ describe('CoderMCPServer controller', () => {
 
   before(async () => {
     suite = await startCoderObjectSuite(ns, resyncSeconds, (e) => {
-      e.coder.state.buildInfo.version = 'v2.35.0';
+      e.coder.state.buildInfo.version = devBuild;
+      e.coder.state.mcpApi.aiGatewayPath = true;
     });
     ({ env, core } = suite);
     servers = coderMCPServerClient(env.cp.adminConfig());
@@ -45,6 +49,8 @@ describe('CoderMCPServer controller', () => {
   after(() => env?.stop());
 
   const { condition, conditions, waitCondition } = conditionsOf(() => servers, ns);
+  const message = async (name: string, type: string) =>
+    (await servers.get(ns, name)).status?.conditions?.find((c) => c.type === type)?.message ?? '';
   const marked = (name: string, data: Record<string, string>, destinations = 'codermcpserver/*'): V1Secret => ({
     metadata: { name, labels: { 'coder.com/credential': 'true' }, annotations: { 'coder.com/credential-destinations': destinations } },
     stringData: data,
@@ -213,12 +219,13 @@ describe('CoderMCPServer controller', () => {
     );
   });
 
-  it('falls back to the experimental path, naming the fields it cannot send, and reports EndpointNotFound when neither answers', async () => {
-    env.coder.state.buildInfo.version = 'v2.34.0';
+  it('falls back to the experimental path with the fields of v2.36.0, naming the others, and refuses a release without the API by version', async () => {
+    env.coder.state.buildInfo.version = 'v2.36.0';
+    env.coder.state.mcpApi.aiGatewayPath = false;
     await servers.create(
       anMcpServer('older')
         .inNamespace(ns)
-        .withSpec({ tools: { rules: [{ tool: 'create_issue', action: 'escalate' }] } })
+        .withSpec({ allowInPlanMode: true, tools: { rules: [{ tool: 'create_issue', action: 'escalate' }] } })
         .manifest(),
     );
     await waitCondition('older', 'Supported', 'True ExperimentalAPI', (resyncSeconds + 10) * 1000);
@@ -226,13 +233,92 @@ describe('CoderMCPServer controller', () => {
     assert.equal((await servers.get(ns, 'older')).status!.apiPath, oldPath);
     assert.ok(stored('older'), 'registered through the experimental path');
     assert.equal(stored('older')!.config.tool_rules, undefined);
+    assert.equal(stored('older')!.config.allow_in_plan_mode, true, 'v2.36.0 takes allow_in_plan_mode');
 
-    env.coder.state.buildInfo.version = 'v2.31.0';
-    await waitCondition('older', 'Supported', 'False EndpointNotFound', (resyncSeconds + 10) * 1000);
+    env.coder.state.buildInfo.version = 'v2.26.1';
+    await waitCondition('older', 'Supported', 'False CoderVersionUnsupported', (resyncSeconds + 10) * 1000);
+    assert.equal(
+      await message('older', 'Supported'),
+      'Coder v2.26.1 has no MCP server configs API; it needs v2.34.0 or newer. Upgrade Coder.',
+    );
     assert.equal(await condition('older', 'Ready'), 'False Unsupported');
-    env.coder.state.buildInfo.version = 'v2.35.0';
+    const from = env.coder.requests.length;
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.deepEqual(
+      env.coder.requests.slice(from).filter((r) => r.path.includes('/mcp')),
+      [],
+      'no call to an MCP path while Coder is too old',
+    );
+
+    env.coder.state.buildInfo.version = devBuild;
+    env.coder.state.mcpApi.aiGatewayPath = true;
     await waitCondition('older', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
-    assert.deepEqual(stored('older')!.config.tool_rules, [{ tool: 'create_issue', action: 'escalate' }]);
+    assert.deepEqual(stored('older')!.config.tool_rules, [{ tool: 'create_issue', action: 'escalate', enabled: false }]);
+  });
+
+  it("reports Supported False ExperimentRequired with Coder's message, then EndpointNotFound when both paths answer 404", async () => {
+    env.coder.state.mcpApi = { ...env.coder.state.mcpApi, aiGatewayPath: false, experimentsOff: ['oauth2', 'mcp-server-http'] };
+    try {
+      await servers.create(anMcpServer('gated').inNamespace(ns).manifest());
+      await waitCondition('gated', 'Supported', 'False ExperimentRequired', (resyncSeconds + 10) * 1000);
+      assert.equal(
+        await message('gated', 'Supported'),
+        `Coder ${devBuild} serves no MCP server configs API: GET ${newPath} answered 404 "Route not found."; ` +
+          `GET ${oldPath} answered 403 "This functionality requires enabling the following experiments: oauth2, mcp-server-http". ` +
+          'Enable the experiments Coder names (CODER_EXPERIMENTS), or upgrade Coder.',
+      );
+      assert.equal(await condition('gated', 'Ready'), 'False Unsupported');
+      assert.equal(await condition('gated', 'Synced'), 'absent');
+      assert.equal(stored('gated'), undefined);
+
+      // Enabling the experiments on a build without the routes: two 404s, EndpointNotFound.
+      env.coder.state.mcpApi = { ...env.coder.state.mcpApi, experimentsOff: [], experimentalPath: false };
+      await waitCondition('gated', 'Supported', 'False EndpointNotFound', (resyncSeconds + 10) * 1000);
+      assert.match(
+        await message('gated', 'Supported'),
+        / answered 404 "Route not found."; GET \/api\/experimental\/mcp\/servers answered 404 .*Upgrade Coder\.$/,
+      );
+    } finally {
+      env.coder.state.mcpApi = { ...env.coder.state.mcpApi, aiGatewayPath: true, experimentalPath: true, experimentsOff: [] };
+    }
+    await waitCondition('gated', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
+  });
+
+  it("stores tool rules that do what spec says in either of Coder's shapes, converging without further writes", async () => {
+    const rules = [
+      { tool: 'read', action: 'enabled' as const },
+      { tool: 'drop', action: 'disabled' as const },
+      { tool: 'delete', action: 'escalate' as const },
+    ];
+    env.coder.state.mcpApi.toolRules = 'enabled';
+    try {
+      await servers.create(anMcpServer('rules-enabled').inNamespace(ns).withSpec({ tools: { rules } }).manifest());
+      await waitCondition('rules-enabled', 'Synced', 'False FieldUnsupported', (resyncSeconds + 10) * 1000);
+      assert.match(
+        await message('rules-enabled', 'Synced'),
+        /spec\.tools\.rules action escalate \(this Coder stores a rule as enabled or disabled only/,
+      );
+      assert.deepEqual(stored('rules-enabled')!.config.tool_rules, [
+        { tool: 'read', enabled: true },
+        { tool: 'drop', enabled: false },
+        { tool: 'delete', enabled: false },
+      ]);
+      const from = env.coder.requests.length;
+      await sleep(resyncSeconds * 1000 + 2000);
+      assert.deepEqual(writesSince(from), [], 'no write: the rules already do what they can');
+    } finally {
+      env.coder.state.mcpApi.toolRules = 'action';
+    }
+    await servers.create(anMcpServer('rules-action').inNamespace(ns).withSpec({ tools: { rules } }).manifest());
+    await waitCondition('rules-action', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
+    assert.deepEqual(stored('rules-action')!.config.tool_rules, [
+      { tool: 'read', action: 'enabled', enabled: true },
+      { tool: 'drop', action: 'disabled', enabled: false },
+      { tool: 'delete', action: 'escalate', enabled: false },
+    ]);
+    const from = env.coder.requests.length;
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.deepEqual(writesSince(from), [], 'no write after the create');
   });
 
   for (const row of coderFailures) {

@@ -1,10 +1,12 @@
 // What Coder should hold for a CoderMCPServer (pure): the slug, Coder's flat fields from spec (auth as
 // auth_type plus that type's fields), the Secrets spec names, and the write-only values by the key of
-// status.appliedSecretHashes. Fields only the newer API path accepts are left out on the experimental path
-// and named, so the rest is applied and Synced says which.
+// status.appliedSecretHashes. On the experimental path only the fields of coder/coder v2.36.0
+// codersdk/mcp.go are sent (Coder drops any other without a word, so it would never converge); the others
+// are left out and named, so the rest is applied and Synced says which.
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
 import type { Schemas } from '../../coder/api-types.ts';
 import type { NamedCredentialRef } from '../shared/credential-inputs.ts';
+import { toolRulesRequest } from './tool-rules.ts';
 
 export const mcpServersPath = '/api/v2/ai-gateway/mcp-servers';
 export const experimentalMCPServersPath = '/api/experimental/mcp/servers';
@@ -62,7 +64,9 @@ export function desiredMCPServer(s: CoderMCPServer, values: Map<string, string>,
   const unsupported: string[] = [];
   const onlyNewer = <T>(field: string, value: T | undefined): T | undefined => {
     if (value === undefined || newer) return value;
-    unsupported.push(`${field} (only ${mcpServersPath} accepts it; this Coder serves ${experimentalMCPServersPath})`);
+    unsupported.push(
+      `${field} (only ${mcpServersPath} takes it; this Coder serves ${experimentalMCPServersPath}, which has no such field)`,
+    );
     return undefined;
   };
   const fields: VisibleFields = {
@@ -91,16 +95,18 @@ export function desiredMCPServer(s: CoderMCPServer, values: Map<string, string>,
       oauth2_token_url: oauth2?.tokenURL ?? '',
       oauth2_scopes: oauth2?.scopes ?? '',
     });
-    const revocation = onlyNewer('spec.auth.oauth2.revocationURL', oauth2?.revocationURL);
-    if (revocation !== undefined) fields.oauth2_revocation_url = revocation;
+    if (oauth2?.revocationURL !== undefined) fields.oauth2_revocation_url = oauth2.revocationURL;
   }
   if (auth.type === 'apiKey') fields.api_key_header = auth.apiKey?.header ?? 'Authorization';
   if (auth.type === 'customHeaders') {
-    const keys = auth.customHeaders?.userSuppliedKeys ?? [];
-    fields.custom_headers_user_keys = keys.map((k) => k.name);
-    fields.custom_headers_user_key_descriptions = Object.fromEntries(
-      keys.filter((k) => k.description).map((k) => [k.name, k.description!]),
-    );
+    const given = auth.customHeaders?.userSuppliedKeys;
+    const keys = onlyNewer('spec.auth.customHeaders.userSuppliedKeys', given?.length ? given : undefined);
+    if (newer || keys) {
+      fields.custom_headers_user_keys = (keys ?? []).map((k) => k.name);
+      fields.custom_headers_user_key_descriptions = Object.fromEntries(
+        (keys ?? []).filter((k) => k.description).map((k) => [k.name, k.description!]),
+      );
+    }
   }
   if (auth.type === 'externalAuth') {
     if (newer) fields.external_auth_provider_id = auth.externalAuth?.providerID ?? '';
@@ -112,10 +118,8 @@ export function desiredMCPServer(s: CoderMCPServer, values: Map<string, string>,
   const toolDefault = onlyNewer('spec.tools.default', spec.tools?.default);
   if (toolDefault !== undefined) fields.tool_default = toolDefault;
   const rules = onlyNewer('spec.tools.rules', spec.tools?.rules);
-  if (rules !== undefined) fields.tool_rules = rules.map((r) => ({ tool: r.tool, action: r.action }));
-  // false is Coder's default too: sending it to an older path changes nothing, so only true needs the newer one.
-  const plan = onlyNewer('spec.allowInPlanMode', spec.allowInPlanMode ? true : undefined);
-  if (plan !== undefined || (newer && spec.allowInPlanMode !== undefined)) fields.allow_in_plan_mode = spec.allowInPlanMode ?? false;
+  if (rules !== undefined) fields.tool_rules = toolRulesRequest(rules);
+  if (spec.allowInPlanMode !== undefined) fields.allow_in_plan_mode = spec.allowInPlanMode;
 
   const secrets = new Map<string, string>();
   if (values.has('oauth2.clientSecret')) secrets.set('oauth2.clientSecret', values.get('oauth2.clientSecret')!);

@@ -3,6 +3,7 @@
 // fields, so the whole auth block, secrets included, is sent.
 import type { Schemas } from '../../coder/api-types.ts';
 import { secretFields, type DesiredMCPServer, type VisibleFields } from './desired.ts';
+import { actionsUnknown, toolRulesMatch, withoutEscalate, type SpecToolRule } from './tool-rules.ts';
 
 const authFields = [
   'auth_type',
@@ -36,7 +37,15 @@ export function updateRequest(
 ): Schemas['UpdateMCPServerConfigRequest'] | undefined {
   const patch: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(desired.fields) as [keyof VisibleFields, unknown][]) {
+    if (field === 'tool_rules') continue;
     if (normalized(existing[field as keyof typeof existing]) !== normalized(value)) patch[field] = value;
+  }
+  // Rules compare by what they do: Coder may store them in its older {tool, enabled} shape, which holds
+  // escalate as disabled (sync.ts reports that), and sending them again would change nothing.
+  if (desired.fields.tool_rules) {
+    const wanted = desired.fields.tool_rules.map((r) => ({ tool: r.tool, action: r.action })) as SpecToolRule[];
+    const stored = existing.tool_rules;
+    if (!toolRulesMatch(actionsUnknown(stored) ? withoutEscalate(wanted) : wanted, stored)) patch.tool_rules = desired.fields.tool_rules;
   }
   const authChanged = existing.auth_type !== desired.fields.auth_type;
   if (authChanged) for (const field of authFields) if (desired.fields[field] !== undefined) patch[field] = desired.fields[field];

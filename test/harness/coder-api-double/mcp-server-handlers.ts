@@ -1,16 +1,17 @@
-// MCP server configs as Coder serves them: the experimental path (/api/experimental/mcp/servers) from
-// v2.32 and the /api/v2/ai-gateway/mcp-servers path from v2.35 in this double (both then, the older as an
-// alias). Secrets are write-only: answers carry has_* flags; changing auth_type clears the old type's fields.
+// MCP server configs as Coder serves them. The experimental path (/api/experimental/mcp/servers) follows
+// coder/coder v2.36.0 coderd/mcp.go and codersdk/mcp.go, served from the release coder-releases.ts names;
+// with state.mcpApi.experimentsOff it answers 403 as v2.26.1's RequireExperiment middleware does for the
+// whole /api/experimental/mcp route (coderd/httpmw/experiments.go), before any route is matched.
+// /api/v2/ai-gateway/mcp-servers exists in no release checked: it is served only with state.mcpApi.aiGatewayPath
+// (a development build), as Coder's API reference after v2.36.0 describes it, tool rules in either of its
+// shapes. Secrets are write-only: answers carry has_* flags; changing auth_type clears the old type's fields.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
-import { coderVersionAtLeast } from '../../../src/controllers/shared/coder-version.ts';
-import { routeNotFound, type Handler } from './handlers.ts';
+import { coderHasFeature } from '../../../src/controllers/shared/coder-releases.ts';
+import { routeNotFound, type Answer, type Handler, type HandlerContext } from './handlers.ts';
 import type { CoderApiDoubleState, StoredMCPServer } from './state.ts';
 
 type Schemas = components['schemas'];
-
-export const experimentalMCPServersSince = 'v2.32.0';
-export const mcpServersSince = 'v2.35.0';
 
 const authFields: Partial<Record<Schemas['MCPAuthType'], string[]>> = {
   oauth2: ['oauth2_client_id', 'oauth2_auth_url', 'oauth2_token_url', 'oauth2_scopes', 'oauth2_revocation_url'],
@@ -18,6 +19,9 @@ const authFields: Partial<Record<Schemas['MCPAuthType'], string[]>> = {
   custom_headers: ['custom_headers_user_keys', 'custom_headers_user_key_descriptions'],
   external_auth: ['external_auth_provider_id'],
 };
+
+/** httpapi.ResourceNotFound of Coder. */
+const notFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
 
 function view(stored: StoredMCPServer): Schemas['MCPServerConfig'] {
   return structuredClone({
@@ -30,31 +34,55 @@ function view(stored: StoredMCPServer): Schemas['MCPServerConfig'] {
 
 type Request = Schemas['CreateMCPServerConfigRequest'] | Schemas['UpdateMCPServerConfigRequest'];
 
-function apply(stored: StoredMCPServer, request: Request): void {
+/** Tool rules as the newer path stores them: with action (enabled kept in step), or only enabled. */
+function storedRules(state: CoderApiDoubleState, rules: Schemas['MCPToolRule'][]): Schemas['MCPToolRule'][] {
+  return rules.map((r) => {
+    if (state.mcpApi.toolRules === 'enabled') return { tool: r.tool, enabled: r.enabled ?? false };
+    const action = r.action ?? (r.enabled ? 'enabled' : 'disabled');
+    return { tool: r.tool, action, enabled: action === 'enabled' };
+  });
+}
+
+function apply(state: CoderApiDoubleState, stored: StoredMCPServer, request: Request): void {
   const { oauth2_client_secret, api_key_value, custom_headers, ...visible } = request;
   if (visible.auth_type !== undefined && visible.auth_type !== stored.config.auth_type) {
     for (const field of authFields[stored.config.auth_type] ?? []) delete (stored.config as Record<string, unknown>)[field];
     stored.secrets = {};
   }
+  if (visible.tool_rules) visible.tool_rules = storedRules(state, visible.tool_rules);
   Object.assign(stored.config, visible, { updated_at: new Date().toISOString() });
   if (oauth2_client_secret !== undefined) stored.secrets.oauth2_client_secret = oauth2_client_secret;
   if (api_key_value !== undefined) stored.secrets.api_key_value = api_key_value;
   if (custom_headers !== undefined) stored.secrets.custom_headers = { ...custom_headers };
 }
 
-function handlersFor(since: string): Record<'list' | 'create' | 'get' | 'update' | 'delete', Handler> {
+/** Whether a path is there at all, and Coder's answer when it is not. */
+type Served = (state: CoderApiDoubleState) => Answer | undefined;
+
+const experimentalServed: Served = (state) => {
+  if (state.mcpApi.experimentsOff.length > 0) {
+    return {
+      status: 403,
+      body: { message: `This functionality requires enabling the following experiments: ${state.mcpApi.experimentsOff.join(', ')}` },
+    };
+  }
+  if (!state.mcpApi.experimentalPath || coderHasFeature(state.buildInfo.version, 'mcpServerConfigs') === false) return routeNotFound;
+  return undefined;
+};
+const aiGatewayServed: Served = (state) => (state.mcpApi.aiGatewayPath ? undefined : routeNotFound);
+
+function handlersFor(served: Served): Record<'list' | 'create' | 'get' | 'update' | 'delete', Handler> {
   const gated =
     (handler: Handler): Handler =>
-    (ctx) =>
-      coderVersionAtLeast(ctx.state.buildInfo.version, since) === false ? routeNotFound : handler(ctx);
+    (ctx: HandlerContext) =>
+      served(ctx.state) ?? handler(ctx);
   const find = (state: CoderApiDoubleState, id: unknown) => state.mcpServers.find((s) => s.config.id === id);
-  const notFound = { status: 404, body: { message: 'MCP server config not found.' } };
   return {
     list: gated(({ state }) => ({ status: 200, body: state.mcpServers.map(view) })),
     create: gated(({ state, body }) => {
       const request = body as Schemas['CreateMCPServerConfigRequest'];
       if (state.mcpServers.some((s) => s.config.slug === request.slug)) {
-        return { status: 409, body: { message: `An MCP server config with slug "${request.slug}" already exists.` } };
+        return { status: 409, body: { message: 'MCP server config already exists.' } };
       }
       const now = new Date().toISOString();
       const stored: StoredMCPServer = {
@@ -72,7 +100,7 @@ function handlersFor(since: string): Record<'list' | 'create' | 'get' | 'update'
         },
         secrets: {},
       };
-      apply(stored, request);
+      apply(state, stored, request);
       state.mcpServers.push(stored);
       return { status: 201, body: view(stored) };
     }),
@@ -85,9 +113,9 @@ function handlersFor(since: string): Record<'list' | 'create' | 'get' | 'update'
       if (!stored) return notFound;
       const request = body as Schemas['UpdateMCPServerConfigRequest'];
       if (request.slug !== undefined && state.mcpServers.some((s) => s !== stored && s.config.slug === request.slug)) {
-        return { status: 409, body: { message: `An MCP server config with slug "${request.slug}" already exists.` } };
+        return { status: 409, body: { message: 'MCP server config slug already exists.' } };
       }
-      apply(stored, request);
+      apply(state, stored, request);
       return { status: 200, body: view(stored) };
     }),
     delete: gated(({ state, params }) => {
@@ -99,8 +127,8 @@ function handlersFor(since: string): Record<'list' | 'create' | 'get' | 'update'
   };
 }
 
-const current = handlersFor(mcpServersSince);
-const experimental = handlersFor(experimentalMCPServersSince);
+const current = handlersFor(aiGatewayServed);
+const experimental = handlersFor(experimentalServed);
 
 export const mcpServerHandlers: Readonly<Record<string, Handler>> = {
   listMCPServerConfigs: current.list,

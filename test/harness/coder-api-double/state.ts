@@ -27,6 +27,20 @@ export interface StoredMCPServer {
   secrets: { oauth2_client_secret?: string; api_key_value?: string; custom_headers?: Record<string, string> };
 }
 
+export interface MCPApiShape {
+  /**
+   * Serve /api/v2/ai-gateway/mcp-servers, which Coder's API reference describes after v2.36.0 and no release
+   * checked has: a development build of Coder.
+   */
+  aiGatewayPath: boolean;
+  /** Tool rules on that path: {tool, action, enabled} (reference at 46868242) or {tool, enabled} (at 92c0cd27). */
+  toolRules: 'action' | 'enabled';
+  /** Serve /api/experimental/mcp/servers (on a release from the one coder-releases.ts names); false: 404, as a build without it. */
+  experimentalPath: boolean;
+  /** Experiments /api/experimental/mcp requires that are off, answered 403 as v2.26.1 does (oauth2, mcp-server-http). */
+  experimentsOff: string[];
+}
+
 /** An AI Gateway key; Coder keeps only a hash of the key, the double keeps the key to compare with what the operator wrote. */
 export interface StoredAIGatewayKey {
   key: Schemas['AIGatewayKey'];
@@ -53,8 +67,10 @@ export interface CoderApiDoubleState {
   aiProviders: StoredAIProvider[];
   /** config.ai.bridge.enabled of GET /api/v2/deployment/config. */
   aiGatewayEnabled: boolean;
-  /** MCP server configs (the experimental path from v2.32, /api/v2/ai-gateway/mcp-servers from v2.35). */
+  /** MCP server configs (mcp-server-handlers.ts: the experimental path from v2.34; the newer path by mcpApi). */
   mcpServers: StoredMCPServer[];
+  /** How this Coder serves MCP server configs beyond what its version says. */
+  mcpApi: MCPApiShape;
   /** AI Gateway keys (served from v2.36). */
   aiGatewayKeys: StoredAIGatewayKey[];
   /** Organizations and their members, templates, workspaces and builds: see workspace-world.ts. */
@@ -126,6 +142,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     aiProviders: [],
     aiGatewayEnabled: true,
     mcpServers: [],
+    mcpApi: { aiGatewayPath: false, toolRules: 'action', experimentalPath: true, experimentsOff: [] },
     aiGatewayKeys: [],
     world: emptyWorkspaceWorld(),
     organizations: [

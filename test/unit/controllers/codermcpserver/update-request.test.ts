@@ -84,16 +84,105 @@ describe('MCP server requests', () => {
     assert.equal(patch?.api_key_value, undefined);
   });
 
-  it('leaves out the fields only the newer path takes, and names them', () => {
+  it('sends on the experimental path exactly the fields of v2.36.0 codersdk/mcp.go, and names the others', () => {
     const s = anMcpServer()
-      .withSpec({ allowInPlanMode: true, tools: { default: 'disabled', rules: [{ tool: 't', action: 'escalate' }] } })
+      .withSpec({
+        allowInPlanMode: true,
+        auth: {
+          type: 'customHeaders',
+          customHeaders: { headers: [{ name: 'X-Tenant', value: 'acme' }], userSuppliedKeys: [{ name: 'X-User', description: 'yours' }] },
+        },
+        tools: { default: 'disabled', rules: [{ tool: 't', action: 'escalate' }] },
+      })
       .build();
     const older = desiredMCPServer(s, new Map(), experimentalMCPServersPath);
     assert.equal(older.fields.tool_rules, undefined);
-    assert.equal(older.fields.allow_in_plan_mode, undefined);
-    assert.equal(older.unsupported.length, 3);
+    assert.equal(older.fields.tool_default, undefined);
+    assert.equal(older.fields.custom_headers_user_keys, undefined);
+    assert.equal(older.fields.custom_headers_user_key_descriptions, undefined);
+    assert.equal(older.fields.allow_in_plan_mode, true, 'v2.36.0 takes allow_in_plan_mode');
+    assert.deepEqual(
+      older.unsupported.map((u) => u.split(' (')[0]),
+      ['spec.auth.customHeaders.userSuppliedKeys', 'spec.tools.default', 'spec.tools.rules'],
+    );
     const newer = desiredMCPServer(s, new Map(), mcpServersPath);
     assert.deepEqual(newer.unsupported, []);
-    assert.equal(newer.fields.allow_in_plan_mode, true);
+    assert.deepEqual(newer.fields.custom_headers_user_keys, ['X-User']);
+  });
+
+  it('sends the OAuth revocation URL on the experimental path, which v2.36.0 takes', () => {
+    const s = anMcpServer()
+      .withSpec({ auth: { type: 'oauth2', oauth2: { revocationURL: 'https://idp.example.com/revoke' } } })
+      .build();
+    const older = desiredMCPServer(s, new Map(), experimentalMCPServersPath);
+    assert.equal(older.fields.oauth2_revocation_url, 'https://idp.example.com/revoke');
+    assert.deepEqual(older.unsupported, []);
+  });
+
+  it('sends each tool rule as {tool, action, enabled}, enabled true only for enabled', () => {
+    const s = anMcpServer()
+      .withSpec({
+        tools: {
+          rules: [
+            { tool: 'read', action: 'enabled' },
+            { tool: 'write', action: 'disabled' },
+            { tool: 'delete', action: 'escalate' },
+          ],
+        },
+      })
+      .build();
+    assert.deepEqual(desiredMCPServer(s, new Map(), mcpServersPath).fields.tool_rules, [
+      { tool: 'read', action: 'enabled', enabled: true },
+      { tool: 'write', action: 'disabled', enabled: false },
+      { tool: 'delete', action: 'escalate', enabled: false },
+    ]);
+  });
+
+  describe('tool rules as Coder stores them', () => {
+    const rules = [
+      { tool: 'read', action: 'enabled' as const },
+      { tool: 'delete', action: 'escalate' as const },
+    ];
+    const desired = desiredMCPServer(
+      anMcpServer()
+        .withSpec({ ...withKey.spec, tools: { rules } })
+        .build(),
+      values,
+      mcpServersPath,
+    );
+    const rows: { shape: string; stored: Schemas['MCPServerConfig']['tool_rules']; patch: boolean }[] = [
+      {
+        shape: '{tool, action, enabled}, in another order',
+        stored: [
+          { tool: 'delete', action: 'escalate', enabled: false },
+          { tool: 'read', action: 'enabled', enabled: true },
+        ],
+        patch: false,
+      },
+      {
+        shape: '{tool, enabled}, which holds escalate as disabled',
+        stored: [
+          { tool: 'read', enabled: true },
+          { tool: 'delete', enabled: false },
+        ],
+        patch: false,
+      },
+      {
+        shape: '{tool, enabled} with read disabled',
+        stored: [
+          { tool: 'read', enabled: false },
+          { tool: 'delete', enabled: false },
+        ],
+        patch: true,
+      },
+      { shape: '{tool, action, enabled} with escalate lost', stored: [{ tool: 'read', action: 'enabled', enabled: true }], patch: true },
+      { shape: 'none', stored: null, patch: true },
+    ];
+    for (const row of rows) {
+      it(`${row.patch ? 'sends the rules again' : 'sends nothing'} when Coder holds ${row.shape}`, () => {
+        const patch = updateRequest(existing({ tool_rules: row.stored }), desired, hashes, { 'apiKey.value': 'h1' });
+        assert.deepEqual(patch, row.patch ? { tool_rules: desired.fields.tool_rules } : undefined);
+      });
+    }
   });
 });
