@@ -1036,7 +1036,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/ai-gateway/mcp-servers": {
+    "/api/experimental/mcp/servers": {
         parameters: {
             query?: never;
             header?: never;
@@ -1054,7 +1054,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/ai-gateway/mcp-servers/{mcpServer}": {
+    "/api/experimental/mcp/servers/{mcpServer}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1074,46 +1074,6 @@ export interface paths {
         head?: never;
         /** Change an MCP server config; omitted fields stay as they are. Changing auth_type clears the fields of the previous type, so send the complete new auth settings with it. */
         patch: operations["updateMCPServerConfig"];
-        trace?: never;
-    };
-    "/api/experimental/mcp/servers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The older, experimental path of listMCPServerConfigs; used when the /api/v2 path answers 404. */
-        get: operations["listMCPServerConfigsExperimental"];
-        put?: never;
-        /** The older, experimental path of createMCPServerConfig. */
-        post: operations["createMCPServerConfigExperimental"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/experimental/mcp/servers/{mcpServer}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The MCP server config id (UUID); configs are not addressable by slug, list and filter instead. */
-                mcpServer: components["parameters"]["MCPServer"];
-            };
-            cookie?: never;
-        };
-        /** The older, experimental path of getMCPServerConfig. */
-        get: operations["getMCPServerConfigExperimental"];
-        put?: never;
-        post?: never;
-        /** The older, experimental path of deleteMCPServerConfig. */
-        delete: operations["deleteMCPServerConfigExperimental"];
-        options?: never;
-        head?: never;
-        /** The older, experimental path of updateMCPServerConfig. */
-        patch: operations["updateMCPServerConfigExperimental"];
         trace?: never;
     };
 }
@@ -2634,9 +2594,9 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description The last heartbeat of a gateway using the key (about every 60 s while connected).
+             * @description The last heartbeat of a gateway using the key (about every 60 s while connected); absent before the first (coder/coder v2.36.0 codersdk/aigatewaykeys.go, omitempty).
              */
-            last_used_at?: string | null;
+            last_heartbeat_at?: string;
         } & {
             [key: string]: unknown;
         };
@@ -2667,33 +2627,16 @@ export interface components {
          */
         MCPTransport: "streamable_http" | "sse";
         /**
-         * @description How Coder authenticates to the server; external_auth is newer.
+         * @description How Coder authenticates to the server (coder/coder v2.36.0 codersdk/mcp.go).
          * @enum {string}
          */
-        MCPAuthType: "none" | "oauth2" | "api_key" | "custom_headers" | "user_oidc" | "external_auth";
+        MCPAuthType: "none" | "oauth2" | "api_key" | "custom_headers" | "user_oidc";
         /**
          * @description How Coder Agents offer the server.
          * @enum {string}
          */
         MCPAvailability: "force_on" | "default_on" | "default_off";
-        /**
-         * @description The state of tools no rule names (newer Coder).
-         * @enum {string}
-         */
-        MCPToolDefault: "enabled" | "disabled";
-        /** @description The setting of one tool, on /api/v2/ai-gateway/mcp-servers only (no release up to v2.36.0 has rules). Coder's API reference stored {tool, enabled} (docs/reference/api/mcpservers.md at 92c0cd27), then {tool, action, enabled} with enabled kept in step with action (the same file at 46868242). */
-        MCPToolRule: {
-            /** @description The tool name. */
-            tool: string;
-            /**
-             * @description enabled, disabled, or escalate (ask the user before each call); when absent, enabled decides.
-             * @enum {string}
-             */
-            action?: "enabled" | "disabled" | "escalate";
-            /** @description The older form of action; escalate reads as false. */
-            enabled?: boolean;
-        };
-        /** @description A new MCP server config. */
+        /** @description A new MCP server config, with the fields of coder/coder v2.36.0 codersdk/mcp.go (Coder drops any other field without a word). */
         CreateMCPServerConfigRequest: {
             /** @description The name users see. */
             display_name: string;
@@ -2707,128 +2650,6 @@ export interface components {
             url: string;
             transport: components["schemas"]["MCPTransport"];
             auth_type: components["schemas"]["MCPAuthType"];
-            /** @description The OAuth client id; empty with auth_url and token_url for auto-discovery. */
-            oauth2_client_id?: string;
-            /** @description The OAuth client secret (write-only). */
-            oauth2_client_secret?: string;
-            /** @description The authorization endpoint. */
-            oauth2_auth_url?: string;
-            /** @description The token endpoint. */
-            oauth2_token_url?: string;
-            /** @description Scopes, separated by spaces. */
-            oauth2_scopes?: string;
-            /** @description The revocation endpoint, https (or http to loopback); newer Coder. */
-            oauth2_revocation_url?: string;
-            /** @description The header that carries the API key; Coder's default is Authorization. */
-            api_key_header?: string;
-            /** @description The API key header value (write-only). */
-            api_key_value?: string;
-            /** @description Fixed header values by name (write-only). */
-            custom_headers?: {
-                [key: string]: string;
-            };
-            /** @description Header names whose values each user supplies; none may also be in custom_headers. */
-            custom_headers_user_keys?: string[];
-            /** @description What users should enter, by header name. */
-            custom_headers_user_key_descriptions?: {
-                [key: string]: string;
-            };
-            /** @description The external-auth provider, for auth_type external_auth (newer Coder). */
-            external_auth_provider_id?: string;
-            /** @description Only these tools; empty allows all. */
-            tool_allow_list?: string[];
-            /** @description Never these tools; deny wins. */
-            tool_deny_list?: string[];
-            tool_default?: components["schemas"]["MCPToolDefault"];
-            /** @description Per-tool settings (newer Coder). */
-            tool_rules?: components["schemas"]["MCPToolRule"][];
-            availability: components["schemas"]["MCPAvailability"];
-            /** @description Whether the server is active; Coder's default is false. */
-            enabled?: boolean;
-            /** @description Coder's model_intent setting. */
-            model_intent?: boolean;
-            /** @description Whether tools may be used in plan mode (newer Coder). */
-            allow_in_plan_mode?: boolean;
-            /** @description Whether Coder sends X-Coder-Owner-Id, X-Coder-Chat-Id, X-Coder-Subchat-Id and X-Coder-Workspace-Id. */
-            forward_coder_headers?: boolean;
-        };
-        /** @description Changes to an MCP server config; omitted fields stay as they are. Changing auth_type clears the fields of the previous type. */
-        UpdateMCPServerConfigRequest: {
-            /** @description The name users see. */
-            display_name?: string;
-            /** @description The unique, URL-safe id. */
-            slug?: string;
-            /** @description The description users see. */
-            description?: string;
-            /** @description A deployment-relative icon path such as /icon/github.svg; external URLs are refused. */
-            icon_url?: string;
-            /** @description The server URL. */
-            url?: string;
-            transport?: components["schemas"]["MCPTransport"];
-            auth_type?: components["schemas"]["MCPAuthType"];
-            /** @description The OAuth client id; empty with auth_url and token_url for auto-discovery. */
-            oauth2_client_id?: string;
-            /** @description The OAuth client secret (write-only). */
-            oauth2_client_secret?: string;
-            /** @description The authorization endpoint. */
-            oauth2_auth_url?: string;
-            /** @description The token endpoint. */
-            oauth2_token_url?: string;
-            /** @description Scopes, separated by spaces. */
-            oauth2_scopes?: string;
-            /** @description The revocation endpoint, https (or http to loopback); newer Coder. */
-            oauth2_revocation_url?: string;
-            /** @description The header that carries the API key; Coder's default is Authorization. */
-            api_key_header?: string;
-            /** @description The API key header value (write-only). */
-            api_key_value?: string;
-            /** @description Fixed header values by name (write-only). */
-            custom_headers?: {
-                [key: string]: string;
-            };
-            /** @description Header names whose values each user supplies; none may also be in custom_headers. */
-            custom_headers_user_keys?: string[];
-            /** @description What users should enter, by header name. */
-            custom_headers_user_key_descriptions?: {
-                [key: string]: string;
-            };
-            /** @description The external-auth provider, for auth_type external_auth (newer Coder). */
-            external_auth_provider_id?: string;
-            /** @description Only these tools; empty allows all. */
-            tool_allow_list?: string[];
-            /** @description Never these tools; deny wins. */
-            tool_deny_list?: string[];
-            tool_default?: components["schemas"]["MCPToolDefault"];
-            /** @description Per-tool settings (newer Coder). */
-            tool_rules?: components["schemas"]["MCPToolRule"][];
-            availability?: components["schemas"]["MCPAvailability"];
-            /** @description Whether the server is active; Coder's default is false. */
-            enabled?: boolean;
-            /** @description Coder's model_intent setting. */
-            model_intent?: boolean;
-            /** @description Whether tools may be used in plan mode (newer Coder). */
-            allow_in_plan_mode?: boolean;
-            /** @description Whether Coder sends X-Coder-Owner-Id, X-Coder-Chat-Id, X-Coder-Subchat-Id and X-Coder-Workspace-Id. */
-            forward_coder_headers?: boolean;
-        };
-        /** @description The same request on /api/experimental/mcp/servers, with the fields of coder/coder v2.36.0 codersdk/mcp.go only (Coder drops any other field without a word). */
-        ExperimentalCreateMCPServerConfigRequest: {
-            /** @description The name users see. */
-            display_name: string;
-            /** @description The unique, URL-safe id. */
-            slug: string;
-            /** @description The description users see. */
-            description?: string;
-            /** @description A deployment-relative icon path such as /icon/github.svg; external URLs are refused. */
-            icon_url?: string;
-            /** @description The server URL. */
-            url: string;
-            transport: components["schemas"]["MCPTransport"];
-            /**
-             * @description How Coder authenticates to the server.
-             * @enum {string}
-             */
-            auth_type: "none" | "oauth2" | "api_key" | "custom_headers" | "user_oidc";
             /** @description The OAuth client id; empty with auth_url and token_url for auto-discovery. */
             oauth2_client_id?: string;
             /** @description The OAuth client secret (write-only). */
@@ -2863,8 +2684,8 @@ export interface components {
             /** @description Whether Coder sends X-Coder-Owner-Id, X-Coder-Chat-Id, X-Coder-Subchat-Id and X-Coder-Workspace-Id. */
             forward_coder_headers?: boolean;
         };
-        /** @description The same request on /api/experimental/mcp/servers, with the fields of coder/coder v2.36.0 codersdk/mcp.go only (Coder drops any other field without a word). */
-        ExperimentalUpdateMCPServerConfigRequest: {
+        /** @description Changes to an MCP server config (omitted fields stay as they are; changing auth_type clears the fields of the previous type), with the fields of coder/coder v2.36.0 codersdk/mcp.go. */
+        UpdateMCPServerConfigRequest: {
             /** @description The name users see. */
             display_name?: string;
             /** @description The unique, URL-safe id. */
@@ -2876,11 +2697,7 @@ export interface components {
             /** @description The server URL. */
             url?: string;
             transport?: components["schemas"]["MCPTransport"];
-            /**
-             * @description How Coder authenticates to the server.
-             * @enum {string}
-             */
-            auth_type?: "none" | "oauth2" | "api_key" | "custom_headers" | "user_oidc";
+            auth_type?: components["schemas"]["MCPAuthType"];
             /** @description The OAuth client id; empty with auth_url and token_url for auto-discovery. */
             oauth2_client_id?: string;
             /** @description The OAuth client secret (write-only). */
@@ -2952,7 +2769,7 @@ export interface components {
             oauth2_token_url?: string;
             /** @description Scopes (admins only). */
             oauth2_scopes?: string;
-            /** @description The revocation endpoint (admins only, newer Coder). */
+            /** @description The revocation endpoint (admins only). */
             oauth2_revocation_url?: string;
             /** @description The API key header (admins only). */
             api_key_header?: string;
@@ -2962,27 +2779,16 @@ export interface components {
             has_api_key?: boolean;
             /** @description Whether custom header values are stored. */
             has_custom_headers?: boolean;
-            /** @description Header names whose values each user supplies. */
-            custom_headers_user_keys?: string[] | null;
-            /** @description What users should enter, by header name. */
-            custom_headers_user_key_descriptions?: {
-                [key: string]: string;
-            } | null;
-            /** @description The external-auth provider (newer Coder). */
-            external_auth_provider_id?: string;
             /** @description Only these tools; empty allows all. */
             tool_allow_list?: string[] | null;
             /** @description Never these tools. */
             tool_deny_list?: string[] | null;
-            tool_default?: components["schemas"]["MCPToolDefault"];
-            /** @description Per-tool settings (newer Coder). */
-            tool_rules?: components["schemas"]["MCPToolRule"][] | null;
             availability: components["schemas"]["MCPAvailability"];
             /** @description Whether the server is active. */
             enabled: boolean;
             /** @description Coder's model_intent setting. */
             model_intent?: boolean;
-            /** @description Whether tools may be used in plan mode (newer Coder). */
+            /** @description Whether tools may be used in plan mode. */
             allow_in_plan_mode?: boolean;
             /** @description Whether Coder forwards X-Coder-* headers. */
             forward_coder_headers?: boolean;
@@ -5593,152 +5399,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["UpdateMCPServerConfigRequest"];
-            };
-        };
-        responses: {
-            /** @description The updated config. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MCPServerConfig"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Error"];
-        };
-    };
-    listMCPServerConfigsExperimental: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The configs. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MCPServerConfig"][];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Error"];
-        };
-    };
-    createMCPServerConfigExperimental: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ExperimentalCreateMCPServerConfigRequest"];
-            };
-        };
-        responses: {
-            /** @description The new config. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MCPServerConfig"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Error"];
-        };
-    };
-    getMCPServerConfigExperimental: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The MCP server config id (UUID); configs are not addressable by slug, list and filter instead. */
-                mcpServer: components["parameters"]["MCPServer"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The config. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MCPServerConfig"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Error"];
-        };
-    };
-    deleteMCPServerConfigExperimental: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The MCP server config id (UUID); configs are not addressable by slug, list and filter instead. */
-                mcpServer: components["parameters"]["MCPServer"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The config was deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Error"];
-        };
-    };
-    updateMCPServerConfigExperimental: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The MCP server config id (UUID); configs are not addressable by slug, list and filter instead. */
-                mcpServer: components["parameters"]["MCPServer"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ExperimentalUpdateMCPServerConfigRequest"];
             };
         };
         responses: {

@@ -92,7 +92,7 @@ export interface CoderAIGatewayKeyStatus {
    */
   createdAt?: string;
   /**
-   * The last heartbeat of a gateway using the current key (Coder refreshes it about every 60 s).
+   * The last heartbeat of a gateway using the current key (Coder's last_heartbeat_at, refreshed about every 60 s while a gateway is connected).
    */
   lastUsedAt?: string;
   /**

@@ -2,7 +2,7 @@
 import type { V1ListMeta, V1ObjectMeta } from '@kubernetes/client-node';
 import type { Conditions, ControlPlaneRef, SecretKeySelector } from './common.ts';
 
-/** An MCP server registered deployment-wide in Coder (an MCP server config), which Coder Agents offer to or force on users. The operator creates and updates it through /api/v2/ai-gateway/mcp-servers (or /api/experimental/mcp/servers on older Coder) and sends its credentials from Secrets. Per-user steps (OAuth connect, user-supplied header values) stay with each user. */
+/** An MCP server registered deployment-wide in Coder (an MCP server config), which Coder Agents offer to or force on users. The operator creates and updates it through /api/experimental/mcp/servers and sends its credentials from Secrets. Per-user steps (OAuth connect, user-supplied header values) stay with each user. */
 export interface CoderMCPServer {
   apiVersion: 'coder.com/v1alpha1';
   kind: 'CoderMCPServer';
@@ -147,7 +147,7 @@ export interface CoderMCPServerSpecAuthCustomHeaders {
    */
   headers?: CoderMCPServerSpecAuthCustomHeadersHeadersItem[];
   /**
-   * Headers whose value each user enters in Coder, at most 32. Names must not repeat a name in headers. Sent only on /api/v2/ai-gateway/mcp-servers: no Coder release up to v2.36 stores them, so on the experimental path Synced reports FieldUnsupported. Defaults to none.
+   * Headers whose value each user enters in Coder, at most 32. Names must not repeat a name in headers. Not sent: no Coder release up to v2.36 stores them (Coder would drop them), so Synced reports FieldUnsupported. Defaults to none.
    *
    * @maxItems 32
    */
@@ -190,7 +190,7 @@ export interface CoderMCPServerSpecAuthCustomHeadersUserSuppliedKeysItem {
   description?: string;
 }
 /**
- * Use each user's token from a Coder external-auth provider. Sent only on /api/v2/ai-gateway/mcp-servers (no Coder release up to v2.36 has it).
+ * Use each user's token from a Coder external-auth provider. No Coder release up to v2.36 has it: the server is registered without authentication and Synced reports FieldUnsupported.
  */
 export interface CoderMCPServerSpecAuthExternalAuth {
   /**
@@ -219,11 +219,11 @@ export interface CoderMCPServerSpecTools {
    */
   deny?: string[];
   /**
-   * The state of tools that no rule names (tool_default). Sent only on /api/v2/ai-gateway/mcp-servers (no Coder release up to v2.36 has it). Defaults to Coder's default (enabled).
+   * The state of tools that no rule names (tool_default in Coder's API reference after v2.36). Not sent: no Coder release up to v2.36 has it, so Synced reports FieldUnsupported. Defaults to none.
    */
   default?: 'enabled' | 'disabled';
   /**
-   * Per-tool settings (tool_rules), one per tool. Sent only on /api/v2/ai-gateway/mcp-servers (no Coder release up to v2.36 has it). Coder stores a rule as {tool, action, enabled}, enabled being the older form of action that Coder keeps in step; the operator sends both. A Coder that knows only enabled stores escalate as disabled, and Synced then reports FieldUnsupported. Defaults to none.
+   * Per-tool settings, one per tool, in the shape of Coder's newest API reference (tool_rules {tool, action}, after v2.36). Not sent: no Coder release up to v2.36 has tool rules (v2.36.0 has only the allow and deny lists), so Synced reports FieldUnsupported; use allow and deny. Defaults to none.
    *
    * @maxItems 256
    */
@@ -260,7 +260,7 @@ export interface CoderMCPServerStatus {
    */
   slug?: string;
   /**
-   * Which Coder API the operator uses for this config.
+   * Which Coder API the operator uses for this config: /api/experimental/mcp/servers. The other value was written by earlier versions of the operator and is accepted for their objects.
    */
   apiPath?: '/api/v2/ai-gateway/mcp-servers' | '/api/experimental/mcp/servers';
   hasSecrets?: CoderMCPServerStatusHasSecrets;
@@ -353,19 +353,17 @@ export const CoderMCPServerConditions = {
       KeyNotFound: 'KeyNotFound',
     },
   },
-  /** Whether the Coder of the control plane serves the MCP server configs API, at /api/v2/ai-gateway/mcp-servers (Coder's API reference after v2.36.0) or at /api/experimental/mcp/servers (Coder v2.34 to v2.36; status.apiPath says which). While it is False the operator asks again only at the resync period. */
+  /** Whether the Coder of the control plane serves the MCP server configs API, /api/experimental/mcp/servers (Coder v2.34 to v2.36; no release has another path). While it is False the operator asks again only at the resync period. */
   Supported: {
     type: 'Supported',
     reasons: {
-      /** True. /api/v2/ai-gateway/mcp-servers answered. */
-      Supported: 'Supported',
-      /** True. Only /api/experimental/mcp/servers answered; Coder may change or remove it without notice. */
+      /** True. /api/experimental/mcp/servers answered; Coder may change or remove this experimental API without notice. */
       ExperimentalAPI: 'ExperimentalAPI',
       /** False. GET /api/v2/buildinfo reports a release older than v2.34, which has no MCP server configs API; upgrade Coder. Nothing is asked of the missing API. */
       CoderVersionUnsupported: 'CoderVersionUnsupported',
-      /** False. Coder answered 403 for the experimental path because an experiment is off; the message quotes Coder, which names the experiments to add to CODER_EXPERIMENTS. */
+      /** False. Coder answered 403 because an experiment is off; the message quotes Coder, which names the experiments to add to CODER_EXPERIMENTS. */
       ExperimentRequired: 'ExperimentRequired',
-      /** False. Both paths answered 404 (the message quotes Coder); upgrade Coder. */
+      /** False. Coder answered 404 (the message quotes it); upgrade Coder. */
       EndpointNotFound: 'EndpointNotFound',
     },
   },
@@ -377,7 +375,7 @@ export const CoderMCPServerConditions = {
       Applied: 'Applied',
       /** False. A config with this slug exists in Coder that this object did not create, and spec.adoptExisting is false. Nothing was changed. */
       AlreadyExists: 'AlreadyExists',
-      /** False. This Coder version does not accept a field that spec sets (named in the message, for example auth.type externalAuth, tools.rules or auth.customHeaders.userSuppliedKeys); the other fields were applied. */
+      /** False. No Coder release up to v2.36 accepts a field that spec sets (named in the message, for example auth.type externalAuth, tools.rules or auth.customHeaders.userSuppliedKeys); the other fields were applied. */
       FieldUnsupported: 'FieldUnsupported',
       /** False. Coder rejected the request (HTTP 400); the message lists Coder's validation errors. */
       CoderValidationFailed: 'CoderValidationFailed',

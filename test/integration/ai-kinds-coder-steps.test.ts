@@ -141,16 +141,16 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
         coder.state.mcpApi.experimentsOff = ['oauth2', 'mcp-server-http'];
       },
       reason: 'ExperimentRequired',
-      calls: ['GET /api/v2/ai-gateway/mcp-servers', 'GET /api/experimental/mcp/servers'],
+      calls: ['GET /api/experimental/mcp/servers'],
     },
     {
-      name: 'a build that serves neither MCP path',
+      name: 'a build without the MCP server configs route',
       shape: () => {
         coder.state.buildInfo.version = 'v0.0.0-devel+abc123';
         coder.state.mcpApi.experimentalPath = false;
       },
       reason: 'EndpointNotFound',
-      calls: ['GET /api/v2/ai-gateway/mcp-servers', 'GET /api/experimental/mcp/servers'],
+      calls: ['GET /api/experimental/mcp/servers'],
     },
     {
       name: 'release v2.26.1, older than the first with MCP server configs (v2.34.0)',
@@ -162,7 +162,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     },
   ];
   for (const row of mcpRefusals) {
-    it(`reports MCP Supported False ${row.reason} for ${row.name}: each path asked at most once, the next time at the resync, no error to back off`, async () => {
+    it(`reports MCP Supported False ${row.reason} for ${row.name}: asked at most once, the next time at the resync, no error to back off`, async () => {
       row.shape();
       const pass = await syncMCPServer(
         context([controlPlane()], {}) as unknown as MCPServerContext,

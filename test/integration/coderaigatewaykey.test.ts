@@ -93,7 +93,7 @@ describe('CoderAIGatewayKey controller', () => {
   });
 
   it('reports a heartbeat as Connected', async () => {
-    inCoder('standalone')!.key.last_used_at = new Date().toISOString();
+    inCoder('standalone')!.key.last_heartbeat_at = new Date().toISOString();
     await waitCondition('standalone', 'Connected', 'True HeartbeatRecent', (resyncSeconds + 10) * 1000);
     assert.ok((await keys.get(ns, 'standalone')).status!.lastUsedAt);
   });
@@ -177,7 +177,7 @@ describe('CoderAIGatewayKey controller', () => {
 
   it('leaves a key of the same name alone, and reports CoderVersionUnsupported before v2.36', async () => {
     env.coder.state.aiGatewayKeys.push({
-      key: { id: crypto.randomUUID(), name: 'taken', key_prefix: 'xxxxxxxxxxx', created_at: new Date().toISOString(), last_used_at: null },
+      key: { id: crypto.randomUUID(), name: 'taken', key_prefix: 'xxxxxxxxxxx', created_at: new Date().toISOString() },
       value: 'x'.repeat(43),
     });
     await keys.create(
@@ -258,7 +258,7 @@ describe('CoderAIGatewayKey controller', () => {
 
   it('writes nothing to Kubernetes and only reads Coder at the resync in 60 s of quiet', async () => {
     // A heartbeat ages into NoRecentHeartbeat, a status change of its own.
-    for (const k of env.coder.state.aiGatewayKeys) k.key.last_used_at = null;
+    for (const k of env.coder.state.aiGatewayKeys) delete k.key.last_heartbeat_at;
     await keys.delete(ns, 'taken');
     await assertQuiet(env, ns, resyncSeconds);
   });

@@ -1,7 +1,6 @@
 // CoderMCPServer end to end: the operator as its own process under its generated RBAC, a control plane
-// with operator access (real PostgreSQL), and the Coder API double serving MCP server configs on the
-// experimental path as v2.36.0 does, and on /api/v2/ai-gateway/mcp-servers as a development build after
-// v2.36.0 does (no release has it), where most tests run. Resync period 6 s.
+// with operator access (real PostgreSQL), and the Coder API double serving MCP server configs at
+// /api/experimental/mcp/servers as v2.36.0 does. Resync period 6 s.
 import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -26,9 +25,9 @@ import { anMcpServer } from '../fixtures/codermcpserver.ts';
 
 const ns = 'mcp';
 const resyncSeconds = 6;
-const newPath = '/api/v2/ai-gateway/mcp-servers';
-const oldPath = '/api/experimental/mcp/servers';
-/** A development build of Coder from after v2.36.0, which serves /api/v2/ai-gateway/mcp-servers. */
+const mcpPath = '/api/experimental/mcp/servers';
+/** A path of Coder's API reference after v2.36.0 that no release serves. */
+const unreleasedPath = '/api/v2/ai-gateway/mcp-servers';
 const devBuild = 'v0.0.0-devel+46868242';
 
 describe('CoderMCPServer controller', () => {
@@ -40,8 +39,7 @@ describe('CoderMCPServer controller', () => {
 
   before(async () => {
     suite = await startCoderObjectSuite(ns, resyncSeconds, (e) => {
-      e.coder.state.buildInfo.version = devBuild;
-      e.coder.state.mcpApi.aiGatewayPath = true;
+      e.coder.state.buildInfo.version = 'v2.36.0';
     });
     ({ env, core } = suite);
     servers = coderMCPServerClient(env.cp.adminConfig());
@@ -79,7 +77,7 @@ describe('CoderMCPServer controller', () => {
     const obj = await servers.get(ns, 'github');
     const inCoder = stored('github')!;
     assert.equal(obj.status!.coderID, inCoder.config.id);
-    assert.equal(obj.status!.apiPath, newPath);
+    assert.equal(obj.status!.apiPath, mcpPath);
     assert.deepEqual(obj.status!.hasSecrets, { oauth2Secret: false, apiKey: true, customHeaders: false });
     assert.match(obj.status!.appliedSecretHashes!['apiKey.value']!, /^sha256:[0-9a-f]{64}$/);
     assert.equal(inCoder.secrets.api_key_value, 'Bearer ghp-first-0001');
@@ -91,7 +89,7 @@ describe('CoderMCPServer controller', () => {
     assert.deepEqual(await conditions('github', ['ControlPlaneReady', 'CredentialSecretReady', 'Supported', 'Synced']), {
       ControlPlaneReady: 'True ControlPlaneAvailable',
       CredentialSecretReady: 'True CredentialAccepted',
-      Supported: 'True Supported',
+      Supported: 'True ExperimentalAPI',
       Synced: 'True Applied',
     });
   });
@@ -142,7 +140,6 @@ describe('CoderMCPServer controller', () => {
               { name: 'X-Tenant', value: 'acme' },
               { name: 'X-Token', valueFrom: { secretKeyRef: { name: 'tenant-token' } } },
             ],
-            userSuppliedKeys: [{ name: 'X-User', description: 'Your token' }],
           },
         },
       },
@@ -150,7 +147,6 @@ describe('CoderMCPServer controller', () => {
     await eventually('custom headers in Coder', async () => stored('github')?.config.auth_type === 'custom_headers');
     const inCoder = stored('github')!;
     assert.deepEqual(inCoder.secrets, { custom_headers: { 'X-Tenant': 'acme', 'X-Token': 'tok-0003' } });
-    assert.deepEqual(inCoder.config.custom_headers_user_keys, ['X-User']);
     assert.equal(inCoder.config.api_key_header, undefined, 'the api_key fields were cleared');
     await waitCondition('github', 'Ready', 'True Available');
     await sleep(resyncSeconds * 1000 + 2000);
@@ -219,21 +215,28 @@ describe('CoderMCPServer controller', () => {
     );
   });
 
-  it('falls back to the experimental path with the fields of v2.36.0, naming the others, and refuses a release without the API by version', async () => {
-    env.coder.state.buildInfo.version = 'v2.36.0';
-    env.coder.state.mcpApi.aiGatewayPath = false;
+  it('sends only the fields of v2.36.0, names the spec fields no release has, converges, and refuses a release without the API by version', async () => {
     await servers.create(
       anMcpServer('older')
         .inNamespace(ns)
-        .withSpec({ allowInPlanMode: true, tools: { rules: [{ tool: 'create_issue', action: 'escalate' }] } })
+        .withSpec({ allowInPlanMode: true, tools: { deny: ['drop'], rules: [{ tool: 'create_issue', action: 'escalate' }] } })
         .manifest(),
     );
-    await waitCondition('older', 'Supported', 'True ExperimentalAPI', (resyncSeconds + 10) * 1000);
     await waitCondition('older', 'Synced', 'False FieldUnsupported');
-    assert.equal((await servers.get(ns, 'older')).status!.apiPath, oldPath);
-    assert.ok(stored('older'), 'registered through the experimental path');
-    assert.equal(stored('older')!.config.tool_rules, undefined);
-    assert.equal(stored('older')!.config.allow_in_plan_mode, true, 'v2.36.0 takes allow_in_plan_mode');
+    assert.equal(
+      await message('older', 'Synced'),
+      'Applied every field except spec.tools.rules (Coder v2.36.0 has no MCP tool rules; no Coder release up to v2.36.0 has them).',
+    );
+    assert.equal(await condition('older', 'Supported'), 'True ExperimentalAPI');
+    assert.deepEqual(
+      [stored('older')!.config.allow_in_plan_mode, stored('older')!.config.tool_deny_list],
+      [true, ['drop']],
+      'v2.36.0 takes allow_in_plan_mode and the deny list',
+    );
+    let from = env.coder.requests.length;
+    await sleep(resyncSeconds * 1000 + 2000);
+    assert.deepEqual(writesSince(from), [], 'nothing sent again: Coder holds all it can');
+    assert.ok(!env.coder.requests.some((r) => r.path.startsWith(unreleasedPath)), 'never a call to a path no release serves');
 
     env.coder.state.buildInfo.version = 'v2.26.1';
     await waitCondition('older', 'Supported', 'False CoderVersionUnsupported', (resyncSeconds + 10) * 1000);
@@ -242,83 +245,51 @@ describe('CoderMCPServer controller', () => {
       'Coder v2.26.1 has no MCP server configs API; it needs v2.34.0 or newer. Upgrade Coder.',
     );
     assert.equal(await condition('older', 'Ready'), 'False Unsupported');
-    const from = env.coder.requests.length;
+    from = env.coder.requests.length;
     await sleep(resyncSeconds * 1000 + 2000);
     assert.deepEqual(
       env.coder.requests.slice(from).filter((r) => r.path.includes('/mcp')),
       [],
-      'no call to an MCP path while Coder is too old',
+      'no call to the MCP path while Coder is too old',
     );
-
-    env.coder.state.buildInfo.version = devBuild;
-    env.coder.state.mcpApi.aiGatewayPath = true;
-    await waitCondition('older', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
-    assert.deepEqual(stored('older')!.config.tool_rules, [{ tool: 'create_issue', action: 'escalate', enabled: false }]);
+    env.coder.state.buildInfo.version = 'v2.36.0';
+    await waitCondition('older', 'Supported', 'True ExperimentalAPI', (resyncSeconds + 10) * 1000);
   });
 
-  it("reports Supported False ExperimentRequired with Coder's message, then EndpointNotFound when both paths answer 404", async () => {
-    env.coder.state.mcpApi = { ...env.coder.state.mcpApi, aiGatewayPath: false, experimentsOff: ['oauth2', 'mcp-server-http'] };
+  it("reports Supported False ExperimentRequired with Coder's message, then EndpointNotFound when Coder answers 404", async () => {
+    env.coder.state.buildInfo.version = devBuild;
+    env.coder.state.mcpApi.experimentsOff = ['oauth2', 'mcp-server-http'];
     try {
       await servers.create(anMcpServer('gated').inNamespace(ns).manifest());
       await waitCondition('gated', 'Supported', 'False ExperimentRequired', (resyncSeconds + 10) * 1000);
-      assert.equal(
-        await message('gated', 'Supported'),
-        `Coder ${devBuild} serves no MCP server configs API: GET ${newPath} answered 404 "Route not found."; ` +
-          `GET ${oldPath} answered 403 "This functionality requires enabling the following experiments: oauth2, mcp-server-http". ` +
-          'Enable the experiments Coder names (CODER_EXPERIMENTS), or upgrade Coder.',
+      // Build info is read once per resync period: the message names the development build after that.
+      const expected =
+        `Coder ${devBuild} serves no MCP server configs API: GET ${mcpPath} answered 403 ` +
+        '"This functionality requires enabling the following experiments: oauth2, mcp-server-http". ' +
+        'Enable the experiments Coder names (CODER_EXPERIMENTS), or upgrade Coder.';
+      await eventually(
+        'the message of the development build',
+        async () => ((await message('gated', 'Supported')) === expected ? true : undefined),
+        {
+          timeoutMs: (resyncSeconds + 10) * 1000,
+        },
       );
       assert.equal(await condition('gated', 'Ready'), 'False Unsupported');
       assert.equal(await condition('gated', 'Synced'), 'absent');
       assert.equal(stored('gated'), undefined);
 
-      // Enabling the experiments on a build without the routes: two 404s, EndpointNotFound.
-      env.coder.state.mcpApi = { ...env.coder.state.mcpApi, experimentsOff: [], experimentalPath: false };
+      // The experiments on, on a build without the route: 404, EndpointNotFound.
+      env.coder.state.mcpApi = { experimentsOff: [], experimentalPath: false };
       await waitCondition('gated', 'Supported', 'False EndpointNotFound', (resyncSeconds + 10) * 1000);
-      assert.match(
+      assert.equal(
         await message('gated', 'Supported'),
-        / answered 404 "Route not found."; GET \/api\/experimental\/mcp\/servers answered 404 .*Upgrade Coder\.$/,
+        `Coder ${devBuild} serves no MCP server configs API: GET ${mcpPath} answered 404 "Route not found.". Upgrade Coder.`,
       );
     } finally {
-      env.coder.state.mcpApi = { ...env.coder.state.mcpApi, aiGatewayPath: true, experimentalPath: true, experimentsOff: [] };
+      env.coder.state.mcpApi = { experimentsOff: [], experimentalPath: true };
+      env.coder.state.buildInfo.version = 'v2.36.0';
     }
     await waitCondition('gated', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
-  });
-
-  it("stores tool rules that do what spec says in either of Coder's shapes, converging without further writes", async () => {
-    const rules = [
-      { tool: 'read', action: 'enabled' as const },
-      { tool: 'drop', action: 'disabled' as const },
-      { tool: 'delete', action: 'escalate' as const },
-    ];
-    env.coder.state.mcpApi.toolRules = 'enabled';
-    try {
-      await servers.create(anMcpServer('rules-enabled').inNamespace(ns).withSpec({ tools: { rules } }).manifest());
-      await waitCondition('rules-enabled', 'Synced', 'False FieldUnsupported', (resyncSeconds + 10) * 1000);
-      assert.match(
-        await message('rules-enabled', 'Synced'),
-        /spec\.tools\.rules action escalate \(this Coder stores a rule as enabled or disabled only/,
-      );
-      assert.deepEqual(stored('rules-enabled')!.config.tool_rules, [
-        { tool: 'read', enabled: true },
-        { tool: 'drop', enabled: false },
-        { tool: 'delete', enabled: false },
-      ]);
-      const from = env.coder.requests.length;
-      await sleep(resyncSeconds * 1000 + 2000);
-      assert.deepEqual(writesSince(from), [], 'no write: the rules already do what they can');
-    } finally {
-      env.coder.state.mcpApi.toolRules = 'action';
-    }
-    await servers.create(anMcpServer('rules-action').inNamespace(ns).withSpec({ tools: { rules } }).manifest());
-    await waitCondition('rules-action', 'Ready', 'True Available', (resyncSeconds + 10) * 1000);
-    assert.deepEqual(stored('rules-action')!.config.tool_rules, [
-      { tool: 'read', action: 'enabled', enabled: true },
-      { tool: 'drop', action: 'disabled', enabled: false },
-      { tool: 'delete', action: 'escalate', enabled: false },
-    ]);
-    const from = env.coder.requests.length;
-    await sleep(resyncSeconds * 1000 + 2000);
-    assert.deepEqual(writesSince(from), [], 'no write after the create');
   });
 
   for (const row of coderFailures) {
@@ -327,7 +298,7 @@ describe('CoderMCPServer controller', () => {
         suite,
         servers,
         anMcpServer(`fails-${row.status}`).inNamespace(ns).manifest(),
-        newPath,
+        mcpPath,
         row,
         resyncSeconds,
       ));
@@ -346,7 +317,7 @@ describe('CoderMCPServer controller', () => {
 
   it('reports Deleting while Coder refuses the delete, then deletes the config in Coder', async () => {
     const id = stored('github')!.config.id;
-    await deletionHeldByCoder(env, servers, ns, 'github', `${newPath}/${id}`);
+    await deletionHeldByCoder(env, servers, ns, 'github', `${mcpPath}/${id}`);
     assert.equal(stored('github'), undefined);
   });
 

@@ -5,17 +5,17 @@ import type { ConditionInput } from '../../runtime/conditions.ts';
 /** A heartbeat younger than this means a gateway is connected (Coder refreshes it about every 60 s). */
 export const heartbeatFreshMs = 3 * 60_000;
 
-export function connectedCondition(lastUsedAt: string | null | undefined, now: Date): ConditionInput {
+export function connectedCondition(lastHeartbeatAt: string | undefined, now: Date): ConditionInput {
   const R = C.Connected.reasons;
-  if (!lastUsedAt)
+  if (!lastHeartbeatAt)
     return { type: C.Connected.type, status: 'False', reason: R.NeverUsed, message: 'No standalone AI Gateway has used the key yet.' };
-  const age = now.getTime() - new Date(lastUsedAt).getTime();
+  const age = now.getTime() - new Date(lastHeartbeatAt).getTime();
   return age < heartbeatFreshMs
-    ? { type: C.Connected.type, status: 'True', reason: R.HeartbeatRecent, message: `A gateway used the key at ${lastUsedAt}.` }
+    ? { type: C.Connected.type, status: 'True', reason: R.HeartbeatRecent, message: `A gateway used the key at ${lastHeartbeatAt}.` }
     : {
         type: C.Connected.type,
         status: 'False',
         reason: R.NoRecentHeartbeat,
-        message: `The last heartbeat was at ${lastUsedAt}, 3 minutes ago or more; no gateway seems connected.`,
+        message: `The last heartbeat was at ${lastHeartbeatAt}, 3 minutes ago or more; no gateway seems connected.`,
       };
 }

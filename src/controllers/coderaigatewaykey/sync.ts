@@ -72,7 +72,7 @@ export async function syncGatewayKey(ctx: GatewayKeyContext, k: CoderAIGatewayKe
   await retirePreviousKey(ctx, client, k, signal, pass);
   if (pass.blocker) return pass;
 
-  pass.conditions[C.Connected.type] = connectedCondition(current.last_used_at, ctx.now());
+  pass.conditions[C.Connected.type] = connectedCondition(current.last_heartbeat_at, ctx.now());
   pass.conditions[C.Synced.type] = appliedCondition(`The key "${current.name}" exists in Coder and every destination Secret holds it.`);
   await stopWhenGatewayDisabled(ctx, k, connection, pass, 'standalone gateways cannot connect', signal);
   return pass;
@@ -191,7 +191,7 @@ async function ensureKey(
       ? { previousKey: { coderID: previous.id, coderKeyName: previous.name, deleteAfter: nowTime(new Date(now.getTime() + graceMs)) } }
       : {}),
   });
-  return { id: pending.id, name: pending.name, key_prefix: pending.keyPrefix, created_at: pending.createdAt, last_used_at: null };
+  return { id: pending.id, name: pending.name, key_prefix: pending.keyPrefix, created_at: pending.createdAt };
 }
 
 function keptStatus(
@@ -204,7 +204,7 @@ function keptStatus(
     coderKeyName: current.name,
     keyPrefix: current.key_prefix,
     createdAt: nowTime(new Date(current.created_at)),
-    ...(current.last_used_at ? { lastUsedAt: nowTime(new Date(current.last_used_at)) } : {}),
+    ...(current.last_heartbeat_at ? { lastUsedAt: nowTime(new Date(current.last_heartbeat_at)) } : {}),
     destinations: destinations.map((d) => ({ name: d.name, key: d.key, managed: d.managed })),
     ...(rotateAfterMs !== undefined ? { nextRotationTime: nowTime(new Date(new Date(current.created_at).getTime() + rotateAfterMs)) } : {}),
     ...(k.status?.rotation === undefined ? { rotation: 0 } : {}),

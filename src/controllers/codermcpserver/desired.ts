@@ -1,16 +1,14 @@
 // What Coder should hold for a CoderMCPServer (pure): the slug, Coder's flat fields from spec (auth as
 // auth_type plus that type's fields), the Secrets spec names, and the write-only values by the key of
-// status.appliedSecretHashes. On the experimental path only the fields of coder/coder v2.36.0
-// codersdk/mcp.go are sent (Coder drops any other without a word, so it would never converge); the others
-// are left out and named, so the rest is applied and Synced says which.
+// status.appliedSecretHashes. Only the fields of coder/coder v2.36.0 codersdk/mcp.go are sent; spec fields
+// no release has (coder-releases.ts) are left out and named, so the rest is applied and Synced says which.
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
 import type { Schemas } from '../../coder/api-types.ts';
+import { missingFeatureMessage, type CoderFeature } from '../shared/coder-releases.ts';
 import type { NamedCredentialRef } from '../shared/credential-inputs.ts';
-import { toolRulesRequest } from './tool-rules.ts';
 
-export const mcpServersPath = '/api/v2/ai-gateway/mcp-servers';
-export const experimentalMCPServersPath = '/api/experimental/mcp/servers';
-export type MCPApiPath = typeof mcpServersPath | typeof experimentalMCPServersPath;
+/** The one path of MCP server configs in a release (coder/coder v2.36.0 coderd/coderd.go). */
+export const mcpServersPath = '/api/experimental/mcp/servers';
 
 const authTypes = {
   none: 'none',
@@ -18,7 +16,8 @@ const authTypes = {
   apiKey: 'api_key',
   customHeaders: 'custom_headers',
   userOIDC: 'user_oidc',
-  externalAuth: 'external_auth',
+  // No release has external_auth (coder-releases.ts): the server is registered without authentication.
+  externalAuth: 'none',
 } as const;
 
 /** The non-secret fields Coder returns and the operator compares. */
@@ -56,18 +55,17 @@ export function credentialRefs(s: CoderMCPServer): NamedCredentialRef[] {
   return refs;
 }
 
-/** `values` holds each credentialRefs field's value (credential-inputs.ts). */
-export function desiredMCPServer(s: CoderMCPServer, values: Map<string, string>, path: MCPApiPath): DesiredMCPServer {
+/**
+ * What Coder of `version` should hold; `values` holds each credentialRefs field's value (credential-inputs.ts).
+ * A spec field of a feature no release has is not sent, on any build, and is named: Coder drops an unknown
+ * field without a word, so sending it would never converge.
+ */
+export function desiredMCPServer(s: CoderMCPServer, values: Map<string, string>, version: string | undefined): DesiredMCPServer {
   const spec = s.spec;
   const auth = spec.auth ?? { type: 'none' as const };
-  const newer = path === mcpServersPath;
   const unsupported: string[] = [];
-  const onlyNewer = <T>(field: string, value: T | undefined): T | undefined => {
-    if (value === undefined || newer) return value;
-    unsupported.push(
-      `${field} (only ${mcpServersPath} takes it; this Coder serves ${experimentalMCPServersPath}, which has no such field)`,
-    );
-    return undefined;
+  const notSent = (field: string, feature: CoderFeature, set: boolean) => {
+    if (set) unsupported.push(`${field} (${missingFeatureMessage(version ?? 'unknown', feature)})`);
   };
   const fields: VisibleFields = {
     display_name: spec.displayName,
@@ -98,27 +96,11 @@ export function desiredMCPServer(s: CoderMCPServer, values: Map<string, string>,
     if (oauth2?.revocationURL !== undefined) fields.oauth2_revocation_url = oauth2.revocationURL;
   }
   if (auth.type === 'apiKey') fields.api_key_header = auth.apiKey?.header ?? 'Authorization';
-  if (auth.type === 'customHeaders') {
-    const given = auth.customHeaders?.userSuppliedKeys;
-    const keys = onlyNewer('spec.auth.customHeaders.userSuppliedKeys', given?.length ? given : undefined);
-    if (newer || keys) {
-      fields.custom_headers_user_keys = (keys ?? []).map((k) => k.name);
-      fields.custom_headers_user_key_descriptions = Object.fromEntries(
-        (keys ?? []).filter((k) => k.description).map((k) => [k.name, k.description!]),
-      );
-    }
-  }
-  if (auth.type === 'externalAuth') {
-    if (newer) fields.external_auth_provider_id = auth.externalAuth?.providerID ?? '';
-    else {
-      onlyNewer('spec.auth.type externalAuth', auth.type);
-      fields.auth_type = 'none';
-    }
-  }
-  const toolDefault = onlyNewer('spec.tools.default', spec.tools?.default);
-  if (toolDefault !== undefined) fields.tool_default = toolDefault;
-  const rules = onlyNewer('spec.tools.rules', spec.tools?.rules);
-  if (rules !== undefined) fields.tool_rules = toolRulesRequest(rules);
+  const userKeys = auth.type === 'customHeaders' && (auth.customHeaders?.userSuppliedKeys?.length ?? 0) > 0;
+  notSent('spec.auth.customHeaders.userSuppliedKeys', 'mcpUserSuppliedHeaders', userKeys);
+  notSent('spec.auth.type externalAuth', 'mcpExternalAuth', auth.type === 'externalAuth');
+  notSent('spec.tools.default', 'mcpToolRules', spec.tools?.default !== undefined);
+  notSent('spec.tools.rules', 'mcpToolRules', (spec.tools?.rules?.length ?? 0) > 0);
   if (spec.allowInPlanMode !== undefined) fields.allow_in_plan_mode = spec.allowInPlanMode;
 
   const secrets = new Map<string, string>();

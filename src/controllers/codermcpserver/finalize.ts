@@ -1,5 +1,5 @@
 // Deletion of a CoderMCPServer: the config status.coderID names is deleted in Coder (with every user's
-// connection to it), on the API path it was made through, unless spec.deletionPolicy is Orphan.
+// connection to it), unless spec.deletionPolicy is Orphan.
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
 import type { ReconcileResult } from '../../runtime/controller.ts';
@@ -10,7 +10,6 @@ import { mcpServersPath, slugOf } from './desired.ts';
 export function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, signal: AbortSignal): Promise<ReconcileResult | void> {
   const uid = s.metadata.uid ?? '';
   const coderID = s.status?.coderID ?? ctx.createdIDs.get(uid);
-  const path = (s.status?.apiPath ?? mcpServersPath) as typeof mcpServersPath;
   return finalizeCoderObject(
     ctx,
     s,
@@ -21,7 +20,7 @@ export function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, sign
       action: 'DeleteMCPServer',
       deletedReason: 'MCPServerDeleted',
       deleteInCoder: async (client, id, sig) => {
-        await client.request('DELETE', `${path}/{mcpServer}`, { params: { mcpServer: id }, signal: sig });
+        await client.request('DELETE', `${mcpServersPath}/{mcpServer}`, { params: { mcpServer: id }, signal: sig });
       },
       forget: () => ctx.createdIDs.delete(uid),
     },

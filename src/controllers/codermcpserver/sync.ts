@@ -1,6 +1,6 @@
 // One pass of a CoderMCPServer against Coder, after the spec check: credentials, control plane, the version
-// gate, the API path (the /api/v2 one, else the experimental one; the list also finds the config), then
-// create, adopt or update. Each step either goes on or stops with the problem Ready reports.
+// gate, the list of configs (which proves the API is served, and finds the config), then create, adopt or
+// update. Each step either goes on or stops with the problem Ready reports.
 import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServerStatus } from '../../../generated/types/codermcpserver.ts';
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
@@ -21,16 +21,7 @@ import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
 import type { MCPServerContext } from './context.ts';
-import {
-  credentialRefs,
-  desiredMCPServer,
-  experimentalMCPServersPath,
-  mcpServersPath,
-  secretFields,
-  type DesiredMCPServer,
-  type MCPApiPath,
-} from './desired.ts';
-import { actionsUnknown } from './tool-rules.ts';
+import { credentialRefs, desiredMCPServer, mcpServersPath, secretFields, type DesiredMCPServer } from './desired.ts';
 import { updateRequest } from './update-request.ts';
 
 export type SyncPass = CoderObjectPass<CoderMCPServerStatus, Exclude<(typeof C.Ready.reasons)[keyof typeof C.Ready.reasons], 'Available'>>;
@@ -43,41 +34,32 @@ export async function syncMCPServer(ctx: MCPServerContext, s: CoderMCPServer, si
   if (!connection || !credentials.ready) return pass;
   const { client, buildInfo } = connection;
 
-  let found: Listing;
+  let configs: Schemas['MCPServerConfig'][];
   try {
-    found = await listConfigs(client, signal);
+    configs = await client.request('GET', mcpServersPath, { signal });
   } catch (err) {
     signal.throwIfAborted();
-    return failPass(pass, 'list the MCP server configs', err);
-  }
-  if ('refusals' in found) {
+    if (!isCoderNotFound(err) && !isExperimentRequired(err)) return failPass(pass, 'list the MCP server configs', err);
     // Neither answer changes until Coder is upgraded or reconfigured: asked again at the resync, not retried.
-    const experiment = found.refusals.some((r) => r.status === 403);
+    const { status, coderMessage } = err as CoderApiError;
+    const experiment = status === 403;
     const message =
-      `Coder ${buildInfo.version} serves no MCP server configs API: ${found.refusals.map((r) => r.text).join('; ')}. ` +
+      `Coder ${buildInfo.version} serves no MCP server configs API: GET ${mcpServersPath} answered ${status}` +
+      `${coderMessage ? ` "${coderMessage}"` : ''}. ` +
       (experiment ? 'Enable the experiments Coder names (CODER_EXPERIMENTS), or upgrade Coder.' : 'Upgrade Coder.');
     const reason = experiment ? C.Supported.reasons.ExperimentRequired : C.Supported.reasons.EndpointNotFound;
     pass.conditions[C.Supported.type] = supportedCondition(reason, message, 'False');
     return stopPass(pass, C.Ready.reasons.Unsupported, message);
   }
-  pass.status.apiPath = found.path;
-  pass.conditions[C.Supported.type] =
-    found.path === mcpServersPath
-      ? supportedCondition(C.Supported.reasons.Supported, `Coder ${buildInfo.version} serves ${mcpServersPath}.`)
-      : supportedCondition(
-          C.Supported.reasons.ExperimentalAPI,
-          `Coder ${buildInfo.version} serves only ${experimentalMCPServersPath}; Coder may change or remove it without notice.`,
-        );
+  pass.status.apiPath = mcpServersPath;
+  pass.conditions[C.Supported.type] = supportedCondition(
+    C.Supported.reasons.ExperimentalAPI,
+    `Coder ${buildInfo.version} serves ${mcpServersPath}; Coder may change or remove this experimental API without notice.`,
+  );
 
-  const desired = desiredMCPServer(s, credentials.values, found.path);
-  const held = await applyConfig(ctx, client, s, desired, found, signal, pass);
-  if (!held) return pass;
+  const desired = desiredMCPServer(s, credentials.values, buildInfo.version);
+  if (!(await applyConfig(ctx, client, s, desired, configs, signal, pass))) return pass;
   pass.status.slug = desired.fields.slug;
-  if (desired.fields.tool_rules?.some((r) => r.action === 'escalate') && actionsUnknown(held.tool_rules)) {
-    desired.unsupported.push(
-      'spec.tools.rules action escalate (this Coder stores a rule as enabled or disabled only; it holds escalate as disabled)',
-    );
-  }
   if (desired.unsupported.length) {
     return refusePass(pass, C.Synced.reasons.FieldUnsupported, `Applied every field except ${desired.unsupported.join('; ')}.`);
   }
@@ -85,38 +67,15 @@ export async function syncMCPServer(ctx: MCPServerContext, s: CoderMCPServer, si
   return pass;
 }
 
-/** The configs and the path that served them, or how each path refused (404, or 403 for an experiment that is off). */
-type Listing =
-  { path: MCPApiPath; configs: Schemas['MCPServerConfig'][] } | { refusals: { path: MCPApiPath; status: number; text: string }[] };
-
-/** The configs from the newer path, else the experimental one; any other failure is thrown. */
-async function listConfigs(client: CoderClient, signal: AbortSignal): Promise<Listing> {
-  const refusals: { path: MCPApiPath; status: number; text: string }[] = [];
-  const list: Record<MCPApiPath, () => Promise<Schemas['MCPServerConfig'][]>> = {
-    [mcpServersPath]: () => client.request('GET', mcpServersPath, { signal }),
-    [experimentalMCPServersPath]: () => client.request('GET', experimentalMCPServersPath, { signal }),
-  };
-  for (const path of [mcpServersPath, experimentalMCPServersPath] as const) {
-    try {
-      return { path, configs: await list[path]() };
-    } catch (err) {
-      if (!isCoderNotFound(err) && !isExperimentRequired(err)) throw err;
-      const { status, coderMessage } = err as CoderApiError;
-      refusals.push({ path, status, text: `GET ${path} answered ${status}${coderMessage ? ` "${coderMessage}"` : ''}` });
-    }
-  }
-  return { refusals };
-}
-
 async function applyConfig(
   ctx: MCPServerContext,
   client: CoderClient,
   s: CoderMCPServer,
   desired: DesiredMCPServer,
-  found: { path: MCPApiPath; configs: Schemas['MCPServerConfig'][] },
+  configs: Schemas['MCPServerConfig'][],
   signal: AbortSignal,
   pass: SyncPass,
-): Promise<Schemas['MCPServerConfig'] | undefined> {
+): Promise<boolean> {
   const hashes = new Map([...desired.secrets].map(([field, value]) => [field, secretHash(s.metadata.uid, value)]));
   const previous = (s.status?.appliedSecretHashes ?? {}) as Record<string, string | undefined>;
   const hashesAfterWrite = { ...Object.fromEntries(Object.keys(previous).map((f) => [f, null])), ...Object.fromEntries(hashes) } as Record<
@@ -125,7 +84,7 @@ async function applyConfig(
   >;
   const slug = desired.fields.slug;
   const ownID = s.status?.coderID ?? ctx.createdIDs.get(s.metadata.uid ?? '');
-  const existing = (ownID && found.configs.find((c) => c.id === ownID)) || found.configs.find((c) => c.slug === slug);
+  const existing = (ownID && configs.find((c) => c.id === ownID)) || configs.find((c) => c.slug === slug);
   const hasSecrets = (c: Schemas['MCPServerConfig']) => ({
     oauth2Secret: c.has_oauth2_secret ?? false,
     apiKey: c.has_api_key ?? false,
@@ -136,11 +95,11 @@ async function applyConfig(
     let created;
     try {
       const body = { ...desired.fields, ...secretFields(desired.secrets) } as Schemas['CreateMCPServerConfigRequest'];
-      created = await client.request('POST', found.path, { body, signal });
+      created = await client.request('POST', mcpServersPath, { body, signal });
     } catch (err) {
       signal.throwIfAborted();
       failPass(pass, `create the MCP server "${slug}"`, err);
-      return undefined;
+      return false;
     }
     ctx.createdIDs.set(s.metadata.uid ?? '', created.id);
     Object.assign(pass.status, {
@@ -156,7 +115,7 @@ async function applyConfig(
       'CreateMCPServer',
       `Registered the MCP server "${slug}" in Coder.`,
     );
-    return created;
+    return true;
   }
 
   const ours = ownID === existing.id;
@@ -165,22 +124,22 @@ async function applyConfig(
       `Coder already has an MCP server config with slug "${slug}" that this object did not create; nothing was changed. ` +
       `Set spec.adoptExisting to true to take it over, or choose another spec.slug.`;
     refusePass(pass, C.Synced.reasons.AlreadyExists, message);
-    return undefined;
+    return false;
   }
   // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
   if (!s.status?.coderID && ours) {
     pass.status.coderID = existing.id;
     pass.status.hasSecrets = hasSecrets(existing);
-    return existing;
+    return true;
   }
   // An adopted config's secrets are unknown: every one is sent.
   const update = updateRequest(existing, desired, hashes, ours ? previous : undefined);
   pass.status.coderID = existing.id;
   pass.status.hasSecrets = hasSecrets(existing);
-  if (!update) return existing;
+  if (!update) return true;
   let updated;
   try {
-    updated = await client.request('PATCH', `${found.path}/{mcpServer}` as `${typeof mcpServersPath}/{mcpServer}`, {
+    updated = await client.request('PATCH', `${mcpServersPath}/{mcpServer}`, {
       params: { mcpServer: existing.id },
       body: update,
       signal,
@@ -188,7 +147,7 @@ async function applyConfig(
   } catch (err) {
     signal.throwIfAborted();
     failPass(pass, `update the MCP server "${slug}"`, err);
-    return undefined;
+    return false;
   }
   const secretsSent =
     update.oauth2_client_secret !== undefined || update.api_key_value !== undefined || update.custom_headers !== undefined;
@@ -205,5 +164,5 @@ async function applyConfig(
     'UpdateMCPServer',
     `Updated ${Object.keys(update).join(', ')} of the MCP server "${slug}" in Coder.`,
   );
-  return updated;
+  return true;
 }

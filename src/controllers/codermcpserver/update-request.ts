@@ -3,7 +3,6 @@
 // fields, so the whole auth block, secrets included, is sent.
 import type { Schemas } from '../../coder/api-types.ts';
 import { secretFields, type DesiredMCPServer, type VisibleFields } from './desired.ts';
-import { actionsUnknown, toolRulesMatch, withoutEscalate, type SpecToolRule } from './tool-rules.ts';
 
 const authFields = [
   'auth_type',
@@ -13,9 +12,6 @@ const authFields = [
   'oauth2_scopes',
   'oauth2_revocation_url',
   'api_key_header',
-  'custom_headers_user_keys',
-  'custom_headers_user_key_descriptions',
-  'external_auth_provider_id',
 ] as const;
 
 /** Empty strings, lists, maps, null and absent are one value: Coder fills some of them in and omits others. */
@@ -37,15 +33,7 @@ export function updateRequest(
 ): Schemas['UpdateMCPServerConfigRequest'] | undefined {
   const patch: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(desired.fields) as [keyof VisibleFields, unknown][]) {
-    if (field === 'tool_rules') continue;
     if (normalized(existing[field as keyof typeof existing]) !== normalized(value)) patch[field] = value;
-  }
-  // Rules compare by what they do: Coder may store them in its older {tool, enabled} shape, which holds
-  // escalate as disabled (sync.ts reports that), and sending them again would change nothing.
-  if (desired.fields.tool_rules) {
-    const wanted = desired.fields.tool_rules.map((r) => ({ tool: r.tool, action: r.action })) as SpecToolRule[];
-    const stored = existing.tool_rules;
-    if (!toolRulesMatch(actionsUnknown(stored) ? withoutEscalate(wanted) : wanted, stored)) patch.tool_rules = desired.fields.tool_rules;
   }
   const authChanged = existing.auth_type !== desired.fields.auth_type;
   if (authChanged) for (const field of authFields) if (desired.fields[field] !== undefined) patch[field] = desired.fields[field];

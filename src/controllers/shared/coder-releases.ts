@@ -51,6 +51,20 @@ export const coderFeatureGates = {
       'coder/coder v2.36.0 coderd/coderd.go (/api/experimental/mcp/servers) and docs/install/releases/esr-2.29-2.34-upgrade.md ' +
       '(MCP server integration of Coder Agents is new in 2.34); v2.26.1 and v2.30.0 serve only /api/experimental/mcp/http',
   },
+  mcpToolRules: {
+    what: 'MCP tool rules',
+    evidence:
+      'coder/coder v2.36.0 codersdk/mcp.go: an MCP server config has tool allow and deny lists only; tool_default and ' +
+      'tool_rules are in Coder\'s API reference after v2.36.0, on a route no release has',
+  },
+  mcpExternalAuth: {
+    what: 'MCP servers with external-auth authentication',
+    evidence: 'coder/coder v2.36.0 codersdk/mcp.go: auth_type is one of none, oauth2, api_key, custom_headers and user_oidc',
+  },
+  mcpUserSuppliedHeaders: {
+    what: 'MCP custom headers that users supply',
+    evidence: 'coder/coder v2.36.0 codersdk/mcp.go and coderd/database/dump.sql: no custom_headers_user_keys',
+  },
 } as const satisfies Record<string, CoderFeatureGate>;
 
 export type CoderFeature = keyof typeof coderFeatureGates;

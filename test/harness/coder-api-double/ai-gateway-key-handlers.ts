@@ -22,7 +22,7 @@ export const aiGatewayKeyHandlers: Readonly<Record<string, Handler>> = {
       };
     }
     const value = randomBytes(32).toString('base64url').slice(0, 43);
-    const key = { id: randomUUID(), name, key_prefix: value.slice(0, 11), created_at: new Date().toISOString(), last_used_at: null };
+    const key = { id: randomUUID(), name, key_prefix: value.slice(0, 11), created_at: new Date().toISOString() };
     state.aiGatewayKeys.push({ key, value });
     return { status: 201, body: { ...key, key: value } };
   }),

@@ -1,10 +1,9 @@
-// MCP server configs as Coder serves them. The experimental path (/api/experimental/mcp/servers) follows
-// coder/coder v2.36.0 coderd/mcp.go and codersdk/mcp.go, served from the release coder-releases.ts names;
-// with state.mcpApi.experimentsOff it answers 403 as v2.26.1's RequireExperiment middleware does for the
-// whole /api/experimental/mcp route (coderd/httpmw/experiments.go), before any route is matched.
-// /api/v2/ai-gateway/mcp-servers exists in no release checked: it is served only with state.mcpApi.aiGatewayPath
-// (a development build), as Coder's API reference after v2.36.0 describes it, tool rules in either of its
-// shapes. Secrets are write-only: answers carry has_* flags; changing auth_type clears the old type's fields.
+// MCP server configs as coder/coder v2.36.0 coderd/mcp.go and codersdk/mcp.go serve them at
+// /api/experimental/mcp/servers, from the release coder-releases.ts names. With state.mcpApi.experimentsOff
+// it answers 403 as v2.26.1's RequireExperiment middleware does for the whole /api/experimental/mcp route
+// (coderd/httpmw/experiments.go), before any route is matched; with experimentalPath false, 404 as a build
+// without the route. Secrets are write-only: answers carry has_* flags; changing auth_type clears the old
+// type's fields.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import { coderHasFeature } from '../../../src/controllers/shared/coder-releases.ts';
@@ -16,8 +15,6 @@ type Schemas = components['schemas'];
 const authFields: Partial<Record<Schemas['MCPAuthType'], string[]>> = {
   oauth2: ['oauth2_client_id', 'oauth2_auth_url', 'oauth2_token_url', 'oauth2_scopes', 'oauth2_revocation_url'],
   api_key: ['api_key_header'],
-  custom_headers: ['custom_headers_user_keys', 'custom_headers_user_key_descriptions'],
-  external_auth: ['external_auth_provider_id'],
 };
 
 /** httpapi.ResourceNotFound of Coder. */
@@ -34,22 +31,12 @@ function view(stored: StoredMCPServer): Schemas['MCPServerConfig'] {
 
 type Request = Schemas['CreateMCPServerConfigRequest'] | Schemas['UpdateMCPServerConfigRequest'];
 
-/** Tool rules as the newer path stores them: with action (enabled kept in step), or only enabled. */
-function storedRules(state: CoderApiDoubleState, rules: Schemas['MCPToolRule'][]): Schemas['MCPToolRule'][] {
-  return rules.map((r) => {
-    if (state.mcpApi.toolRules === 'enabled') return { tool: r.tool, enabled: r.enabled ?? false };
-    const action = r.action ?? (r.enabled ? 'enabled' : 'disabled');
-    return { tool: r.tool, action, enabled: action === 'enabled' };
-  });
-}
-
-function apply(state: CoderApiDoubleState, stored: StoredMCPServer, request: Request): void {
+function apply(stored: StoredMCPServer, request: Request): void {
   const { oauth2_client_secret, api_key_value, custom_headers, ...visible } = request;
   if (visible.auth_type !== undefined && visible.auth_type !== stored.config.auth_type) {
     for (const field of authFields[stored.config.auth_type] ?? []) delete (stored.config as Record<string, unknown>)[field];
     stored.secrets = {};
   }
-  if (visible.tool_rules) visible.tool_rules = storedRules(state, visible.tool_rules);
   Object.assign(stored.config, visible, { updated_at: new Date().toISOString() });
   if (oauth2_client_secret !== undefined) stored.secrets.oauth2_client_secret = oauth2_client_secret;
   if (api_key_value !== undefined) stored.secrets.api_key_value = api_key_value;
@@ -69,7 +56,6 @@ const experimentalServed: Served = (state) => {
   if (!state.mcpApi.experimentalPath || coderHasFeature(state.buildInfo.version, 'mcpServerConfigs') === false) return routeNotFound;
   return undefined;
 };
-const aiGatewayServed: Served = (state) => (state.mcpApi.aiGatewayPath ? undefined : routeNotFound);
 
 function handlersFor(served: Served): Record<'list' | 'create' | 'get' | 'update' | 'delete', Handler> {
   const gated =
@@ -100,7 +86,7 @@ function handlersFor(served: Served): Record<'list' | 'create' | 'get' | 'update
         },
         secrets: {},
       };
-      apply(state, stored, request);
+      apply(stored, request);
       state.mcpServers.push(stored);
       return { status: 201, body: view(stored) };
     }),
@@ -115,7 +101,7 @@ function handlersFor(served: Served): Record<'list' | 'create' | 'get' | 'update
       if (request.slug !== undefined && state.mcpServers.some((s) => s !== stored && s.config.slug === request.slug)) {
         return { status: 409, body: { message: 'MCP server config slug already exists.' } };
       }
-      apply(state, stored, request);
+      apply(stored, request);
       return { status: 200, body: view(stored) };
     }),
     delete: gated(({ state, params }) => {
@@ -127,18 +113,12 @@ function handlersFor(served: Served): Record<'list' | 'create' | 'get' | 'update
   };
 }
 
-const current = handlersFor(aiGatewayServed);
-const experimental = handlersFor(experimentalServed);
+const served = handlersFor(experimentalServed);
 
 export const mcpServerHandlers: Readonly<Record<string, Handler>> = {
-  listMCPServerConfigs: current.list,
-  createMCPServerConfig: current.create,
-  getMCPServerConfig: current.get,
-  updateMCPServerConfig: current.update,
-  deleteMCPServerConfig: current.delete,
-  listMCPServerConfigsExperimental: experimental.list,
-  createMCPServerConfigExperimental: experimental.create,
-  getMCPServerConfigExperimental: experimental.get,
-  updateMCPServerConfigExperimental: experimental.update,
-  deleteMCPServerConfigExperimental: experimental.delete,
+  listMCPServerConfigs: served.list,
+  createMCPServerConfig: served.create,
+  getMCPServerConfig: served.get,
+  updateMCPServerConfig: served.update,
+  deleteMCPServerConfig: served.delete,
 };

@@ -28,13 +28,6 @@ export interface StoredMCPServer {
 }
 
 export interface MCPApiShape {
-  /**
-   * Serve /api/v2/ai-gateway/mcp-servers, which Coder's API reference describes after v2.36.0 and no release
-   * checked has: a development build of Coder.
-   */
-  aiGatewayPath: boolean;
-  /** Tool rules on that path: {tool, action, enabled} (reference at 46868242) or {tool, enabled} (at 92c0cd27). */
-  toolRules: 'action' | 'enabled';
   /** Serve /api/experimental/mcp/servers (on a release from the one coder-releases.ts names); false: 404, as a build without it. */
   experimentalPath: boolean;
   /** Experiments /api/experimental/mcp requires that are off, answered 403 as v2.26.1 does (oauth2, mcp-server-http). */
@@ -67,7 +60,7 @@ export interface CoderApiDoubleState {
   aiProviders: StoredAIProvider[];
   /** config.ai.bridge.enabled of GET /api/v2/deployment/config. */
   aiGatewayEnabled: boolean;
-  /** MCP server configs (mcp-server-handlers.ts: the experimental path from v2.34; the newer path by mcpApi). */
+  /** MCP server configs (mcp-server-handlers.ts: the experimental path from v2.34). */
   mcpServers: StoredMCPServer[];
   /** How this Coder serves MCP server configs beyond what its version says. */
   mcpApi: MCPApiShape;
@@ -142,7 +135,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     aiProviders: [],
     aiGatewayEnabled: true,
     mcpServers: [],
-    mcpApi: { aiGatewayPath: false, toolRules: 'action', experimentalPath: true, experimentsOff: [] },
+    mcpApi: { experimentalPath: true, experimentsOff: [] },
     aiGatewayKeys: [],
     world: emptyWorkspaceWorld(),
     organizations: [

@@ -68,7 +68,7 @@ describe('Connected and durations', () => {
   it('is HeartbeatRecent under 3 minutes, NoRecentHeartbeat after, NeverUsed without one', () => {
     assert.equal(connectedCondition('2026-12-01T09:58:00Z', now).reason, 'HeartbeatRecent');
     assert.equal(connectedCondition('2026-12-01T09:57:00Z', now).reason, 'NoRecentHeartbeat');
-    assert.equal(connectedCondition(null, now).reason, 'NeverUsed');
+    assert.equal(connectedCondition(undefined, now).reason, 'NeverUsed');
   });
   it('reads Go durations', () => {
     assert.equal(parseDuration('2160h'), 2160 * 3_600_000);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Schemas } from '../../../../src/coder/api-types.ts';
-import { desiredMCPServer, experimentalMCPServersPath, mcpServersPath } from '../../../../src/controllers/codermcpserver/desired.ts';
+import { desiredMCPServer } from '../../../../src/controllers/codermcpserver/desired.ts';
 import { updateRequest } from '../../../../src/controllers/codermcpserver/update-request.ts';
 import { anMcpServer } from '../../../fixtures/codermcpserver.ts';
 
@@ -27,10 +27,11 @@ const withKey = anMcpServer()
   .build();
 const values = new Map([['apiKey.value', 'Bearer k1']]);
 const hashes = new Map([['apiKey.value', 'h1']]);
+const v236 = 'v2.36.0';
 
 describe('MCP server requests', () => {
   it('sends nothing when Coder holds the spec and the secret hash is unchanged (empty and absent lists are equal)', () => {
-    const desired = desiredMCPServer(withKey, values, mcpServersPath);
+    const desired = desiredMCPServer(withKey, values, v236);
     assert.equal(updateRequest(existing(), desired, hashes, { 'apiKey.value': 'h1' }), undefined);
   });
 
@@ -40,15 +41,15 @@ describe('MCP server requests', () => {
         .withSpec({ ...withKey.spec, description: 'd' })
         .build(),
       values,
-      mcpServersPath,
+      v236,
     );
     assert.deepEqual(updateRequest(existing(), desired, hashes, { 'apiKey.value': 'h1' }), { description: 'd' });
-    const same = desiredMCPServer(withKey, values, mcpServersPath);
+    const same = desiredMCPServer(withKey, values, v236);
     assert.deepEqual(updateRequest(existing(), same, hashes, { 'apiKey.value': 'h0' }), { api_key_value: 'Bearer k1' });
   });
 
   it('resends a secret Coder no longer holds, and every secret of an adopted config', () => {
-    const desired = desiredMCPServer(withKey, values, mcpServersPath);
+    const desired = desiredMCPServer(withKey, values, v236);
     assert.deepEqual(updateRequest(existing({ has_api_key: false }), desired, hashes, { 'apiKey.value': 'h1' }), {
       api_key_value: 'Bearer k1',
     });
@@ -69,7 +70,7 @@ describe('MCP server requests', () => {
         },
       })
       .build();
-    const desired = desiredMCPServer(s, new Map([['customHeaders.X-Token', 'tok']]), mcpServersPath);
+    const desired = desiredMCPServer(s, new Map([['customHeaders.X-Token', 'tok']]), v236);
     const patch = updateRequest(
       existing(),
       desired,
@@ -84,105 +85,75 @@ describe('MCP server requests', () => {
     assert.equal(patch?.api_key_value, undefined);
   });
 
-  it('sends on the experimental path exactly the fields of v2.36.0 codersdk/mcp.go, and names the others', () => {
-    const s = anMcpServer()
-      .withSpec({
-        allowInPlanMode: true,
-        auth: {
-          type: 'customHeaders',
-          customHeaders: { headers: [{ name: 'X-Tenant', value: 'acme' }], userSuppliedKeys: [{ name: 'X-User', description: 'yours' }] },
-        },
-        tools: { default: 'disabled', rules: [{ tool: 't', action: 'escalate' }] },
-      })
-      .build();
-    const older = desiredMCPServer(s, new Map(), experimentalMCPServersPath);
-    assert.equal(older.fields.tool_rules, undefined);
-    assert.equal(older.fields.tool_default, undefined);
-    assert.equal(older.fields.custom_headers_user_keys, undefined);
-    assert.equal(older.fields.custom_headers_user_key_descriptions, undefined);
-    assert.equal(older.fields.allow_in_plan_mode, true, 'v2.36.0 takes allow_in_plan_mode');
-    assert.deepEqual(
-      older.unsupported.map((u) => u.split(' (')[0]),
-      ['spec.auth.customHeaders.userSuppliedKeys', 'spec.tools.default', 'spec.tools.rules'],
+  for (const version of ['v2.36.0', 'v0.0.0-devel+abc123']) {
+    it(`sends Coder ${version} only the fields of v2.36.0 codersdk/mcp.go, and names the spec fields no release has`, () => {
+      const s = anMcpServer()
+        .withSpec({
+          allowInPlanMode: true,
+          auth: {
+            type: 'customHeaders',
+            customHeaders: { headers: [{ name: 'X-Tenant', value: 'acme' }], userSuppliedKeys: [{ name: 'X-User', description: 'yours' }] },
+          },
+          tools: { allow: ['read'], default: 'disabled', rules: [{ tool: 't', action: 'escalate' }] },
+        })
+        .build();
+      const desired = desiredMCPServer(s, new Map(), version);
+      assert.deepEqual(Object.keys(desired.fields).sort(), [
+        'allow_in_plan_mode',
+        'auth_type',
+        'availability',
+        'description',
+        'display_name',
+        'enabled',
+        'forward_coder_headers',
+        'model_intent',
+        'slug',
+        'tool_allow_list',
+        'tool_deny_list',
+        'transport',
+        'url',
+      ]);
+      assert.equal(desired.fields.allow_in_plan_mode, true, 'v2.36.0 takes allow_in_plan_mode');
+      assert.deepEqual(desired.unsupported, [
+        `spec.auth.customHeaders.userSuppliedKeys (Coder ${version} has no MCP custom headers that users supply; no Coder release up to v2.36.0 has them)`,
+        `spec.tools.default (Coder ${version} has no MCP tool rules; no Coder release up to v2.36.0 has them)`,
+        `spec.tools.rules (Coder ${version} has no MCP tool rules; no Coder release up to v2.36.0 has them)`,
+      ]);
+    });
+  }
+
+  it('registers an externalAuth server without authentication, which v2.36.0 has no type for, and says so', () => {
+    const desired = desiredMCPServer(
+      anMcpServer()
+        .withSpec({ auth: { type: 'externalAuth', externalAuth: { providerID: 'github' } } })
+        .build(),
+      new Map(),
+      v236,
     );
-    const newer = desiredMCPServer(s, new Map(), mcpServersPath);
-    assert.deepEqual(newer.unsupported, []);
-    assert.deepEqual(newer.fields.custom_headers_user_keys, ['X-User']);
+    assert.equal(desired.fields.auth_type, 'none');
+    assert.match(
+      desired.unsupported[0]!,
+      /^spec\.auth\.type externalAuth \(Coder v2\.36\.0 has no MCP servers with external-auth authentication/,
+    );
   });
 
-  it('sends the OAuth revocation URL on the experimental path, which v2.36.0 takes', () => {
+  it('sends the OAuth revocation URL, which v2.36.0 takes', () => {
     const s = anMcpServer()
       .withSpec({ auth: { type: 'oauth2', oauth2: { revocationURL: 'https://idp.example.com/revoke' } } })
       .build();
-    const older = desiredMCPServer(s, new Map(), experimentalMCPServersPath);
-    assert.equal(older.fields.oauth2_revocation_url, 'https://idp.example.com/revoke');
-    assert.deepEqual(older.unsupported, []);
+    const desired = desiredMCPServer(s, new Map(), v236);
+    assert.equal(desired.fields.oauth2_revocation_url, 'https://idp.example.com/revoke');
+    assert.deepEqual(desired.unsupported, []);
   });
 
-  it('sends each tool rule as {tool, action, enabled}, enabled true only for enabled', () => {
-    const s = anMcpServer()
-      .withSpec({
-        tools: {
-          rules: [
-            { tool: 'read', action: 'enabled' },
-            { tool: 'write', action: 'disabled' },
-            { tool: 'delete', action: 'escalate' },
-          ],
-        },
-      })
-      .build();
-    assert.deepEqual(desiredMCPServer(s, new Map(), mcpServersPath).fields.tool_rules, [
-      { tool: 'read', action: 'enabled', enabled: true },
-      { tool: 'write', action: 'disabled', enabled: false },
-      { tool: 'delete', action: 'escalate', enabled: false },
-    ]);
-  });
-
-  describe('tool rules as Coder stores them', () => {
-    const rules = [
-      { tool: 'read', action: 'enabled' as const },
-      { tool: 'delete', action: 'escalate' as const },
-    ];
+  it('sends nothing again for tool rules Coder cannot hold: a config without them already matches', () => {
     const desired = desiredMCPServer(
       anMcpServer()
-        .withSpec({ ...withKey.spec, tools: { rules } })
+        .withSpec({ ...withKey.spec, tools: { rules: [{ tool: 'delete', action: 'escalate' }] } })
         .build(),
       values,
-      mcpServersPath,
+      v236,
     );
-    const rows: { shape: string; stored: Schemas['MCPServerConfig']['tool_rules']; patch: boolean }[] = [
-      {
-        shape: '{tool, action, enabled}, in another order',
-        stored: [
-          { tool: 'delete', action: 'escalate', enabled: false },
-          { tool: 'read', action: 'enabled', enabled: true },
-        ],
-        patch: false,
-      },
-      {
-        shape: '{tool, enabled}, which holds escalate as disabled',
-        stored: [
-          { tool: 'read', enabled: true },
-          { tool: 'delete', enabled: false },
-        ],
-        patch: false,
-      },
-      {
-        shape: '{tool, enabled} with read disabled',
-        stored: [
-          { tool: 'read', enabled: false },
-          { tool: 'delete', enabled: false },
-        ],
-        patch: true,
-      },
-      { shape: '{tool, action, enabled} with escalate lost', stored: [{ tool: 'read', action: 'enabled', enabled: true }], patch: true },
-      { shape: 'none', stored: null, patch: true },
-    ];
-    for (const row of rows) {
-      it(`${row.patch ? 'sends the rules again' : 'sends nothing'} when Coder holds ${row.shape}`, () => {
-        const patch = updateRequest(existing({ tool_rules: row.stored }), desired, hashes, { 'apiKey.value': 'h1' });
-        assert.deepEqual(patch, row.patch ? { tool_rules: desired.fields.tool_rules } : undefined);
-      });
-    }
+    assert.equal(updateRequest(existing(), desired, hashes, { 'apiKey.value': 'h1' }), undefined);
   });
 });
