@@ -7,12 +7,15 @@ import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { installOperatorRbac, startOperator, type RunningOperator } from './operator.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { startRealCoder, type RealCoder } from './real-coder.ts';
+import { startRecordingProxy, type RecordingProxy } from './recording-proxy.ts';
 
 export interface Environment<C> {
   cp: ControlPlane;
   postgres: Postgres;
   coder: C;
   operator: RunningOperator;
+  /** With recordCoderCalls: every call the operator made to Coder (method, path, status, time). */
+  coderCalls?: RecordingProxy;
   /** The admin kubeconfig, for kubectl as the seed's user runs it. */
   admin: string;
   stop(): Promise<void>;
@@ -28,6 +31,8 @@ export interface EnvironmentOptions {
   app?: string;
   /** Runs once the control plane is up, before the operator starts (registering an APIService, say). */
   beforeOperator?: (cp: ControlPlane) => Promise<void>;
+  /** Sends the operator's Coder calls through a recording proxy (env.coderCalls), to count what Coder receives. */
+  recordCoderCalls?: boolean;
 }
 
 /** The environment with the Coder API double. */
@@ -67,11 +72,13 @@ async function environment<C extends { url: string; stop(): Promise<void> }>(
   const cp = (results[0] as PromiseFulfilledResult<ControlPlane>).value;
   const { postgres, coder } = (results[1] as PromiseFulfilledResult<{ postgres: Postgres; coder: C }>).value;
   let operator: RunningOperator;
+  let coderCalls: RecordingProxy | undefined;
   try {
     const kubeconfig = await installOperatorRbac(cp);
     await options.beforeOperator?.(cp);
+    if (options.recordCoderCalls) coderCalls = await track(startRecordingProxy(coder.url));
     operator = await startOperator(cp, kubeconfig, {
-      args: [`--test-only-coder-url=${coder.url}`, ...(options.operatorArgs ?? [])],
+      args: [`--test-only-coder-url=${coderCalls?.url ?? coder.url}`, ...(options.operatorArgs ?? [])],
       ...(options.app ? { app: options.app } : {}),
     });
   } catch (err) {
@@ -83,6 +90,7 @@ async function environment<C extends { url: string; stop(): Promise<void> }>(
     postgres,
     coder,
     operator,
+    ...(coderCalls ? { coderCalls } : {}),
     admin: cp.adminKubeconfigPath,
     async stop() {
       await operator.process.stop();
