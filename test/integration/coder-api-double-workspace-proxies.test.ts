@@ -15,7 +15,10 @@ describe('workspace proxies in the Coder API double', () => {
     coder = await startCoderApiDouble({ tokens: [token] });
     client = new CoderClient({ baseURL: coder.url, token, retries: 0 });
   });
-  beforeEach(() => coder.reset());
+  beforeEach(() => {
+    coder.reset();
+    coder.state.entitlements.features.workspace_proxy = { entitlement: 'entitled', enabled: true };
+  });
   after(() => coder?.stop());
 
   const get = (idOrName: string) =>
@@ -78,6 +81,15 @@ describe('workspace proxies in the Coder API double', () => {
       'icon',
     ]);
     assert.equal(coder.state.workspaceProxies[0]!.proxy.display_name, '', 'nothing was changed');
+  });
+
+  it('answers every route 403 "Workspace Proxy is a Premium feature" while the feature is not enabled, as RequireFeatureMW does', async () => {
+    coder.state.entitlements.features.workspace_proxy = { entitlement: 'not_entitled', enabled: false };
+    await assert.rejects(client.request('GET', '/api/v2/workspaceproxies'), (err: Error) =>
+      /answered 403 Forbidden: Workspace Proxy is a Premium feature\. Contact sales!$/.test(err.message),
+    );
+    await assert.rejects(client.request('POST', '/api/v2/workspaceproxies', { body: { name: 'eu-west' } }), /403/);
+    assert.deepEqual(coder.state.workspaceProxies, []);
   });
 
   it('deregisters a proxy; then it is not found', async () => {

@@ -38,6 +38,8 @@ describe('CoderWorkspaceProxy controller', () => {
   before(async () => {
     env = await operatorEnvironment();
     ({ coder, admin } = env);
+    // A license with workspace proxies: without one Coder refuses every proxy route (real-coder/premium-kinds.test.ts).
+    coder.state.entitlements.features.workspace_proxy = { entitlement: 'entitled', enabled: true };
     core = env.cp.adminConfig().makeApiClient(CoreV1Api);
     apps = env.cp.adminConfig().makeApiClient(AppsV1Api);
     proxies = coderWorkspaceProxyClient(env.cp.adminConfig());
@@ -467,6 +469,7 @@ describe('CoderWorkspaceProxy controller', () => {
     } finally {
       coder.reset();
       for (const token of tokens) coder.addToken(token);
+      coder.state.entitlements.features.workspace_proxy = { entitlement: 'entitled', enabled: true };
       await elsewhere.stop();
     }
     // Without the redirect the next attempt (every 30 s) registers it.

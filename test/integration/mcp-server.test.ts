@@ -4,22 +4,19 @@
 // bounding what a tool reaches although the operator's role would reach more.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { coderControlPlaneClient } from '../../generated/clients/index.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { podLogLines } from '../harness/kwok.ts';
-import { operatorNamespace, operatorServiceAccount } from '../harness/operator.ts';
+import { mcpCallerRbac, startMcpServer, type McpServerProcess, type ToolAnswer } from '../harness/mcp-server.ts';
+import { operatorNamespace } from '../harness/operator.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
-import { freePort } from '../harness/ports.ts';
-import { ManagedProcess, waitUntilReady } from '../harness/process.ts';
 import { eventually } from '../harness/wait.ts';
 import { aCoderTemplate, aCoderWorkspace } from '../fixtures/coder-api-objects.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
@@ -43,55 +40,9 @@ const expectedTools = [
   'set_workspace_running',
 ];
 
-/** The caller's RBAC: everything the tools need in `ns` only, and listing namespaces (check_health). */
-const callerRbac = `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: mcp-tools-user}
-rules:
-  - apiGroups: [""]
-    resources: [pods, services, events]
-    verbs: [get, list]
-  - apiGroups: [""]
-    resources: [pods/log]
-    verbs: [get]
-  - apiGroups: [apps]
-    resources: [deployments]
-    verbs: [get]
-  - apiGroups: [coder.com]
-    resources: [codercontrolplanes]
-    verbs: [get, list]
-  - apiGroups: [aggregation.coder.com]
-    resources: [coderworkspaces, codertemplates]
-    verbs: [get, list, update]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: mcp-tools-user, namespace: ${ns}}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: mcp-tools-user}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${caller}}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: mcp-tools-health}
-rules: [{apiGroups: [""], resources: [namespaces], verbs: [list]}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: mcp-tools-health}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: mcp-tools-health}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${caller}}]
-`;
-
-interface ToolAnswer {
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-  content?: { type: string; text?: string }[];
-}
-
 describe('MCP server (--app=mcp-http)', () => {
   let env: OperatorEnvironment;
-  let mcp: ManagedProcess;
+  let server: McpServerProcess;
   let mcpUrl: string;
   let token: string;
   let tokenDir: string;
@@ -118,7 +69,7 @@ describe('MCP server (--app=mcp-http)', () => {
     );
     const operatorToken = await kubectlOk(env.admin, ['-n', ns, 'get', 'secret', 'coder-operator-token', '-o', 'jsonpath={.data.token}']);
     env.coder.addToken(Buffer.from(operatorToken, 'base64').toString());
-    await kubectlOk(env.admin, ['apply', '-f', '-'], callerRbac);
+    await kubectlOk(env.admin, ['apply', '-f', '-'], mcpCallerRbac(caller, ns));
 
     const starter = aCoderTemplate(env.coder.state, 'coder', 'starter');
     aCoderWorkspace(env.coder.state, { owner: 'alice', name: 'dev', template: starter });
@@ -130,35 +81,11 @@ describe('MCP server (--app=mcp-http)', () => {
       deadline: '2026-12-01T18:00:00.123Z',
     });
 
-    tokenDir = mkdtempSync(join(env.cp.dir, 'mcp-'));
-    token = randomBytes(32).toString('base64url');
-    writeFileSync(join(tokenDir, 'token'), `${token}\n`, { mode: 0o600 });
-    kubeconfig = await env.cp.operatorKubeconfig(operatorNamespace, operatorServiceAccount);
-    const port = await freePort();
-    mcpUrl = `http://127.0.0.1:${port}`;
-    mcp = new ManagedProcess({
-      name: 'coder-k8s mcp-http',
-      command: process.execPath,
-      args: [
-        'bin/coder-k8s.js',
-        '--app=mcp-http',
-        `--kubeconfig=${kubeconfig}`,
-        `--mcp-token-file=${join(tokenDir, 'token')}`,
-        `--mcp-as=${caller}`,
-        `--mcp-bind-address=127.0.0.1:${port}`,
-        `--test-only-coder-url=${env.coder.url}`,
-      ],
-      logFile: join(tokenDir, 'mcp.log'),
-    });
-    await waitUntilReady(mcp, `${mcpUrl}/readyz`, async () => (await fetch(`${mcpUrl}/readyz`)).status === 200, 30_000);
-    client = new Client({ name: 'mcp-server-test', version: '1' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${mcpUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
-    );
+    server = await startMcpServer(env, caller);
+    ({ url: mcpUrl, token, dir: tokenDir, kubeconfig, client } = server);
   });
   after(async () => {
-    await client?.close();
-    await mcp?.stop();
+    await server?.stop();
     await env?.stop();
   });
 

@@ -3,7 +3,9 @@
 // server answers these routes 403 without a license, so what only a license shows is here: the create stores
 // display name and icon as sent (empty when left out), and the change requires every field
 // (codersdk/workspaceproxy.go PatchWorkspaceProxy, validate "required": httpapi.Read answers 400 "Validation
-// failed." for an empty one) and then writes name, display name and icon as sent.
+// failed." for an empty one) and then writes name, display name and icon as sent. Every route needs the
+// workspace_proxy feature, as enterprise/coderd/coderd.go wraps /workspaceproxies in RequireFeatureMW, which
+// answers 403 "Workspace Proxy is a Premium feature. Contact sales!" (enterprise/coderd/templates.go).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
@@ -23,7 +25,15 @@ function findProxy(state: CoderApiDoubleState, idOrName: unknown): StoredWorkspa
 
 const proxyNotFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
 
-export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = {
+const premiumRefusal: Answer = { status: 403, body: { message: 'Workspace Proxy is a Premium feature. Contact sales!' } };
+
+/** RequireFeatureMW(FeatureWorkspaceProxy): the handler runs only while the feature is enabled. */
+const premium =
+  (handler: Handler): Handler =>
+  (ctx) =>
+    ctx.state.entitlements.features.workspace_proxy?.enabled ? handler(ctx) : premiumRefusal;
+
+const handlers: Readonly<Record<string, Handler>> = {
   createWorkspaceProxy: ({ state, body }) => {
     const request = body as Schemas['CreateWorkspaceProxyRequest'];
     if (findProxy(state, request.name)) {
@@ -103,3 +113,7 @@ export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: { message: 'Proxy has been deleted!' } };
   },
 };
+
+export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = Object.fromEntries(
+  Object.entries(handlers).map(([operation, handler]) => [operation, premium(handler)]),
+);

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { coderProvisionerClient, coderWorkspaceProxyClient } from '../../../generated/clients/index.ts';
+import { startCoderApiDouble } from '../../harness/coder-api-double.ts';
 import { controlPlaneWithOperatorAccess } from '../../harness/control-plane-with-access.ts';
 import { kubectlOk } from '../../harness/kubectl.ts';
 import { realCoderEnvironment, type RealCoderEnvironment } from '../../harness/operator-environment.ts';
@@ -32,9 +33,16 @@ describe('premium kinds on the unlicensed real Coder server', () => {
     await env?.stop();
   });
 
-  it('answers 403 "… is a Premium feature" on the routes of both kinds, as the double does for them unlicensed', async () => {
+  it('answers 403 "… is a Premium feature" on the routes of both kinds, the proxy routes as the unlicensed double does', async () => {
     const proxies = await env.coder.api('GET', '/api/v2/workspaceproxies');
     assert.deepEqual([proxies.status, proxies.body.message], [403, 'Workspace Proxy is a Premium feature. Contact sales!']);
+    const double = await startCoderApiDouble({ tokens: ['double-owner'] });
+    try {
+      const fake = await fetch(new URL('/api/v2/workspaceproxies', double.url), { headers: { 'Coder-Session-Token': 'double-owner' } });
+      assert.deepEqual([fake.status, ((await fake.json()) as { message: string }).message], [proxies.status, proxies.body.message]);
+    } finally {
+      await double.stop();
+    }
     const keys = await env.coder.api('GET', `/api/v2/organizations/${env.coder.organization.id}/provisionerkeys`);
     assert.deepEqual([keys.status, keys.body.message], [403, 'External Provisioner Daemons is a Premium feature. Contact sales!']);
   });
