@@ -20,6 +20,8 @@ export const kubernetesVersion = versions.KUBERNETES_VERSION!;
 export const etcdVersion = versions.ETCD_VERSION!;
 export const kwokVersion = versions.KWOK_VERSION!;
 export const coderVersion = versions.CODER_VERSION!;
+/** Every Coder release harness:build builds a server of (CODER_VERSIONS); coderVersion is the default. */
+export const coderVersions = versions.CODER_VERSIONS!.split(/\s+/).filter(Boolean);
 /** The Coder releases whose swagger.json and dump.sql harness:build keeps (CODER_SOURCE_VERSIONS). */
 export const coderSourceVersions = versions.CODER_SOURCE_VERSIONS!.split(/\s+/).filter(Boolean);
 
@@ -44,7 +46,7 @@ export const binaries = {
   kubeControllerManager: () => binary('kubernetes', kubernetesVersion, 'kube-controller-manager'),
   kubeScheduler: () => binary('kubernetes', kubernetesVersion, 'kube-scheduler'),
   kwok: () => binary('kwok', kwokVersion, 'kwok'),
-  coder: () => binary('coder', coderVersion, 'coder'),
+  coder: (version = coderVersion) => binary('coder', version, 'coder'),
   coderEchoTemplate: () => binary('coder', coderVersion, 'coder-echo-template'),
   kwokStages: () => {
     const dir = join(cacheDir, 'kwok', kwokVersion, 'stages');

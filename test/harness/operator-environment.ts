@@ -41,9 +41,7 @@ export function operatorEnvironment(options: EnvironmentOptions = {}): Promise<O
 }
 
 /** The environment with the real Coder server on its own database in the harness PostgreSQL. */
-export function realCoderEnvironment(
-  options: EnvironmentOptions & { coder?: Parameters<typeof startRealCoder>[1] } = {},
-): Promise<RealCoderEnvironment> {
+export function realCoderEnvironment(options: EnvironmentOptions & { coder?: RealCoderOptions } = {}): Promise<RealCoderEnvironment> {
   return environment((postgres) => startRealCoder(postgres, options.coder), options);
 }
 

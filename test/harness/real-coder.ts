@@ -160,5 +160,5 @@ export async function startRealCoder(
   }
 }
 
-/** The release the harness builds, for tests that name it (v2.26.1). */
+/** The release the harness runs by default, for tests that name it (v2.26.1). */
 export const realCoderVersion = coderVersion;
