@@ -6,7 +6,7 @@ import { startCoderApiDouble, type CoderApiDouble } from './coder-api-double.ts'
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { installOperatorRbac, startOperator, type RunningOperator } from './operator.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
-import { startRealCoder, type RealCoder } from './real-coder.ts';
+import { startRealCoder, type RealCoder, type RealCoderOptions } from './real-coder.ts';
 
 export interface Environment<C> {
   cp: ControlPlane;
