@@ -20,6 +20,8 @@ export const kubernetesVersion = versions.KUBERNETES_VERSION!;
 export const etcdVersion = versions.ETCD_VERSION!;
 export const kwokVersion = versions.KWOK_VERSION!;
 export const coderVersion = versions.CODER_VERSION!;
+/** The Coder releases whose databases the operator-access tests load, oldest first. */
+export const coderSchemaReleases = versions.CODER_SCHEMA_RELEASES!.split(',');
 
 const cacheDir = process.env.CODER_K8S_CACHE ?? join(homedir(), '.cache', 'coder-k8s');
 
