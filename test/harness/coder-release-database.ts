@@ -1,6 +1,6 @@
 // A fresh database of one Coder release, made as Coder makes it: that release's own
-// coderd/database/migrations (from the github.com/coder/coder/v2 module, as the Go module proxy serves it)
-// run in order in one transaction, as its migrator does (coderd/database/migrations/txnmigrator.go), and the
+// coderd/database/migrations (of the github.com/coder/coder/v2 module; harness:build keeps them under
+// coder-sources/<release>/migrations) run in order in one transaction, as its migrator does (coderd/database/migrations/txnmigrator.go), and the
 // migrator's version table. So the database holds the release's schema and the rows its migrations insert:
 // the default organization "coder" (migrations 000198 and 000259; Coder's server does not create it), the
 // Everyone group, the prebuilds system user and its membership, provisioner keys, notification templates,
@@ -8,19 +8,14 @@
 // and does not load as it is from v2.36.0 on (it keeps no SET lines of pg_dump, check_function_bodies among
 // them, and a function there names a table made later). One template database per release and PostgreSQL;
 // each call copies it.
-import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
-import { coderSchemaReleases } from './binaries.ts';
+import { coderSource, coderSourceVersions } from './binaries.ts';
 import type { Postgres } from './postgres.ts';
 
-const run = promisify(execFile);
-
-/** The releases the operator-access tests load, oldest first (CODER_SCHEMA_RELEASES in versions.env). */
-export const coderReleases = coderSchemaReleases;
+/** The releases the operator-access tests load, oldest first (CODER_SOURCE_VERSIONS in versions.env). */
+export const coderReleases = coderSourceVersions;
 /** The newest of them: the default for suites that only need a Coder database. */
 export const newestCoderRelease = coderReleases[coderReleases.length - 1]!;
 
@@ -32,32 +27,9 @@ export function releaseAtLeast(release: string, than: string): boolean {
   return true;
 }
 
-const moduleDirs = new Map<string, Promise<string>>();
-
-/** The module copy of github.com/coder/coder/v2@release: `go mod download` fetches it once into the module cache. */
-export function coderModuleDir(release: string): Promise<string> {
-  let dir = moduleDirs.get(release);
-  if (!dir) {
-    dir = run('go', ['mod', 'download', '-json', `github.com/coder/coder/v2@${release}`], { cwd: tmpdir(), maxBuffer: 1 << 20 }).then(
-      ({ stdout }) => {
-        const found = (JSON.parse(stdout) as { Dir?: string }).Dir;
-        if (!found) throw new Error(`go mod download gave no directory for github.com/coder/coder/v2@${release}`);
-        return found;
-      },
-      (err: { stdout?: string; message: string }) => {
-        throw new Error(
-          `github.com/coder/coder/v2@${release} could not be downloaded (is Go installed?): ${err.stdout?.trim() || err.message}`,
-        );
-      },
-    );
-    moduleDirs.set(release, dir);
-  }
-  return dir;
-}
-
 /** The release's migrations, in the order Coder runs them, with the number of the last (its schema version). */
 async function migrations(release: string): Promise<{ files: string[]; version: number }> {
-  const dir = join(await coderModuleDir(release), 'coderd', 'database', 'migrations');
+  const dir = coderSource(release, 'migrations');
   const names = (await readdir(dir)).filter((name) => /^\d+_.*\.up\.sql$/.test(name)).sort();
   if (names.length === 0) throw new Error(`no migrations in ${dir}`);
   return { files: names.map((name) => join(dir, name)), version: Number.parseInt(names[names.length - 1]!, 10) };
