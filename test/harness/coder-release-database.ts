@@ -123,3 +123,50 @@ export async function insertOrganization(db: pg.ClientBase, options: { name: str
   ).rows;
   return row!.id;
 }
+
+/**
+ * A database holding only the release's coderd/database/dump.sql, to compare with the migrated one. Coder
+ * writes the dump without pg_dump's SET lines; check_function_bodies = off, one of them, lets a function that
+ * names a later table load (coder/coder v2.36.0 coderd/database/dbtestutil/db.go normalizeDump).
+ */
+export async function createCoderDumpDatabase(postgres: Postgres, release: string): Promise<string> {
+  const url = await postgres.createDatabase(`coder_${release.replace(/\W/g, '_')}_dump`);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query(`SET check_function_bodies = false; ${await readFile(coderSource(release, 'dump.sql'), 'utf8')}`);
+  } finally {
+    await db.end();
+  }
+  return url;
+}
+
+/** How these tables are defined: each column (type, null, default), constraint, index and trigger, sorted. */
+export async function describeTables(url: string, tables: string[]): Promise<string[]> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ line: string }>(
+      `SELECT c.relname || ' column ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+              || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+              || coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), '') AS line
+         FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+         LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+        WHERE c.oid = ANY (SELECT to_regclass(t) FROM unnest($1::text[]) AS t)
+       UNION ALL
+       SELECT conrelid::regclass || ' constraint ' || conname || ' ' || pg_get_constraintdef(oid)
+         FROM pg_constraint WHERE conrelid = ANY (SELECT to_regclass(t) FROM unnest($1::text[]) AS t)
+       UNION ALL
+       SELECT indrelid::regclass || ' index ' || pg_get_indexdef(indexrelid)
+         FROM pg_index WHERE indrelid = ANY (SELECT to_regclass(t) FROM unnest($1::text[]) AS t)
+       UNION ALL
+       SELECT tgrelid::regclass || ' trigger ' || pg_get_triggerdef(oid)
+         FROM pg_trigger WHERE NOT tgisinternal AND tgrelid = ANY (SELECT to_regclass(t) FROM unnest($1::text[]) AS t)
+       ORDER BY 1`,
+      [tables],
+    );
+    return rows.map((row) => row.line);
+  } finally {
+    await db.end();
+  }
+}

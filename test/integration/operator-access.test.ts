@@ -19,7 +19,13 @@ import {
 } from '../../src/coder/operator-access/index.ts';
 import { operatorAccessLockKey } from '../../src/coder/operator-access/advisory-lock.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
-import { coderReleases, insertOrganization, releaseAtLeast } from '../harness/coder-release-database.ts';
+import {
+  coderReleases,
+  createCoderDumpDatabase,
+  describeTables,
+  insertOrganization,
+  releaseAtLeast,
+} from '../harness/coder-release-database.ts';
 import { freePort } from '../harness/ports.ts';
 import { startPostgres, type Postgres } from '../harness/postgres.ts';
 import { coderTokenVerdict, coderUsesToken, type CoderSubject } from '../harness/coder-token-verdict.ts';
@@ -822,6 +828,14 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const day = 24 * 3600;
     const lifetime = { lifetimeSeconds: 30 * day, renewBeforeSeconds: 10 * day };
     for (const release of coderReleases) {
+      it(`${release}: the harness's database of that release defines the bootstrap's tables as its dump.sql does`, async () => {
+        const tables = ['users', 'organizations', 'organization_members', 'api_keys', 'user_status_changes'];
+        const migrated = await describeTables(await createCoderDatabase(postgres, { release }), tables);
+        const dumped = await describeTables(await createCoderDumpDatabase(postgres, release), tables);
+        assert.ok(migrated.length > 40, migrated.join('\n'));
+        assert.deepEqual(migrated, dumped);
+      });
+
       it(`${release}: mints a token that release accepts as the operator's owner user, which Coder lists to its admins`, async () => {
         const db = await coderDatabase({ release, organizations: 2 });
         const { token } = await ensure(db, lifetime);
