@@ -4,7 +4,7 @@
 // never adopts a coder-k8s-operator user made through Coder's API. The model for the other real-Coder
 // suites: one server per file, started in before(); the tests run in order on it.
 import assert from 'node:assert/strict';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, EventsV1Api } from '@kubernetes/client-node';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { coderControlPlaneClient } from '../../../generated/clients/index.ts';
@@ -169,6 +169,9 @@ describe('operator access on the real Coder server', () => {
     assert.deepEqual([old.status, old.body.detail], [401, 'API key is invalid.'], 'the replaced token is gone from Coder');
     const fresh = await me(renewed);
     assert.deepEqual([fresh.status, fresh.body.username], [200, 'coder-k8s-operator']);
+    const events = await env.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
+    const rotated = events.items.find((e) => e.reason === 'OperatorTokenRotated');
+    assert.match(rotated?.note ?? '', /due for renewal \(20 of its 30 days passed\)/, 'the Event says why');
     token = renewed;
   });
 
