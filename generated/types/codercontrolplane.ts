@@ -560,11 +560,11 @@ export const CoderControlPlaneConditions = {
       Unreachable: 'Unreachable',
       /** False. PostgreSQL refused the user name or password of the database URL. */
       AuthenticationFailed: 'AuthenticationFailed',
-      /** False. Coder's database does not have the tables and columns the operator expects. */
+      /** False. Coder's database does not have the tables and columns the operator expects (Coder v2.24.0 or later); the message names what is missing. */
       SchemaMismatch: 'SchemaMismatch',
       /** False. Coder's database has no organization yet; start Coder on it once. */
       NoOrganization: 'NoOrganization',
-      /** False. A Coder user named coder-k8s-operator exists that the operator did not create (it signed up or came from single sign-on); the operator does not adopt it. Delete or rename that user. */
+      /** False. A Coder user named coder-k8s-operator exists that the operator did not create (it signed up, came from single sign-on, was made through Coder's API or was given a password there); the operator does not adopt it. Delete or rename that user. */
       UserNotCreatedByOperator: 'UserNotCreatedByOperator',
       /** False. The operator token Secret could not be written; the new token was not kept in Coder's database. */
       TokenSecretWriteFailed: 'TokenSecretWriteFailed',

@@ -51,11 +51,15 @@ export interface RealCoder {
 
 const ownerPassword = 'Harness-owner-1!';
 
-export async function startRealCoder(
-  postgres: Postgres,
-  options: { experiments?: string[]; extraArgs?: string[] } = {},
-): Promise<RealCoder> {
-  const command = binaries.coder();
+export interface RealCoderOptions {
+  /** A release of CODER_VERSIONS; CODER_VERSION by default. */
+  version?: string;
+  experiments?: string[];
+  extraArgs?: string[];
+}
+
+export async function startRealCoder(postgres: Postgres, options: RealCoderOptions = {}): Promise<RealCoder> {
+  const command = binaries.coder(options.version);
   const dir = await mkdtemp(join(tmpdir(), 'coder-k8s-coder-'));
   const unregisterEarlyCleanup = registerCleanup(() => rm(dir, { recursive: true, force: true }));
   // lib/pq, which Coder uses, asks for TLS unless told otherwise; the harness PostgreSQL serves none.

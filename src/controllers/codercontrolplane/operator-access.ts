@@ -34,7 +34,8 @@ import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-pla
 export const operatorAccessRetryMs = 30_000;
 const day = 24 * 60 * 60;
 /**
- * The operator token lives 30 days and is replaced once less than 10 remain: a copy that leaks (a Secret
+ * The operator token lives 30 days, counted from its issue (Coder may push its expiry on as it is used:
+ * src/coder/operator-access/api-key-rows.ts), and is replaced once less than 10 remain: a copy that leaks (a Secret
  * backup, a log of someone's kubectl) is good for weeks, not the year the Go original gave it. The
  * controller looks at least daily (renewalCheckMs), so the Secret always holds a token with 9 or more days
  * left, and a day of operator downtime or a few failed checks never lets it lapse. Much shorter would
@@ -163,7 +164,7 @@ export async function reconcileOperatorAccess(
       'Normal',
       'OperatorTokenRotated',
       'BootstrapOperatorAccess',
-      `Replaced the operator token in Secret "${ns}/${name}": the previous one was missing, invalid or expired.`,
+      `Replaced the operator token in Secret "${ns}/${name}": the previous one was missing, invalid, expired or due for renewal (${(tokenLifetimeSeconds - tokenRenewBeforeSeconds) / day} of its ${tokenLifetimeSeconds / day} days passed).`,
     );
   }
   return {
