@@ -1,7 +1,8 @@
 // A Coder API test double: a real HTTP server on 127.0.0.1 that serves the operations of
 // schemas/coder-api/openapi.yaml from in-memory state. It refuses what the document does not allow
-// (unknown route 404, missing or unknown token 401, parameters or body out of schema 400), checks its
-// own answers against the document, records every request, and can be told to fail, stall or redirect.
+// (unknown route 404, a known path with another method 405, missing or unknown token 401, parameters
+// or body out of schema 400), checks its own answers against the document, records every request, and
+// can be told to fail, stall or redirect.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -88,6 +89,12 @@ interface Redirect extends RedirectOptions {
 
 const maxBodyBytes = 16 * 1024 * 1024;
 
+/**
+ * A known path asked with a method Coder does not serve there: Coder's router (chi) answers 405 with an
+ * empty body, before any handler or authentication (coder/coder v2.26.1 coderd/coderd.go sets only NotFound).
+ */
+const methodNotAllowed: Answer = { status: 405 };
+
 export async function startCoderApiDouble(options: { tokens?: string[] } = {}): Promise<CoderApiDouble> {
   const doc = coderApiDocument();
   const tokens = options.tokens ?? [];
@@ -140,7 +147,7 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
     }
 
     const match = doc.match(method, url.pathname);
-    if (!match) return send(res, routeNotFound);
+    if (!match) return send(res, doc.servesPath(url.pathname) ? methodNotAllowed : routeNotFound);
     record.operationId = match.operation.operationId;
     send(res, answer(match.operation, match.pathParams, url, headers, rawBody), match.operation);
   }

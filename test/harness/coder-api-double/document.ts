@@ -78,6 +78,11 @@ export class CoderApiDocument {
     return undefined;
   }
 
+  /** Whether some method of the document serves this (encoded) path. */
+  servesPath(path: string): boolean {
+    return this.routes.some((route) => route.pattern.test(path));
+  }
+
   /** A validator for a schema of the document; local $refs point into the document. */
   validator(key: string, schema: Schema): ValidateFunction {
     let validate = this.validators.get(key);

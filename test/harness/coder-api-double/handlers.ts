@@ -84,11 +84,6 @@ export const handlers: Readonly<Record<string, Handler>> = {
   // The one world of organizations, templates and workspaces (workspace-world.ts).
   ...workspaceHandlers,
   ...templateHandlers,
-  // The world's organizations first, then those of the provisioner keys (state.organizations).
-  getOrganization: (ctx) => {
-    const answer = workspaceHandlers.getOrganization!(ctx);
-    return answer.status === 404 ? provisionerKeyHandlers.getOrganization!(ctx) : answer;
-  },
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

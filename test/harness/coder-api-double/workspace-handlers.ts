@@ -11,6 +11,8 @@ import {
   deleteTemplate,
   listLiveWorkspaces,
   newBuild,
+  organizationByIdOrName,
+  organizationOfParam,
   queued,
   workspaceAnswer,
   workspaceFields,
@@ -29,11 +31,6 @@ function findUser(state: CoderApiDoubleState, ref: string, me?: Schemas['User'])
   return state.users.find((u) => u.id === ref || same(u.username, ref));
 }
 
-function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Organization'] | undefined {
-  if (ref === 'default') return state.world.organizations.find((o) => o.is_default);
-  return state.world.organizations.find((o) => o.id === ref || same(o.name, ref));
-}
-
 /**
  * The filter of a workspace search query ("owner:alice organization:coder template:docker name:dev status:running", a
  * bare word searches names); a string names the unknown key; undefined matches nothing (an unknown owner).
@@ -47,7 +44,7 @@ function workspaceFilter(state: CoderApiDoubleState, q: string, me?: Schemas['Us
       if (!owner) return undefined;
       filter.ownerId = owner.id;
     } else if (key === 'organization') {
-      const org = findOrganization(state, value);
+      const org = organizationByIdOrName(state.world, value);
       if (!org) return undefined;
       filter.organizationId = org.id;
     } else if (key === 'template') filter.templateName = value;
@@ -71,20 +68,27 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
   },
 
   getOrganization: ({ state, params }) => {
-    const org = findOrganization(state, String(params.organization));
+    const org = organizationOfParam(state.world, String(params.organization));
     return org ? { status: 200, body: org } : notFound;
   },
 
-  getOrganizationMember: ({ state, params, user }) => {
-    const org = findOrganization(state, String(params.organization));
-    const member = findUser(state, String(params.user), user);
-    const membership = state.world.members.find((m) => m.organization_id === org?.id && m.user_id === member?.id);
-    if (!membership || !member) return notFound;
-    return { status: 200, body: { ...membership, username: member.username, global_roles: member.roles ?? [] } };
+  // coder/coder v2.26.1 coderd/users.go userRoles: the stored site roles, and per membership the stored
+  // organization roles keyed by organization id (memberships of no organization are absent).
+  getUserRoles: ({ state, params, user }) => {
+    const found = findUser(state, String(params.user), user);
+    if (!found) return notFound;
+    const memberships = state.world.members.filter((m) => m.user_id === found.id);
+    return {
+      status: 200,
+      body: {
+        roles: (found.roles ?? []).map((r) => r.name),
+        organization_roles: Object.fromEntries(memberships.map((m) => [m.organization_id, m.roles.map((r) => r.name)])),
+      },
+    };
   },
 
   getTemplateByName: ({ state, params }) => {
-    const org = findOrganization(state, String(params.organization));
+    const org = organizationOfParam(state.world, String(params.organization));
     const template = state.world.templates.find((t) => t.organization_id === org?.id && same(t.name, String(params.templateName)));
     return template ? { status: 200, body: template } : notFound;
   },
