@@ -34,6 +34,14 @@ export function isRouteNotServed(err: unknown): err is CoderApiError {
   return isCoderApiError(err) && (err.status === 405 || (err.status === 404 && err.coderMessage === routeNotFoundMessage));
 }
 
+/**
+ * Coder's answer for a {user} of the path that names no user: 400 "\"user\" must be an existing uuid or
+ * username.", never 404 (coder/coder v2.24.0 to v2.36.0 coderd/httpmw/userparam.go).
+ */
+export function isUnknownUser(err: unknown): boolean {
+  return isCoderApiError(err) && err.status === 400 && err.coderMessage === '"user" must be an existing uuid or username.';
+}
+
 function messageAndDetail(err: CoderApiError): string {
   return `${err.coderMessage ?? ''} ${err.detail ?? ''}`.toLowerCase();
 }

@@ -5,7 +5,7 @@ import type { CoderTemplateTest } from '../../../generated/types/codertemplatete
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
-import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import { isCoderNotFound, isUnknownUser } from '../../coder/error-predicates.ts';
 import { once } from './coder-access.ts';
 import { CoderAnswerMismatch, expectSame, fail, R, wait, WD, type Step, type TestStatus } from './step.ts';
 
@@ -27,11 +27,11 @@ export interface Resolved {
 const notEligible = (why: string) =>
   wait(R.OwnerNotEligible, `The tester user (spec.templateTests.ownerUserID of the control plane) ${why}`);
 
-async function notFoundAs<T>(call: Promise<T>): Promise<T | undefined> {
+async function notFoundAs<T>(call: Promise<T>, missing: (err: unknown) => boolean = isCoderNotFound): Promise<T | undefined> {
   try {
     return await call;
   } catch (err) {
-    if (isCoderNotFound(err)) return undefined;
+    if (missing(err)) return undefined;
     throw err;
   }
 }
@@ -103,7 +103,10 @@ export async function resolveInputs(
       `CoderControlPlane "${cp.metadata.name}" has no valid spec.templateTests.ownerUserID: set it to the UUID of the Coder user that owns test workspaces.`,
     );
   }
-  const owner = await notFoundAs(client.request('GET', '/api/v2/users/{user}', { params: { user: ownerID }, ...once(signal) }));
+  const owner = await notFoundAs(
+    client.request('GET', '/api/v2/users/{user}', { params: { user: ownerID }, ...once(signal) }),
+    (err) => isUnknownUser(err) || isCoderNotFound(err),
+  );
   if (!owner) return notEligible('does not exist.');
   expectSame('user', ownerID, owner.id);
   const problem = await ownerProblem(client, owner, signal);

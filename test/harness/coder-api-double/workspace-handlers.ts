@@ -32,6 +32,16 @@ function findUser(state: CoderApiDoubleState, ref: string, me?: Schemas['User'])
 }
 
 /**
+ * Coder's answer for a {user} of the path that names no user: 400, not 404, so that it tells nothing about
+ * which users exist (coder/coder v2.26.1 coderd/httpmw/userparam.go, also behind the organization-member
+ * routes of a user's workspaces).
+ */
+const unknownUser = (ref: string): Answer => ({
+  status: 400,
+  body: { message: '"user" must be an existing uuid or username.', detail: `queried user=${JSON.stringify(ref)}` },
+});
+
+/**
  * The filter of a workspace search query ("owner:alice organization:coder template:docker name:dev status:running", a
  * bare word searches names); a string names the unknown key; undefined matches nothing (an unknown owner).
  */
@@ -64,7 +74,7 @@ const jobActive = (status: string) => status === 'pending' || status === 'runnin
 export const workspaceHandlers: Readonly<Record<string, Handler>> = {
   getUser: ({ state, params, user }) => {
     const found = findUser(state, String(params.user), user);
-    return found ? { status: 200, body: found } : notFound;
+    return found ? { status: 200, body: found } : unknownUser(String(params.user));
   },
 
   getOrganization: ({ state, params }) => {
@@ -76,7 +86,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
   // organization roles keyed by organization id (memberships of no organization are absent).
   getUserRoles: ({ state, params, user }) => {
     const found = findUser(state, String(params.user), user);
-    if (!found) return notFound;
+    if (!found) return unknownUser(String(params.user));
     const memberships = state.world.members.filter((m) => m.user_id === found.id);
     return {
       status: 200,
@@ -120,7 +130,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
 
   createUserWorkspace: ({ state, params, body, user }) => {
     const owner = findUser(state, String(params.user), user);
-    if (!owner) return notFound;
+    if (!owner) return unknownUser(String(params.user));
     const request = body as Schemas['CreateWorkspaceRequest'];
     const template = state.world.templates.find((t) => t.id === request.template_id);
     const versionId = request.template_version_id ?? template?.active_version_id;
@@ -166,6 +176,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
 
   getWorkspaceByOwnerAndName: ({ state, params, user }) => {
     const owner = findUser(state, String(params.user), user);
+    if (!owner) return unknownUser(String(params.user));
     const matches = state.world.workspaces.filter(
       (w) =>
         w.workspace.owner_id === owner?.id && w.workspace.name === params.workspaceName && (!w.deleted || params.include_deleted === true),
