@@ -129,7 +129,7 @@ async function rejected(
     `Coder refused the license in Secret "${secretName}" with HTTP ${err.status}: ${answer || 'no message'}. ` +
     "Put a license Coder accepts in the Secret; the operator uploads again only when the Secret's value or the spec changes.";
   ctx.logger.warn(
-    { controlPlane: `${cp.metadata.namespace}/${cp.metadata.name}`, secret: secretName, status: err.status, answer },
+    { controlPlane: `${cp.metadata.namespace}/${cp.metadata.name}`, secretName, status: err.status, answer },
     'Coder refused the configured license; it is not uploaded again until the license Secret or the spec changes',
   );
   const condition: ConditionInput = { type, status: 'False', reason: reasons.Rejected, message };
