@@ -89,12 +89,6 @@ interface Redirect extends RedirectOptions {
 
 const maxBodyBytes = 16 * 1024 * 1024;
 
-/**
- * A known path asked with a method Coder does not serve there: Coder's router (chi) answers 405 with an
- * empty body, before any handler or authentication (coder/coder v2.26.1 coderd/coderd.go sets only NotFound).
- */
-const methodNotAllowed: Answer = { status: 405 };
-
 export async function startCoderApiDouble(options: { tokens?: string[] } = {}): Promise<CoderApiDouble> {
   const doc = coderApiDocument();
   const tokens = options.tokens ?? [];
@@ -146,8 +140,14 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
       });
     }
 
+    // A known path asked with a method Coder does not serve there: Coder's router (chi) answers 405 with an
+    // empty body and Allow (coder/coder v2.26.1 coderd/coderd.go sets only NotFound; checked on the real
+    // server). Coder authenticates and reads the path's objects first; the double does not.
     const match = doc.match(method, url.pathname);
-    if (!match) return send(res, doc.servesPath(url.pathname) ? methodNotAllowed : routeNotFound);
+    if (!match) {
+      const allowed = doc.methodsOf(url.pathname);
+      return send(res, allowed.length ? { status: 405, headers: { Allow: allowed.join(', ') } } : routeNotFound);
+    }
     record.operationId = match.operation.operationId;
     send(res, answer(match.operation, match.pathParams, url, headers, rawBody), match.operation);
   }

@@ -102,16 +102,23 @@ describe('template-test steps against the Coder API double', () => {
       user: seed.tester.id,
     });
     assert.equal((membership as { status?: number }).status, 405);
+    const raw = await fetch(`${coder.url}/api/v2/organizations/${seed.organization.id}/members/${seed.tester.id}`, {
+      headers: { 'Coder-Session-Token': token },
+    });
+    assert.deepEqual([raw.status, raw.headers.get('allow'), await raw.text()], [405, 'POST, DELETE', '']);
     const step = coderFailureStep(membership);
     assert.equal(line(step), 'fail EndpointNotFound');
     assert.match(
       step.message,
       /does not serve GET \/api\/v2\/organizations\/[0-9a-f-]+\/members\/[0-9a-f-]+ \(HTTP 405 Method Not Allowed\)/,
     );
-    assert.equal(
-      line(coderFailureStep(await failure('GET', '/api/v2/users/{user}', { user: '3b7c0a52-5d55-4c44-9a3e-1f0f8e1c0d11' }))),
-      'wait CoderNotFound',
-    );
+    const missingVersion = await failure('GET', '/api/v2/templateversions/{templateVersion}', {
+      templateVersion: '3b7c0a52-5d55-4c44-9a3e-1f0f8e1c0d11',
+    });
+    assert.equal(line(coderFailureStep(missingVersion)), 'wait CoderNotFound');
+    // A {user} that names no user is Coder's 400, not a 404 (coderd/httpmw/userparam.go).
+    const missingUser = await failure('GET', '/api/v2/users/{user}', { user: '3b7c0a52-5d55-4c44-9a3e-1f0f8e1c0d11' });
+    assert.equal((missingUser as { status?: number }).status, 400);
   });
 
   const waits: { name: string; arrange: () => { test?: CoderTemplateTest; owner?: string }; expected: string; message?: RegExp }[] = [

@@ -78,9 +78,10 @@ export class CoderApiDocument {
     return undefined;
   }
 
-  /** Whether some method of the document serves this (encoded) path. */
-  servesPath(path: string): boolean {
-    return this.routes.some((route) => route.pattern.test(path));
+  /** The methods (upper case) the document serves on this (encoded) path; none for an unknown path. */
+  methodsOf(path: string): string[] {
+    const methods = this.routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.operations.keys()]);
+    return [...new Set(methods.map((m) => m.toUpperCase()))];
   }
 
   /** A validator for a schema of the document; local $refs point into the document. */

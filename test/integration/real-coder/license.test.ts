@@ -1,6 +1,7 @@
 // A license Coder refuses, on the real Coder server: the operator uploads the JWT from the control plane's
 // license Secret, Coder answers 400 "Invalid license" with its reason, and that answer (never the JWT) is
 // what LicenseApplied and the operator log say. The same JWT is not sent again until the Secret changes.
+// On the way: the operator token Secret the operator creates is named as its own at once.
 import { CoreV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -15,6 +16,7 @@ import { sampleValue } from '../../harness/prometheus.ts';
 import { eventually } from '../../harness/wait.ts';
 
 const ns = 'licensed';
+const ownedJsonpath = 'jsonpath={range .status.conditions[?(@.type=="OperatorTokenSecretOwned")]}{.status} {.reason}: {.message}{end}';
 const licenseJsonpath = 'jsonpath={range .status.conditions[?(@.type=="LicenseApplied")]}{.status} {.reason}: {.message}{end}';
 
 describe('a license the real Coder server refuses', () => {
@@ -46,6 +48,11 @@ describe('a license the real Coder server refuses', () => {
     const core = env.cp.adminConfig().makeApiClient(CoreV1Api);
     await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-license' }, stringData: { license: jwt } } });
     await controlPlaneWithOperatorAccess(env, ns, 'coder', { spec: { licenseSecretRef: { name: 'coder-license', key: 'license' } } });
+    // The token Secret the operator just created is named as its own as soon as access is ready.
+    assert.equal(
+      (await kubectlOk(env.admin, ['-n', ns, 'get', 'codercontrolplane', 'coder', '-o', ownedJsonpath])).trim(),
+      `True TokenSecretOwned: Secret "${ns}/coder-operator-token" is controlled by this control plane.`,
+    );
 
     const refused = await eventually('LicenseApplied False Rejected', async () => {
       const line = await licenseCondition();

@@ -154,6 +154,8 @@ describe('CoderTemplateTest on the real Coder server', () => {
       user: tester.id,
     });
     assert.equal((membership as { status?: number }).status, 405);
+    const raw = await env.coder.api('GET', `/api/v2/organizations/${env.coder.organization.id}/members/${tester.id}`);
+    assert.deepEqual([raw.status, raw.headers.get('allow'), raw.body], [405, 'POST, DELETE', undefined], 'as the double answers it');
     const step = coderFailureStep(membership);
     assert.equal(`${step.kind} ${'reason' in step ? step.reason : ''}`, 'fail EndpointNotFound');
     assert.match(step.message, new RegExp(`^Coder ${env.coder.version.replace(/\./g, '\\.')} does not serve GET /api/v2/organizations/`));
