@@ -3908,13 +3908,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The licenses (empty when none is uploaded). */
+            /** @description The licenses; null, not an empty array, when none is uploaded (enterprise/coderd/licenses.go convertLicenses starts from a nil slice). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["License"][];
+                    "application/json": components["schemas"]["License"][] | null;
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -108,6 +108,17 @@ describe('license and entitlements against the Coder API double', () => {
     );
   });
 
+  it('uploads the license again when Coder holds none any more (Coder lists none as null)', async () => {
+    const hash = createHash('sha256').update(jwt).digest('hex');
+    const status = { licenseLastApplied: '2026-11-30T10:00:00Z', licenseLastAppliedHash: hash };
+    const outcome = await reconcileLicense(context([licenseSecret(jwt)]), withLicense(status), true, client);
+    assert.equal(condition(outcome), 'True Applied');
+    assert.deepEqual(
+      coder.requests.map((r) => `${r.method} ${r.path}`),
+      ['GET /api/v2/licenses', 'POST /api/v2/licenses'],
+    );
+  });
+
   it('takes a license Coder already holds as applied', async () => {
     await client.uploadLicense(jwt);
     const outcome = await reconcileLicense(context([licenseSecret(jwt)]), withLicense(), true, client);

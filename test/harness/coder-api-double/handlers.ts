@@ -62,7 +62,9 @@ export const handlers: Readonly<Record<string, Handler>> = {
 
   listLicenses: ({ state }) => {
     if (!state.enterprise) return routeNotFound;
-    return { status: 200, body: state.licenses.map((stored) => stored.license) };
+    // coder/coder v2.26.1 enterprise/coderd/licenses.go licenses(): a nil slice when none, so JSON null.
+    const licenses = state.licenses.map((stored) => stored.license);
+    return { status: 200, body: licenses.length ? licenses : null };
   },
 
   deleteLicense: ({ state, params }) => {

@@ -85,6 +85,7 @@ export const instantBuildScript: BuildScript = { ...defaultBuildScript, instant:
  * The organization every Coder deployment has from its first start: created as "first-organization" with
  * is_default and renamed "coder" (display name "Coder") by Coder's migrations (coder/coder v2.26.1
  * coderd/database/migrations/000198_ensure_default_org.up.sql and 000259_rename_first_organization.up.sql).
+ * Without default_org_member_roles, which only v2.36.0 and newer answer (codersdk/organizations.go).
  */
 function defaultOrganization(): Schemas['Organization'] {
   const at = now();
@@ -93,10 +94,10 @@ function defaultOrganization(): Schemas['Organization'] {
     name: 'coder',
     display_name: 'Coder',
     description: 'Builtin default organization.',
+    icon: '',
     is_default: true,
     created_at: at,
     updated_at: at,
-    default_org_member_roles: [],
   };
 }
 
@@ -300,10 +301,10 @@ export function seedOrganization(world: WorkspaceWorld, name: string): Schemas['
   const organization: Schemas['Organization'] = {
     id: randomUUID(),
     name,
+    icon: '',
     is_default: false,
     created_at: at,
     updated_at: at,
-    default_org_member_roles: [],
   };
   world.organizations.push(organization);
   return organization;

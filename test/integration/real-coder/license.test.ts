@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { coderControlPlaneClient } from '../../../generated/clients/index.ts';
+import { CoderClient } from '../../../src/coder/client.ts';
 import { fakeLicenseJwt } from '../../harness/coder-api-double.ts';
 import { controlPlaneWithOperatorAccess } from '../../harness/control-plane-with-access.ts';
 import { kubectlOk } from '../../harness/kubectl.ts';
@@ -47,7 +48,9 @@ describe('a license the real Coder server refuses', () => {
     await kubectlOk(env.admin, ['create', 'namespace', ns]);
     const core = env.cp.adminConfig().makeApiClient(CoreV1Api);
     await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-license' }, stringData: { license: jwt } } });
-    await controlPlaneWithOperatorAccess(env, ns, 'coder', { spec: { licenseSecretRef: { name: 'coder-license', key: 'license' } } });
+    const { token } = await controlPlaneWithOperatorAccess(env, ns, 'coder', {
+      spec: { licenseSecretRef: { name: 'coder-license', key: 'license' } },
+    });
     // The token Secret the operator just created is named as its own as soon as access is ready.
     assert.equal(
       (await kubectlOk(env.admin, ['-n', ns, 'get', 'codercontrolplane', 'coder', '-o', ownedJsonpath])).trim(),
@@ -69,6 +72,9 @@ describe('a license the real Coder server refuses', () => {
     const cp = await coderControlPlaneClient(env.cp.adminConfig()).get(ns, 'coder');
     assert.equal(cp.status?.licenseRejectedHash, createHash('sha256').update(jwt).digest('hex'));
     assert.equal(await uploadsCoderSaw(), 1);
+    // Coder lists no licenses as null (enterprise/coderd/licenses.go), which the operator's client reads as none.
+    assert.equal((await env.coder.api('GET', '/api/v2/licenses')).body, null);
+    assert.deepEqual(await new CoderClient({ baseURL: env.coder.url, token }).listLicenses(), []);
 
     // Reconciles for other reasons (an annotation here; entitlements and Deployment changes in a cluster) send nothing.
     for (const round of [1, 2]) {
