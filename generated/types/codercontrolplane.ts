@@ -433,6 +433,10 @@ export interface CoderControlPlaneStatus {
    */
   licenseLastAppliedHash?: string;
   /**
+   * The SHA-256 (hex) of the license JWT that Coder last refused (LicenseApplied False Rejected); the operator does not upload it again until the Secret's value or the spec changes. Removed once a license is applied.
+   */
+  licenseRejectedHash?: string;
+  /**
    * The license tier that Coder reports; unknown until the operator has checked.
    */
   licenseTier?: 'none' | 'trial' | 'enterprise' | 'premium' | 'unknown';
@@ -530,6 +534,8 @@ export const CoderControlPlaneConditions = {
       NotSupported: 'NotSupported',
       /** False. Coder refused the operator token (HTTP 401 or 403); retried every 30 s. */
       Forbidden: 'Forbidden',
+      /** False. Coder refused the license itself (HTTP 400, for example "Invalid license"); the message holds Coder's answer, never the license. Not uploaded again until the Secret's value or the spec changes. */
+      Rejected: 'Rejected',
       /** True. Coder holds the configured license (uploaded now, or already present). */
       Applied: 'Applied',
     },

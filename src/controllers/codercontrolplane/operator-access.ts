@@ -85,7 +85,10 @@ export async function reconcileOperatorAccess(
   if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL, signal);
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
-  let secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
+  // The cache may not show the Secret an earlier reconcile created a moment ago (its create event wakes no
+  // reconcile): only the API server can tell that it is absent, and a second create would fail.
+  let secret =
+    (ctx.caches.secrets.get(ns, name) as V1Secret | undefined) ?? (await ctx.writer.get<V1Secret>(builtinResources.secret, ns, name));
   let ownership = tokenSecretOwnership(cp, secret);
   let ownershipCond = ownershipCondition(cp, ownership);
   // One Warning per new problem: a retry that meets the same problem says nothing new.
@@ -123,6 +126,8 @@ export async function reconcileOperatorAccess(
       if (ownership === 'absent') {
         // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
         await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+        // From here the status describes the Secret just created, not the cache's view from before it.
+        ownershipCond = ownershipCondition(cp, 'owned');
       } else {
         await ctx.writer.mergePatch(builtinResources.secret, secret!, {
           data: { [operatorTokenKey]: Buffer.from(token).toString('base64') },
