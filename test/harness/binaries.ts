@@ -35,8 +35,8 @@ function binary(component: string, version: string, name: string): string {
   return path;
 }
 
-/** A file of Coder's source kept by harness:build for one release: swagger.json or dump.sql. */
-export function coderSource(version: string, file: 'swagger.json' | 'dump.sql'): string {
+/** A file of Coder's source kept by harness:build for one release: swagger.json, dump.sql or the migrations/ directory. */
+export function coderSource(version: string, file: 'swagger.json' | 'dump.sql' | 'migrations'): string {
   return binary('coder-sources', version, file);
 }
 

@@ -110,13 +110,15 @@ build_coder_sources() {
   local v out dir
   for v in $CODER_SOURCE_VERSIONS; do
     out=$cache/coder-sources/$v
-    if [ -f "$out/.complete" ]; then continue; fi
+    if [ -f "$out/.complete" ] && [ -d "$out/migrations" ]; then continue; fi
     dir=$(cd "$here/go/coder-echo-template" && go mod download -json "github.com/coder/coder/v2@$v" |
       sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
     [ -d "$dir" ] || { log "coder sources $v: the module proxy did not give github.com/coder/coder/v2@$v"; exit 1; }
-    mkdir -p "$out"
+    mkdir -p "$out" && rm -f "$out/.complete"
     cp "$dir/coderd/apidoc/swagger.json" "$dir/coderd/database/dump.sql" "$out/"
-    chmod u+w "$out/"*
+    rm -rf "$out/migrations" && mkdir "$out/migrations"
+    cp "$dir/coderd/database/migrations/"*.up.sql "$out/migrations/"
+    chmod -R u+w "$out/"
     touch "$out/.complete"
   done
   log "coder sources ($CODER_SOURCE_VERSIONS): in $cache/coder-sources"

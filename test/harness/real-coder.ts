@@ -52,16 +52,13 @@ export interface RealCoder {
 const ownerPassword = 'Harness-owner-1!';
 
 export interface RealCoderOptions {
-  /** The release to run, one of CODER_VERSIONS in versions.env; CODER_VERSION by default. */
+  /** A release of CODER_VERSIONS; CODER_VERSION by default. */
   version?: string;
   experiments?: string[];
   extraArgs?: string[];
 }
 
-export async function startRealCoder(
-  postgres: Postgres,
-  options: RealCoderOptions = {},
-): Promise<RealCoder> {
+export async function startRealCoder(postgres: Postgres, options: RealCoderOptions = {}): Promise<RealCoder> {
   const command = binaries.coder(options.version);
   const dir = await mkdtemp(join(tmpdir(), 'coder-k8s-coder-'));
   const unregisterEarlyCleanup = registerCleanup(() => rm(dir, { recursive: true, force: true }));

@@ -46,6 +46,8 @@ const swaggerGaps: Record<string, string> = {
   'PATCH /api/v2/workspaceproxies/{workspaceProxy}: response 200: field proxy_token':
     'enterprise/coderd/workspaceproxy.go answers codersdk.UpdateWorkspaceProxyResponse',
   'GET /api/v2/files/{fileID}: query parameter format': 'coderd/files.go fileByID reads format (tar or zip)',
+  'GET /api/v2/users/{user}/roles: response 200: field organization_roles':
+    'coderd/users.go userRoles answers codersdk.UserRoles (its comment says codersdk.User; the real server agrees with the handler)',
 };
 
 interface Problem {

@@ -5,16 +5,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
+import { organizationOfParam } from './workspace-world.ts';
 
 type Schemas = components['schemas'];
 
 const notFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
 const now = () => new Date().toISOString();
-
-function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Organization'] | undefined {
-  if (ref === 'default') return state.world.organizations.find((o) => o.is_default);
-  return state.world.organizations.find((o) => o.id === ref || o.name.toLowerCase() === ref.toLowerCase());
-}
 
 /**
  * One read of a version created through the API while it imports: pending → running → succeeded, or failed
@@ -53,7 +49,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
   },
 
   createTemplateVersion: ({ state, params, body, user }) => {
-    const organization = findOrganization(state, String(params.organization));
+    const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
     const request = body as Schemas['CreateTemplateVersionRequest'];
     if (!request.file_id || !state.world.files.has(request.file_id))
@@ -80,7 +76,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
   },
 
   createTemplate: ({ state, params, body }) => {
-    const organization = findOrganization(state, String(params.organization));
+    const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
     const request = body as Schemas['CreateTemplateRequest'];
     if (state.world.templates.some((t) => t.organization_id === organization.id && t.name === request.name))
