@@ -23,13 +23,7 @@ import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
 import type { ProviderContext } from './context.ts';
-import {
-  bedrockSecretFields,
-  credentialRefs,
-  desiredProvider,
-  type BedrockSecretField,
-  type DesiredProvider,
-} from './desired.ts';
+import { bedrockSecretFields, credentialRefs, desiredProvider, type BedrockSecretField, type DesiredProvider } from './desired.ts';
 import { appliedKeys, createRequest, updateRequest, type BedrockSecretInputs, type KeyInput } from './update-request.ts';
 
 const providersPath = '/api/v2/ai/providers';

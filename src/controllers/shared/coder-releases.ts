@@ -55,7 +55,7 @@ export const coderFeatureGates = {
     what: 'MCP tool rules',
     evidence:
       'coder/coder v2.36.0 codersdk/mcp.go: an MCP server config has tool allow and deny lists only; tool_default and ' +
-      'tool_rules are in Coder\'s API reference after v2.36.0, on a route no release has',
+      "tool_rules are in Coder's API reference after v2.36.0, on a route no release has",
   },
   mcpExternalAuth: {
     what: 'MCP servers with external-auth authentication',
