@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
+import { newTemplateSettings, patchTemplateMeta } from './template-meta.ts';
 
 type Schemas = components['schemas'];
 
@@ -90,6 +91,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     if (version.job.status !== 'succeeded') return { status: 400, body: { message: 'Template version has not finished importing.' } };
     const at = now();
     const template: Schemas['Template'] = {
+      ...newTemplateSettings,
       id: randomUUID(),
       name: request.name,
       organization_id: organization.id,
@@ -98,7 +100,6 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
       display_name: request.display_name ?? '',
       description: request.description ?? '',
       icon: request.icon ?? '',
-      deprecated: false,
       created_at: at,
       updated_at: at,
     };
@@ -110,8 +111,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
   updateTemplateMetadata: ({ state, params, body }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     if (!template) return notFound;
-    Object.assign(template, body as object, { updated_at: now() });
-    return { status: 200, body: template };
+    return patchTemplateMeta(state, template, body as Schemas['UpdateTemplateMeta']);
   },
 
   listTemplateVersions: ({ state, params }) => {

@@ -5,6 +5,7 @@
 // or failing delete.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { newTemplateSettings } from './template-meta.ts';
 
 type Schemas = components['schemas'];
 type JobStatus = Schemas['ProvisionerJob']['status'];
@@ -289,12 +290,12 @@ export function seedTemplateWithVersion(
     job: { id: randomUUID(), status: 'succeeded', created_at: at, completed_at: at },
   };
   const template: Schemas['Template'] = {
+    ...newTemplateSettings,
     id: templateId,
     name: options.template ?? 'docker',
     organization_id: organization.id,
     organization_name: organization.name,
     active_version_id: version.id,
-    deprecated: false,
     created_at: at,
     updated_at: at,
   };
