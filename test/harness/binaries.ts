@@ -9,8 +9,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 function readVersions(): Record<string, string> {
   const versions: Record<string, string> = {};
   for (const line of readFileSync(join(here, 'versions.env'), 'utf8').split('\n')) {
-    const match = /^([A-Z_]+)=(\S+)/.exec(line.trim());
-    if (match) versions[match[1]!] = match[2]!;
+    const match = /^([A-Z_]+)=(?:"([^"]*)"|(\S+))/.exec(line.trim());
+    if (match) versions[match[1]!] = match[2] ?? match[3]!;
   }
   return versions;
 }
@@ -20,6 +20,8 @@ export const kubernetesVersion = versions.KUBERNETES_VERSION!;
 export const etcdVersion = versions.ETCD_VERSION!;
 export const kwokVersion = versions.KWOK_VERSION!;
 export const coderVersion = versions.CODER_VERSION!;
+/** The Coder releases whose swagger.json and dump.sql harness:build keeps (CODER_SOURCE_VERSIONS). */
+export const coderSourceVersions = versions.CODER_SOURCE_VERSIONS!.split(/\s+/).filter(Boolean);
 
 const cacheDir = process.env.CODER_K8S_CACHE ?? join(homedir(), '.cache', 'coder-k8s');
 
@@ -29,6 +31,11 @@ function binary(component: string, version: string, name: string): string {
     throw new Error(`${name} ${version} is not built (${path} is missing); run \`npm run harness:build\``);
   }
   return path;
+}
+
+/** A file of Coder's source kept by harness:build for one release: swagger.json or dump.sql. */
+export function coderSource(version: string, file: 'swagger.json' | 'dump.sql'): string {
+  return binary('coder-sources', version, file);
 }
 
 export const binaries = {

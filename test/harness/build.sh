@@ -93,6 +93,25 @@ build_coder() {
   touch "$out/.complete"
 }
 
-want=${*:-etcd kube kwok coder}
+# Coder's own API description and database schema of each release the operator supports: the tests
+# check the Coder API subset and the operator-access bootstrap against them. Only module zips are
+# fetched (no build); the files are copied out so that tests do not depend on the module cache's layout.
+build_coder_sources() {
+  local v out dir
+  for v in $CODER_SOURCE_VERSIONS; do
+    out=$cache/coder-sources/$v
+    if [ -f "$out/.complete" ]; then continue; fi
+    dir=$(cd "$here/go/coder-echo-template" && go mod download -json "github.com/coder/coder/v2@$v" |
+      sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
+    [ -d "$dir" ] || { log "coder sources $v: the module proxy did not give github.com/coder/coder/v2@$v"; exit 1; }
+    mkdir -p "$out"
+    cp "$dir/coderd/apidoc/swagger.json" "$dir/coderd/database/dump.sql" "$out/"
+    chmod u+w "$out/"*
+    touch "$out/.complete"
+  done
+  log "coder sources ($CODER_SOURCE_VERSIONS): in $cache/coder-sources"
+}
+
+want=${*:-etcd kube kwok coder coder_sources}
 for c in $want; do "build_$c"; done
 log "done"
