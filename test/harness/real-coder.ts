@@ -46,6 +46,8 @@ export interface RealCoder {
   ok<T = any>(method: string, path: string, options?: CoderCallOptions): Promise<T>;
   /** The directory for processes the test starts against this server (agents). */
   readonly dir: string;
+  /** Coder's own Prometheus metrics (coderd_api_requests_processed_total, ...); started with `prometheus: true` only. */
+  metrics(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ const ownerPassword = 'Harness-owner-1!';
 
 export async function startRealCoder(
   postgres: Postgres,
-  options: { experiments?: string[]; extraArgs?: string[] } = {},
+  options: { experiments?: string[]; extraArgs?: string[]; prometheus?: boolean } = {},
 ): Promise<RealCoder> {
   const command = binaries.coder();
   const dir = await mkdtemp(join(tmpdir(), 'coder-k8s-coder-'));
@@ -61,6 +63,7 @@ export async function startRealCoder(
   const databaseURL = await postgres.createDatabase('realcoder');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const prometheusPort = options.prometheus ? await freePort() : undefined;
   const proc = new ManagedProcess({
     name: 'coder server',
     command,
@@ -83,6 +86,7 @@ export async function startRealCoder(
       '--update-check=false',
       '--derp-server-stun-addresses=disable',
       ...(options.experiments?.length ? [`--experiments=${options.experiments.join(',')}`] : []),
+      ...(prometheusPort ? ['--prometheus-enable', `--prometheus-address=127.0.0.1:${prometheusPort}`] : []),
       ...(options.extraArgs ?? []),
     ],
   });
@@ -149,6 +153,12 @@ export async function startRealCoder(
       organization: { id: org.id, name: org.name },
       logFile: proc.logFile,
       dir,
+      async metrics() {
+        if (!prometheusPort) throw new Error('real Coder: started without prometheus: true, so it serves no metrics');
+        const res = await fetch(`http://127.0.0.1:${prometheusPort}/`, { signal: AbortSignal.timeout(10_000) });
+        if (!res.ok) throw new Error(`real Coder: its metrics answered ${res.status}`);
+        return res.text();
+      },
       api: (method, path, o) => call(method, path, o, token),
       ok: okOf(token),
       stop,
