@@ -11,7 +11,7 @@ import { ApiStatusError, badRequest, group, internalError } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
 import { filesOf, mergeEntries, normalizeFiles, sameFiles, type ArchiveEntry } from './template-archive.ts';
 import { TemplateFileCache } from './template-file-cache.ts';
-import { listAllTemplates } from './template-list.ts';
+import { listAllTemplates } from '../coder/template-list.ts';
 import { promoteSubresource } from './template-promote.ts';
 import { hasMetadata, templateMetaUpdate } from './template-settings.ts';
 import { publishSource, readSource } from './template-source.ts';

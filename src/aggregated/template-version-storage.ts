@@ -4,7 +4,7 @@ import type { Schemas } from '../coder/api-types.ts';
 import type { CoderBackend, CoderTarget } from './backend.ts';
 import { coderCall } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
-import { listAllTemplates } from './template-list.ts';
+import { listAllTemplates } from '../coder/template-list.ts';
 import { templateVersionObject, type CoderTemplateVersionObject } from './objects.ts';
 import { badRequest, methodNotAllowed } from './status.ts';
 import type { Storage } from './storage.ts';

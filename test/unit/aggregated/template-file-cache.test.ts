@@ -51,7 +51,7 @@ function seedTemplateWithFiles(): void {
 }
 
 describe('template file cache', () => {
-  it('keeps the most recently used archives within its bytes, and no archive larger than all of them', () => {
+  it('keeps the most recently used archives within its bytes, and no archive larger than all of them', async () => {
     const cache = new TemplateFileCache(10);
     const fail = () => Promise.reject(new Error('not cached'));
     cache.put('http://a', 'one', Buffer.alloc(4));
@@ -61,7 +61,7 @@ describe('template file cache', () => {
     assert.deepEqual(cache.size, { entries: 2, bytes: 8 });
     cache.put('http://a', 'huge', Buffer.alloc(11));
     assert.deepEqual(cache.size, { entries: 2, bytes: 8 }, 'an archive larger than the cache is not kept');
-    return Promise.all([
+    await Promise.all([
       cache.get('http://a', 'one', fail),
       cache.get('http://a', 'three', fail),
       assert.rejects(cache.get('http://a', 'two', fail), /not cached/, 'the least recently used went first'),

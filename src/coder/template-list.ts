@@ -2,8 +2,8 @@
 // out unless the search query asks for them, and `deprecated:true` lists only those (coder/coder v2.26.1
 // coderd/templates.go fetchTemplates, coderd/searchquery/search.go Templates; the same from v2.24 to
 // v2.36), while a get by name finds either: two lists, so that a list shows what a get finds.
-import type { Schemas } from '../coder/api-types.ts';
-import type { CoderClient } from '../coder/client.ts';
+import type { Schemas } from './api-types.ts';
+import type { CoderClient } from './client.ts';
 
 /** Coder's order (name, then id) across both lists. */
 export async function listAllTemplates(client: CoderClient): Promise<Schemas['Template'][]> {
