@@ -50,7 +50,7 @@ const pending = new Set(['pending', 'running', 'canceling', 'unknown', '']);
  * another type, echo say, never takes it).
  */
 const notTaken =
-  '; no provisioner daemon took the import job: spec.files is imported with the terraform provisioner, so a terraform provisioner daemon must serve the template\'s organization (Coder\'s built-in provisioners or a CoderProvisioner)';
+  "; no provisioner daemon took the import job: spec.files is imported with the terraform provisioner, so a terraform provisioner daemon must serve the template's organization (Coder's built-in provisioners or a CoderProvisioner)";
 
 /**
  * Resolves once the version's import succeeded; a failed or canceled import is a 400 with Coder's error,
