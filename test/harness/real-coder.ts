@@ -60,7 +60,8 @@ export async function startRealCoder(
   const command = binaries.coder();
   const dir = await mkdtemp(join(tmpdir(), 'coder-k8s-coder-'));
   const unregisterEarlyCleanup = registerCleanup(() => rm(dir, { recursive: true, force: true }));
-  const databaseURL = await postgres.createDatabase('realcoder');
+  // lib/pq, which Coder uses, asks for TLS unless told otherwise; the harness PostgreSQL serves none.
+  const databaseURL = `${await postgres.createDatabase('realcoder')}?sslmode=disable`;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const prometheusPort = options.prometheus ? await freePort() : undefined;
