@@ -64,7 +64,8 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     const at = now();
     const version: Schemas['TemplateVersion'] = {
       id: randomUUID(),
-      template_id: request.template_id ?? null,
+      // Coder answers the nil UUID for a version of no template (coder/coder v2.26.1 coderd/templateversions.go convertTemplateVersion).
+      template_id: request.template_id ?? '00000000-0000-0000-0000-000000000000',
       organization_id: organization.id,
       name: request.name || `v${state.world.templateVersions.length + 1}`,
       message: request.message ?? '',
