@@ -103,7 +103,7 @@ describe('the aggregated API on the real Coder server', { timeout: 600_000 }, ()
     assert.equal((await env.coder.api('GET', `/api/v2/users/${owner}/workspace/dev`)).status, 404);
   });
 
-  it('creates a template from an imported version, promotes a newer one, and deletes it, with kubectl', async () => {
+  it('creates a template from an imported version, watches it while a newer one is promoted, and deletes it, with kubectl', async () => {
     const first = await importVersion(env.coder, await echoTemplateArchive());
     await kOk(['create', '-f', '-'], JSON.stringify(codertemplate(`${org}.made`, { versionID: first.id, displayName: 'Made' })));
     const made = await coderTemplate('made');
@@ -118,7 +118,20 @@ describe('the aggregated API on the real Coder server', { timeout: 600_000 }, ()
         JSON.stringify({ spec: { versionID: second.id } }),
       );
     assert.equal(JSON.parse(await promote(true)).status.result, 'WouldPromote');
-    assert.equal(JSON.parse(await promote()).status.result, 'Promoted');
+    const watch = kubectlStreaming(env.admin, ['get', 'codertemplates', '-n', ns, '-w', '--output-watch-events']);
+    const madePattern = `${org}\\.made`;
+    const shown = (err: Error) => assert.fail(`${err.message}\nkubectl -w printed:\n${watch.stdout()}`);
+    try {
+      await eventually('the watch to list the template', async () => new RegExp(`ADDED\\s+${madePattern}\\s`).test(watch.stdout())).catch(
+        shown,
+      );
+      assert.equal(JSON.parse(await promote()).status.result, 'Promoted');
+      await eventually('the watch to report the promotion', async () =>
+        new RegExp(`MODIFIED\\s+${madePattern}\\s`).test(watch.stdout()),
+      ).catch(shown);
+    } finally {
+      watch.kill();
+    }
     assert.equal((await coderTemplate('made')).active_version_id, second.id);
     assert.equal(JSON.parse(await promote()).status.result, 'AlreadyActive');
     const listed = JSON.parse(await kOk(['get', 'codertemplateversions', '-o', 'json'])).items.filter(
@@ -131,6 +144,9 @@ describe('the aggregated API on the real Coder server', { timeout: 600_000 }, ()
         [second.id, true],
       ].sort(),
     );
+    const active = listed.find((v: any) => v.status.id === second.id);
+    assert.equal((await getJson('codertemplateversion', active.metadata.name)).status.active, true);
+    assert.equal((await getJson('codertemplate', `${org}.made`)).spec.versionID, second.id);
 
     await kOk(['delete', 'codertemplate', `${org}.made`]);
     assert.equal((await env.coder.api('GET', `/api/v2/templates/${made.id}`)).status, 404);
