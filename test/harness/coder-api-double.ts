@@ -1,7 +1,8 @@
 // A Coder API test double: a real HTTP server on 127.0.0.1 that serves the operations of
-// schemas/coder-api/openapi.yaml from in-memory state. It refuses what the document does not allow
-// (unknown route 404, missing or unknown token 401, parameters or body out of schema 400), checks its
-// own answers against the document, records every request, and can be told to fail, stall or redirect.
+// schemas/coder-api/openapi.yaml from in-memory state. It refuses what Coder refuses (unknown route 404,
+// missing or unknown token 401, parameters or body out of schema 400), ignores body fields Coder does not
+// know as Coder does but records them as violations (stop() then fails the test that sent them), checks
+// its own answers against the document, records every request, and can be told to fail, stall or redirect.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -156,6 +157,12 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
       rawBody,
     });
     if (isRejection(checked)) return checked;
+    if (checked.unknownFields) {
+      violations.push(
+        `${op.operationId} (${op.method} ${op.pathTemplate}) was sent fields Coder does not know: ${checked.unknownFields.join(', ')} ` +
+          '(Coder ignores them silently, so the request would not do what it asks)',
+      );
+    }
     const handler = handlers[op.operationId];
     if (!handler) {
       // Not faked: an operation only answers once the issue that needs it implements it in handlers.ts.
@@ -286,7 +293,9 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (violations.length > 0) {
-        throw new Error(`the Coder API double broke schemas/coder-api/openapi.yaml:\n${violations.join('\n')}`);
+        throw new Error(
+          `the Coder API double saw requests or gave answers outside schemas/coder-api/openapi.yaml:\n${violations.join('\n')}`,
+        );
       }
     },
   };

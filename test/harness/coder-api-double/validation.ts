@@ -1,6 +1,6 @@
 // Checks one request against its operation in the document, and one answer of the double against the
 // response the document declares, turning ajv errors into Coder's {field, detail} validations.
-import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { CoderApiDocument, Operation, Parameter, Schema } from './document.ts';
 
 export interface FieldError {
@@ -23,6 +23,12 @@ export interface ValidRequest {
   params: Record<string, unknown>;
   /** The parsed JSON body, the raw bytes of a binary body, or undefined. */
   body: unknown;
+  /**
+   * Body fields the operation's schema does not have, dropped from body. Coder's JSON decoding ignores
+   * them silently (coderd/httpapi/httpapi.go Read), so the double answers as Coder would and the caller
+   * records them: a request that relies on a field Coder does not know would not do what it asks.
+   */
+  unknownFields?: string[];
 }
 
 export function validateRequest(doc: CoderApiDocument, op: Operation, parts: RequestParts): ValidRequest | Rejection {
@@ -59,9 +65,9 @@ export function validateRequest(doc: CoderApiDocument, op: Operation, parts: Req
     const schema = spec.mediaTypes['application/json'];
     if (schema) {
       const validate = doc.validator(`${op.operationId}:body`, schema);
-      if (!validate(body)) {
-        return { status: 400, body: { message: 'Validation failed.', validations: toFieldErrors(validate.errors ?? []) } };
-      }
+      const unknownFields = dropUnknownFields(body, validate);
+      if (!validate(body)) return bodyRejection(validate.errors ?? []);
+      return unknownFields.length > 0 ? { params, body, unknownFields } : { params, body };
     }
     return { params, body };
   }
@@ -73,6 +79,44 @@ export function validateRequest(doc: CoderApiDocument, op: Operation, parts: Req
     };
   }
   return { params, body: parts.rawBody };
+}
+
+/** Deletes the fields validation calls additional (the schema does not have them); returns their paths. */
+function dropUnknownFields(body: unknown, validate: ValidateFunction): string[] {
+  const dropped: string[] = [];
+  for (let round = 0; round < 10 && !validate(body); round++) {
+    const extra = (validate.errors ?? []).filter((e) => e.keyword === 'additionalProperties');
+    if (extra.length === 0) break;
+    for (const error of extra) {
+      const path = error.instancePath
+        .split('/')
+        .slice(1)
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const owner = path.reduce<any>((node, part) => node?.[part], body);
+      const name = String(error.params.additionalProperty);
+      if (owner && typeof owner === 'object' && name in owner) {
+        delete owner[name];
+        dropped.push([...path, name].join('.'));
+      }
+    }
+  }
+  return dropped;
+}
+
+/**
+ * Coder's answer to a body its handler refuses (coderd/httpapi/httpapi.go Read): Go's JSON decoder fails
+ * on a value of the wrong type ("Request body must be valid JSON."), the struct's validate tags on the rest.
+ */
+function bodyRejection(errors: ErrorObject[]): Rejection {
+  const wrongType = errors.find((e) => e.keyword === 'type');
+  if (wrongType) {
+    const field = wrongType.instancePath.split('/').slice(1).join('.') || '(body)';
+    return {
+      status: 400,
+      body: { message: 'Request body must be valid JSON.', detail: `json: cannot unmarshal into field ${field}: ${wrongType.message}` },
+    };
+  }
+  return { status: 400, body: { message: 'Validation failed.', validations: toFieldErrors(errors) } };
 }
 
 export function isRejection(value: ValidRequest | Rejection): value is Rejection {

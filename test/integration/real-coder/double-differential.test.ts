@@ -1,0 +1,317 @@
+// The Coder API double against the real Coder server: one scripted sequence of calls, run as an owner
+// against both, compares the status of every answer and, for JSON answers, the fields the operator's
+// document declares or the double answers (present on both, of the same JSON type). The routes are the
+// ones both serve unlicensed; licensed ones (provisioner keys, workspace proxies) and the AI routes, which
+// this release lacks, stay with the double and the Coder source its handlers cite.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { coderApiDocument } from '../../harness/coder-api-double/document.ts';
+import { fieldsOf, elementOf } from '../../harness/coder-swagger.ts';
+import { startCoderApiDouble, operatorUserId, type CoderApiDouble } from '../../harness/coder-api-double.ts';
+import { startPostgres, type Postgres } from '../../harness/postgres.ts';
+import { startRealCoder, type RealCoder } from '../../harness/real-coder.ts';
+import { echoTemplateArchive } from '../../harness/real-coder-templates.ts';
+
+type Json = any;
+
+interface Side {
+  name: 'double' | 'coder';
+  url: string;
+  token: string;
+  /** Ids and names a step remembered from an earlier answer. */
+  ctx: Record<string, string>;
+}
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  raw?: { bytes: Uint8Array; contentType: string };
+  token?: string | null;
+}
+
+interface Step {
+  name: string;
+  call: (ctx: Record<string, string>) => Call;
+  /** Polls until this holds of the answer (an import or a build that runs on its own). */
+  until?: (body: Json) => boolean;
+  remember?: (ctx: Record<string, string>, body: Json) => void;
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  body: Json;
+}
+
+const random = '5e9b1c2a-7d4e-4f6a-8b3c-9a1d2e3f4b5c';
+
+async function send(side: Side, c: Call): Promise<Answer> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Coder-Bypass-Ratelimit': 'true' };
+  const token = c.token === undefined ? side.token : c.token;
+  if (token) headers['Coder-Session-Token'] = token;
+  let body: string | Uint8Array | undefined;
+  if (c.raw) {
+    body = c.raw.bytes;
+    headers['Content-Type'] = c.raw.contentType;
+  } else if (c.body !== undefined) {
+    body = JSON.stringify(c.body);
+    headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(new URL(c.path, side.url), {
+    method: c.method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(30_000),
+  });
+  const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!;
+  const bytes = Buffer.from(await res.arrayBuffer());
+  let parsed: Json = undefined;
+  if (contentType === 'application/json' && bytes.length > 0) parsed = JSON.parse(bytes.toString('utf8'));
+  return { status: res.status, contentType, body: parsed };
+}
+
+async function run(side: Side, step: Step): Promise<Answer> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answer = await send(side, step.call(side.ctx));
+    if (!step.until || (answer.status < 300 && step.until(answer.body)) || Date.now() > deadline) {
+      if (answer.status < 300) step.remember?.(side.ctx, answer.body);
+      return answer;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function jsonType(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+/** The fields of the operation's 2xx schema in the document (the ones the operator reads), recursively. */
+function declaredFields(method: string, path: string, status: number): Json | undefined {
+  const doc = coderApiDocument();
+  const found = doc.match(method, new URL(path, 'http://x').pathname);
+  return found?.operation.responses[String(status)]?.schema;
+}
+
+/** Where two answers differ: fields declared by the document or answered by the double, compared by presence and type. */
+function differences(double: Json, coder: Json, schema: Json | undefined, where: string, out: string[], depth = 0): void {
+  if (depth > 4) return;
+  if (Array.isArray(double) || Array.isArray(coder)) {
+    if (!Array.isArray(double) || !Array.isArray(coder))
+      return void out.push(`${where}: double ${jsonType(double)}, Coder ${jsonType(coder)}`);
+    if (double.length > 0 && coder.length > 0) differences(double[0], coder[0], itemsOf(schema), `${where}[0]`, out, depth + 1);
+    return;
+  }
+  if (jsonType(double) !== 'object' || jsonType(coder) !== 'object') return;
+  const doc = coderApiDocument();
+  const declared = schema
+    ? fieldsOf(
+        elementOf(schema, (r) => doc.resolve({ $ref: r })),
+        (r) => doc.resolve({ $ref: r }),
+      )
+    : undefined;
+  const names = new Set([...Object.keys(double), ...(declared ? declared.properties.keys() : [])]);
+  for (const name of names) {
+    const inDouble = name in double;
+    const inCoder = name in coder;
+    if (!inDouble && !inCoder) continue;
+    if (inDouble && !inCoder) out.push(`${where}.${name}: only the double answers it`);
+    else if (!inDouble && inCoder) out.push(`${where}.${name}: Coder answers it (the document declares it), the double does not`);
+    else if (jsonType(double[name]) !== jsonType(coder[name]) && double[name] !== null && coder[name] !== null)
+      out.push(`${where}.${name}: double ${jsonType(double[name])}, Coder ${jsonType(coder[name])}`);
+    else differences(double[name], coder[name], declared?.properties.get(name), `${where}.${name}`, out, depth + 1);
+  }
+}
+
+function itemsOf(schema: Json | undefined): Json | undefined {
+  if (!schema) return undefined;
+  const doc = coderApiDocument();
+  const s = doc.resolve<Json>(schema);
+  return s?.items;
+}
+
+function steps(archive: Buffer): Step[] {
+  const org = (c: Record<string, string>) => c.org!;
+  return [
+    { name: 'build info without a token', call: () => ({ method: 'GET', path: '/api/v2/buildinfo', token: null }) },
+    { name: 'the current user without a token', call: () => ({ method: 'GET', path: '/api/v2/users/me', token: null }) },
+    {
+      name: 'the current user with an unknown token',
+      call: () => ({ method: 'GET', path: '/api/v2/users/me', token: 'AAAAAAAAAA-BBBBBBBBBBBBBBBBBBBBBB' }),
+    },
+    { name: 'the current user', call: () => ({ method: 'GET', path: '/api/v2/users/me' }), remember: (c, b) => void (c.me = b.id) },
+    { name: 'a user by id', call: (c) => ({ method: 'GET', path: `/api/v2/users/${c.me}` }) },
+    { name: 'an unknown user', call: () => ({ method: 'GET', path: `/api/v2/users/${random}` }) },
+    { name: 'entitlements', call: () => ({ method: 'GET', path: '/api/v2/entitlements' }) },
+    { name: 'licenses', call: () => ({ method: 'GET', path: '/api/v2/licenses' }) },
+    { name: 'a license that is no JWT', call: () => ({ method: 'POST', path: '/api/v2/licenses', body: { license: 'not-a-jwt' } }) },
+    {
+      name: 'the default organization by name',
+      call: () => ({ method: 'GET', path: '/api/v2/organizations/coder' }),
+      remember: (c, b) => void (c.org = b.id),
+    },
+    { name: 'the default organization by id', call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}` }) },
+    { name: 'an unknown organization', call: () => ({ method: 'GET', path: `/api/v2/organizations/${random}` }) },
+    { name: 'a route Coder does not have', call: () => ({ method: 'GET', path: '/api/v2/no-such-route' }) },
+    {
+      name: 'upload a template archive',
+      call: () => ({ method: 'POST', path: '/api/v2/files', raw: { bytes: archive, contentType: 'application/x-tar' } }),
+      remember: (c, b) => void (c.file = b.hash),
+    },
+    { name: 'download it', call: (c) => ({ method: 'GET', path: `/api/v2/files/${c.file}` }) },
+    { name: 'an unknown file', call: () => ({ method: 'GET', path: `/api/v2/files/${random}` }) },
+    {
+      name: 'create a template version',
+      call: (c) => ({
+        method: 'POST',
+        path: `/api/v2/organizations/${org(c)}/templateversions`,
+        body: { storage_method: 'file', file_id: c.file, provisioner: 'echo' },
+      }),
+      remember: (c, b) => void (c.v1 = b.id),
+    },
+    {
+      name: 'its import, until it ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/templateversions/${c.v1}` }),
+      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
+      remember: (c, b) => void (c.v1name = b.name),
+    },
+    { name: 'its import logs', call: (c) => ({ method: 'GET', path: `/api/v2/templateversions/${c.v1}/logs` }) },
+    {
+      name: 'create a template',
+      call: (c) => ({
+        method: 'POST',
+        path: `/api/v2/organizations/${org(c)}/templates`,
+        body: { name: 'diff', template_version_id: c.v1 },
+      }),
+      remember: (c, b) => void (c.t = b.id),
+    },
+    {
+      name: 'a template of a taken name',
+      call: (c) => ({
+        method: 'POST',
+        path: `/api/v2/organizations/${org(c)}/templates`,
+        body: { name: 'diff', template_version_id: c.v1 },
+      }),
+    },
+    { name: 'the template by id', call: (c) => ({ method: 'GET', path: `/api/v2/templates/${c.t}` }) },
+    { name: 'the template by name', call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/templates/diff` }) },
+    { name: 'an unknown template', call: () => ({ method: 'GET', path: `/api/v2/templates/${random}` }) },
+    { name: 'the templates', call: () => ({ method: 'GET', path: '/api/v2/templates' }) },
+    { name: "the organization's templates", call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/templates` }) },
+    { name: 'the template versions', call: (c) => ({ method: 'GET', path: `/api/v2/templates/${c.t}/versions` }) },
+    { name: 'a version by name', call: (c) => ({ method: 'GET', path: `/api/v2/templates/${c.t}/versions/${c.v1name}` }) },
+    {
+      name: "a version by the organization's template and name",
+      call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/templates/diff/versions/${c.v1name}` }),
+    },
+    {
+      name: 'create a second version of the template',
+      call: (c) => ({
+        method: 'POST',
+        path: `/api/v2/organizations/${org(c)}/templateversions`,
+        body: { storage_method: 'file', file_id: c.file, provisioner: 'echo', template_id: c.t, name: 'second' },
+      }),
+      remember: (c, b) => void (c.v2 = b.id),
+    },
+    {
+      name: 'its import, until it ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/templateversions/${c.v2}` }),
+      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
+    },
+    { name: 'promote it', call: (c) => ({ method: 'PATCH', path: `/api/v2/templates/${c.t}/versions`, body: { id: c.v2 } }) },
+    { name: 'cancel a finished import', call: (c) => ({ method: 'PATCH', path: `/api/v2/templateversions/${c.v2}/cancel` }) },
+    {
+      name: 'create a workspace',
+      call: (c) => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'diffws', template_id: c.t } }),
+      remember: (c, b) => {
+        c.ws = b.id;
+        c.b1 = b.latest_build.id;
+      },
+    },
+    {
+      name: 'its first build, until it ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b1}` }),
+      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
+    },
+    { name: 'the workspace', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}` }) },
+    { name: 'the workspace by owner and name', call: () => ({ method: 'GET', path: '/api/v2/users/me/workspace/diffws' }) },
+    { name: 'an unknown workspace', call: () => ({ method: 'GET', path: `/api/v2/workspaces/${random}` }) },
+    { name: 'the workspaces', call: () => ({ method: 'GET', path: '/api/v2/workspaces' }) },
+    { name: 'its builds', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}/builds` }) },
+    { name: 'the build logs', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b1}/logs` }) },
+    { name: 'cancel a finished build', call: (c) => ({ method: 'PATCH', path: `/api/v2/workspacebuilds/${c.b1}/cancel` }) },
+    {
+      name: 'stop the workspace',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.ws}/builds`, body: { transition: 'stop' } }),
+      remember: (c, b) => void (c.b2 = b.id),
+    },
+    {
+      name: 'the stop build, until it ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b2}` }),
+      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
+    },
+    {
+      name: 'a build of an unknown transition',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.ws}/builds`, body: { transition: 'pause' } }),
+    },
+    { name: 'delete the template while a workspace uses it', call: (c) => ({ method: 'DELETE', path: `/api/v2/templates/${c.t}` }) },
+    {
+      name: 'delete the workspace',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.ws}/builds`, body: { transition: 'delete' } }),
+      remember: (c, b) => void (c.b3 = b.id),
+    },
+    {
+      name: 'the delete build, until it ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b3}` }),
+      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
+    },
+    { name: 'delete the template', call: (c) => ({ method: 'DELETE', path: `/api/v2/templates/${c.t}` }) },
+    { name: 'the deleted template', call: (c) => ({ method: 'GET', path: `/api/v2/templates/${c.t}` }) },
+  ];
+}
+
+describe('the Coder API double against the real Coder server', () => {
+  let postgres: Postgres;
+  let coder: RealCoder;
+  let double: CoderApiDouble;
+
+  before(async () => {
+    postgres = await startPostgres();
+    [coder, double] = await Promise.all([startRealCoder(postgres), startCoderApiDouble()]);
+  });
+  after(async () => {
+    await double?.stop();
+    await coder?.stop();
+    await postgres?.stop();
+  });
+
+  it('answers every step of one scripted sequence with the status and fields the real server answers', async () => {
+    const token = 'DiFFeRenT01-doubleTokenOfTheOwner000000';
+    double.addToken(token, operatorUserId);
+    const sides: Side[] = [
+      { name: 'double', url: double.url, token, ctx: {} },
+      { name: 'coder', url: coder.url, token: coder.owner.token, ctx: {} },
+    ];
+    const archive = await echoTemplateArchive({ logs: ['a line of the build'] });
+    const table: string[] = [];
+    for (const step of steps(archive)) {
+      const [d, c] = [await run(sides[0]!, step), await run(sides[1]!, step)];
+      const found: string[] = [];
+      const call = step.call(sides[1]!.ctx);
+      if (d.status !== c.status) found.push(`status: double ${d.status}, Coder ${c.status}`);
+      else if (d.contentType !== c.contentType) found.push(`content type: double ${d.contentType}, Coder ${c.contentType}`);
+      else if (d.body !== undefined || c.body !== undefined)
+        differences(d.body, c.body, c.status < 300 ? declaredFields(call.method, call.path, c.status) : undefined, 'body', found);
+      table.push(
+        `${found.length === 0 ? 'same' : 'DIFFERS'}  ${call.method} ${step.name}${found.length ? `\n    ${found.join('\n    ')}` : ''}`,
+      );
+    }
+    console.log(table.join('\n'));
+    assert.deepEqual(
+      table.filter((row) => row.startsWith('DIFFERS')),
+      [],
+    );
+  });
+});
