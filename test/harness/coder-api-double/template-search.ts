@@ -83,10 +83,14 @@ function templateFilter(state: CoderApiDoubleState, q: string): TemplateFilter |
 
 const isDeprecated = (t: Schemas['Template']) => (t.deprecation_message ?? '') !== '' || t.deprecated === true;
 
-/** The answer of a template list with the search query `q` (empty: every template that is not deprecated). */
-export function listTemplatesAnswer(state: CoderApiDoubleState, q: string): Answer {
+/**
+ * The answer of a template list with the search query `q` (empty: every template that is not deprecated);
+ * `organizationId` for the list of one organization, which Coder filters as organization:<id>.
+ */
+export function listTemplatesAnswer(state: CoderApiDoubleState, q: string, organizationId?: string): Answer {
   const filter = templateFilter(state, q);
   if (Array.isArray(filter)) return { status: 400, body: { message: 'Invalid template search query.', validations: filter } };
+  if (organizationId) filter.organizationId = organizationId;
   // The double removes deleted templates outright.
   if (filter.deleted) return { status: 200, body: [] };
   const templates = state.world.templates

@@ -92,6 +92,11 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
 
   listTemplates: ({ state, params }) => listTemplatesAnswer(state, typeof params.q === 'string' ? params.q : ''),
 
+  listOrganizationTemplates: ({ state, params }) => {
+    const org = findOrganization(state, String(params.organization));
+    return org ? listTemplatesAnswer(state, '', org.id) : notFound;
+  },
+
   getTemplate: ({ state, params }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     return template ? { status: 200, body: template } : notFound;

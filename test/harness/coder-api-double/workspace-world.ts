@@ -75,6 +75,8 @@ export interface WorkspaceWorld {
   failNextImports: string[];
   /** While true, imports stay where they are however often they are read, so a test can act during the wait. */
   importsHeld: boolean;
+  /** The provisioner each version created through the API was made for; a template made of it has that provisioner. */
+  provisioners: Map<string, string>;
 }
 
 export const defaultBuildScript: BuildScript = { startReads: 1, agents: [{ name: 'main', readyAfterReads: 1 }], deleteReads: 1 };
@@ -96,6 +98,7 @@ export function emptyWorkspaceWorld(): WorkspaceWorld {
     importFailures: new Map(),
     failNextImports: [],
     importsHeld: false,
+    provisioners: new Map(),
   };
 }
 
@@ -296,6 +299,8 @@ export function seedTemplateWithVersion(
     organization_id: organization.id,
     organization_name: organization.name,
     active_version_id: version.id,
+    provisioner: 'terraform',
+    active_user_count: 0,
     created_at: at,
     updated_at: at,
   };
