@@ -192,7 +192,8 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** Read a user's stored site roles and, per organization the user belongs to, the stored organization roles (every release from v2.24.0: coderd/users.go userRoles). Implied roles (member, organization-member) and an organization's default member roles are not listed. */
+        get: operations["getUserRoles"];
         /** Replace a user's site roles (owner, member, template-admin, user-admin, auditor). */
         put: operations["updateUserSiteRoles"];
         post?: never;
@@ -360,8 +361,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read one member of an organization, with their organization roles. */
-        get: operations["getOrganizationMember"];
+        get?: never;
         put?: never;
         /** Add a user to an organization. */
         post: operations["addOrganizationMember"];
@@ -1343,6 +1343,17 @@ export interface components {
             user_status?: "active" | "dormant";
             /** @description The organizations to add the user to. */
             organization_ids?: string[];
+        };
+        /** @description The roles Coder stores for a user (codersdk/users.go UserRoles). */
+        UserRoles: {
+            /** @description The stored site role names (member is implied and not listed). */
+            roles: string[];
+            /** @description The stored organization role names by organization id, one entry per organization the user belongs to (organization-member is implied and not listed). */
+            organization_roles: {
+                [key: string]: string[];
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description The complete list of roles after the change. */
         UpdateRoles: {
@@ -3400,6 +3411,35 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getUserRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id (UUID), the username, or me for the caller. */
+                user: components["parameters"]["User"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's roles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRoles"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     updateUserSiteRoles: {
         parameters: {
             query?: never;
@@ -3793,36 +3833,6 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getOrganizationMember: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The organization id (UUID) or name; the default organization is named default. */
-                organization: components["parameters"]["Organization"];
-                /** @description The user id (UUID), the username, or me for the caller. */
-                user: components["parameters"]["User"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The member. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrganizationMemberWithUserData"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Error"];
-        };
-    };
     addOrganizationMember: {
         parameters: {
             query?: never;
@@ -3928,13 +3938,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The licenses (empty when none is uploaded). */
+            /** @description The licenses; null, not an empty array, when none is uploaded (enterprise/coderd/licenses.go convertLicenses starts from a nil slice). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["License"][];
+                    "application/json": components["schemas"]["License"][] | null;
                 };
             };
             401: components["responses"]["Unauthorized"];

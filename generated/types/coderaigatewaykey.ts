@@ -252,7 +252,7 @@ export const CoderAIGatewayKeyConditions = {
       Forbidden: 'Forbidden',
       /** False. Coder answered HTTP 429; retried with backoff. */
       RateLimited: 'RateLimited',
-      /** False. Another error from Coder (5xx, timeout, connection error); retried with backoff. */
+      /** False. Another error from Coder (5xx, timeout, connection error); retried with backoff. A call Coder does not serve (HTTP 405, or 404 Route not found) is named with the Coder release and not retried before the resync. */
       CoderAPIError: 'CoderAPIError',
       /** False. Creating or updating a destination Secret failed (for example forbidden); the new key is kept in Coder and written on the next attempt. */
       SecretWriteFailed: 'SecretWriteFailed',

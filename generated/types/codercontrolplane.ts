@@ -433,6 +433,10 @@ export interface CoderControlPlaneStatus {
    */
   licenseLastAppliedHash?: string;
   /**
+   * The SHA-256 (hex) of the license JWT that Coder last refused (LicenseApplied False Rejected); the operator does not upload it again until the Secret's value or the spec changes. Removed once a license is applied.
+   */
+  licenseRejectedHash?: string;
+  /**
    * The license tier that Coder reports; unknown until the operator has checked.
    */
   licenseTier?: 'none' | 'trial' | 'enterprise' | 'premium' | 'unknown';
@@ -530,6 +534,8 @@ export const CoderControlPlaneConditions = {
       NotSupported: 'NotSupported',
       /** False. Coder refused the operator token (HTTP 401 or 403); retried every 30 s. */
       Forbidden: 'Forbidden',
+      /** False. Coder refused the license itself (HTTP 400, for example "Invalid license"); the message holds Coder's answer, never the license. Not uploaded again until the Secret's value or the spec changes. */
+      Rejected: 'Rejected',
       /** True. Coder holds the configured license (uploaded now, or already present). */
       Applied: 'Applied',
     },
@@ -560,11 +566,11 @@ export const CoderControlPlaneConditions = {
       Unreachable: 'Unreachable',
       /** False. PostgreSQL refused the user name or password of the database URL. */
       AuthenticationFailed: 'AuthenticationFailed',
-      /** False. Coder's database does not have the tables and columns the operator expects. */
+      /** False. Coder's database does not have the tables and columns the operator expects (Coder v2.24.0 or later); the message names what is missing. */
       SchemaMismatch: 'SchemaMismatch',
       /** False. Coder's database has no organization yet; start Coder on it once. */
       NoOrganization: 'NoOrganization',
-      /** False. A Coder user named coder-k8s-operator exists that the operator did not create (it signed up or came from single sign-on); the operator does not adopt it. Delete or rename that user. */
+      /** False. A Coder user named coder-k8s-operator exists that the operator did not create (it signed up, came from single sign-on, was made through Coder's API or was given a password there); the operator does not adopt it. Delete or rename that user. */
       UserNotCreatedByOperator: 'UserNotCreatedByOperator',
       /** False. The operator token Secret could not be written; the new token was not kept in Coder's database. */
       TokenSecretWriteFailed: 'TokenSecretWriteFailed',

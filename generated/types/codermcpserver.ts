@@ -381,7 +381,7 @@ export const CoderMCPServerConditions = {
       Forbidden: 'Forbidden',
       /** False. Coder answered HTTP 429; retried with backoff. */
       RateLimited: 'RateLimited',
-      /** False. Another error (5xx, timeout, connection error); retried with backoff. */
+      /** False. Another error (5xx, timeout, connection error); retried with backoff. A call Coder does not serve (HTTP 405, or 404 Route not found) is named with the Coder release and not retried before the resync. */
       CoderAPIError: 'CoderAPIError',
     },
   },

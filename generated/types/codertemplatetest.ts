@@ -203,8 +203,10 @@ export const CoderTemplateTestConditions = {
       AgentsReady: 'AgentsReady',
       /** False. Waiting. The test passed and the controller is deleting its workspace. */
       DeletingWorkspace: 'DeletingWorkspace',
-      /** False. Waiting. A Coder API call failed; the controller retries until the deadline. */
+      /** False. Waiting. A Coder API call failed (no answer, a timeout, or an error status other than 404 and 405; the message names the call and the answer); the controller retries until the deadline. */
       CoderUnavailable: 'CoderUnavailable',
+      /** False. Waiting. Coder answered 404 about an object the test reads (it went away, or the operator user may not see it; it needs the site role owner); the controller retries until the deadline. */
+      CoderNotFound: 'CoderNotFound',
       /** False. Waiting. Coder answered about another object than the one asked for; the controller retries until the deadline. */
       CoderAnswerMismatch: 'CoderAnswerMismatch',
       /** False. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait. */
@@ -223,7 +225,7 @@ export const CoderTemplateTestConditions = {
       CreateRejected: 'CreateRejected',
       /** False. Failed. No workspace of this test appeared within 15 minutes after an uncertain create request. */
       CreateOutcomeUnknown: 'CreateOutcomeUnknown',
-      /** False. Failed. The start build failed; the message holds only the job error code. */
+      /** False. Failed. The start build failed; the message holds Coder's job error (redacted, bounded), its error code and the last build log lines. */
       BuildFailed: 'BuildFailed',
       /** False. Failed. Someone else canceled the start build. */
       BuildCanceled: 'BuildCanceled',
@@ -245,6 +247,8 @@ export const CoderTemplateTestConditions = {
       DeleteBuildFailed: 'DeleteBuildFailed',
       /** False. Failed. The control plane was deleted while a workspace of the test could exist. */
       ControlPlaneGone: 'ControlPlaneGone',
+      /** False. Failed. Coder does not serve a call the test makes (HTTP 405, or 404 Route not found); the message names the call and the Coder release. Waiting would change nothing; use a Coder release the operator supports. */
+      EndpointNotFound: 'EndpointNotFound',
     },
   },
   /** True while the test runs (phase Pending or Running), with the current wait reason; False once the test is final. */
@@ -283,8 +287,10 @@ export const CoderTemplateTestConditions = {
       AgentsReady: 'AgentsReady',
       /** True. Waiting. The test passed and the controller is deleting its workspace. */
       DeletingWorkspace: 'DeletingWorkspace',
-      /** True. Waiting. A Coder API call failed; the controller retries until the deadline. */
+      /** True. Waiting. A Coder API call failed (no answer, a timeout, or an error status other than 404 and 405; the message names the call and the answer); the controller retries until the deadline. */
       CoderUnavailable: 'CoderUnavailable',
+      /** True. Waiting. Coder answered 404 about an object the test reads (it went away, or the operator user may not see it; it needs the site role owner); the controller retries until the deadline. */
+      CoderNotFound: 'CoderNotFound',
       /** True. Waiting. Coder answered about another object than the one asked for; the controller retries until the deadline. */
       CoderAnswerMismatch: 'CoderAnswerMismatch',
       /** False. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait. */
@@ -303,7 +309,7 @@ export const CoderTemplateTestConditions = {
       CreateRejected: 'CreateRejected',
       /** False. Failed. No workspace of this test appeared within 15 minutes after an uncertain create request. */
       CreateOutcomeUnknown: 'CreateOutcomeUnknown',
-      /** False. Failed. The start build failed; the message holds only the job error code. */
+      /** False. Failed. The start build failed; the message holds Coder's job error (redacted, bounded), its error code and the last build log lines. */
       BuildFailed: 'BuildFailed',
       /** False. Failed. Someone else canceled the start build. */
       BuildCanceled: 'BuildCanceled',
@@ -325,6 +331,8 @@ export const CoderTemplateTestConditions = {
       DeleteBuildFailed: 'DeleteBuildFailed',
       /** False. Failed. The control plane was deleted while a workspace of the test could exist. */
       ControlPlaneGone: 'ControlPlaneGone',
+      /** False. Failed. Coder does not serve a call the test makes (HTTP 405, or 404 Route not found); the message names the call and the Coder release. Waiting would change nothing; use a Coder release the operator supports. */
+      EndpointNotFound: 'EndpointNotFound',
     },
   },
   /** True when the test failed (phase Failed), with the failure reason; False otherwise. */
@@ -363,8 +371,10 @@ export const CoderTemplateTestConditions = {
       AgentsReady: 'AgentsReady',
       /** False. Waiting. The test passed and the controller is deleting its workspace. */
       DeletingWorkspace: 'DeletingWorkspace',
-      /** False. Waiting. A Coder API call failed; the controller retries until the deadline. */
+      /** False. Waiting. A Coder API call failed (no answer, a timeout, or an error status other than 404 and 405; the message names the call and the answer); the controller retries until the deadline. */
       CoderUnavailable: 'CoderUnavailable',
+      /** False. Waiting. Coder answered 404 about an object the test reads (it went away, or the operator user may not see it; it needs the site role owner); the controller retries until the deadline. */
+      CoderNotFound: 'CoderNotFound',
       /** False. Waiting. Coder answered about another object than the one asked for; the controller retries until the deadline. */
       CoderAnswerMismatch: 'CoderAnswerMismatch',
       /** True. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait. */
@@ -383,7 +393,7 @@ export const CoderTemplateTestConditions = {
       CreateRejected: 'CreateRejected',
       /** True. Failed. No workspace of this test appeared within 15 minutes after an uncertain create request. */
       CreateOutcomeUnknown: 'CreateOutcomeUnknown',
-      /** True. Failed. The start build failed; the message holds only the job error code. */
+      /** True. Failed. The start build failed; the message holds Coder's job error (redacted, bounded), its error code and the last build log lines. */
       BuildFailed: 'BuildFailed',
       /** True. Failed. Someone else canceled the start build. */
       BuildCanceled: 'BuildCanceled',
@@ -405,6 +415,8 @@ export const CoderTemplateTestConditions = {
       DeleteBuildFailed: 'DeleteBuildFailed',
       /** True. Failed. The control plane was deleted while a workspace of the test could exist. */
       ControlPlaneGone: 'ControlPlaneGone',
+      /** True. Failed. Coder does not serve a call the test makes (HTTP 405, or 404 Route not found); the message names the call and the Coder release. Waiting would change nothing; use a Coder release the operator supports. */
+      EndpointNotFound: 'EndpointNotFound',
     },
   },
   /** Whether the workspace of the test is gone from Coder. Set once the test is final (and when it is deleted mid-run); cleanup changes only this condition. The finalizer coder.com/template-test-cleanup stays while a workspace can exist. */
@@ -425,6 +437,8 @@ export const CoderTemplateTestConditions = {
       DeleteRetrying: 'DeleteRetrying',
       /** False. Coder or the control plane cannot be reached; cleanup retries every 60 s. */
       ControlPlaneUnavailable: 'ControlPlaneUnavailable',
+      /** False. Coder does not serve a call cleanup makes (HTTP 405, or 404 Route not found); cleanup retries every 60 s. Delete the workspace in Coder, or upgrade Coder. */
+      EndpointNotFound: 'EndpointNotFound',
       /** False. Coder answered about another object than the one asked for; cleanup retries. */
       CoderAnswerMismatch: 'CoderAnswerMismatch',
       /** False. The annotation coder.com/deletion-policy=retain keeps the workspace, allowed by spec.templateTests.allowRetain of the control plane. */

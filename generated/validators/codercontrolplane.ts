@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"$ref":"#/$defs/d0"},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"envFrom":{"type":"array","items":{"type":"object","properties":{"configMapRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}},"prefix":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"database":{"type":"object","required":["connectionSecretRef"],"properties":{"connectionSecretRef":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"operatorAccess":{"type":"object","properties":{"disabled":{"type":"boolean"},"generatedTokenSecretName":{"type":"string"}}},"licenseSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"serviceAccount":{"type":"object","properties":{"disableCreate":{"type":"boolean"},"name":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"labels":{"type":"object","additionalProperties":{"type":"string"}}}},"rbac":{"type":"object","properties":{"workspacePerms":{"type":"boolean"},"enableDeployments":{"type":"boolean"},"extraRules":{"type":"array","items":{"type":"object","required":["verbs"],"properties":{"apiGroups":{"type":"array","items":{"type":"string"}},"nonResourceURLs":{"type":"array","items":{"type":"string"}},"resourceNames":{"type":"array","items":{"type":"string"}},"resources":{"type":"array","items":{"type":"string"}},"verbs":{"type":"array","items":{"type":"string"}}}}},"workspaceNamespaces":{"type":"array","items":{"type":"string"}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"securityContext":{"type":"object","properties":{"allowPrivilegeEscalation":{"type":"boolean"},"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"capabilities":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}},"drop":{"type":"array","items":{"type":"string"}}}},"privileged":{"type":"boolean"},"procMount":{"type":"string"},"readOnlyRootFilesystem":{"type":"boolean"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"podSecurityContext":{"type":"object","properties":{"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"fsGroup":{"type":"integer","format":"int64"},"fsGroupChangePolicy":{"type":"string"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxChangePolicy":{"type":"string"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"supplementalGroups":{"type":"array","items":{"type":"integer","format":"int64"}},"supplementalGroupsPolicy":{"type":"string"},"sysctls":{"type":"array","items":{"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"tls":{"type":"object","properties":{"secretNames":{"type":"array","items":{"type":"string"}}}},"readinessProbe":{"$ref":"#/$defs/d1"},"livenessProbe":{"$ref":"#/$defs/d1"},"envUseClusterAccessURL":{"type":"boolean"},"expose":{"type":"object","properties":{"ingress":{"type":"object","required":["host"],"properties":{"host":{"type":"string"},"className":{"type":"string"},"wildcardHost":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"tls":{"type":"object","properties":{"secretName":{"type":"string"},"wildcardSecretName":{"type":"string"}}}}},"gateway":{"type":"object","required":["host","parentRefs"],"properties":{"host":{"type":"string"},"wildcardHost":{"type":"string"},"parentRefs":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"sectionName":{"type":"string"}}}}}}}},"volumes":{"type":"array","items":{"type":"object","required":["name"],"properties":{"awsElasticBlockStore":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"azureDisk":{"type":"object","required":["diskName","diskURI"],"properties":{"cachingMode":{"type":"string"},"diskName":{"type":"string"},"diskURI":{"type":"string"},"fsType":{"type":"string"},"kind":{"type":"string"},"readOnly":{"type":"boolean"}}},"azureFile":{"type":"object","required":["secretName","shareName"],"properties":{"readOnly":{"type":"boolean"},"secretName":{"type":"string"},"shareName":{"type":"string"}}},"cephfs":{"type":"object","required":["monitors"],"properties":{"monitors":{"type":"array","items":{"type":"string"}},"path":{"type":"string"},"readOnly":{"type":"boolean"},"secretFile":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"cinder":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeID":{"type":"string"}}},"configMap":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"csi":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"nodePublishSecretRef":{"type":"object","properties":{"name":{"type":"string"}}},"readOnly":{"type":"boolean"},"volumeAttributes":{"type":"object","additionalProperties":{"type":"string"}}}},"downwardAPI":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"$ref":"#/$defs/d3"}}},"emptyDir":{"type":"object","properties":{"medium":{"type":"string"},"sizeLimit":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}},"ephemeral":{"type":"object","properties":{"volumeClaimTemplate":{"type":"object","required":["spec"],"properties":{"metadata":{"type":"object","properties":{"annotations":{"type":"object","additionalProperties":{"type":"string"}},"creationTimestamp":{"type":"string","format":"date-time"},"deletionGracePeriodSeconds":{"type":"integer","format":"int64"},"deletionTimestamp":{"type":"string","format":"date-time"},"finalizers":{"type":"array","items":{"type":"string"}},"generateName":{"type":"string"},"generation":{"type":"integer","format":"int64"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"managedFields":{"type":"array","items":{"type":"object","properties":{"apiVersion":{"type":"string"},"fieldsType":{"type":"string"},"fieldsV1":{"type":"object"},"manager":{"type":"string"},"operation":{"type":"string"},"subresource":{"type":"string"},"time":{"type":"string","format":"date-time"}}}},"name":{"type":"string"},"namespace":{"type":"string"},"ownerReferences":{"type":"array","items":{"type":"object","required":["apiVersion","kind","name","uid"],"properties":{"apiVersion":{"type":"string"},"blockOwnerDeletion":{"type":"boolean"},"controller":{"type":"boolean"},"kind":{"type":"string"},"name":{"type":"string"},"uid":{"type":"string"}}}},"resourceVersion":{"type":"string"},"selfLink":{"type":"string"},"uid":{"type":"string"}}},"spec":{"type":"object","properties":{"accessModes":{"type":"array","items":{"type":"string"}},"dataSource":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"}}},"dataSourceRef":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"},"namespace":{"type":"string"}}},"resources":{"type":"object","properties":{"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"selector":{"$ref":"#/$defs/d4"},"storageClassName":{"type":"string"},"volumeAttributesClassName":{"type":"string"},"volumeMode":{"type":"string"},"volumeName":{"type":"string"}}}}}}},"fc":{"type":"object","properties":{"fsType":{"type":"string"},"lun":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"targetWWNs":{"type":"array","items":{"type":"string"}},"wwids":{"type":"array","items":{"type":"string"}}}},"flexVolume":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"options":{"type":"object","additionalProperties":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}}}},"flocker":{"type":"object","properties":{"datasetName":{"type":"string"},"datasetUUID":{"type":"string"}}},"gcePersistentDisk":{"type":"object","required":["pdName"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"pdName":{"type":"string"},"readOnly":{"type":"boolean"}}},"gitRepo":{"type":"object","required":["repository"],"properties":{"directory":{"type":"string"},"repository":{"type":"string"},"revision":{"type":"string"}}},"glusterfs":{"type":"object","required":["endpoints","path"],"properties":{"endpoints":{"type":"string"},"path":{"type":"string"},"readOnly":{"type":"boolean"}}},"hostPath":{"type":"object","required":["path"],"properties":{"path":{"type":"string"},"type":{"type":"string"}}},"image":{"type":"object","properties":{"pullPolicy":{"type":"string"},"reference":{"type":"string"}}},"iscsi":{"type":"object","required":["targetPortal","iqn","lun"],"properties":{"chapAuthDiscovery":{"type":"boolean"},"chapAuthSession":{"type":"boolean"},"fsType":{"type":"string"},"initiatorName":{"type":"string"},"iqn":{"type":"string"},"iscsiInterface":{"type":"string"},"lun":{"type":"integer","format":"int32"},"portals":{"type":"array","items":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"targetPortal":{"type":"string"}}},"name":{"type":"string"},"nfs":{"type":"object","required":["server","path"],"properties":{"path":{"type":"string"},"readOnly":{"type":"boolean"},"server":{"type":"string"}}},"persistentVolumeClaim":{"type":"object","required":["claimName"],"properties":{"claimName":{"type":"string"},"readOnly":{"type":"boolean"}}},"photonPersistentDisk":{"type":"object","required":["pdID"],"properties":{"fsType":{"type":"string"},"pdID":{"type":"string"}}},"portworxVolume":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"projected":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"sources":{"type":"array","items":{"type":"object","properties":{"clusterTrustBundle":{"type":"object","required":["path"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"name":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"signerName":{"type":"string"}}},"configMap":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"downwardAPI":{"type":"object","properties":{"items":{"$ref":"#/$defs/d3"}}},"podCertificate":{"type":"object","required":["signerName","keyType"],"properties":{"certificateChainPath":{"type":"string"},"credentialBundlePath":{"type":"string"},"keyPath":{"type":"string"},"keyType":{"type":"string"},"maxExpirationSeconds":{"type":"integer","format":"int32"},"signerName":{"type":"string"},"userAnnotations":{"type":"object","additionalProperties":{"type":"string"}}}},"secret":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"serviceAccountToken":{"type":"object","required":["path"],"properties":{"audience":{"type":"string"},"expirationSeconds":{"type":"integer","format":"int64"},"path":{"type":"string"}}}}}}}},"quobyte":{"type":"object","required":["registry","volume"],"properties":{"group":{"type":"string"},"readOnly":{"type":"boolean"},"registry":{"type":"string"},"tenant":{"type":"string"},"user":{"type":"string"},"volume":{"type":"string"}}},"rbd":{"type":"object","required":["monitors","image"],"properties":{"fsType":{"type":"string"},"image":{"type":"string"},"keyring":{"type":"string"},"monitors":{"type":"array","items":{"type":"string"}},"pool":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"scaleIO":{"type":"object","required":["gateway","system","secretRef"],"properties":{"fsType":{"type":"string"},"gateway":{"type":"string"},"protectionDomain":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"sslEnabled":{"type":"boolean"},"storageMode":{"type":"string"},"storagePool":{"type":"string"},"system":{"type":"string"},"volumeName":{"type":"string"}}},"secret":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"optional":{"type":"boolean"},"secretName":{"type":"string"}}},"storageos":{"type":"object","properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeName":{"type":"string"},"volumeNamespace":{"type":"string"}}},"vsphereVolume":{"type":"object","required":["volumePath"],"properties":{"fsType":{"type":"string"},"storagePolicyID":{"type":"string"},"storagePolicyName":{"type":"string"},"volumePath":{"type":"string"}}}}}},"volumeMounts":{"type":"array","items":{"type":"object","required":["name","mountPath"],"properties":{"mountPath":{"type":"string"},"mountPropagation":{"type":"string"},"name":{"type":"string"},"readOnly":{"type":"boolean"},"recursiveReadOnly":{"type":"string"},"subPath":{"type":"string"},"subPathExpr":{"type":"string"}}}},"certs":{"type":"object","properties":{"secrets":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string"},"key":{"type":"string"},"operator":{"type":"string"},"tolerationSeconds":{"type":"integer","format":"int64"},"value":{"type":"string"}}}},"affinity":{"type":"object","properties":{"nodeAffinity":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"type":"array","items":{"type":"object","required":["weight","preference"],"properties":{"preference":{"$ref":"#/$defs/d5"},"weight":{"type":"integer","format":"int32"}}}},"requiredDuringSchedulingIgnoredDuringExecution":{"type":"object","required":["nodeSelectorTerms"],"properties":{"nodeSelectorTerms":{"type":"array","items":{"$ref":"#/$defs/d5"}}}}}},"podAffinity":{"$ref":"#/$defs/d10"},"podAntiAffinity":{"$ref":"#/$defs/d10"}}},"topologySpreadConstraints":{"type":"array","items":{"type":"object","required":["maxSkew","topologyKey","whenUnsatisfiable"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"maxSkew":{"type":"integer","format":"int32"},"minDomains":{"type":"integer","format":"int32"},"nodeAffinityPolicy":{"type":"string"},"nodeTaintsPolicy":{"type":"string"},"topologyKey":{"type":"string"},"whenUnsatisfiable":{"type":"string"}}}},"templateTests":{"type":"object","properties":{"ownerUserID":{"type":"string","format":"uuid","maxLength":36},"allowRetain":{"type":"boolean"}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"url":{"type":"string"},"phase":{"type":"string","enum":["Pending","Ready"]},"operatorAccessReady":{"type":"boolean"},"operatorTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"licenseLastApplied":{"type":"string","format":"date-time"},"licenseLastAppliedHash":{"type":"string"},"licenseTier":{"type":"string","enum":["none","trial","enterprise","premium","unknown"]},"entitlementsLastChecked":{"type":"string","format":"date-time"},"externalProvisionerDaemonsEntitlement":{"type":"string","enum":["entitled","grace_period","not_entitled","unknown"]},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{"d0":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"d1":{"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32"},"periodSeconds":{"type":"integer","format":"int32"},"timeoutSeconds":{"type":"integer","format":"int32"},"successThreshold":{"type":"integer","format":"int32"},"failureThreshold":{"type":"integer","format":"int32"}}},"d2":{"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"$ref":"#/$defs/d0"}}},"d3":{"type":"array","items":{"$ref":"#/$defs/d2"}},"d4":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}},"d5":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}},"d6":{"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d4"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}},"d7":{"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d6"},"weight":{"type":"integer","format":"int32"}}},"d8":{"type":"array","items":{"$ref":"#/$defs/d7"}},"d9":{"type":"array","items":{"$ref":"#/$defs/d6"}},"d10":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d9"}}}}};
+const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"$ref":"#/$defs/d0"},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"envFrom":{"type":"array","items":{"type":"object","properties":{"configMapRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}},"prefix":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"database":{"type":"object","required":["connectionSecretRef"],"properties":{"connectionSecretRef":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"operatorAccess":{"type":"object","properties":{"disabled":{"type":"boolean"},"generatedTokenSecretName":{"type":"string"}}},"licenseSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"serviceAccount":{"type":"object","properties":{"disableCreate":{"type":"boolean"},"name":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"labels":{"type":"object","additionalProperties":{"type":"string"}}}},"rbac":{"type":"object","properties":{"workspacePerms":{"type":"boolean"},"enableDeployments":{"type":"boolean"},"extraRules":{"type":"array","items":{"type":"object","required":["verbs"],"properties":{"apiGroups":{"type":"array","items":{"type":"string"}},"nonResourceURLs":{"type":"array","items":{"type":"string"}},"resourceNames":{"type":"array","items":{"type":"string"}},"resources":{"type":"array","items":{"type":"string"}},"verbs":{"type":"array","items":{"type":"string"}}}}},"workspaceNamespaces":{"type":"array","items":{"type":"string"}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"securityContext":{"type":"object","properties":{"allowPrivilegeEscalation":{"type":"boolean"},"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"capabilities":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}},"drop":{"type":"array","items":{"type":"string"}}}},"privileged":{"type":"boolean"},"procMount":{"type":"string"},"readOnlyRootFilesystem":{"type":"boolean"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"podSecurityContext":{"type":"object","properties":{"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"fsGroup":{"type":"integer","format":"int64"},"fsGroupChangePolicy":{"type":"string"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxChangePolicy":{"type":"string"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"supplementalGroups":{"type":"array","items":{"type":"integer","format":"int64"}},"supplementalGroupsPolicy":{"type":"string"},"sysctls":{"type":"array","items":{"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"tls":{"type":"object","properties":{"secretNames":{"type":"array","items":{"type":"string"}}}},"readinessProbe":{"$ref":"#/$defs/d1"},"livenessProbe":{"$ref":"#/$defs/d1"},"envUseClusterAccessURL":{"type":"boolean"},"expose":{"type":"object","properties":{"ingress":{"type":"object","required":["host"],"properties":{"host":{"type":"string"},"className":{"type":"string"},"wildcardHost":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"tls":{"type":"object","properties":{"secretName":{"type":"string"},"wildcardSecretName":{"type":"string"}}}}},"gateway":{"type":"object","required":["host","parentRefs"],"properties":{"host":{"type":"string"},"wildcardHost":{"type":"string"},"parentRefs":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"sectionName":{"type":"string"}}}}}}}},"volumes":{"type":"array","items":{"type":"object","required":["name"],"properties":{"awsElasticBlockStore":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"azureDisk":{"type":"object","required":["diskName","diskURI"],"properties":{"cachingMode":{"type":"string"},"diskName":{"type":"string"},"diskURI":{"type":"string"},"fsType":{"type":"string"},"kind":{"type":"string"},"readOnly":{"type":"boolean"}}},"azureFile":{"type":"object","required":["secretName","shareName"],"properties":{"readOnly":{"type":"boolean"},"secretName":{"type":"string"},"shareName":{"type":"string"}}},"cephfs":{"type":"object","required":["monitors"],"properties":{"monitors":{"type":"array","items":{"type":"string"}},"path":{"type":"string"},"readOnly":{"type":"boolean"},"secretFile":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"cinder":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeID":{"type":"string"}}},"configMap":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"csi":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"nodePublishSecretRef":{"type":"object","properties":{"name":{"type":"string"}}},"readOnly":{"type":"boolean"},"volumeAttributes":{"type":"object","additionalProperties":{"type":"string"}}}},"downwardAPI":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"$ref":"#/$defs/d3"}}},"emptyDir":{"type":"object","properties":{"medium":{"type":"string"},"sizeLimit":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}},"ephemeral":{"type":"object","properties":{"volumeClaimTemplate":{"type":"object","required":["spec"],"properties":{"metadata":{"type":"object","properties":{"annotations":{"type":"object","additionalProperties":{"type":"string"}},"creationTimestamp":{"type":"string","format":"date-time"},"deletionGracePeriodSeconds":{"type":"integer","format":"int64"},"deletionTimestamp":{"type":"string","format":"date-time"},"finalizers":{"type":"array","items":{"type":"string"}},"generateName":{"type":"string"},"generation":{"type":"integer","format":"int64"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"managedFields":{"type":"array","items":{"type":"object","properties":{"apiVersion":{"type":"string"},"fieldsType":{"type":"string"},"fieldsV1":{"type":"object"},"manager":{"type":"string"},"operation":{"type":"string"},"subresource":{"type":"string"},"time":{"type":"string","format":"date-time"}}}},"name":{"type":"string"},"namespace":{"type":"string"},"ownerReferences":{"type":"array","items":{"type":"object","required":["apiVersion","kind","name","uid"],"properties":{"apiVersion":{"type":"string"},"blockOwnerDeletion":{"type":"boolean"},"controller":{"type":"boolean"},"kind":{"type":"string"},"name":{"type":"string"},"uid":{"type":"string"}}}},"resourceVersion":{"type":"string"},"selfLink":{"type":"string"},"uid":{"type":"string"}}},"spec":{"type":"object","properties":{"accessModes":{"type":"array","items":{"type":"string"}},"dataSource":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"}}},"dataSourceRef":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"},"namespace":{"type":"string"}}},"resources":{"type":"object","properties":{"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"selector":{"$ref":"#/$defs/d4"},"storageClassName":{"type":"string"},"volumeAttributesClassName":{"type":"string"},"volumeMode":{"type":"string"},"volumeName":{"type":"string"}}}}}}},"fc":{"type":"object","properties":{"fsType":{"type":"string"},"lun":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"targetWWNs":{"type":"array","items":{"type":"string"}},"wwids":{"type":"array","items":{"type":"string"}}}},"flexVolume":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"options":{"type":"object","additionalProperties":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}}}},"flocker":{"type":"object","properties":{"datasetName":{"type":"string"},"datasetUUID":{"type":"string"}}},"gcePersistentDisk":{"type":"object","required":["pdName"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"pdName":{"type":"string"},"readOnly":{"type":"boolean"}}},"gitRepo":{"type":"object","required":["repository"],"properties":{"directory":{"type":"string"},"repository":{"type":"string"},"revision":{"type":"string"}}},"glusterfs":{"type":"object","required":["endpoints","path"],"properties":{"endpoints":{"type":"string"},"path":{"type":"string"},"readOnly":{"type":"boolean"}}},"hostPath":{"type":"object","required":["path"],"properties":{"path":{"type":"string"},"type":{"type":"string"}}},"image":{"type":"object","properties":{"pullPolicy":{"type":"string"},"reference":{"type":"string"}}},"iscsi":{"type":"object","required":["targetPortal","iqn","lun"],"properties":{"chapAuthDiscovery":{"type":"boolean"},"chapAuthSession":{"type":"boolean"},"fsType":{"type":"string"},"initiatorName":{"type":"string"},"iqn":{"type":"string"},"iscsiInterface":{"type":"string"},"lun":{"type":"integer","format":"int32"},"portals":{"type":"array","items":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"targetPortal":{"type":"string"}}},"name":{"type":"string"},"nfs":{"type":"object","required":["server","path"],"properties":{"path":{"type":"string"},"readOnly":{"type":"boolean"},"server":{"type":"string"}}},"persistentVolumeClaim":{"type":"object","required":["claimName"],"properties":{"claimName":{"type":"string"},"readOnly":{"type":"boolean"}}},"photonPersistentDisk":{"type":"object","required":["pdID"],"properties":{"fsType":{"type":"string"},"pdID":{"type":"string"}}},"portworxVolume":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"projected":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"sources":{"type":"array","items":{"type":"object","properties":{"clusterTrustBundle":{"type":"object","required":["path"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"name":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"signerName":{"type":"string"}}},"configMap":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"downwardAPI":{"type":"object","properties":{"items":{"$ref":"#/$defs/d3"}}},"podCertificate":{"type":"object","required":["signerName","keyType"],"properties":{"certificateChainPath":{"type":"string"},"credentialBundlePath":{"type":"string"},"keyPath":{"type":"string"},"keyType":{"type":"string"},"maxExpirationSeconds":{"type":"integer","format":"int32"},"signerName":{"type":"string"},"userAnnotations":{"type":"object","additionalProperties":{"type":"string"}}}},"secret":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"serviceAccountToken":{"type":"object","required":["path"],"properties":{"audience":{"type":"string"},"expirationSeconds":{"type":"integer","format":"int64"},"path":{"type":"string"}}}}}}}},"quobyte":{"type":"object","required":["registry","volume"],"properties":{"group":{"type":"string"},"readOnly":{"type":"boolean"},"registry":{"type":"string"},"tenant":{"type":"string"},"user":{"type":"string"},"volume":{"type":"string"}}},"rbd":{"type":"object","required":["monitors","image"],"properties":{"fsType":{"type":"string"},"image":{"type":"string"},"keyring":{"type":"string"},"monitors":{"type":"array","items":{"type":"string"}},"pool":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"scaleIO":{"type":"object","required":["gateway","system","secretRef"],"properties":{"fsType":{"type":"string"},"gateway":{"type":"string"},"protectionDomain":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"sslEnabled":{"type":"boolean"},"storageMode":{"type":"string"},"storagePool":{"type":"string"},"system":{"type":"string"},"volumeName":{"type":"string"}}},"secret":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"optional":{"type":"boolean"},"secretName":{"type":"string"}}},"storageos":{"type":"object","properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeName":{"type":"string"},"volumeNamespace":{"type":"string"}}},"vsphereVolume":{"type":"object","required":["volumePath"],"properties":{"fsType":{"type":"string"},"storagePolicyID":{"type":"string"},"storagePolicyName":{"type":"string"},"volumePath":{"type":"string"}}}}}},"volumeMounts":{"type":"array","items":{"type":"object","required":["name","mountPath"],"properties":{"mountPath":{"type":"string"},"mountPropagation":{"type":"string"},"name":{"type":"string"},"readOnly":{"type":"boolean"},"recursiveReadOnly":{"type":"string"},"subPath":{"type":"string"},"subPathExpr":{"type":"string"}}}},"certs":{"type":"object","properties":{"secrets":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string"},"key":{"type":"string"},"operator":{"type":"string"},"tolerationSeconds":{"type":"integer","format":"int64"},"value":{"type":"string"}}}},"affinity":{"type":"object","properties":{"nodeAffinity":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"type":"array","items":{"type":"object","required":["weight","preference"],"properties":{"preference":{"$ref":"#/$defs/d5"},"weight":{"type":"integer","format":"int32"}}}},"requiredDuringSchedulingIgnoredDuringExecution":{"type":"object","required":["nodeSelectorTerms"],"properties":{"nodeSelectorTerms":{"type":"array","items":{"$ref":"#/$defs/d5"}}}}}},"podAffinity":{"$ref":"#/$defs/d10"},"podAntiAffinity":{"$ref":"#/$defs/d10"}}},"topologySpreadConstraints":{"type":"array","items":{"type":"object","required":["maxSkew","topologyKey","whenUnsatisfiable"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"maxSkew":{"type":"integer","format":"int32"},"minDomains":{"type":"integer","format":"int32"},"nodeAffinityPolicy":{"type":"string"},"nodeTaintsPolicy":{"type":"string"},"topologyKey":{"type":"string"},"whenUnsatisfiable":{"type":"string"}}}},"templateTests":{"type":"object","properties":{"ownerUserID":{"type":"string","format":"uuid","maxLength":36},"allowRetain":{"type":"boolean"}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"url":{"type":"string"},"phase":{"type":"string","enum":["Pending","Ready"]},"operatorAccessReady":{"type":"boolean"},"operatorTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"licenseLastApplied":{"type":"string","format":"date-time"},"licenseLastAppliedHash":{"type":"string"},"licenseRejectedHash":{"type":"string"},"licenseTier":{"type":"string","enum":["none","trial","enterprise","premium","unknown"]},"entitlementsLastChecked":{"type":"string","format":"date-time"},"externalProvisionerDaemonsEntitlement":{"type":"string","enum":["entitled","grace_period","not_entitled","unknown"]},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{"d0":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"d1":{"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32"},"periodSeconds":{"type":"integer","format":"int32"},"timeoutSeconds":{"type":"integer","format":"int32"},"successThreshold":{"type":"integer","format":"int32"},"failureThreshold":{"type":"integer","format":"int32"}}},"d2":{"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"$ref":"#/$defs/d0"}}},"d3":{"type":"array","items":{"$ref":"#/$defs/d2"}},"d4":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}},"d5":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}},"d6":{"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d4"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}},"d7":{"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d6"},"weight":{"type":"integer","format":"int32"}}},"d8":{"type":"array","items":{"$ref":"#/$defs/d7"}},"d9":{"type":"array","items":{"$ref":"#/$defs/d6"}},"d10":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d9"}}}}};
 const formats0 = kubeFormats.int32;
 const formats4 = kubeFormats.int64;
 const formats36 = kubeFormats["date-time"];
@@ -9318,10 +9318,9 @@ vErrors.push(err635);
 errors++;
 }
 }
-if(data494.licenseTier !== undefined){
-let data505 = data494.licenseTier;
-if(typeof data505 !== "string"){
-const err636 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/type",keyword:"type",params:{type: "string"}};
+if(data494.licenseRejectedHash !== undefined){
+if(typeof data494.licenseRejectedHash !== "string"){
+const err636 = {instancePath:instancePath+"/status/licenseRejectedHash",schemaPath:"#/properties/status/properties/licenseRejectedHash/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err636];
 }
@@ -9330,8 +9329,11 @@ vErrors.push(err636);
 }
 errors++;
 }
-if(!(((((data505 === "none") || (data505 === "trial")) || (data505 === "enterprise")) || (data505 === "premium")) || (data505 === "unknown"))){
-const err637 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.licenseTier.enum}};
+}
+if(data494.licenseTier !== undefined){
+let data506 = data494.licenseTier;
+if(typeof data506 !== "string"){
+const err637 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err637];
 }
@@ -9340,12 +9342,8 @@ vErrors.push(err637);
 }
 errors++;
 }
-}
-if(data494.entitlementsLastChecked !== undefined){
-let data506 = data494.entitlementsLastChecked;
-if(typeof data506 === "string"){
-if(!(formats36.validate(data506))){
-const err638 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/format",keyword:"format",params:{format: "date-time"}};
+if(!(((((data506 === "none") || (data506 === "trial")) || (data506 === "enterprise")) || (data506 === "premium")) || (data506 === "unknown"))){
+const err638 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.licenseTier.enum}};
 if(vErrors === null){
 vErrors = [err638];
 }
@@ -9355,8 +9353,11 @@ vErrors.push(err638);
 errors++;
 }
 }
-else {
-const err639 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/type",keyword:"type",params:{type: "string"}};
+if(data494.entitlementsLastChecked !== undefined){
+let data507 = data494.entitlementsLastChecked;
+if(typeof data507 === "string"){
+if(!(formats36.validate(data507))){
+const err639 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err639];
 }
@@ -9366,10 +9367,8 @@ vErrors.push(err639);
 errors++;
 }
 }
-if(data494.externalProvisionerDaemonsEntitlement !== undefined){
-let data507 = data494.externalProvisionerDaemonsEntitlement;
-if(typeof data507 !== "string"){
-const err640 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/type",keyword:"type",params:{type: "string"}};
+else {
+const err640 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err640];
 }
@@ -9378,8 +9377,11 @@ vErrors.push(err640);
 }
 errors++;
 }
-if(!((((data507 === "entitled") || (data507 === "grace_period")) || (data507 === "not_entitled")) || (data507 === "unknown"))){
-const err641 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.externalProvisionerDaemonsEntitlement.enum}};
+}
+if(data494.externalProvisionerDaemonsEntitlement !== undefined){
+let data508 = data494.externalProvisionerDaemonsEntitlement;
+if(typeof data508 !== "string"){
+const err641 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err641];
 }
@@ -9388,16 +9390,8 @@ vErrors.push(err641);
 }
 errors++;
 }
-}
-if(data494.conditions !== undefined){
-let data508 = data494.conditions;
-if(Array.isArray(data508)){
-const len40 = data508.length;
-for(let i40=0; i40<len40; i40++){
-let data509 = data508[i40];
-if(data509 && typeof data509 == "object" && !Array.isArray(data509)){
-if(data509.type === undefined){
-const err642 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(!((((data508 === "entitled") || (data508 === "grace_period")) || (data508 === "not_entitled")) || (data508 === "unknown"))){
+const err642 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.externalProvisionerDaemonsEntitlement.enum}};
 if(vErrors === null){
 vErrors = [err642];
 }
@@ -9406,8 +9400,16 @@ vErrors.push(err642);
 }
 errors++;
 }
-if(data509.status === undefined){
-const err643 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+}
+if(data494.conditions !== undefined){
+let data509 = data494.conditions;
+if(Array.isArray(data509)){
+const len40 = data509.length;
+for(let i40=0; i40<len40; i40++){
+let data510 = data509[i40];
+if(data510 && typeof data510 == "object" && !Array.isArray(data510)){
+if(data510.type === undefined){
+const err643 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err643];
 }
@@ -9416,8 +9418,8 @@ vErrors.push(err643);
 }
 errors++;
 }
-if(data509.lastTransitionTime === undefined){
-const err644 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+if(data510.status === undefined){
+const err644 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err644];
 }
@@ -9426,8 +9428,8 @@ vErrors.push(err644);
 }
 errors++;
 }
-if(data509.reason === undefined){
-const err645 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(data510.lastTransitionTime === undefined){
+const err645 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err645];
 }
@@ -9436,8 +9438,8 @@ vErrors.push(err645);
 }
 errors++;
 }
-if(data509.message === undefined){
-const err646 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(data510.reason === undefined){
+const err646 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err646];
 }
@@ -9446,11 +9448,8 @@ vErrors.push(err646);
 }
 errors++;
 }
-if(data509.type !== undefined){
-let data510 = data509.type;
-if(typeof data510 === "string"){
-if(func8(data510) > 316){
-const err647 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(data510.message === undefined){
+const err647 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err647];
 }
@@ -9459,8 +9458,11 @@ vErrors.push(err647);
 }
 errors++;
 }
-if(!pattern6.test(data510)){
-const err648 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+if(data510.type !== undefined){
+let data511 = data510.type;
+if(typeof data511 === "string"){
+if(func8(data511) > 316){
+const err648 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err648];
 }
@@ -9469,9 +9471,8 @@ vErrors.push(err648);
 }
 errors++;
 }
-}
-else {
-const err649 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(!pattern6.test(data511)){
+const err649 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err649];
 }
@@ -9481,10 +9482,8 @@ vErrors.push(err649);
 errors++;
 }
 }
-if(data509.status !== undefined){
-let data511 = data509.status;
-if(typeof data511 !== "string"){
-const err650 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+else {
+const err650 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err650];
 }
@@ -9493,8 +9492,11 @@ vErrors.push(err650);
 }
 errors++;
 }
-if(!(((data511 === "True") || (data511 === "False")) || (data511 === "Unknown"))){
-const err651 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+}
+if(data510.status !== undefined){
+let data512 = data510.status;
+if(typeof data512 !== "string"){
+const err651 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err651];
 }
@@ -9503,11 +9505,8 @@ vErrors.push(err651);
 }
 errors++;
 }
-}
-if(data509.observedGeneration !== undefined){
-let data512 = data509.observedGeneration;
-if(!((typeof data512 == "number") && (!(data512 % 1) && !isNaN(data512)))){
-const err652 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(!(((data512 === "True") || (data512 === "False")) || (data512 === "Unknown"))){
+const err652 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err652];
 }
@@ -9516,9 +9515,11 @@ vErrors.push(err652);
 }
 errors++;
 }
-if(typeof data512 == "number"){
-if(data512 < 0 || isNaN(data512)){
-const err653 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+if(data510.observedGeneration !== undefined){
+let data513 = data510.observedGeneration;
+if(!((typeof data513 == "number") && (!(data513 % 1) && !isNaN(data513)))){
+const err653 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err653];
 }
@@ -9527,8 +9528,9 @@ vErrors.push(err653);
 }
 errors++;
 }
-if(!(formats4.validate(data512))){
-const err654 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+if(typeof data513 == "number"){
+if(data513 < 0 || isNaN(data513)){
+const err654 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err654];
 }
@@ -9537,13 +9539,8 @@ vErrors.push(err654);
 }
 errors++;
 }
-}
-}
-if(data509.lastTransitionTime !== undefined){
-let data513 = data509.lastTransitionTime;
-if(typeof data513 === "string"){
-if(!(formats36.validate(data513))){
-const err655 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(!(formats4.validate(data513))){
+const err655 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err655];
 }
@@ -9553,8 +9550,12 @@ vErrors.push(err655);
 errors++;
 }
 }
-else {
-const err656 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+}
+if(data510.lastTransitionTime !== undefined){
+let data514 = data510.lastTransitionTime;
+if(typeof data514 === "string"){
+if(!(formats36.validate(data514))){
+const err656 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err656];
 }
@@ -9564,11 +9565,8 @@ vErrors.push(err656);
 errors++;
 }
 }
-if(data509.reason !== undefined){
-let data514 = data509.reason;
-if(typeof data514 === "string"){
-if(func8(data514) > 1024){
-const err657 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+else {
+const err657 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err657];
 }
@@ -9577,8 +9575,12 @@ vErrors.push(err657);
 }
 errors++;
 }
-if(func8(data514) < 1){
-const err658 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+}
+if(data510.reason !== undefined){
+let data515 = data510.reason;
+if(typeof data515 === "string"){
+if(func8(data515) > 1024){
+const err658 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err658];
 }
@@ -9587,8 +9589,8 @@ vErrors.push(err658);
 }
 errors++;
 }
-if(!pattern7.test(data514)){
-const err659 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+if(func8(data515) < 1){
+const err659 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err659];
 }
@@ -9597,9 +9599,8 @@ vErrors.push(err659);
 }
 errors++;
 }
-}
-else {
-const err660 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+if(!pattern7.test(data515)){
+const err660 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err660];
 }
@@ -9609,11 +9610,8 @@ vErrors.push(err660);
 errors++;
 }
 }
-if(data509.message !== undefined){
-let data515 = data509.message;
-if(typeof data515 === "string"){
-if(func8(data515) > 32768){
-const err661 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+else {
+const err661 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err661];
 }
@@ -9623,8 +9621,11 @@ vErrors.push(err661);
 errors++;
 }
 }
-else {
-const err662 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+if(data510.message !== undefined){
+let data516 = data510.message;
+if(typeof data516 === "string"){
+if(func8(data516) > 32768){
+const err662 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err662];
 }
@@ -9634,9 +9635,8 @@ vErrors.push(err662);
 errors++;
 }
 }
-}
 else {
-const err663 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+const err663 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err663];
 }
@@ -9648,7 +9648,7 @@ errors++;
 }
 }
 else {
-const err664 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+const err664 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err664];
 }
@@ -9660,7 +9660,7 @@ errors++;
 }
 }
 else {
-const err665 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+const err665 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err665];
 }
@@ -9672,12 +9672,24 @@ errors++;
 }
 }
 else {
-const err666 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err666 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err666];
 }
 else {
 vErrors.push(err666);
+}
+errors++;
+}
+}
+}
+else {
+const err667 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err667];
+}
+else {
+vErrors.push(err667);
 }
 errors++;
 }
@@ -11768,6 +11780,9 @@ const structure: StructuralNode = {
           format: "date-time",
         },
         licenseLastAppliedHash: {
+          type: "string",
+        },
+        licenseRejectedHash: {
           type: "string",
         },
         licenseTier: {

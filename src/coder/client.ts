@@ -94,8 +94,9 @@ export class CoderClient {
     return this.request('POST', '/api/v2/licenses', { body: { license: jwt }, ...signalOnly(options) });
   }
 
-  listLicenses(options: CallOptions = {}): Promise<Schemas['License'][]> {
-    return this.request('GET', '/api/v2/licenses', signalOnly(options));
+  /** The uploaded licenses; Coder answers null when there are none, read here as an empty list. */
+  async listLicenses(options: CallOptions = {}): Promise<Schemas['License'][]> {
+    return (await this.request('GET', '/api/v2/licenses', signalOnly(options))) ?? [];
   }
 
   async deleteLicense(id: number, options: CallOptions = {}): Promise<void> {

@@ -22,6 +22,26 @@ export function isUnauthorizedOrForbidden(err: unknown): boolean {
   return isUnauthorized(err) || isForbidden(err);
 }
 
+/** Coder's message for a path that no route serves (coder/coder v2.26.1 coderd/httpapi/httpapi.go RouteNotFound). */
+const routeNotFoundMessage = 'Route not found.';
+
+/**
+ * Coder is up and serves no such call: 405 (its router knows the path, not the method) or 404 with its
+ * "Route not found." (no route at all). The call is wrong for this release, or the feature is missing
+ * from it; sending it again changes nothing. A 404 about an object ("Resource not found ...") is not this.
+ */
+export function isRouteNotServed(err: unknown): err is CoderApiError {
+  return isCoderApiError(err) && (err.status === 405 || (err.status === 404 && err.coderMessage === routeNotFoundMessage));
+}
+
+/**
+ * Coder's answer for a {user} of the path that names no user: 400 "\"user\" must be an existing uuid or
+ * username.", never 404 (coder/coder v2.24.0 to v2.36.0 coderd/httpmw/userparam.go).
+ */
+export function isUnknownUser(err: unknown): boolean {
+  return isCoderApiError(err) && err.status === 400 && err.coderMessage === '"user" must be an existing uuid or username.';
+}
+
 function messageAndDetail(err: CoderApiError): string {
   return `${err.coderMessage ?? ''} ${err.detail ?? ''}`.toLowerCase();
 }

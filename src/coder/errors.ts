@@ -48,6 +48,15 @@ export class CoderApiError extends Error {
   }
 }
 
+/**
+ * "Coder v2.26.1 does not serve GET /api/v2/x (HTTP 405)", for an answer that isRouteNotServed: the release
+ * comes from the answer's X-Coder-Build-Version when Coder sent one.
+ */
+export function routeNotServedMessage(err: CoderApiError): string {
+  const coder = err.buildVersion ? `Coder ${err.buildVersion.replace(/\+.*$/, '')}` : 'Coder';
+  return `${coder} does not serve ${err.method} ${err.path} (HTTP ${err.status}${err.status === 404 ? ' Route not found' : ' Method Not Allowed'})`;
+}
+
 /** The longest error message, whatever the answer held (it ends up in log lines and conditions). */
 const maxDescriptionChars = 4_000;
 

@@ -20,6 +20,8 @@ export const kubernetesVersion = versions.KUBERNETES_VERSION!;
 export const etcdVersion = versions.ETCD_VERSION!;
 export const kwokVersion = versions.KWOK_VERSION!;
 export const coderVersion = versions.CODER_VERSION!;
+/** Every Coder release harness:build builds a server of (CODER_VERSIONS); coderVersion is the default. */
+export const coderVersions = versions.CODER_VERSIONS!.split(/\s+/).filter(Boolean);
 /** The Coder releases whose swagger.json and dump.sql harness:build keeps (CODER_SOURCE_VERSIONS). */
 export const coderSourceVersions = versions.CODER_SOURCE_VERSIONS!.split(/\s+/).filter(Boolean);
 
@@ -33,8 +35,8 @@ function binary(component: string, version: string, name: string): string {
   return path;
 }
 
-/** A file of Coder's source kept by harness:build for one release: swagger.json or dump.sql. */
-export function coderSource(version: string, file: 'swagger.json' | 'dump.sql'): string {
+/** A file of Coder's source kept by harness:build for one release: swagger.json, dump.sql or the migrations/ directory. */
+export function coderSource(version: string, file: 'swagger.json' | 'dump.sql' | 'migrations'): string {
   return binary('coder-sources', version, file);
 }
 
@@ -44,7 +46,7 @@ export const binaries = {
   kubeControllerManager: () => binary('kubernetes', kubernetesVersion, 'kube-controller-manager'),
   kubeScheduler: () => binary('kubernetes', kubernetesVersion, 'kube-scheduler'),
   kwok: () => binary('kwok', kwokVersion, 'kwok'),
-  coder: () => binary('coder', coderVersion, 'coder'),
+  coder: (version = coderVersion) => binary('coder', version, 'coder'),
   coderEchoTemplate: () => binary('coder', coderVersion, 'coder-echo-template'),
   kwokStages: () => {
     const dir = join(cacheDir, 'kwok', kwokVersion, 'stages');

@@ -72,24 +72,34 @@ build_kwok() {
 # Coder's source under Coder's licenses, built for local tests only and never shipped. No `embed` tag:
 # no web UI.
 build_coder() {
-  local out=$cache/coder/$CODER_VERSION
-  if built "$out" coder coder-echo-template; then log "coder $CODER_VERSION: cached in $out"; return; fi
-  log "coder $CODER_VERSION: building into $out (cold: ~10-15 min)"
+  local v
+  for v in $CODER_VERSIONS; do build_coder_version "$v"; done
+}
+
+# build_coder_version <version>: coder of that release; the echo-template builder only with CODER_VERSION.
+build_coder_version() {
+  local version=$1 out=$cache/coder/$1
+  local want=(coder)
+  [ "$version" = "$CODER_VERSION" ] && want+=(coder-echo-template)
+  if built "$out" "${want[@]}"; then log "coder $version: cached in $out"; return; fi
+  log "coder $version: building into $out (cold: ~10-15 min)"
   local dir src
-  dir=$(cd "$here/go/coder-echo-template" && go mod download -json "github.com/coder/coder/v2@$CODER_VERSION" |
+  dir=$(cd "$here/go/coder-echo-template" && go mod download -json "github.com/coder/coder/v2@$version" |
     sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
-  [ -d "$dir" ] || { log "coder $CODER_VERSION: the module proxy did not give github.com/coder/coder/v2@$CODER_VERSION"; exit 1; }
+  [ -d "$dir" ] || { log "coder $version: the module proxy did not give github.com/coder/coder/v2@$version"; exit 1; }
   mkdir -p "$cache/coder"
   src=$(mktemp -d "$cache/coder/src-XXXXXX")
   trap 'rm -rf "$src"' RETURN
   cp -r "$dir/." "$src/" && chmod -R u+w "$src"
-  mkdir -p "$src/cmd/coder-echo-template"
-  cp "$here/go/coder-echo-template/main.go" "$src/cmd/coder-echo-template/"
   mkdir -p "$out"
-  (cd "$src" && go build -trimpath -ldflags "-s -w -X github.com/coder/coder/v2/buildinfo.tag=${CODER_VERSION#v}" \
-    -o "$out/coder" ./enterprise/cmd/coder &&
-    go build -trimpath -ldflags "-s -w" -o "$out/coder-echo-template" ./cmd/coder-echo-template)
-  "$out/coder" --version | grep -q "${CODER_VERSION}"
+  (cd "$src" && go build -trimpath -ldflags "-s -w -X github.com/coder/coder/v2/buildinfo.tag=${version#v}" \
+    -o "$out/coder" ./enterprise/cmd/coder)
+  if [ "$version" = "$CODER_VERSION" ]; then
+    mkdir -p "$src/cmd/coder-echo-template"
+    cp "$here/go/coder-echo-template/main.go" "$src/cmd/coder-echo-template/"
+    (cd "$src" && go build -trimpath -ldflags "-s -w" -o "$out/coder-echo-template" ./cmd/coder-echo-template)
+  fi
+  "$out/coder" --version | grep -q "${version}"
   touch "$out/.complete"
 }
 
@@ -100,13 +110,15 @@ build_coder_sources() {
   local v out dir
   for v in $CODER_SOURCE_VERSIONS; do
     out=$cache/coder-sources/$v
-    if [ -f "$out/.complete" ]; then continue; fi
+    if [ -f "$out/.complete" ] && [ -d "$out/migrations" ]; then continue; fi
     dir=$(cd "$here/go/coder-echo-template" && go mod download -json "github.com/coder/coder/v2@$v" |
       sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
     [ -d "$dir" ] || { log "coder sources $v: the module proxy did not give github.com/coder/coder/v2@$v"; exit 1; }
-    mkdir -p "$out"
+    mkdir -p "$out" && rm -f "$out/.complete"
     cp "$dir/coderd/apidoc/swagger.json" "$dir/coderd/database/dump.sql" "$out/"
-    chmod u+w "$out/"*
+    rm -rf "$out/migrations" && mkdir "$out/migrations"
+    cp "$dir/coderd/database/migrations/"*.up.sql "$out/migrations/"
+    chmod -R u+w "$out/"
     touch "$out/.complete"
   done
   log "coder sources ($CODER_SOURCE_VERSIONS): in $cache/coder-sources"

@@ -1,8 +1,9 @@
 // A Coder API test double: a real HTTP server on 127.0.0.1 that serves the operations of
-// schemas/coder-api/openapi.yaml from in-memory state. It refuses what Coder refuses (unknown route 404,
-// missing or unknown token 401, parameters or body out of schema 400), ignores body fields Coder does not
-// know as Coder does but records them as violations (stop() then fails the test that sent them), checks
-// its own answers against the document, records every request, and can be told to fail, stall or redirect.
+// schemas/coder-api/openapi.yaml from in-memory state. It refuses what Coder refuses (unknown route 404, a
+// known path with another method 405, missing or unknown token 401, parameters or body out of schema 400),
+// ignores body fields Coder does not know as Coder does but records them as violations (stop() then fails
+// the test that sent them), checks its own answers against the document, records every request, and can be
+// told to fail, stall or redirect.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -140,8 +141,14 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
       });
     }
 
+    // A known path asked with a method Coder does not serve there: Coder's router (chi) answers 405 with an
+    // empty body and Allow (coder/coder v2.26.1 coderd/coderd.go sets only NotFound; checked on the real
+    // server). Coder authenticates and reads the path's objects first; the double does not.
     const match = doc.match(method, url.pathname);
-    if (!match) return send(res, routeNotFound);
+    if (!match) {
+      const allowed = doc.methodsOf(url.pathname);
+      return send(res, allowed.length ? { status: 405, headers: { Allow: allowed.join(', ') } } : routeNotFound);
+    }
     record.operationId = match.operation.operationId;
     send(res, answer(match.operation, match.pathParams, url, headers, rawBody), match.operation);
   }

@@ -1,6 +1,6 @@
 // A CoderControlPlane whose operator access is ready. Against the Coder API double: its own database in
-// the harness PostgreSQL holding the fixture of Coder's tables (the operator bootstraps the operator user
-// there), and the token it stores made valid in the double. Against the real Coder server: Coder's own
+// the harness PostgreSQL holding a Coder release's own database (coder-database.ts; the operator bootstraps
+// the operator user there), and the token it stores made valid in the double. Against the real Coder server: Coder's own
 // database, so the token the operator mints there is one the server itself accepts. For the suites of
 // kinds that call Coder through a control plane.
 import { CoreV1Api } from '@kubernetes/client-node';

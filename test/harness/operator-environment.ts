@@ -6,7 +6,7 @@ import { startCoderApiDouble, type CoderApiDouble } from './coder-api-double.ts'
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { installOperatorRbac, startOperator, type RunningOperator } from './operator.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
-import { startRealCoder, type RealCoder } from './real-coder.ts';
+import { startRealCoder, type RealCoder, type RealCoderOptions } from './real-coder.ts';
 
 export interface Environment<C> {
   cp: ControlPlane;
@@ -36,9 +36,7 @@ export function operatorEnvironment(options: EnvironmentOptions = {}): Promise<O
 }
 
 /** The environment with the real Coder server on its own database in the harness PostgreSQL. */
-export function realCoderEnvironment(
-  options: EnvironmentOptions & { coder?: Parameters<typeof startRealCoder>[1] } = {},
-): Promise<RealCoderEnvironment> {
+export function realCoderEnvironment(options: EnvironmentOptions & { coder?: RealCoderOptions } = {}): Promise<RealCoderEnvironment> {
   return environment((postgres) => startRealCoder(postgres, options.coder), options);
 }
 

@@ -19,8 +19,8 @@ export interface Postgres {
   readonly password: string;
   /** postgresql://postgres:<password>@127.0.0.1:<port>/<database> */
   url(database?: string): string;
-  /** Creates an empty database with a fresh name and returns its URL. */
-  createDatabase(prefix?: string): Promise<string>;
+  /** Creates an empty database (or, with `template`, a copy of that database) with a fresh name and returns its URL. */
+  createDatabase(prefix?: string, options?: { template?: string }): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -142,12 +142,12 @@ export async function startPostgres(): Promise<Postgres> {
     port,
     password,
     url,
-    async createDatabase(prefix = 'test') {
+    async createDatabase(prefix = 'test', options: { template?: string } = {}) {
       const name = `${prefix.replace(/[^a-z0-9_]/g, '_')}_${process.pid}_${++databases}`;
       const client = new pg.Client({ connectionString: url() });
       await client.connect();
       try {
-        await client.query(`CREATE DATABASE "${name}"`);
+        await client.query(`CREATE DATABASE "${name}"${options.template ? ` TEMPLATE "${options.template.replace(/"/g, '""')}"` : ''}`);
       } finally {
         await client.end();
       }

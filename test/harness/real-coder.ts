@@ -53,11 +53,17 @@ export interface RealCoder {
 
 const ownerPassword = 'Harness-owner-1!';
 
-export async function startRealCoder(
-  postgres: Postgres,
-  options: { experiments?: string[]; extraArgs?: string[]; prometheus?: boolean } = {},
-): Promise<RealCoder> {
-  const command = binaries.coder();
+export interface RealCoderOptions {
+  /** A release of CODER_VERSIONS; CODER_VERSION by default. */
+  version?: string;
+  experiments?: string[];
+  extraArgs?: string[];
+  /** Serve Coder's own Prometheus metrics, read with metrics(). */
+  prometheus?: boolean;
+}
+
+export async function startRealCoder(postgres: Postgres, options: RealCoderOptions = {}): Promise<RealCoder> {
+  const command = binaries.coder(options.version);
   const dir = await mkdtemp(join(tmpdir(), 'coder-k8s-coder-'));
   const unregisterEarlyCleanup = registerCleanup(() => rm(dir, { recursive: true, force: true }));
   // lib/pq, which Coder uses, asks for TLS unless told otherwise; the harness PostgreSQL serves none.
@@ -170,5 +176,5 @@ export async function startRealCoder(
   }
 }
 
-/** The release the harness builds, for tests that name it (v2.26.1). */
+/** The release the harness runs by default, for tests that name it (v2.26.1). */
 export const realCoderVersion = coderVersion;

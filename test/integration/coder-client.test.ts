@@ -319,16 +319,13 @@ describe('the Coder API double keeps to openapi.yaml', () => {
     assert.equal((query.body?.validations as Array<{ field: string }>)[0]?.field, 'limit');
   });
 
-  it('answers 404 in Coder style for a path or method the document lacks', async () => {
-    for (const [method, path] of [
-      ['GET', '/api/v2/workspaceagents/me'],
-      ['PUT', '/api/v2/licenses'],
-    ] as const) {
-      const reply = await call(method, path);
-      assert.equal(reply.status, 404, `${method} ${path}`);
-      assert.deepEqual(reply.body, { message: 'Route not found.' });
-      assert.equal(reply.buildVersion, 'v2.30.0');
-    }
+  it("answers 404 in Coder style for a path the document lacks, and 405 as Coder's router does for a method it lacks", async () => {
+    const unknown = await call('GET', '/api/v2/workspaceagents/me');
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, { message: 'Route not found.' });
+    assert.equal(unknown.buildVersion, 'v2.30.0');
+    const method = await call('PUT', '/api/v2/licenses');
+    assert.deepEqual([method.status, method.body, method.buildVersion], [405, undefined, 'v2.30.0']);
   });
 
   it('checks the token before the body, and needs none for build info', async () => {

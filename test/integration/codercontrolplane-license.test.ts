@@ -2,6 +2,7 @@
 // server driven by schemas/coder-api/openapi.yaml): every LicenseApplied outcome, and the tier table.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlaneStatus } from '../../generated/types/codercontrolplane.ts';
@@ -9,7 +10,9 @@ import { CoderClient } from '../../src/coder/client.ts';
 import type { ControlPlaneContext } from '../../src/controllers/codercontrolplane/context.ts';
 import { refreshEntitlements } from '../../src/controllers/codercontrolplane/entitlements.ts';
 import { reconcileLicense } from '../../src/controllers/codercontrolplane/license.ts';
+import { nextConditions } from '../../src/controllers/shared/step-outcome.ts';
 import type { EventRecorder } from '../../src/runtime/events.ts';
+import { createLogger } from '../../src/runtime/logger.ts';
 import { cacheOf } from '../fixtures/cache.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
@@ -22,6 +25,16 @@ describe('license and entitlements against the Coder API double', () => {
   let coder: CoderApiDouble;
   let client: CoderClient;
   const events: string[] = [];
+  const logged: string[] = [];
+  const logger = createLogger({
+    level: 'info',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged.push(chunk.toString());
+        done();
+      },
+    }),
+  });
 
   before(async () => {
     coder = await startCoderApiDouble({ tokens: [token] });
@@ -30,6 +43,7 @@ describe('license and entitlements against the Coder API double', () => {
   beforeEach(() => {
     coder.reset();
     events.length = 0;
+    logged.length = 0;
   });
   after(() => coder?.stop());
 
@@ -46,6 +60,7 @@ describe('license and entitlements against the Coder API double', () => {
           events.push(`${type} ${reason}`);
         },
       } as unknown as EventRecorder,
+      logger,
       now: () => now,
     }) as unknown as ControlPlaneContext;
   const withLicense = (status?: CoderControlPlaneStatus) =>
@@ -93,6 +108,17 @@ describe('license and entitlements against the Coder API double', () => {
     );
   });
 
+  it('uploads the license again when Coder holds none any more (Coder lists none as null)', async () => {
+    const hash = createHash('sha256').update(jwt).digest('hex');
+    const status = { licenseLastApplied: '2026-11-30T10:00:00Z', licenseLastAppliedHash: hash };
+    const outcome = await reconcileLicense(context([licenseSecret(jwt)]), withLicense(status), true, client);
+    assert.equal(condition(outcome), 'True Applied');
+    assert.deepEqual(
+      coder.requests.map((r) => `${r.method} ${r.path}`),
+      ['GET /api/v2/licenses', 'POST /api/v2/licenses'],
+    );
+  });
+
   it('takes a license Coder already holds as applied', async () => {
     await client.uploadLicense(jwt);
     const outcome = await reconcileLicense(context([licenseSecret(jwt)]), withLicense(), true, client);
@@ -120,6 +146,50 @@ describe('license and entitlements against the Coder API double', () => {
       assert.equal(outcome.requeueAfterMs, row.retried ? 30_000 : undefined);
     });
   }
+
+  it("reports Rejected with Coder's answer (never the license) in the condition, an Event and the log, and uploads it again only when the Secret or the spec changes", async () => {
+    const refusedJwt = 'not-a-license-but-kept-secret';
+    const first = await reconcileLicense(context([licenseSecret(refusedJwt)]), withLicense(), true, client);
+    assert.equal(condition(first), 'False Rejected');
+    const message = first.conditions?.LicenseApplied?.message ?? '';
+    // The double answers as Coder does for a JWT that does not parse (enterprise/coderd/licenses.go postLicense).
+    assert.match(message, /Secret "coder-license" with HTTP 400: Invalid license: token contains an invalid number of segments/);
+    assert.doesNotMatch(message, /kept-secret/);
+    assert.equal(first.requeueAfterMs, undefined, 'a refused license is not retried on a timer');
+    assert.equal(first.status?.licenseRejectedHash, createHash('sha256').update(refusedJwt).digest('hex'));
+    assert.deepEqual(events, ['Warning Rejected']);
+    const warning = logged.map((line) => JSON.parse(line) as { msg: string; answer?: string }).find((l) => /refused/.test(l.msg));
+    assert.match(warning?.answer ?? '', /Invalid license: token contains an invalid number of segments/);
+    assert.doesNotMatch(logged.join(''), /kept-secret/);
+
+    // The status the control plane then holds: later reconciles (entitlements, Deployment changes) send nothing.
+    const refused = withLicense();
+    refused.status = { ...first.status, conditions: nextConditions(refused, first.conditions ?? {}, now) as never };
+    const again = await reconcileLicense(context([licenseSecret(refusedJwt)]), refused, true, client);
+    assert.equal(condition(again), 'False Rejected');
+    assert.equal(again.conditions?.LicenseApplied?.message, message);
+    assert.equal(again.requeueAfterMs, undefined);
+    assert.equal(coder.requests.filter((r) => r.path === '/api/v2/licenses').length, 1, 'the refused license is not sent again');
+
+    const newSpec = { ...refused, metadata: { ...refused.metadata, generation: (refused.metadata.generation ?? 1) + 1 } };
+    assert.equal(condition(await reconcileLicense(context([licenseSecret(refusedJwt)]), newSpec, true, client)), 'False Rejected');
+    assert.equal(coder.requests.filter((r) => r.path === '/api/v2/licenses').length, 2, 'a spec change uploads it again');
+
+    const fixed = await reconcileLicense(context([licenseSecret(jwt)]), refused, true, client);
+    assert.equal(condition(fixed), 'True Applied');
+    assert.ok(
+      'licenseRejectedHash' in (fixed.status ?? {}) && fixed.status?.licenseRejectedHash === undefined,
+      'the memory of the refusal goes',
+    );
+  });
+
+  it("puts Coder's answer in the Error condition of a failed upload, and retries it in 30 s", async () => {
+    coder.failNext(1, 503, { message: 'database is restarting' });
+    const outcome = await reconcileLicense(context([licenseSecret(jwt)]), withLicense(), true, client);
+    assert.equal(condition(outcome), 'False Error');
+    assert.match(outcome.conditions?.LicenseApplied?.message ?? '', /answered 503.*database is restarting; retrying in 30 s/);
+    assert.equal(outcome.requeueAfterMs, 30_000);
+  });
 
   const tiers: { name: string; entitlements: () => void; tier: string; provisioners: string }[] = [
     { name: 'no license', entitlements: () => undefined, tier: 'none', provisioners: 'not_entitled' },

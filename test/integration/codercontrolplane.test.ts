@@ -13,6 +13,7 @@ import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../gen
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { ensureOperatorToken, operatorTokenName } from '../../src/coder/operator-access/index.ts';
 import { apiStatus } from '../harness/api-status.ts';
+import { openApiStream } from '../harness/api-stream.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
 import type { ControlPlane } from '../harness/control-plane.ts';
@@ -278,6 +279,32 @@ describe('CoderControlPlane controller', () => {
     await eventually('SecretNotFound again once the Secret is deleted', async () =>
       (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'),
     );
+  });
+
+  it('names the token Secret it just created as its own in the same status that reports operator access ready', async () => {
+    const ns = await namespace('token-created');
+    await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, await createCoderDatabase(postgres)) });
+    // Every version of the control plane, as a watch delivers them: none may report access ready while
+    // saying that the Secret holding that access does not exist.
+    const watch = await openApiStream(cp, `/apis/coder.com/v1alpha1/namespaces/${ns}/codercontrolplanes?watch=true`);
+    try {
+      await client.create(aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }));
+      const versions = () =>
+        watch
+          .text()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => (JSON.parse(line) as { object: CoderControlPlane }).object);
+      const ready = await eventually('a version with operator access ready', async () => {
+        const found = versions().filter((obj) => obj.status?.operatorAccessReady);
+        return found.length ? found : undefined;
+      });
+      const owned = ready.map((obj) => obj.status?.conditions?.find((c) => c.type === 'OperatorTokenSecretOwned')?.message);
+      assert.ok(owned.length > 0);
+      for (const message of owned) assert.equal(message, `Secret "${ns}/coder-operator-token" is controlled by this control plane.`);
+    } finally {
+      watch.close();
+    }
   });
 
   it('never touches a foreign token Secret, says so, and takes over once it is deleted', async () => {

@@ -6,6 +6,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { CoderTemplateTest, CoderTemplateTestStatus } from '../../generated/types/codertemplatetest.ts';
 import { CoderClient } from '../../src/coder/client.ts';
 import { crossOriginRedirectMessage } from '../../src/coder/errors.ts';
+import { coderFailureStep } from '../../src/controllers/codertemplatetest/coder-failure.ts';
 import { confirmationStep, confirmCreate } from '../../src/controllers/codertemplatetest/confirm-create.ts';
 import { createWorkspace } from '../../src/controllers/codertemplatetest/create-workspace.ts';
 import { deleteWorkspaceStep } from '../../src/controllers/codertemplatetest/delete-workspace.ts';
@@ -68,6 +69,56 @@ describe('template-test steps against the Coder API double', () => {
       templateVersionID: seed.version.id,
       templateVersionName: 'v1',
     });
+  });
+
+  it('takes spec.template "default.<template>" as the default organization, as Coder does, whatever it is named', async () => {
+    const resolved = await resolve(aTest({ template: 'default.docker' }));
+    assert.equal(resolved.kind, 'resolved');
+    assert.equal(resolved.status?.organizationID, seed.organization.id);
+    assert.equal(seed.organization.name, 'coder');
+  });
+
+  it("reads the tester's organization roles through GET /users/{user}/roles, never a GET of one membership (Coder has none)", async () => {
+    coder.state.world.members[0]!.roles = [{ name: 'organization-workspace-access' }];
+    assert.equal((await resolve()).kind, 'resolved');
+    const calls = coder.requests.map((r) => `${r.method} ${r.path}`);
+    assert.ok(calls.includes(`GET /api/v2/users/${seed.tester.id}/roles`), calls.join('\n'));
+    assert.deepEqual(
+      calls.filter((c) => c.includes('/members/')),
+      [],
+    );
+  });
+
+  it('gets from the double the answers Coder gives a call it does not serve, and makes them EndpointNotFound, not CoderUnavailable', async () => {
+    const anyCall = client.request as unknown as (method: string, path: string, options: object) => Promise<unknown>;
+    const failure = async (method: string, path: string, params: Record<string, string> = {}) =>
+      anyCall.call(client, method, path, { params, retries: 0 }).then(
+        () => assert.fail(`${method} ${path} succeeded`),
+        (err: unknown) => err,
+      );
+    // A GET of one membership: Coder serves only POST and DELETE on that path (coderd/coderd.go).
+    const membership = await failure('GET', '/api/v2/organizations/{organization}/members/{user}', {
+      organization: seed.organization.id,
+      user: seed.tester.id,
+    });
+    assert.equal((membership as { status?: number }).status, 405);
+    const raw = await fetch(`${coder.url}/api/v2/organizations/${seed.organization.id}/members/${seed.tester.id}`, {
+      headers: { 'Coder-Session-Token': token },
+    });
+    assert.deepEqual([raw.status, raw.headers.get('allow'), await raw.text()], [405, 'POST, DELETE', '']);
+    const step = coderFailureStep(membership);
+    assert.equal(line(step), 'fail EndpointNotFound');
+    assert.match(
+      step.message,
+      /does not serve GET \/api\/v2\/organizations\/[0-9a-f-]+\/members\/[0-9a-f-]+ \(HTTP 405 Method Not Allowed\)/,
+    );
+    const missingVersion = await failure('GET', '/api/v2/templateversions/{templateVersion}', {
+      templateVersion: '3b7c0a52-5d55-4c44-9a3e-1f0f8e1c0d11',
+    });
+    assert.equal(line(coderFailureStep(missingVersion)), 'wait CoderNotFound');
+    // A {user} that names no user is Coder's 400, not a 404 (coderd/httpmw/userparam.go).
+    const missingUser = await failure('GET', '/api/v2/users/{user}', { user: '3b7c0a52-5d55-4c44-9a3e-1f0f8e1c0d11' });
+    assert.equal((missingUser as { status?: number }).status, 400);
   });
 
   const waits: { name: string; arrange: () => { test?: CoderTemplateTest; owner?: string }; expected: string; message?: RegExp }[] = [

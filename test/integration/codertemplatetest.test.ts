@@ -307,6 +307,19 @@ describe('CoderTemplateTest controller', () => {
       assert.equal(workspaceOf(waiting)?.deleted, true);
     });
 
+    it('fails EndpointNotFound at once, naming the call, when Coder answers 405 (it does not serve the call): not CoderUnavailable', async () => {
+      const { version } = template('unserved');
+      coder.failNext(1, 405, { pathPrefix: `/api/v2/templateversions/${version.id}` });
+      await create('unserved');
+      const failed = await untilPhase('unserved', 'Failed');
+      assert.equal(failed.status?.reason, 'EndpointNotFound', summary(failed));
+      assert.match(failed.status?.message ?? '', new RegExp(`does not serve GET /api/v2/templateversions/${version.id} \\(HTTP 405`));
+      assert.equal(conditionOf(failed, 'Stalled'), 'True EndpointNotFound');
+      assert.equal(conditionOf(failed, 'WorkspaceDeleted'), 'True NotCreated');
+      // The version lookup was asked once: nothing waited for a call Coder does not serve to come back.
+      assert.equal(coder.requests.filter((r) => r.path === `/api/v2/templateversions/${version.id}`).length, 1);
+    });
+
     it('fails DeadlineExceeded when an agent never becomes ready, naming the last wait, then deletes the workspace', async () => {
       template('neverready', neverReady);
       await create('neverready', { timeoutSeconds: 60 });

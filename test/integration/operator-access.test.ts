@@ -1,6 +1,8 @@
-// The operator-access bootstrap against a real PostgreSQL holding the fixture of Coder's tables.
+// The operator-access bootstrap against a real PostgreSQL holding a Coder release's own database (its
+// migrations ran there: test/harness/coder-release-database.ts), the newest supported release unless a
+// test names one; the last part runs it against every supported release.
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, pbkdf2Sync, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
@@ -17,8 +19,16 @@ import {
 } from '../../src/coder/operator-access/index.ts';
 import { operatorAccessLockKey } from '../../src/coder/operator-access/advisory-lock.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
+import {
+  coderReleases,
+  createCoderDumpDatabase,
+  describeTables,
+  insertOrganization,
+  releaseAtLeast,
+} from '../harness/coder-release-database.ts';
 import { freePort } from '../harness/ports.ts';
 import { startPostgres, type Postgres } from '../harness/postgres.ts';
+import { coderTokenVerdict, coderUsesToken, type CoderSubject } from '../harness/coder-token-verdict.ts';
 import { eventually } from '../harness/wait.ts';
 
 const year = 365 * 24 * 3600;
@@ -46,11 +56,14 @@ async function sql<T extends pg.QueryResultRow = Record<string, unknown>>(url: s
   }
 }
 
-async function coderDatabase(options: { organizations?: number; schema?: boolean } = {}): Promise<CoderDatabase> {
+async function coderDatabase(options: { organizations?: number; schema?: boolean; release?: string } = {}): Promise<CoderDatabase> {
   const adminURL =
     options.schema === false
       ? await postgres.createDatabase('empty')
-      : await createCoderDatabase(postgres, { organizations: options.organizations ?? 1 });
+      : await createCoderDatabase(postgres, {
+          organizations: options.organizations ?? 1,
+          ...(options.release ? { release: options.release } : {}),
+        });
   const user = `coder_role_${process.pid}_${++roles}`;
   const password = randomBytes(15).toString('base64url');
   await sql(postgres.url(), `CREATE ROLE ${user} LOGIN PASSWORD '${password}'`);
@@ -61,8 +74,29 @@ async function coderDatabase(options: { organizations?: number; schema?: boolean
   return { url: url.toString(), adminURL, user, password, port: postgres.port };
 }
 
+async function addOrganization(db: CoderDatabase, name: string, options: { deleted?: boolean } = {}): Promise<void> {
+  const client = new pg.Client({ connectionString: db.adminURL });
+  await client.connect();
+  try {
+    await insertOrganization(client, { name, ...options });
+  } finally {
+    await client.end();
+  }
+}
+
 function ensure(db: CoderDatabase, extra: Partial<EnsureOperatorTokenInput> = {}) {
   return ensureOperatorToken({ postgresURL: db.url, tokenName: operatorTokenName('default', 'coder'), lifetimeSeconds: year, ...extra });
+}
+
+/**
+ * A password hash in the format Coder writes (coder/coder v2.36.0 coderd/userpassword/userpassword.go):
+ * pbkdf2-sha256, a 64-byte key, a 16-byte salt, unpadded base64. Fewer iterations than Coder's, same format.
+ */
+function coderPasswordHash(password: string): string {
+  const salt = randomBytes(16);
+  const iterations = 1000;
+  const b64 = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');
+  return `$pbkdf2-sha256$${iterations}$${b64(salt)}$${b64(pbkdf2Sync(password, salt, iterations, 64, 'sha256'))}`;
 }
 
 function sha256(text: string): Buffer {
@@ -81,16 +115,19 @@ interface KeyRow {
   lifetime_seconds: string;
   ip_address: string;
   token_name: string;
-  scopes: string[];
-  allow_list: string[];
+  /** Coder v2.27 and later: scopes and allow_list; before: scope (null where the column does not exist). */
+  scopes: string[] | null;
+  allow_list: string[] | null;
+  scope: string | null;
 }
 
 function keys(db: CoderDatabase, tokenName?: string): Promise<KeyRow[]> {
   return sql<KeyRow>(
     db.adminURL,
     `SELECT id, hashed_secret, user_id, last_used, expires_at, created_at, updated_at, login_type::text,
-            lifetime_seconds, host(ip_address) AS ip_address, token_name, scopes::text[] AS scopes, allow_list
-       FROM api_keys ${tokenName === undefined ? '' : 'WHERE token_name = $1'} ORDER BY token_name, id`,
+            lifetime_seconds, host(ip_address) AS ip_address, token_name, to_jsonb(k)->'scopes' AS scopes,
+            to_jsonb(k)->'allow_list' AS allow_list, to_jsonb(k)->>'scope' AS scope
+       FROM api_keys k ${tokenName === undefined ? '' : 'WHERE token_name = $1'} ORDER BY token_name, id`,
     tokenName === undefined ? [] : [tokenName],
   );
 }
@@ -174,11 +211,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
 
   it('creates the operator user, a plain member (no organization role) of every live organization, and one token', async () => {
     const db = await coderDatabase({ organizations: 3 });
-    await sql(
-      db.adminURL,
-      `INSERT INTO organizations (id, name, created_at, updated_at, deleted)
-                            VALUES (gen_random_uuid(), 'gone', now(), now(), true)`,
-    );
+    await addOrganization(db, 'gone', { deleted: true });
     const before = Date.now();
     const result = await ensure(db);
     const after = Date.now();
@@ -203,7 +236,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
         rbac_roles: ['owner'],
         login_type: 'none',
         status: 'active',
-        is_system: true,
+        is_system: false,
         deleted: false,
       },
     );
@@ -223,8 +256,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.equal(key.token_name, operatorTokenName('default', 'coder'));
     assert.equal(key.lifetime_seconds, String(year));
     assert.equal(key.ip_address, '0.0.0.0');
-    assert.deepEqual(key.scopes, ['coder:all']);
-    assert.deepEqual(key.allow_list, ['*:*']);
+    assert.deepEqual([key.scopes, key.allow_list, key.scope], [['coder:all'], ['*:*'], null]);
     assert.equal(key.last_used.getTime(), key.created_at.getTime());
     assert.equal(key.updated_at.getTime(), key.created_at.getTime());
     const expires = key.expires_at.getTime();
@@ -335,7 +367,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const [user] = await operatorUsers(db);
     await sql(
       db.adminURL,
-      `UPDATE users SET email = 'changed@example.com', name = 'Changed', hashed_password = 'hash', rbac_roles = '{member}',
+      `UPDATE users SET email = 'changed@example.com', name = 'Changed', rbac_roles = '{member}',
               login_type = 'password', status = 'suspended', username = 'Coder-K8s-Operator'
         WHERE id = $1`,
       [user!.id],
@@ -357,7 +389,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
         enforced!.status,
         enforced!.is_system,
       ],
-      ['coder-k8s-operator@coder-k8s.invalid', 'coder-k8s-operator', 'none', ['owner'], 'none', 'active', true],
+      ['coder-k8s-operator@coder-k8s.invalid', 'coder-k8s-operator', 'none', ['owner'], 'none', 'active', false],
     );
     assert.ok(enforced!.updated_at > user!.updated_at);
     const orgs = await memberships(db, user!.id);
@@ -365,19 +397,67 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.ok(orgs.every((m) => m.roles.length === 0));
   });
 
-  it('never adopts a coder-k8s-operator user it did not create (self-signup or SSO): refuses, changes nothing', async () => {
+  it('recognises the system user an earlier version or the Go original created, keeps its token and makes it visible', async () => {
+    const db = await coderDatabase({ organizations: 2 });
+    const [org] = await sql<{ id: string }>(db.adminURL, `SELECT id FROM organizations WHERE name = 'coder'`);
+    const id = randomUUID();
+    // The rows the Go original and earlier versions wrote: a system user (is_system, hidden from Coder's
+    // user list), organization-admin in every organization, a year-long token with scopes {coder:all}.
+    await sql(
+      db.adminURL,
+      `INSERT INTO users (id, email, username, name, hashed_password, created_at, updated_at, rbac_roles, login_type, status, is_system)
+       VALUES ($1, 'coder-k8s-operator@coder-k8s.invalid', 'coder-k8s-operator', 'coder-k8s-operator', 'none', now(), now(),
+               '{owner}', 'none', 'active', true)`,
+      [id],
+    );
+    await sql(
+      db.adminURL,
+      `INSERT INTO organization_members (organization_id, user_id, created_at, updated_at, roles) VALUES ($1, $2, now(), now(), '{organization-admin}')`,
+      [org!.id, id],
+    );
+    const start = new Date();
+    const { token } = await ensure(db, { now: start, lifetimeSeconds: 30 * 24 * 3600 });
+    const [moved] = await operatorUsers(db);
+    assert.equal(moved!.id, id, 'the same user, not a new one');
+    assert.equal(moved!.is_system, false, 'no longer a hidden system user');
+    assert.deepEqual(
+      (await memberships(db, id)).map((m) => m.roles),
+      [[], []],
+      'organization-admin removed, the other organization joined',
+    );
+    const again = await ensure(db, { existingToken: token, now: start, lifetimeSeconds: 30 * 24 * 3600 });
+    assert.equal(again.rotated, false, 'the token issued to that user stays valid');
+  });
+
+  it('never adopts a coder-k8s-operator user it did not create: one Coder made through sign-up, SSO or its API, refusing and changing nothing', async () => {
     const db = await coderDatabase();
-    for (const [loginType, username] of [
-      ['password', 'coder-k8s-operator'],
-      ['oidc', 'Coder-K8s-Operator'],
-    ] as const) {
-      await sql(db.adminURL, `UPDATE users SET deleted = true`);
-      await sql(
-        db.adminURL,
+    // Each row as Coder itself writes it (coder/coder v2.36.0 coderd/users.go CreateUser, coderd/userauth.go,
+    // coderd/userpassword): a password hash of Coder's format, or no password at all.
+    const asCoderWritesIt: Array<[string, string, unknown[]]> = [
+      [
+        'a password sign-up',
         `INSERT INTO users (id, email, username, name, hashed_password, created_at, updated_at, rbac_roles, login_type, status)
-         VALUES (gen_random_uuid(), 'mallory@example.com', $1, 'Mallory', 'h', now(), now(), '{}', $2, 'active')`,
-        [username, loginType],
-      );
+         VALUES (gen_random_uuid(), 'mallory@example.com', 'coder-k8s-operator', 'Mallory', $1, now(), now(), '{}', 'password', 'dormant')`,
+        [coderPasswordHash('Mallory-password-1!')],
+      ],
+      [
+        'an OIDC single sign-on',
+        `INSERT INTO users (id, email, username, name, hashed_password, created_at, updated_at, rbac_roles, login_type, status)
+         VALUES (gen_random_uuid(), 'mallory@example.com', 'Coder-K8s-Operator', 'Mallory', '', now(), now(), '{}', 'oidc', 'active')`,
+        [],
+      ],
+      [
+        'a service account made through the API (v2.36.0, Premium)',
+        `INSERT INTO users (id, email, username, name, hashed_password, created_at, updated_at, rbac_roles, login_type, status,
+                            is_service_account)
+         VALUES (gen_random_uuid(), '', 'coder-k8s-operator', 'Mallory', '', now(), now(), '{}', 'none', 'active', true)`,
+        [],
+      ],
+    ];
+    const removeThem = () => sql(db.adminURL, `UPDATE users SET deleted = true WHERE lower(username) = 'coder-k8s-operator'`);
+    for (const [how, insert, params] of asCoderWritesIt) {
+      await removeThem();
+      await sql(db.adminURL, insert, params);
       const [before] = await operatorUsers(db);
       await rejectsSafely(
         ensure(db),
@@ -386,12 +466,19 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
         db,
       );
       const [after] = await operatorUsers(db);
-      assert.deepEqual(after, before, `${loginType}: the user is left as it was (no owner role, no new email)`);
-      assert.deepEqual(await memberships(db, before!.id), [], `${loginType}: no membership added`);
-      assert.deepEqual(await keys(db), [], `${loginType}: no token issued`);
+      assert.deepEqual(after, before, `${how}: the user is left as it was (no owner role, no new email)`);
+      assert.deepEqual(await memberships(db, before!.id), [], `${how}: no membership added`);
+      assert.deepEqual(await keys(db), [], `${how}: no token issued`);
     }
-    await sql(db.adminURL, `UPDATE users SET deleted = true`);
-    assert.equal((await ensure(db)).rotated, true, 'once that user is gone, the operator creates its own');
+    await removeThem();
+    const own = await ensure(db);
+    assert.equal(own.rotated, true, 'once that user is gone, the operator creates its own');
+
+    // Someone gives the operator's own user a password in Coder: whoever knows it now controls the user.
+    await sql(db.adminURL, `UPDATE users SET hashed_password = $1 WHERE username = 'coder-k8s-operator' AND NOT deleted`, [
+      coderPasswordHash('Taken-over-1!'),
+    ]);
+    await rejectsSafely(ensure(db, { existingToken: own.token }), 'UserNotCreatedByOperator', /was given a password there/, db);
   });
 
   it('writes nothing when the user, its memberships and the token already match', async () => {
@@ -405,7 +492,8 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
          UNION ALL SELECT 'key ' || id, xmin::text FROM api_keys ORDER BY 1`,
       );
     const before = await versions();
-    assert.equal(before.length, 4);
+    // The operator's user, its two memberships and its key, and the membership of Coder's own prebuilds user.
+    assert.equal(before.length, 5);
     for (let i = 0; i < 3; i++) assert.equal((await ensure(db, { existingToken: first.token })).rotated, false);
     assert.deepEqual(await versions(), before, 'no row got a new version (no UPDATE, no INSERT)');
   });
@@ -506,7 +594,8 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.deepEqual(await check({ token: `${token.split('-')[0]}-${'x'.repeat(22)}` }), { live: false });
     assert.deepEqual(await check({ now: new Date(Date.now() + 2 * year * 1000) }), { live: false }, 'expired');
     assert.deepEqual(await versions(), before, 'nothing written');
-    await sql(db.adminURL, `UPDATE users SET is_system = false`);
+    // What Coder writes when a user's login type is changed (queries/users.sql UpdateUserLoginType): no password.
+    await sql(db.adminURL, `UPDATE users SET hashed_password = '' WHERE username = 'coder-k8s-operator'`);
     assert.deepEqual(await check({}), { live: false }, 'not for a user the operator did not create');
   });
 
@@ -538,11 +627,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
   it('reports NoOrganization and leaves nothing behind when no organization is live', async () => {
     const db = await coderDatabase({ organizations: 0 });
     await rejectsSafely(ensure(db), 'NoOrganization', /no organization/, db);
-    await sql(
-      db.adminURL,
-      `INSERT INTO organizations (id, name, created_at, updated_at, deleted)
-                            VALUES (gen_random_uuid(), 'gone', now(), now(), true)`,
-    );
+    await addOrganization(db, 'gone', { deleted: true });
     await rejectsSafely(ensure(db), 'NoOrganization', /no organization/, db);
     assert.deepEqual(await operatorUsers(db), [], 'the user insert was rolled back');
   });
@@ -606,20 +691,45 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     }
   });
 
-  it("reports SchemaMismatch for a database without Coder's tables", async () => {
+  it("reports SchemaMismatch naming the oldest supported release for a database without Coder's tables", async () => {
     const db = await coderDatabase({ schema: false });
     await rejectsSafely(
       ensure(db),
       'SchemaMismatch',
-      /a table is missing\) while creating or updating the operator user \(SQLSTATE 42P01\)/,
+      /\(no table users, organizations, organization_members, api_keys\): the operator supports the databases of Coder v2\.24\.0 and later/,
       db,
     );
   });
 
-  it('reports SchemaMismatch for an api_keys table of an older Coder, and rolls the user back', async () => {
-    const db = await coderDatabase();
+  it('reports SchemaMismatch for a users table older than the oldest supported release, writing nothing', async () => {
+    // users.is_system came with Coder's migration 000308; a release without it is older than the oldest supported.
+    const db = await coderDatabase({ release: coderReleases[0] });
+    await sql(db.adminURL, 'ALTER TABLE users DROP COLUMN is_system CASCADE');
+    await rejectsSafely(ensure(db), 'SchemaMismatch', /\(no column users\.is_system\): .*Coder v2\.24\.0 and later/, db);
+    assert.deepEqual(await sql(db.adminURL, `SELECT 1 FROM users WHERE username = 'coder-k8s-operator'`), []);
+  });
+
+  it('reports SchemaMismatch for an api_keys table with neither scope nor scopes and allow_list, writing nothing', async () => {
+    const db = await coderDatabase({ release: 'v2.27.0' });
     await sql(db.adminURL, 'ALTER TABLE api_keys DROP COLUMN allow_list');
-    await rejectsSafely(ensure(db), 'SchemaMismatch', /a column is missing\) while issuing a new token \(SQLSTATE 42703\)/, db);
+    await rejectsSafely(
+      ensure(db),
+      'SchemaMismatch',
+      /api_keys has only scopes of the columns scope \(Coder v2\.24 to v2\.26\) or scopes and allow_list \(Coder v2\.27 and later\)/,
+      db,
+    );
+    assert.deepEqual(await operatorUsers(db), []);
+  });
+
+  it('reports SchemaMismatch for a column of a newer Coder that it cannot fill, and rolls the user back', async () => {
+    const db = await coderDatabase();
+    await sql(db.adminURL, 'ALTER TABLE api_keys ADD COLUMN of_a_newer_coder text NOT NULL');
+    await rejectsSafely(
+      ensure(db),
+      'SchemaMismatch',
+      /a required column has no default\) while issuing a new token \(SQLSTATE 23502\)/,
+      db,
+    );
     assert.deepEqual(await operatorUsers(db), []);
   });
 
@@ -640,10 +750,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
   it('closes its connection after every call, failed or not', async () => {
     const db = await coderDatabase({ organizations: 0 });
     await ensure(db).catch(() => undefined);
-    await sql(
-      db.adminURL,
-      `INSERT INTO organizations (id, name, created_at, updated_at) VALUES (gen_random_uuid(), 'coder', now(), now())`,
-    );
+    await addOrganization(db, 'coder');
     await ensure(db);
     await revokeOperatorToken({ postgresURL: db.url, tokenName: operatorTokenName('default', 'coder') });
     await eventually(
@@ -715,5 +822,88 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
       `ensure (reuse) ${reuse.toFixed(1)} ms, ensure (rotate) ${rotate.toFixed(1)} ms, revoke ${revoke.toFixed(1)} ms per call, ` +
         'each with its own connection and SCRAM authentication',
     );
+  });
+
+  describe("on the database of every supported Coder release, checked as that release's apikey.go would", () => {
+    const day = 24 * 3600;
+    const lifetime = { lifetimeSeconds: 30 * day, renewBeforeSeconds: 10 * day };
+    for (const release of coderReleases) {
+      it(`${release}: the harness's database of that release defines the bootstrap's tables as its dump.sql does`, async () => {
+        const tables = ['users', 'organizations', 'organization_members', 'api_keys', 'user_status_changes'];
+        const migrated = await describeTables(await createCoderDatabase(postgres, { release }), tables);
+        const dumped = await describeTables(await createCoderDumpDatabase(postgres, release), tables);
+        assert.ok(migrated.length > 40, migrated.join('\n'));
+        assert.deepEqual(migrated, dumped);
+      });
+
+      it(`${release}: mints a token that release accepts as the operator's owner user, which Coder lists to its admins`, async () => {
+        const db = await coderDatabase({ release, organizations: 2 });
+        const { token } = await ensure(db, lifetime);
+        const verdict = await coderTokenVerdict(db.adminURL, release, token);
+        assert.ok(verdict.accepted, `refused: ${JSON.stringify(verdict)}`);
+        const { subject } = verdict;
+        assert.equal(subject.username, 'coder-k8s-operator');
+        assert.deepEqual(subject.siteRoles, ['owner', 'member']);
+        assert.equal(subject.fullScope, true, 'the scope of full access, not restricted by an allow list');
+        const orgs = await sql<{ id: string }>(db.adminURL, 'SELECT id FROM organizations WHERE NOT deleted ORDER BY id');
+        assert.equal(orgs.length, 2);
+        assert.deepEqual(Object.keys(subject.organizationRoles).sort(), orgs.map((o) => o.id).sort(), 'a member of every organization');
+        assert.ok(Object.values(subject.organizationRoles).every((roles) => roles.includes('organization-member')));
+
+        const [key] = await keys(db);
+        assert.deepEqual(
+          [key!.scope, key!.scopes, key!.allow_list],
+          !releaseAtLeast(release, 'v2.27.0') ? ['all', null, null] : [null, ['coder:all'], ['*:*']],
+          "the scope columns of that release, filled as Coder's own apikey.Generate fills them",
+        );
+        // GET /api/v2/users lists users that are not deleted and not system users (queries/users.sql GetUsers).
+        const listed = await sql(
+          db.adminURL,
+          `SELECT 1 FROM users WHERE username = 'coder-k8s-operator' AND NOT deleted AND NOT is_system`,
+        );
+        assert.equal(listed.length, 1, "in Coder's user list");
+
+        const wrongSecret = `${token.split('-')[0]}-${'x'.repeat(22)}`;
+        assert.deepEqual(await coderTokenVerdict(db.adminURL, release, wrongSecret), {
+          accepted: false,
+          status: 401,
+          detail: 'API key secret is invalid.',
+        });
+        const versions = () => sql(db.adminURL, `SELECT xmin::text FROM users UNION ALL SELECT xmin::text FROM api_keys ORDER BY 1`);
+        const before = await versions();
+        assert.equal((await ensure(db, { ...lifetime, existingToken: token })).rotated, false);
+        assert.deepEqual(await versions(), before, 'a second reconcile writes nothing');
+      });
+
+      it(`${release}: replaces its token once 20 of its 30 days have passed, though Coder may push its expiry on with every use`, async () => {
+        const db = await coderDatabase({ release });
+        const issued = new Date();
+        const at = (days: number) => new Date(issued.getTime() + days * day * 1000);
+        const first = await ensure(db, { ...lifetime, now: issued });
+        // The operator uses its token all the time; that release writes what its apikey.go writes per request.
+        for (const days of [1, 5, 10, 15, 19.9]) assert.ok((await coderUsesToken(db.adminURL, release, first.token, at(days))).accepted);
+        const [used] = await keys(db);
+        const { subject } = (await coderTokenVerdict(db.adminURL, release, first.token, at(19.9))) as { subject: CoderSubject };
+        assert.equal(
+          used!.expires_at.getTime(),
+          subject.refreshesExpiry ? at(19.9 + 30).getTime() : at(30).getTime(),
+          subject.refreshesExpiry ? 'Coder moved the expiry on' : 'Coder left the expiry alone',
+        );
+        const kept = await ensure(db, { ...lifetime, now: at(19.9), existingToken: first.token });
+        assert.deepEqual(
+          kept,
+          { token: first.token, rotated: false, expiresAt: at(30) },
+          'kept before the renewal point, expiring as issued',
+        );
+        const renewed = await ensure(db, { ...lifetime, now: at(20), existingToken: first.token });
+        assert.equal(renewed.rotated, true, 'replaced at the renewal point');
+        assert.deepEqual(await coderTokenVerdict(db.adminURL, release, first.token, at(20)), {
+          accepted: false,
+          status: 401,
+          detail: 'API key is invalid.',
+        });
+        assert.ok((await coderTokenVerdict(db.adminURL, release, renewed.token, at(20))).accepted);
+      });
+    }
   });
 });

@@ -26,7 +26,7 @@ export async function checkOperatorToken(input: CheckOperatorTokenInput): Promis
     const user = await tx.step('finding the operator user', findOperatorUser);
     if (!user || !isOperatorCreated(user)) return { live: false };
     const expiry = await tx.step('checking the existing token', (db) =>
-      liveTokenExpiry(db, { userId: user.id, tokenName }, input.token, now),
+      liveTokenExpiry(db, { userId: user.id, tokenName }, input.token, { validUntil: now }),
     );
     return { live: expiry !== undefined };
   });

@@ -8,6 +8,7 @@ import { parseDatabaseURL } from './database-url.ts';
 import { requireDate, requireLifetime, requireRenewal, requireTokenName, resolveTimeouts } from './input.ts';
 import { ensureOrganizationMemberships } from './memberships.ts';
 import { ensureOperatorUser } from './operator-user.ts';
+import { readCoderSchema } from './schema.ts';
 
 export interface EnsureOperatorTokenInput {
   /** Coder's database; read fresh by the caller on every reconcile. Never logged or quoted. */
@@ -35,7 +36,10 @@ export interface EnsureOperatorTokenResult {
   token: string;
   /** True when a new token was issued (and stored, when store was given); false when existingToken is valid. */
   rotated: boolean;
-  /** When the token returned expires. */
+  /**
+   * When the token returned expires as the operator counts it: Coder's expires_at, but no later than its
+   * issue plus lifetimeSeconds (Coder may push expires_at on as the token is used).
+   */
   expiresAt: Date;
 }
 
@@ -49,18 +53,22 @@ export async function ensureOperatorToken(input: EnsureOperatorTokenInput): Prom
 
   return inTransaction(endpoint, { timeouts, signal: input.signal }, async (tx) => {
     await tx.step('waiting for another operator-access transaction', lockOperatorAccess);
+    const schema = await tx.step("reading the schema of Coder's database", readCoderSchema);
     const userId = await tx.step('creating or updating the operator user', (db) => ensureOperatorUser(db, now));
     await tx.step('making the operator user a member of every organization', (db) => ensureOrganizationMemberships(db, userId, now));
     const owner = { userId, tokenName };
     const existing = input.existingToken;
     const validUntil = new Date(now.getTime() + renewBeforeSeconds * 1000);
-    // A token that outlives a fresh one (issued under a longer lifetime, say the Go original's year) is replaced too.
+    // A token that outlives a fresh one (issued under a longer lifetime, say the Go original's year) is replaced
+    // too, and so is one older than the lifetime, whatever Coder made of its expiry.
     const notAfter = new Date(now.getTime() + lifetimeSeconds * 1000);
     const expiry = existing
-      ? await tx.step('checking the existing token', (db) => liveTokenExpiry(db, owner, existing, validUntil, notAfter))
+      ? await tx.step('checking the existing token', (db) =>
+          liveTokenExpiry(db, owner, existing, { validUntil, notAfter, lifetimeSeconds }),
+        )
       : undefined;
     if (existing && expiry) return { token: existing, rotated: false, expiresAt: expiry };
-    const { token, expiresAt } = await tx.step('issuing a new token', (db) => replaceToken(db, owner, lifetimeSeconds, now));
+    const { token, expiresAt } = await tx.step('issuing a new token', (db) => replaceToken(db, owner, lifetimeSeconds, now, schema));
     await input.store?.(token);
     return { token, rotated: true, expiresAt };
   });

@@ -13,8 +13,8 @@ export async function ensureOrganizationMemberships(db: Queryable, userId: strin
   if (organizations.rows.length === 0) {
     throw new OperatorAccessError(
       'NoOrganization',
-      "Coder's database has no organization that is not deleted: Coder creates its default organization when it " +
-        'first starts, so start Coder on this database; the operator retries on its own',
+      "Coder's database has no organization that is not deleted: Coder's migrations, which run when Coder starts, " +
+        'create its default organization, so start Coder on this database; the operator retries on its own',
     );
   }
   await db.query(

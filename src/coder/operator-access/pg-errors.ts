@@ -1,6 +1,7 @@
 // Turns what pg, the socket or TLS threw into an OperatorAccessError with a fixed sentence. pg's own
 // messages can quote host names, user names and row values, so they are read to classify, never copied.
 import { OperatorAccessError, type OperatorAccessReason } from './errors.ts';
+import { oldestSupportedRelease } from './schema.ts';
 
 export interface FailureContext {
   /** What the bootstrap was doing, as a gerund phrase: "creating the operator user". */
@@ -19,7 +20,7 @@ const checkAddress = 'check that PostgreSQL is running and that the host and por
 const checkTls = 'check the sslmode of the database URL and that the server certificate is trusted';
 const checkSchema =
   "check that the URL names Coder's own database and that Coder has started on it once " +
-  '(it creates its tables then); a Coder version much older or newer than the operator supports also shows this';
+  `(its migrations create the tables then); a Coder older than ${oldestSupportedRelease}, or much newer than the operator, also shows this`;
 const willRetry = 'the operator retries on its own';
 
 function seconds(ms: number): string {

@@ -7,17 +7,20 @@ import {
   type CoderControlPlaneStatus,
 } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../../coder/client.ts';
-import { isDuplicateLicense, isUnauthorizedOrForbidden, isCoderNotFound } from '../../coder/error-predicates.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
-import { nowTime } from '../../runtime/conditions.ts';
+import { isCoderNotFound, isDuplicateLicense, isRouteNotServed, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
+import { CoderApiError } from '../../coder/errors.ts';
+import { findCondition, nowTime, type ConditionInput } from '../../runtime/conditions.ts';
+import { censor, scrubSecrets } from '../../runtime/redaction.ts';
 import { secretValue } from '../shared/secret-value.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
-import { eventTarget } from '../shared/event-target.ts';
+import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import type { ControlPlaneContext } from './context.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.LicenseApplied;
 const licenseRetryMs = 30_000;
 const defaultLicenseKey = 'license';
+/** How much of Coder's message and detail a condition carries. */
+const maxAnswerChars = 300;
 
 /** Sets LicenseApplied, and licenseLastApplied and its hash once a license is uploaded. */
 export type LicenseOutcome = StepOutcome<CoderControlPlaneStatus>;
@@ -46,8 +49,11 @@ export async function reconcileLicense(
   const hash = createHash('sha256').update(jwt).digest('hex');
   const applied = (message: string): LicenseOutcome => ({
     ...outcome('True', reasons.Applied, message),
-    status: { licenseLastApplied: nowTime(ctx.now()), licenseLastAppliedHash: hash },
+    status: { licenseLastApplied: nowTime(ctx.now()), licenseLastAppliedHash: hash, licenseRejectedHash: undefined },
   });
+
+  const refused = refusedBefore(cp, hash);
+  if (refused) return { conditions: { [type]: refused } };
 
   if (cp.status?.licenseLastApplied && cp.status.licenseLastAppliedHash === hash) {
     try {
@@ -64,10 +70,18 @@ export async function reconcileLicense(
     await client.uploadLicense(jwt, { signal });
   } catch (err) {
     if (isDuplicateLicense(err)) return applied('Configured license already exists in coderd.');
-    if (isCoderNotFound(err)) return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
+    if (isCoderNotFound(err) || isRouteNotServed(err))
+      return outcome('False', reasons.NotSupported, 'Control plane does not expose the Enterprise licenses API.');
+    if (isLicenseRefusal(err)) return rejected(ctx, cp, ref.name, jwt, hash, err);
     if (isUnauthorizedOrForbidden(err))
       return outcome('False', reasons.Forbidden, 'Operator token is not authorized to upload the configured license.', true);
-    return outcome('False', reasons.Error, 'Failed to upload configured license; retrying.', true);
+    const answer = withoutLicense(err instanceof Error ? err.message : String(err), jwt);
+    if (!signal?.aborted)
+      ctx.logger.warn(
+        { controlPlane: `${cp.metadata.namespace}/${cp.metadata.name}`, err: answer },
+        'uploading the configured license failed',
+      );
+    return outcome('False', reasons.Error, `Failed to upload configured license: ${answer}; retrying in 30 s.`, true);
   }
   await ctx.events.record(
     eventTarget(cp),
@@ -77,4 +91,48 @@ export async function reconcileLicense(
     `Uploaded the license from Secret "${ref.name}" to Coder.`,
   );
   return applied('Configured license uploaded successfully.');
+}
+
+/**
+ * A 4xx that says the license itself is wrong (Coder answers 400 "Invalid license" when the JWT does not
+ * verify, and 400 for a license locked to other deployments: coder/coder v2.26.1 enterprise/coderd/licenses.go
+ * postLicense). Not the token (401, 403), not the route (404, 405), not a wait (408, 429).
+ */
+function isLicenseRefusal(err: unknown): err is CoderApiError {
+  return err instanceof CoderApiError && err.status >= 400 && err.status < 500 && ![401, 403, 404, 405, 408, 429].includes(err.status);
+}
+
+/** Text of Coder's answer for a condition or log line: bounded, without the JWT or anything else secret. */
+function withoutLicense(text: string, jwt: string): string {
+  return scrubSecrets(text.split(jwt).join(censor)).slice(0, maxAnswerChars);
+}
+
+/** The condition of a license Coder refused, while the Secret's value and the spec are what they were then. */
+function refusedBefore(cp: CoderControlPlane, hash: string): ConditionInput | undefined {
+  if (cp.status?.licenseRejectedHash !== hash) return undefined;
+  const previous = findCondition(cp.status.conditions, type);
+  if (previous?.reason !== reasons.Rejected || previous.observedGeneration !== cp.metadata.generation) return undefined;
+  return { type, status: previous.status, reason: previous.reason, message: previous.message };
+}
+
+/** Coder's answer, never the JWT, in the condition, an Event and the log; not uploaded again until its input changes. */
+async function rejected(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  secretName: string,
+  jwt: string,
+  hash: string,
+  err: CoderApiError,
+): Promise<LicenseOutcome> {
+  const answer = withoutLicense([err.coderMessage, err.detail].filter(Boolean).join(': '), jwt);
+  const message =
+    `Coder refused the license in Secret "${secretName}" with HTTP ${err.status}: ${answer || 'no message'}. ` +
+    "Put a license Coder accepts in the Secret; the operator uploads again only when the Secret's value or the spec changes.";
+  ctx.logger.warn(
+    { controlPlane: `${cp.metadata.namespace}/${cp.metadata.name}`, secretName, status: err.status, answer },
+    'Coder refused the configured license; it is not uploaded again until the license Secret or the spec changes',
+  );
+  const condition: ConditionInput = { type, status: 'False', reason: reasons.Rejected, message };
+  await warnOnNewProblem(ctx.events, cp, condition, 'ApplyLicense');
+  return { conditions: { [type]: condition }, status: { licenseRejectedHash: hash } };
 }

@@ -34,7 +34,8 @@ import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-pla
 export const operatorAccessRetryMs = 30_000;
 const day = 24 * 60 * 60;
 /**
- * The operator token lives 30 days and is replaced once less than 10 remain: a copy that leaks (a Secret
+ * The operator token lives 30 days, counted from its issue (Coder may push its expiry on as it is used:
+ * src/coder/operator-access/api-key-rows.ts), and is replaced once less than 10 remain: a copy that leaks (a Secret
  * backup, a log of someone's kubectl) is good for weeks, not the year the Go original gave it. The
  * controller looks at least daily (renewalCheckMs), so the Secret always holds a token with 9 or more days
  * left, and a day of operator downtime or a few failed checks never lets it lapse. Much shorter would
@@ -84,7 +85,10 @@ export async function reconcileOperatorAccess(
   if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL, signal);
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
-  let secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
+  // The cache may not show the Secret an earlier reconcile created a moment ago (its create event wakes no
+  // reconcile): only the API server can tell that it is absent, and a second create would fail.
+  let secret =
+    (ctx.caches.secrets.get(ns, name) as V1Secret | undefined) ?? (await ctx.writer.get<V1Secret>(builtinResources.secret, ns, name));
   let ownership = tokenSecretOwnership(cp, secret);
   let ownershipCond = ownershipCondition(cp, ownership);
   // One Warning per new problem: a retry that meets the same problem says nothing new.
@@ -122,6 +126,8 @@ export async function reconcileOperatorAccess(
       if (ownership === 'absent') {
         // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
         await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+        // From here the status describes the Secret just created, not the cache's view from before it.
+        ownershipCond = ownershipCondition(cp, 'owned');
       } else {
         await ctx.writer.mergePatch(builtinResources.secret, secret!, {
           data: { [operatorTokenKey]: Buffer.from(token).toString('base64') },
@@ -163,7 +169,7 @@ export async function reconcileOperatorAccess(
       'Normal',
       'OperatorTokenRotated',
       'BootstrapOperatorAccess',
-      `Replaced the operator token in Secret "${ns}/${name}": the previous one was missing, invalid or expired.`,
+      `Replaced the operator token in Secret "${ns}/${name}": the previous one was missing, invalid, expired or due for renewal (${(tokenLifetimeSeconds - tokenRenewBeforeSeconds) / day} of its ${tokenLifetimeSeconds / day} days passed).`,
     );
   }
   return {

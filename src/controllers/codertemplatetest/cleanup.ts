@@ -2,6 +2,8 @@
 // (or is retained when the control plane allows it). Cleanup has no deadline and changes only
 // WorkspaceDeleted; the finalizer stays until nothing of the test can be left in Coder.
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
+import { isRouteNotServed } from '../../coder/error-predicates.ts';
+import { routeNotServedMessage } from '../../coder/errors.ts';
 import { isCoderApiFailure } from './coder-failure.ts';
 import { reachCoder } from './coder-access.ts';
 import { confirmCreate } from './confirm-create.ts';
@@ -125,6 +127,16 @@ export async function cleanupStep(ctx: TemplateTestContext, test: CoderTemplateT
   } catch (err) {
     if (err instanceof CoderAnswerMismatch) {
       return { deleted: { status: 'False', reason: WD.CoderAnswerMismatch, message: err.message }, requeueAfterMs: cleanupDeletingPollMs };
+    }
+    if (isRouteNotServed(err) && !signal.aborted) {
+      return {
+        deleted: {
+          status: 'False',
+          reason: WD.EndpointNotFound,
+          message: `${routeNotServedMessage(err)}, so the operator cannot delete workspace ${test.status?.workspaceName}: delete it in Coder, or upgrade Coder.`,
+        },
+        requeueAfterMs: cleanupUnavailablePollMs,
+      };
     }
     if (isCoderApiFailure(err) && !signal.aborted)
       return unavailable(`Coder could not be reached to delete the workspace: ${(err as Error).message}`);

@@ -13,7 +13,7 @@ export interface TemplateTestContext extends ControllerDeps {
     secrets: Cache<V1Secret>;
   };
   rateLimits: RateLimitMemory;
-  /** Cleanup that found Coder unavailable calls again only after its 60 s, whatever event comes first. */
+  /** Cleanup that found Coder unavailable, or serving no such call, calls again only after its 60 s, whatever event comes first. */
   cleanupPauses: RateLimitMemory;
   random?: () => number;
 }

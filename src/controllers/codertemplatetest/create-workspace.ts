@@ -3,8 +3,10 @@
 // provably had no effect), whether the test fails, or whether only reading Coder can tell (ConfirmingCreate).
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import type { CoderClient } from '../../coder/client.ts';
+import { isRouteNotServed } from '../../coder/error-predicates.ts';
 import { CoderApiError, CoderNetworkError } from '../../coder/errors.ts';
 import { once } from './coder-access.ts';
+import { endpointNotFoundMessage } from './coder-failure.ts';
 import { CoderAnswerMismatch, expectSame, fail, R, wait, WD, type Step } from './step.ts';
 
 const notCreated = { status: 'True', reason: WD.NotCreated, message: 'The controller never sent a workspace create request.' } as const;
@@ -57,6 +59,13 @@ export async function createWorkspace(client: CoderClient, test: CoderTemplateTe
       return wait(R.CreateRetrying, `The workspace create had no effect (${(err as Error).message.slice(0, 120)}); it is sent again.`, {
         status: cleared,
         rateLimited,
+      });
+    }
+    // Coder's router refused the call before any handler ran, so no workspace was made.
+    if (isRouteNotServed(err)) {
+      return fail(R.EndpointNotFound, endpointNotFoundMessage(err), {
+        status: { createAttemptTime: undefined },
+        workspaceDeleted: notCreated,
       });
     }
     if (err instanceof CoderApiError && err.status === 409) {

@@ -12,6 +12,7 @@ import { expectSame, fail, R, wait, WD, type Step } from './step.ts';
 
 const logLinesKept = 10;
 const logLineChars = 200;
+const jobErrorChars = 120;
 
 type Agent = Schemas['WorkspaceAgent'];
 
@@ -43,10 +44,17 @@ async function lastLogLines(client: CoderClient, buildId: string, signal: AbortS
   }
 }
 
+/** Coder's error of the failed job, on one line, redacted and bounded (it can quote the template's output). */
+function jobError(build: Schemas['WorkspaceBuild']): string {
+  const text = scrubSecrets((build.job.error ?? '').replace(/\s+/g, ' ').trim());
+  return text.length > jobErrorChars ? `${text.slice(0, jobErrorChars)}…` : text;
+}
+
 async function buildFailed(client: CoderClient, build: Schemas['WorkspaceBuild'], signal: AbortSignal): Promise<Step> {
   const code = build.job.error_code ? `error code ${build.job.error_code}` : 'no error code';
   const lines = await lastLogLines(client, build.id, signal);
-  const summary = `The start build failed (${code}).`;
+  const error = jobError(build);
+  const summary = `The start build failed${error ? `: ${error}` : ''} (${code}).`;
   const tail = lines.length ? ` Last log lines: ${lines.join(' | ')}` : '';
   return fail(R.BuildFailed, `${summary}${tail}`, {
     eventNote: `${summary}${lines.length ? `\nLast log lines:\n${lines.join('\n')}` : ''}`,

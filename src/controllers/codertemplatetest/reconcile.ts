@@ -9,7 +9,7 @@ import { isConflict, isNotFound } from '../../runtime/kube-http.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { cleanupStep } from './cleanup.ts';
 import { reachCoder } from './coder-access.ts';
-import { coderFailureMessage, isCoderApiFailure, isRateLimited } from './coder-failure.ts';
+import { coderFailureStep, isCoderApiFailure } from './coder-failure.ts';
 import { confirmationStep, confirmCreate } from './confirm-create.ts';
 import type { TemplateTestContext } from './context.ts';
 import { createWorkspace } from './create-workspace.ts';
@@ -151,7 +151,7 @@ async function decide<T extends Step | Resolved>(rc: ReconcileContext, step: () 
       rc.logger.error({ err: err.message }, 'Coder answered about another object than the one asked for');
       return wait(R.CoderAnswerMismatch, err.message);
     }
-    if (isCoderApiFailure(err)) return wait(R.CoderUnavailable, coderFailureMessage(err), { rateLimited: isRateLimited(err) });
+    if (isCoderApiFailure(err)) return coderFailureStep(err);
     throw err;
   }
 }
@@ -209,7 +209,7 @@ async function cleanup(ctx: TemplateTestContext, test: CoderTemplateTest, rc: Re
     test,
     nextCleanupStatus(test, step.deleted, step.status ?? {}, ctx.now()),
   );
-  if (step.deleted.reason === WD.ControlPlaneUnavailable && step.requeueAfterMs)
+  if ((step.deleted.reason === WD.ControlPlaneUnavailable || step.deleted.reason === WD.EndpointNotFound) && step.requeueAfterMs)
     ctx.cleanupPauses.pause(uid, ctx.now().getTime(), step.requeueAfterMs);
   else ctx.cleanupPauses.forget(uid);
   return step.requeueAfterMs ? { requeueAfterMs: step.requeueAfterMs } : undefined;

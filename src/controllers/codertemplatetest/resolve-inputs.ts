@@ -5,13 +5,14 @@ import type { CoderTemplateTest } from '../../../generated/types/codertemplatete
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
-import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import { isCoderNotFound, isUnknownUser } from '../../coder/error-predicates.ts';
 import { once } from './coder-access.ts';
-import { expectSame, fail, R, wait, WD, type Step, type TestStatus } from './step.ts';
+import { CoderAnswerMismatch, expectSame, fail, R, wait, WD, type Step, type TestStatus } from './step.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const nilUUID = '00000000-0000-0000-0000-000000000000';
 const eligibleOrgRoles = new Set(['organization-member', 'organization-workspace-access']);
+const defaultOrganizationKeyword = 'default';
 
 export function isUUID(value: string | undefined | null): value is string {
   return typeof value === 'string' && uuidPattern.test(value) && value !== nilUUID;
@@ -26,11 +27,11 @@ export interface Resolved {
 const notEligible = (why: string) =>
   wait(R.OwnerNotEligible, `The tester user (spec.templateTests.ownerUserID of the control plane) ${why}`);
 
-async function notFoundAs<T>(call: Promise<T>): Promise<T | undefined> {
+async function notFoundAs<T>(call: Promise<T>, missing: (err: unknown) => boolean = isCoderNotFound): Promise<T | undefined> {
   try {
     return await call;
   } catch (err) {
-    if (isCoderNotFound(err)) return undefined;
+    if (missing(err)) return undefined;
     throw err;
   }
 }
@@ -43,18 +44,21 @@ async function ownerProblem(client: CoderClient, owner: Schemas['User'], signal:
   }
   const siteRoles = (owner.roles ?? []).map((r) => r.name).filter((name) => name !== 'member');
   if (siteRoles.length) return `has the site role ${siteRoles[0]}; only member is allowed.`;
-  for (const orgId of owner.organization_ids ?? []) {
+  const orgIds = owner.organization_ids ?? [];
+  if (!orgIds.length) return undefined;
+  // Coder has no GET of one membership (only POST and DELETE on .../members/{user}); the user's roles route
+  // holds every membership's stored roles, at every supported release (coder/coder v2.24.0 to v2.36.0
+  // coderd/users.go userRoles).
+  const { organization_roles: orgRoles } = await client.request('GET', '/api/v2/users/{user}/roles', {
+    params: { user: owner.id },
+    ...once(signal),
+  });
+  for (const orgId of orgIds) {
     const org = await client.request('GET', '/api/v2/organizations/{organization}', { params: { organization: orgId }, ...once(signal) });
     expectSame('organization', orgId, org.id);
     const defaults = (org.default_org_member_roles ?? []).filter((role) => !eligibleOrgRoles.has(role));
     if (defaults.length) return `is in organization ${org.name}, whose members all get the role ${defaults[0]}.`;
-    const member = await client.request('GET', '/api/v2/organizations/{organization}/members/{user}', {
-      params: { organization: orgId, user: owner.id },
-      ...once(signal),
-    });
-    expectSame('organization member', owner.id, member.user_id);
-    expectSame('organization', orgId, member.organization_id);
-    const roles = member.roles.map((r) => r.name).filter((name) => !eligibleOrgRoles.has(name));
+    const roles = (orgRoles[orgId] ?? []).filter((name) => !eligibleOrgRoles.has(name));
     if (roles.length) return `has the role ${roles[0]} in organization ${org.name}.`;
   }
   return undefined;
@@ -99,7 +103,10 @@ export async function resolveInputs(
       `CoderControlPlane "${cp.metadata.name}" has no valid spec.templateTests.ownerUserID: set it to the UUID of the Coder user that owns test workspaces.`,
     );
   }
-  const owner = await notFoundAs(client.request('GET', '/api/v2/users/{user}', { params: { user: ownerID }, ...once(signal) }));
+  const owner = await notFoundAs(
+    client.request('GET', '/api/v2/users/{user}', { params: { user: ownerID }, ...once(signal) }),
+    (err) => isUnknownUser(err) || isCoderNotFound(err),
+  );
   if (!owner) return notEligible('does not exist.');
   expectSame('user', ownerID, owner.id);
   const problem = await ownerProblem(client, owner, signal);
@@ -110,7 +117,12 @@ export async function resolveInputs(
     client.request('GET', '/api/v2/organizations/{organization}', { params: { organization: orgName }, ...once(signal) }),
   );
   if (!org) return wait(R.TemplateNotFound, `Coder has no organization "${orgName}" (spec.template).`);
-  expectSame('organization', orgName, org.name);
+  // Coder reads exactly "default" as its default organization (is_default), whatever that one is named
+  // ("coder" on a new deployment): coder/coder v2.26.1 coderd/httpmw/organizationparam.go.
+  if (orgName === defaultOrganizationKeyword) {
+    if (!org.is_default)
+      throw new CoderAnswerMismatch(`Coder answered organization "${org.name}", which is not its default one, for "default".`);
+  } else expectSame('organization', orgName, org.name);
   if (!(owner.organization_ids ?? []).includes(org.id)) return notEligible(`is not a member of organization ${org.name}.`);
 
   const template = await notFoundAs(

@@ -34,6 +34,7 @@ export type WaitReason =
   | ReadyReasons['AgentsReady']
   | ReadyReasons['DeletingWorkspace']
   | ReadyReasons['CoderUnavailable']
+  | ReadyReasons['CoderNotFound']
   | ReadyReasons['CoderAnswerMismatch'];
 
 export type FailReason = Exclude<TestReason, WaitReason | ReadyReasons['Succeeded']>;

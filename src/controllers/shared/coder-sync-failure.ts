@@ -1,7 +1,8 @@
 // The Synced condition after a failed create, update or delete in Coder: the reason by HTTP status, Coder's
-// message (with its validation errors) as the message, and whether to retry with backoff.
-import { CoderApiError } from '../../coder/errors.ts';
-import { isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
+// message (with its validation errors) as the message, and whether to retry with backoff (not for a call
+// Coder does not serve: HTTP 405, or 404 "Route not found.").
+import { CoderApiError, routeNotServedMessage } from '../../coder/errors.ts';
+import { isRouteNotServed, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
 import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
@@ -23,6 +24,18 @@ export function syncFailure(action: string, err: unknown): SyncFailure {
     retry,
   });
   if (isUnauthorizedOrForbidden(err)) return failed(S.reasons.Forbidden, false);
+  // Coder is up and serves no such call: sending it again changes nothing; the resync looks again.
+  if (isRouteNotServed(err)) {
+    return {
+      condition: {
+        type: S.type,
+        status: 'False',
+        reason: S.reasons.CoderAPIError,
+        message: `Could not ${action}: ${routeNotServedMessage(err)}; upgrade Coder to a release the operator supports.`,
+      },
+      retry: false,
+    };
+  }
   if (err instanceof CoderApiError && err.status === 429) return failed(S.reasons.RateLimited, true);
   if (err instanceof CoderApiError && (err.status === 400 || err.status === 409 || err.status === 422)) {
     return failed(S.reasons.CoderValidationFailed, false);

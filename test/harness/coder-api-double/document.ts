@@ -78,6 +78,12 @@ export class CoderApiDocument {
     return undefined;
   }
 
+  /** The methods (upper case) the document serves on this (encoded) path; none for an unknown path. */
+  methodsOf(path: string): string[] {
+    const methods = this.routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.operations.keys()]);
+    return [...new Set(methods.map((m) => m.toUpperCase()))];
+  }
+
   /** A validator for a schema of the document; local $refs point into the document. */
   validator(key: string, schema: Schema): ValidateFunction {
     let validate = this.validators.get(key);

@@ -62,7 +62,9 @@ export const handlers: Readonly<Record<string, Handler>> = {
 
   listLicenses: ({ state }) => {
     if (!state.enterprise) return routeNotFound;
-    return { status: 200, body: state.licenses.map((stored) => stored.license) };
+    // coder/coder v2.26.1 enterprise/coderd/licenses.go licenses(): a nil slice when none, so JSON null.
+    const licenses = state.licenses.map((stored) => stored.license);
+    return { status: 200, body: licenses.length ? licenses : null };
   },
 
   deleteLicense: ({ state, params }) => {
@@ -84,11 +86,6 @@ export const handlers: Readonly<Record<string, Handler>> = {
   // The one world of organizations, templates and workspaces (workspace-world.ts).
   ...workspaceHandlers,
   ...templateHandlers,
-  // The world's organizations first, then those of the provisioner keys (state.organizations).
-  getOrganization: (ctx) => {
-    const answer = workspaceHandlers.getOrganization!(ctx);
-    return answer.status === 404 ? provisionerKeyHandlers.getOrganization!(ctx) : answer;
-  },
 };
 
 /** What Coder recomputes after a license change that the double models: has_license and trial. */

@@ -1,13 +1,14 @@
-// Organizations by id or name, and provisioner keys (CoderProvisioner), as Coder answers them: key
+// Provisioner keys (CoderProvisioner) of the world's organizations, as Coder answers them: key
 // material only in the create answer, names unique per organization ignoring case, reserved names refused.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Handler, HandlerContext } from './handlers.ts';
+import { organizationOfParam } from './workspace-world.ts';
 
 const reservedKeyNames = ['built-in', 'user-auth', 'psk'];
 
+/** The {organization} of the path in the world's organizations, by Coder's rules ("default" is the default one). */
 function organizationOf({ state, params }: HandlerContext) {
-  const wanted = String(params.organization);
-  return state.organizations.find((o) => o.id === wanted || o.name.toLowerCase() === wanted.toLowerCase());
+  return organizationOfParam(state.world, String(params.organization));
 }
 
 const organizationNotFound = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
@@ -20,11 +21,6 @@ function refusedBypass({ params, user }: HandlerContext) {
 }
 
 export const provisionerKeyHandlers: Readonly<Record<string, Handler>> = {
-  getOrganization: (ctx) => {
-    const org = organizationOf(ctx);
-    return org ? { status: 200, body: org } : organizationNotFound;
-  },
-
   listProvisionerKeys: (ctx) => {
     const refused = refusedBypass(ctx);
     if (refused) return refused;

@@ -59,8 +59,6 @@ export interface CoderApiDoubleState {
   aiGatewayKeys: StoredAIGatewayKey[];
   /** Organizations and their members, templates, workspaces and builds: see workspace-world.ts. */
   world: WorkspaceWorld;
-  /** The organizations provisioner keys belong to (provisioner-key-handlers.ts); not yet the world's. */
-  organizations: Schemas['Organization'][];
   /** Workspace proxies registered through the API, in order of creation. */
   workspaceProxies: StoredWorkspaceProxy[];
   /** Provisioner keys with their material, which Coder answers only once (on create). */
@@ -71,8 +69,6 @@ export interface StoredProvisionerKey {
   key: Schemas['ProvisionerKey'];
   material: string;
 }
-
-export const defaultOrganizationId = '0b0c6e8e-3c1f-4a8e-9f3a-5d6b7c8d9e01';
 
 export const operatorUserId = '6f1c1b8e-6a43-4b9e-9d7e-0c0a5e3b2d11';
 
@@ -128,9 +124,6 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     mcpServers: [],
     aiGatewayKeys: [],
     world: emptyWorkspaceWorld(),
-    organizations: [
-      { id: defaultOrganizationId, name: 'default', display_name: 'Coder', is_default: true, created_at: now, updated_at: now },
-    ],
     workspaceProxies: [],
     provisionerKeys: [],
   };

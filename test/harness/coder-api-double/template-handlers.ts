@@ -6,6 +6,7 @@ import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
 import { newTemplateSettings, patchTemplateMeta } from './template-meta.ts';
+import { organizationOfParam } from './workspace-world.ts';
 
 type Schemas = components['schemas'];
 
@@ -14,11 +15,6 @@ const now = () => new Date().toISOString();
 
 /** The one provisioner daemon the double models: it takes every import at once. */
 const doubleProvisionerId = 'a7d0c9e4-5b1f-4c3a-9e8d-2f6b1a0c4d7e';
-
-function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Organization'] | undefined {
-  if (ref === 'default') return state.world.organizations.find((o) => o.is_default);
-  return state.world.organizations.find((o) => o.id === ref || o.name.toLowerCase() === ref.toLowerCase());
-}
 
 /**
  * One read of a version created through the API while it imports: pending → running → succeeded, or failed
@@ -63,7 +59,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
   },
 
   createTemplateVersion: ({ state, params, body, user }) => {
-    const organization = findOrganization(state, String(params.organization));
+    const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
     const request = body as Schemas['CreateTemplateVersionRequest'];
     if (!request.file_id || !state.world.files.has(request.file_id))
@@ -104,7 +100,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
   },
 
   createTemplate: ({ state, params, body }) => {
-    const organization = findOrganization(state, String(params.organization));
+    const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
     const request = body as Schemas['CreateTemplateRequest'];
     if (state.world.templates.some((t) => t.organization_id === organization.id && t.name === request.name))
@@ -140,7 +136,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
   },
 
   getTemplateVersionByOrganizationAndName: ({ state, params }) => {
-    const organization = findOrganization(state, String(params.organization));
+    const organization = organizationOfParam(state.world, String(params.organization));
     const template = state.world.templates.find(
       (t) => t.organization_id === organization?.id && t.name.toLowerCase() === String(params.templateName).toLowerCase(),
     );

@@ -12,6 +12,8 @@ import {
   deleteTemplate,
   listLiveWorkspaces,
   newBuild,
+  organizationByIdOrName,
+  organizationOfParam,
   queued,
   workspaceAnswer,
   workspaceFields,
@@ -30,10 +32,15 @@ function findUser(state: CoderApiDoubleState, ref: string, me?: Schemas['User'])
   return state.users.find((u) => u.id === ref || same(u.username, ref));
 }
 
-function findOrganization(state: CoderApiDoubleState, ref: string): Schemas['Organization'] | undefined {
-  if (ref === 'default') return state.world.organizations.find((o) => o.is_default);
-  return state.world.organizations.find((o) => o.id === ref || same(o.name, ref));
-}
+/**
+ * Coder's answer for a {user} of the path that names no user: 400, not 404, so that it tells nothing about
+ * which users exist (coder/coder v2.26.1 coderd/httpmw/userparam.go, also behind the organization-member
+ * routes of a user's workspaces).
+ */
+const unknownUser = (ref: string): Answer => ({
+  status: 400,
+  body: { message: '"user" must be an existing uuid or username.', detail: `queried user=${JSON.stringify(ref)}` },
+});
 
 /**
  * The filter of a workspace search query ("owner:alice organization:coder template:docker name:dev status:running", a
@@ -48,7 +55,7 @@ function workspaceFilter(state: CoderApiDoubleState, q: string, me?: Schemas['Us
       if (!owner) return undefined;
       filter.ownerId = owner.id;
     } else if (key === 'organization') {
-      const org = findOrganization(state, value);
+      const org = organizationByIdOrName(state.world, value);
       if (!org) return undefined;
       filter.organizationId = org.id;
     } else if (key === 'template') filter.templateName = value;
@@ -68,24 +75,31 @@ const jobActive = (status: string) => status === 'pending' || status === 'runnin
 export const workspaceHandlers: Readonly<Record<string, Handler>> = {
   getUser: ({ state, params, user }) => {
     const found = findUser(state, String(params.user), user);
-    return found ? { status: 200, body: found } : notFound;
+    return found ? { status: 200, body: found } : unknownUser(String(params.user));
   },
 
   getOrganization: ({ state, params }) => {
-    const org = findOrganization(state, String(params.organization));
+    const org = organizationOfParam(state.world, String(params.organization));
     return org ? { status: 200, body: org } : notFound;
   },
 
-  getOrganizationMember: ({ state, params, user }) => {
-    const org = findOrganization(state, String(params.organization));
-    const member = findUser(state, String(params.user), user);
-    const membership = state.world.members.find((m) => m.organization_id === org?.id && m.user_id === member?.id);
-    if (!membership || !member) return notFound;
-    return { status: 200, body: { ...membership, username: member.username, global_roles: member.roles ?? [] } };
+  // coder/coder v2.26.1 coderd/users.go userRoles: the stored site roles, and per membership the stored
+  // organization roles keyed by organization id (memberships of no organization are absent).
+  getUserRoles: ({ state, params, user }) => {
+    const found = findUser(state, String(params.user), user);
+    if (!found) return unknownUser(String(params.user));
+    const memberships = state.world.members.filter((m) => m.user_id === found.id);
+    return {
+      status: 200,
+      body: {
+        roles: (found.roles ?? []).map((r) => r.name),
+        organization_roles: Object.fromEntries(memberships.map((m) => [m.organization_id, m.roles.map((r) => r.name)])),
+      },
+    };
   },
 
   getTemplateByName: ({ state, params }) => {
-    const org = findOrganization(state, String(params.organization));
+    const org = organizationOfParam(state.world, String(params.organization));
     const template = state.world.templates.find((t) => t.organization_id === org?.id && same(t.name, String(params.templateName)));
     return template ? { status: 200, body: template } : notFound;
   },
@@ -93,7 +107,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
   listTemplates: ({ state, params }) => listTemplatesAnswer(state, typeof params.q === 'string' ? params.q : ''),
 
   listOrganizationTemplates: ({ state, params }) => {
-    const org = findOrganization(state, String(params.organization));
+    const org = organizationOfParam(state.world, String(params.organization));
     return org ? listTemplatesAnswer(state, '', org.id) : notFound;
   },
 
@@ -122,7 +136,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
 
   createUserWorkspace: ({ state, params, body, user }) => {
     const owner = findUser(state, String(params.user), user);
-    if (!owner) return notFound;
+    if (!owner) return unknownUser(String(params.user));
     const request = body as Schemas['CreateWorkspaceRequest'];
     const template = state.world.templates.find((t) => t.id === request.template_id);
     const versionId = request.template_version_id ?? template?.active_version_id;
@@ -168,6 +182,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
 
   getWorkspaceByOwnerAndName: ({ state, params, user }) => {
     const owner = findUser(state, String(params.user), user);
+    if (!owner) return unknownUser(String(params.user));
     const matches = state.world.workspaces.filter(
       (w) =>
         w.workspace.owner_id === owner?.id && w.workspace.name === params.workspaceName && (!w.deleted || params.include_deleted === true),

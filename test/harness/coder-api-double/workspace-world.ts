@@ -84,9 +84,30 @@ export const defaultBuildScript: BuildScript = { startReads: 1, agents: [{ name:
 /** The script of the aggregated API's tests, which look at a workspace only by name and list. */
 export const instantBuildScript: BuildScript = { ...defaultBuildScript, instant: true };
 
+/**
+ * The organization every Coder deployment has from its first start: created as "first-organization" with
+ * is_default and renamed "coder" (display name "Coder") by Coder's migrations (coder/coder v2.26.1
+ * coderd/database/migrations/000198_ensure_default_org.up.sql and 000259_rename_first_organization.up.sql).
+ * Without default_org_member_roles, which only v2.36.0 and newer answer (codersdk/organizations.go).
+ */
+function defaultOrganization(): Schemas['Organization'] {
+  const at = now();
+  return {
+    id: randomUUID(),
+    name: 'coder',
+    display_name: 'Coder',
+    description: 'Builtin default organization.',
+    icon: '',
+    is_default: true,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** A world as a new deployment holds it: the default organization and nothing else. */
 export function emptyWorkspaceWorld(): WorkspaceWorld {
   return {
-    organizations: [],
+    organizations: [defaultOrganization()],
     members: [],
     templates: [],
     templateVersions: [],
@@ -257,7 +278,26 @@ export function deleteTemplate(world: WorkspaceWorld, templateId: string): 'dele
   return 'deleted';
 }
 
-/** The organization named `name`, added when missing; the first one added is the default organization. */
+const nilUUID = '00000000-0000-0000-0000-000000000000';
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The organization a search query's organization:<value> names: by id, else by name ignoring case (coderd/searchquery/search.go). */
+export function organizationByIdOrName(world: WorkspaceWorld, ref: string): Schemas['Organization'] | undefined {
+  if (uuidPattern.test(ref)) return world.organizations.find((o) => o.id.toLowerCase() === ref.toLowerCase());
+  return world.organizations.find((o) => o.name.toLowerCase() === ref.toLowerCase());
+}
+
+/**
+ * The organization of an {organization} path parameter, by Coder's rules (coder/coder v2.26.1
+ * coderd/httpmw/organizationparam.go): exactly "default" (or the nil UUID) is the organization with
+ * is_default, whatever its name; otherwise by id, else by name ignoring case.
+ */
+export function organizationOfParam(world: WorkspaceWorld, ref: string): Schemas['Organization'] | undefined {
+  if (ref === 'default' || ref === nilUUID) return world.organizations.find((o) => o.is_default);
+  return organizationByIdOrName(world, ref);
+}
+
+/** The organization named `name`, added (not the default one) when missing. */
 export function seedOrganization(world: WorkspaceWorld, name: string): Schemas['Organization'] {
   const existing = world.organizations.find((o) => o.name === name);
   if (existing) return existing;
@@ -265,10 +305,10 @@ export function seedOrganization(world: WorkspaceWorld, name: string): Schemas['
   const organization: Schemas['Organization'] = {
     id: randomUUID(),
     name,
-    is_default: world.organizations.length === 0,
+    icon: '',
+    is_default: false,
     created_at: at,
     updated_at: at,
-    default_org_member_roles: [],
   };
   world.organizations.push(organization);
   return organization;

@@ -6,10 +6,11 @@ import {
   isForbidden,
   isCoderNotFound,
   isRetryable,
+  isRouteNotServed,
   isUnauthorized,
   isUnauthorizedOrForbidden,
 } from '../../../src/coder/error-predicates.ts';
-import { CoderApiError, CoderNetworkError, CrossOriginRedirectError } from '../../../src/coder/errors.ts';
+import { CoderApiError, CoderNetworkError, CrossOriginRedirectError, routeNotServedMessage } from '../../../src/coder/errors.ts';
 
 const token = 'AbCdEfGhIj-AbCdEfGhIjKlMnOpQrStUv';
 
@@ -163,4 +164,31 @@ describe('isRetryable', () => {
   for (const [what, err, expected] of cases) {
     it(`${expected ? 'retries' : 'does not retry'} ${what}`, () => assert.equal(isRetryable(err), expected));
   }
+});
+
+describe('isRouteNotServed and routeNotServedMessage', () => {
+  const cases: Array<[string, unknown, boolean]> = [
+    ["a 405 with chi's empty body", answer(405, ''), true],
+    ['a 404 with Coder\'s "Route not found."', answer(404, { message: 'Route not found.' }), true],
+    ['a 404 about an object', answer(404, { message: 'Resource not found or you do not have access to this resource' }), false],
+    ["a 404 that is not Coder's JSON (a proxy in front)", answer(404, '<html>not found</html>'), false],
+    ['a 400', answer(400, { message: 'Validation failed.' }), false],
+    ['a network failure', new CoderNetworkError('GET', '/x', new TypeError('fetch failed')), false],
+  ];
+  for (const [what, err, expected] of cases) {
+    it(`${expected ? 'takes' : 'does not take'} ${what} as a call Coder does not serve`, () =>
+      assert.equal(isRouteNotServed(err), expected));
+  }
+
+  it('names the call, the status and the release that answered', () => {
+    const err = answer(405, '', { method: 'GET', path: '/api/v2/organizations/o/members/u', buildVersion: 'v2.26.1+abc' });
+    assert.ok(err instanceof CoderApiError);
+    assert.equal(
+      routeNotServedMessage(err),
+      'Coder v2.26.1 does not serve GET /api/v2/organizations/o/members/u (HTTP 405 Method Not Allowed)',
+    );
+    const routeless = answer(404, { message: 'Route not found.' }, { method: 'GET', path: '/api/v2/ai/providers' });
+    assert.ok(routeless instanceof CoderApiError);
+    assert.equal(routeNotServedMessage(routeless), 'Coder does not serve GET /api/v2/ai/providers (HTTP 404 Route not found)');
+  });
 });

@@ -78,6 +78,14 @@ describe('toOperatorAccessError', () => {
     });
   }
 
+  it('names the oldest supported Coder release in every SchemaMismatch', () => {
+    for (const code of ['42P01', '42703', '42704', '42883', '42P10', '42804', '22P02', '23502', '23514', '42601']) {
+      const mapped = toOperatorAccessError(pgError(code), ctx);
+      assert.equal(mapped.reason, 'SchemaMismatch', code);
+      assert.match(mapped.message, /a Coder older than v2\.24\.0, or much newer than the operator, also shows this$/, code);
+    }
+  });
+
   it('passes an OperatorAccessError through unchanged', () => {
     const err = new OperatorAccessError('NoOrganization', 'none');
     assert.equal(toOperatorAccessError(err, ctx), err);

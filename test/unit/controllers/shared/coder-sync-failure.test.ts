@@ -30,6 +30,33 @@ describe('Synced after a failed call', () => {
       assert.match(failure.condition.message, /^Could not create the provider "x": /);
     });
   }
+  it('names a call Coder does not serve (405, or 404 "Route not found.") and does not retry it', () => {
+    for (const [status, body] of [
+      [405, undefined],
+      [404, 'Route not found.'],
+    ] as const) {
+      const err = new CoderApiError({
+        method: 'PATCH',
+        path: '/api/v2/ai/providers/x',
+        status,
+        ...(body ? { coderMessage: body } : {}),
+        buildVersion: 'v2.26.1',
+      });
+      const failure = syncFailure('update the provider "x"', err);
+      assert.equal(failure.retry, false);
+      assert.equal(failure.condition.reason, 'CoderAPIError');
+      assert.match(
+        failure.condition.message,
+        /^Could not update the provider "x": Coder v2\.26\.1 does not serve PATCH \/api\/v2\/ai\/providers\/x \(HTTP 40[45]/,
+      );
+    }
+    const objectGone = syncFailure(
+      'update',
+      new CoderApiError({ method: 'PATCH', path: '/x', status: 404, coderMessage: 'Resource not found' }),
+    );
+    assert.equal(objectGone.retry, true, 'a 404 about an object is not a missing route');
+  });
+
   it("keeps Coder's validation errors in the message", () => {
     assert.match(syncFailure('create', answered(400)).condition.message, /name: taken/);
   });
