@@ -41,6 +41,7 @@ export function advanceImport(state: CoderApiDoubleState, version: Schemas['Temp
 }
 
 export const templateHandlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.26.1 coderd/files.go postFile (the same content answers 200 with the existing id)
   uploadFile: ({ state, body }) => {
     const data = Buffer.from(body as Uint8Array);
     const hash = createHash('sha256').update(data).digest('hex');
@@ -51,6 +52,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: { hash: id } };
   },
 
+  // coder/coder v2.26.1 coderd/files.go fileByID
   downloadFile: ({ state, params }) => {
     const file = state.world.files.get(String(params.fileID));
     if (!file) return notFound;
@@ -58,6 +60,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: file.data, headers: { 'Content-Type': 'application/x-tar' } };
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go postTemplateVersionsByOrganization
   createTemplateVersion: ({ state, params, body, user }) => {
     const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
@@ -99,6 +102,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: version };
   },
 
+  // coder/coder v2.26.1 coderd/templates.go postTemplateByOrganization
   createTemplate: ({ state, params, body }) => {
     const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
@@ -129,12 +133,14 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: template };
   },
 
+  // coder/coder v2.26.1 coderd/templates.go patchTemplateMeta (template-meta.ts)
   updateTemplateMetadata: ({ state, params, body }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     if (!template) return notFound;
     return patchTemplateMeta(state, template, body as Schemas['UpdateTemplateMeta']);
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersionByOrganizationTemplateAndName
   getTemplateVersionByOrganizationAndName: ({ state, params }) => {
     const organization = organizationOfParam(state.world, String(params.organization));
     const template = state.world.templates.find(
@@ -144,14 +150,14 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return version ? { status: 200, body: version } : notFound;
   },
 
-  // The import's logs so far (the double's imports log nothing); it streams none (coderd/provisionerjobs.go provisionerJobLogs).
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersionLogs: the import's logs so far (the double's imports log nothing); it streams none.
   listTemplateVersionLogs: ({ state, params }) => {
     if (!state.world.templateVersions.some((v) => v.id === params.templateVersion)) return notFound;
     if (params.follow !== undefined) return { status: 400, body: { message: 'The Coder API double does not stream import logs.' } };
     return { status: 200, body: [] };
   },
 
-  // coderd/templateversions.go patchCancelTemplateVersion: a queued job ends canceled at once, a running one is canceling.
+  // coder/coder v2.26.1 coderd/templateversions.go patchCancelTemplateVersion: a queued job ends canceled at once, a running one is canceling.
   cancelTemplateVersionImport: ({ state, params }) => {
     const version = state.world.templateVersions.find((v) => v.id === params.templateVersion);
     if (!version) return notFound;
@@ -166,6 +172,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: { message: 'Job has been marked as canceled...' } };
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersionsByTemplate
   listTemplateVersions: ({ state, params }) => {
     if (!state.world.templates.some((t) => t.id === params.template)) return notFound;
     const versions = state.world.templateVersions.filter(
@@ -174,6 +181,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: versions };
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go patchActiveTemplateVersion
   updateActiveTemplateVersion: ({ state, params, body }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     if (!template) return notFound;
