@@ -663,7 +663,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the templates of every organization the caller can see. */
+        /** List the templates of every organization the caller can see. Coder leaves deprecated templates out unless q asks for them, and deprecated:true lists only those (coder/coder v2.26.1 coderd/templates.go fetchTemplates, coderd/searchquery/search.go Templates); getTemplateByName finds both. */
         get: operations["listTemplates"];
         put?: never;
         post?: never;
@@ -2076,12 +2076,38 @@ export interface components {
              * @description The default workspace run time, in milliseconds.
              */
             default_ttl_ms?: number;
+            /**
+             * Format: int64
+             * @description How far activity extends a workspace's deadline, in milliseconds.
+             */
+            activity_bump_ms?: number;
+            /** @description Whether users may set autostart (honoured with a license only). */
+            allow_user_autostart?: boolean;
+            /** @description Whether users may set autostop (honoured with a license only). */
+            allow_user_autostop?: boolean;
+            /** @description Whether users may cancel their workspace jobs. */
+            allow_user_cancel_workspace_jobs?: boolean;
+            /**
+             * Format: int64
+             * @description When failed workspaces are stopped, in milliseconds (licensed).
+             */
+            failure_ttl_ms?: number;
+            /**
+             * Format: int64
+             * @description When inactive workspaces become dormant, in milliseconds (licensed).
+             */
+            time_til_dormant_ms?: number;
+            /**
+             * Format: int64
+             * @description When dormant workspaces are deleted, in milliseconds (licensed).
+             */
+            time_til_dormant_autodelete_ms?: number;
             /** @description Whether workspaces must use the active version. */
             require_active_version?: boolean;
         } & {
             [key: string]: unknown;
         };
-        /** @description The template metadata to change; omitted fields stay as they are. */
+        /** @description The template's settings as they are to be (Coder v2.24 to v2.36: codersdk/templates.go UpdateTemplateMeta, coderd/templates.go patchTemplateMeta). Coder treats the body as the whole state: an omitted name, display_name, description, icon, deprecation_message (and the other fields Coder declares as pointers) stays as it is, but an omitted number or boolean is zero or false, so default_ttl_ms, activity_bump_ms, allow_user_* and the rest must be sent as they are now to keep them. Coder answers 304 without a body when nothing would change. */
         UpdateTemplateMeta: {
             /** @description The new name. */
             name?: string;
@@ -2124,9 +2150,13 @@ export interface components {
             time_til_dormant_autodelete_ms?: number;
             /** @description Whether workspaces must use the active version. */
             require_active_version?: boolean;
-            /** @description A non-empty message deprecates the template; empty un-deprecates it. */
+            /** @description Whether to set last_used_at of the template's workspaces to now (with a shorter dormancy). */
+            update_workspace_last_used_at?: boolean;
+            /** @description Whether to set dormant_at of the template's dormant workspaces to now (with a shorter deletion). */
+            update_workspace_dormant_at?: boolean;
+            /** @description A non-empty message deprecates the template (a Premium feature: without a license Coder ignores it); empty un-deprecates it; omitted keeps it. */
             deprecation_message?: string;
-            /** @description Whether to withhold access from the Everyone group. */
+            /** @description true withdraws the Everyone group's access; false leaves the access as it is. */
             disable_everyone_group_access?: boolean;
         };
         /** @description The version to promote. */
@@ -4417,7 +4447,10 @@ export interface operations {
     };
     listTemplates: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A search query of space-separated key:value terms (a bare word is name:word): deprecated (true or false; false when absent), name (a part of the name), exact_name, organization (id or name), ids (comma-separated UUIDs), deleted, author, author_id, has-ai-task, has_external_agent. An unknown key is a 400. */
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

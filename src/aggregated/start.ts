@@ -40,7 +40,7 @@ export async function startAggregatedApiServer(input: AggregatedApiServerInput):
     server?.updateTls({ cert: serving.cert, key: serving.key, clientCAs: t.caPem }),
   );
   await trust.start();
-  const templates = templateStorage(input.backend);
+  const templates = templateStorage(input.backend, { logger });
   server = new AggregatedServer({
     authenticator: new Authenticator(input.http, () => trust.current),
     authorizer: new Authorizer(input.http),

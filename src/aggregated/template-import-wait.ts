@@ -45,6 +45,14 @@ export function importWaitConfig(env: NodeJS.ProcessEnv = process.env): ImportWa
 const pending = new Set(['pending', 'running', 'canceling', 'unknown', '']);
 
 /**
+ * Why a job that stayed pending never started: Coder queues it until a provisioner daemon of its type and
+ * tags takes it, and spec.files is imported with the terraform provisioner (a Coder whose daemons run only
+ * another type, echo say, never takes it).
+ */
+const notTaken =
+  "; no provisioner daemon took the import job: spec.files is imported with the terraform provisioner, so a terraform provisioner daemon must serve the template's organization (Coder's built-in provisioners or a CoderProvisioner)";
+
+/**
  * Resolves once the version's import succeeded; a failed or canceled import is a 400 with Coder's error,
  * running out of `budgetMs` (or the configured timeout, whichever is shorter) a 400 naming the last status.
  */
@@ -64,7 +72,7 @@ export async function waitForImport(client: CoderClient, versionId: string, budg
     const elapsed = Date.now() - started;
     if (elapsed + interval > timeoutMs)
       throw badRequest(
-        `template version "${versionId}" did not succeed within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`} (last status: "${status}"${error ? `, last error: ${error}` : ''}): template version build wait timeout exceeded`,
+        `template version "${versionId}" did not succeed within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`} (last status: "${status}"${error ? `, last error: ${error}` : ''}): template version build wait timeout exceeded${status === 'pending' && !version.job.started_at ? notTaken : ''}`,
       );
     await sleep(interval);
     if (config.backoffAfterMs > 0 && Date.now() - started >= config.backoffAfterMs) interval = Math.min(interval * 2, config.maxIntervalMs);

@@ -1,14 +1,19 @@
 // codertemplates: verbs → Coder REST calls (reference §2.7), and promote. spec.files is the active version's
-// source: shown on get, and on create or update uploaded as a new version that must import before it is used.
+// source: shown on get (archives cached by file id), and on create or update uploaded as a new version that
+// must import before it is used. A write Coder applied answers success even when reading back fails.
 import type { Schemas } from '../coder/api-types.ts';
+import type { Logger } from '../runtime/logger.ts';
 import type { CoderBackend, CoderTarget } from './backend.ts';
 import { coderCall } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
 import { parseName, templateObject, type CoderTemplateObject } from './objects.ts';
 import { ApiStatusError, badRequest, group, internalError } from './status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
-import { filesOf, mergeEntries, normalizeFiles, sameFiles } from './template-archive.ts';
+import { filesOf, mergeEntries, normalizeFiles, sameFiles, type ArchiveEntry } from './template-archive.ts';
+import { TemplateFileCache } from './template-file-cache.ts';
+import { listAllTemplates } from '../coder/template-list.ts';
 import { promoteSubresource } from './template-promote.ts';
+import { hasMetadata, templateMetaUpdate } from './template-settings.ts';
 import { publishSource, readSource } from './template-source.ts';
 import { WatchHub } from './watch-hub.ts';
 
@@ -23,9 +28,18 @@ function wantedFiles(files: unknown): Map<string, string> {
   }
 }
 
-export function templateStorage(backend: CoderBackend): Storage {
+export interface TemplateStorageOptions {
+  /** Where a write that Coder applied but that could not be read back is reported. */
+  logger?: Pick<Logger, 'warn'>;
+  /** The downloaded archives; one per server by default. */
+  files?: TemplateFileCache;
+}
+
+export function templateStorage(backend: CoderBackend, options: TemplateStorageOptions = {}): Storage {
   const hub = new WatchHub();
   const lists = new ListCache<CoderTemplateObject[]>();
+  const fileCache = options.files ?? new TemplateFileCache();
+  const logger = options.logger;
 
   const call = coderCall(resource);
 
@@ -58,9 +72,37 @@ export function templateStorage(backend: CoderBackend): Storage {
     template: Schemas['Template'],
     namespace: string,
   ): Promise<CoderTemplateObject> {
+    const entries = await call(target, name, () => readSource(target.client, template.active_version_id, fileCache));
+    return withEntries(template, namespace, entries);
+  }
+
+  function withEntries(template: Schemas['Template'], namespace: string, entries: ArchiveEntry[] | undefined): CoderTemplateObject {
     const object = templateObject(template, namespace);
-    const entries = await call(target, name, () => readSource(target.client, template.active_version_id));
     return entries ? { ...object, spec: { ...object.spec, files: filesOf(entries) } } : object;
+  }
+
+  /**
+   * The template after a write Coder applied, with spec.files: from `entries` when the write uploaded them,
+   * else read (the archive is usually cached). A failed read leaves spec.files out of the answer rather than
+   * turning the applied write into an error (a 429 of Coder's files rate limit, say).
+   */
+  async function afterWrite(
+    target: CoderTarget,
+    name: string,
+    template: Schemas['Template'],
+    namespace: string,
+    entries: ArchiveEntry[] | undefined,
+  ): Promise<CoderTemplateObject> {
+    if (entries) return withEntries(template, namespace, entries);
+    try {
+      return await withFiles(target, name, template, namespace);
+    } catch (err) {
+      logger?.warn(
+        { resource, namespace, name, error: (err as Error).message },
+        'the template was changed in Coder, but its files could not be read back; the answer leaves spec.files out',
+      );
+      return templateObject(template, namespace);
+    }
   }
 
   async function create(namespace: string, body: Record<string, any>): Promise<CoderTemplateObject> {
@@ -77,7 +119,7 @@ export function templateStorage(backend: CoderBackend): Storage {
       target.client.request('GET', '/api/v2/organizations/{organization}', { params: { organization: org } }),
     );
     const versionId = files
-      ? await call(target, name, () => publishSource(target.client, organization.id, mergeEntries(files, [])))
+      ? await call(target, name, () => publishSource(target.client, fileCache, organization.id, mergeEntries(files, [])))
       : (spec.versionID as string);
     const created = await call(target, name, () =>
       target.client.request('POST', '/api/v2/organizations/{organization}/templates', {
@@ -112,12 +154,22 @@ export function templateStorage(backend: CoderBackend): Storage {
     );
   }
 
-  /** Uploads `files` as a new version of the template when they differ from its active version's, and makes it active. */
-  async function updateFiles(target: CoderTarget, name: string, template: Schemas['Template'], files: Map<string, string>) {
-    const entries = (await call(target, name, () => readSource(target.client, template.active_version_id))) ?? [];
-    if (sameFiles(files, filesOf(entries))) return false;
+  /**
+   * Uploads `files` as a new version of the template when they differ from its active version's, and makes
+   * it active: the template as Coder then answers and the archive's entries, or undefined when the files are
+   * the same.
+   */
+  async function updateFiles(
+    target: CoderTarget,
+    name: string,
+    template: Schemas['Template'],
+    files: Map<string, string>,
+  ): Promise<{ template: Schemas['Template']; entries: ArchiveEntry[] } | undefined> {
+    const entries = (await call(target, name, () => readSource(target.client, template.active_version_id, fileCache))) ?? [];
+    if (sameFiles(files, filesOf(entries))) return undefined;
+    const merged = mergeEntries(files, entries);
     const versionId = await call(target, name, () =>
-      publishSource(target.client, template.organization_id, mergeEntries(files, entries), template.id),
+      publishSource(target.client, fileCache, template.organization_id, merged, template.id),
     );
     await refuseChangedMeanwhile(target, name, template, versionId);
     await call(target, name, () =>
@@ -133,7 +185,7 @@ export function templateStorage(backend: CoderBackend): Storage {
       throw internalError(
         `assertion failed: active version promotion did not take effect: expected "${versionId}", got "${after.active_version_id}"`,
       );
-    return true;
+    return { template: { ...after, organization_name: after.organization_name ?? template.organization_name }, entries: merged };
   }
 
   return {
@@ -152,7 +204,7 @@ export function templateStorage(backend: CoderBackend): Storage {
     list(namespace) {
       return lists.get(namespace, async () => {
         const target = backend.forNamespace(namespace);
-        const answer = await call(target, '<list>', () => target.client.request('GET', '/api/v2/templates'));
+        const answer = await call(target, '<list>', () => listAllTemplates(target.client));
         return answer.map((t) => templateObject(t, namespace));
       });
     },
@@ -182,19 +234,28 @@ export function templateStorage(backend: CoderBackend): Storage {
         );
       const files = spec.files !== undefined && spec.files !== null ? wantedFiles(spec.files) : undefined;
       const wanted = { display_name: spec.displayName ?? '', description: spec.description ?? '', icon: spec.icon ?? '' };
-      const t = found.template;
-      const filesChanged = files ? await updateFiles(found.target, name, t, files) : false;
-      const metadataChanged =
-        wanted.display_name !== (t.display_name ?? '') || wanted.description !== (t.description ?? '') || wanted.icon !== (t.icon ?? '');
+      const { target } = found;
+      const published = files ? await updateFiles(target, name, found.template, files) : undefined;
+      // Fresh: read at the start of this request, or after the new version became active.
+      let latest = published?.template ?? found.template;
+      let metadataChanged = false;
       // Metadata only after the new version imported: a failed import changes nothing.
-      if (metadataChanged)
-        await call(found.target, name, () =>
-          found.target.client.request('PATCH', '/api/v2/templates/{template}', { params: { template: t.id }, body: wanted }),
+      if (!hasMetadata(latest, wanted)) {
+        const patched = await call(target, name, () =>
+          target.client.request('PATCH', '/api/v2/templates/{template}', {
+            params: { template: latest.id },
+            body: templateMetaUpdate(latest, wanted),
+          }),
         );
-      if (!filesChanged && !metadataChanged) return { object: await withFiles(found.target, name, t, namespace), created: false };
+        // undefined: 304 Not Modified, Coder already had these values.
+        if (patched) {
+          latest = { ...patched, organization_name: patched.organization_name ?? latest.organization_name };
+          metadataChanged = true;
+        }
+      }
+      if (!published && !metadataChanged) return { object: await withFiles(target, name, latest, namespace), created: false };
       lists.invalidate(namespace);
-      const { template } = await lookup(namespace, name);
-      const object = await withFiles(found.target, name, template, namespace);
+      const object = await afterWrite(target, name, latest, namespace, published?.entries);
       hub.publish('MODIFIED', object);
       return { object, created: false };
     },

@@ -4,6 +4,7 @@ import type { Schemas } from '../coder/api-types.ts';
 import type { CoderBackend, CoderTarget } from './backend.ts';
 import { coderCall } from './coder-errors.ts';
 import { ListCache } from './list-cache.ts';
+import { listAllTemplates } from '../coder/template-list.ts';
 import { templateVersionObject, type CoderTemplateVersionObject } from './objects.ts';
 import { badRequest, methodNotAllowed } from './status.ts';
 import type { Storage } from './storage.ts';
@@ -48,7 +49,7 @@ export function templateVersionStorage(backend: CoderBackend, templates: Pick<St
     list(namespace) {
       return lists.get(namespace, async () => {
         const target = backend.forNamespace(namespace);
-        const templates = await call(target, '<list>', () => target.client.request('GET', '/api/v2/templates'));
+        const templates = await call(target, '<list>', () => listAllTemplates(target.client));
         const items: CoderTemplateVersionObject[] = [];
         for (const template of templates)
           for (const v of await versionsOf(target, template)) items.push(templateVersionObject(v, template, namespace));

@@ -28,9 +28,10 @@ export type RawBodyTypes<Op> = [ContentOf<Op>] extends [never]
     ? never
     : keyof ContentOf<Op> & string;
 
-type SuccessStatus = 200 | 201 | 202 | 204;
+/** 304 too: Coder answers it to a write that changed nothing (PATCH /api/v2/templates/{id}), without a body. */
+type SuccessStatus = 200 | 201 | 202 | 204 | 304;
 type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
-/** The parsed body of the operation's success answers (undefined for an answer without content). */
+/** The parsed body of the operation's success answers (undefined for an answer without content, 304 included). */
 export type SuccessBody<Op> = Op extends { responses: infer R }
   ? { [S in keyof R & SuccessStatus]: JsonContent<R[S]> }[keyof R & SuccessStatus]
   : never;

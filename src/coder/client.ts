@@ -248,6 +248,12 @@ export class CoderClient {
         label: { method, path },
         onRefused: (err) => this.logger.warn({ method, path, from: err.from, to: err.to, status: err.status }, crossOriginRedirectMessage),
       });
+      // Coder answers 304 Not Modified, without a body, to a write that would change nothing (coder/coder
+      // v2.26.1 coderd/templates.go patchTemplateMeta): the call succeeded and there is nothing to read.
+      if (response.status === 304) {
+        await response.body?.cancel().catch(() => {});
+        return undefined;
+      }
       if (response.ok && options.bytes)
         bytes = await readBodyBytes(response, { maxBytes: options.bytes.maxBytes, overflow: 'fail', label: { method, path } });
       else

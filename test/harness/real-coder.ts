@@ -46,6 +46,8 @@ export interface RealCoder {
   ok<T = any>(method: string, path: string, options?: CoderCallOptions): Promise<T>;
   /** The directory for processes the test starts against this server (agents). */
   readonly dir: string;
+  /** Coder's own Prometheus metrics (coderd_api_requests_processed_total, ...); started with `prometheus: true` only. */
+  metrics(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,8 @@ export interface RealCoderOptions {
   version?: string;
   experiments?: string[];
   extraArgs?: string[];
+  /** Serve Coder's own Prometheus metrics, read with metrics(). */
+  prometheus?: boolean;
 }
 
 export async function startRealCoder(postgres: Postgres, options: RealCoderOptions = {}): Promise<RealCoder> {
@@ -66,6 +70,7 @@ export async function startRealCoder(postgres: Postgres, options: RealCoderOptio
   const databaseURL = `${await postgres.createDatabase('realcoder')}?sslmode=disable`;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const prometheusPort = options.prometheus ? await freePort() : undefined;
   const proc = new ManagedProcess({
     name: 'coder server',
     command,
@@ -88,6 +93,7 @@ export async function startRealCoder(postgres: Postgres, options: RealCoderOptio
       '--update-check=false',
       '--derp-server-stun-addresses=disable',
       ...(options.experiments?.length ? [`--experiments=${options.experiments.join(',')}`] : []),
+      ...(prometheusPort ? ['--prometheus-enable', `--prometheus-address=127.0.0.1:${prometheusPort}`] : []),
       ...(options.extraArgs ?? []),
     ],
   });
@@ -154,6 +160,12 @@ export async function startRealCoder(postgres: Postgres, options: RealCoderOptio
       organization: { id: org.id, name: org.name },
       logFile: proc.logFile,
       dir,
+      async metrics() {
+        if (!prometheusPort) throw new Error('real Coder: started without prometheus: true, so it serves no metrics');
+        const res = await fetch(`http://127.0.0.1:${prometheusPort}/`, { signal: AbortSignal.timeout(10_000) });
+        if (!res.ok) throw new Error(`real Coder: its metrics answered ${res.status}`);
+        return res.text();
+      },
       api: (method, path, o) => call(method, path, o, token),
       ok: okOf(token),
       stop,

@@ -12,7 +12,9 @@ import {
   TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from '../../src/coder/errors.ts';
+import { templateMetaUpdate } from '../../src/aggregated/template-settings.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
+import { seedOrganization, seedTemplateWithVersion } from '../harness/coder-api-double/workspace-world.ts';
 
 const token = 'AbCdEfGhIj-0123456789abcdefghijkl';
 
@@ -125,6 +127,19 @@ describe('CoderClient against the Coder API double', () => {
     assert.ok(elapsed >= 950, `waited ${elapsed} ms, less than Retry-After`);
     assert.equal(warnings.length, 1);
     assert.equal(warnings[0]?.msg, 'retrying Coder API call');
+  });
+
+  it('answers undefined, not an error, when Coder says 304 Not Modified to a template PATCH that changes nothing', async () => {
+    const org = seedOrganization(double.state.world, 'acme');
+    const { template } = seedTemplateWithVersion(double.state.world, org, { template: 'starter' });
+    const coder = client();
+    const body = { ...templateMetaUpdate(template, { display_name: 'Starter', description: '', icon: '' }) };
+    const changed = await coder.request('PATCH', '/api/v2/templates/{template}', { params: { template: template.id }, body });
+    assert.equal(changed?.display_name, 'Starter');
+    const again = await coder.request('PATCH', '/api/v2/templates/{template}', { params: { template: template.id }, body });
+    assert.equal(again, undefined);
+    assert.equal(double.requests.at(-1)?.method, 'PATCH');
+    assert.equal(double.requests.length, 2, 'a 304 is not retried');
   });
 
   it('gives up after three attempts when the server keeps answering 503', async () => {

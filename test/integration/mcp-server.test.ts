@@ -260,7 +260,10 @@ describe('MCP server (--app=mcp-http)', () => {
     assert.ok(env.coder.requests.slice(before).every((r) => env.coder.state.tokens.get(r.token!) !== undefined));
   });
 
-  it('lists and reads templates; spec.running of a template is refused as the legacy field it is', async () => {
+  it('lists (deprecated ones too) and reads templates; spec.running of a template is refused as the legacy field it is', async () => {
+    // Coder's own list leaves deprecated templates out unless asked; list_templates shows them as get_template finds them.
+    const base = env.coder.state.world.templates.find((t) => t.name === 'base')!;
+    Object.assign(base, { deprecated: true, deprecation_message: 'retired' });
     const list = await ok('list_templates', { namespace: ns });
     assert.deepEqual(
       list.items.map((t: { name: string }) => t.name),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Schemas } from '../../coder/api-types.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import { listAllTemplates } from '../../coder/template-list.ts';
 import type { ToolContext } from '../tool.ts';
 import { defineTool, optionalNamespace, requiredName } from '../tool.ts';
 import { parseCoderName } from './coder-names.ts';
@@ -44,7 +45,8 @@ export const listTemplates = defineTool({
     const items = [];
     for (const ns of namespace ? [namespace] : await controlPlaneNamespaces(ctx)) {
       const coder = await ctx.coderFor(ns);
-      const templates = await coder.request('GET', '/api/v2/templates');
+      // Deprecated templates too, as get_template finds them.
+      const templates = await listAllTemplates(coder);
       items.push(...templates.map((t) => summary(ns, t)).sort((a, b) => a.name.localeCompare(b.name)));
     }
     return { items };

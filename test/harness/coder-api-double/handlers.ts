@@ -32,10 +32,13 @@ export type Handler = (ctx: HandlerContext) => Answer;
 export const routeNotFound: Answer = { status: 404, body: { message: 'Route not found.' } };
 
 export const handlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.26.1 coderd/deployment.go buildInfoHandler
   getBuildInfo: ({ state }) => ({ status: 200, body: state.buildInfo }),
 
+  // coder/coder v2.26.1 coderd/users.go userByName (me)
   getCurrentUser: ({ user }) => ({ status: 200, body: user }),
 
+  // coder/coder v2.26.1 enterprise/coderd/licenses.go postLicense
   uploadLicense: ({ state, body }) => {
     if (!state.enterprise) return routeNotFound;
     const jwt = (body as { license: string }).license;
@@ -60,13 +63,14 @@ export const handlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: license };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/licenses.go licenses: a nil slice when none, so JSON null.
   listLicenses: ({ state }) => {
     if (!state.enterprise) return routeNotFound;
-    // coder/coder v2.26.1 enterprise/coderd/licenses.go licenses(): a nil slice when none, so JSON null.
     const licenses = state.licenses.map((stored) => stored.license);
     return { status: 200, body: licenses.length ? licenses : null };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/licenses.go deleteLicense
   deleteLicense: ({ state, params }) => {
     if (!state.enterprise) return routeNotFound;
     const index = state.licenses.findIndex((stored) => stored.license.id === params.id);
@@ -76,6 +80,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
     return { status: 200 };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/coderd.go serveEntitlements
   getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
 
   ...aiProviderHandlers,

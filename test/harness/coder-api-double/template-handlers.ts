@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
+import { newTemplateSettings, patchTemplateMeta } from './template-meta.ts';
 import { organizationOfParam } from './workspace-world.ts';
 
 type Schemas = components['schemas'];
@@ -12,25 +13,35 @@ type Schemas = components['schemas'];
 const notFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
 const now = () => new Date().toISOString();
 
+/** The one provisioner daemon the double models: it takes every import at once. */
+const doubleProvisionerId = 'a7d0c9e4-5b1f-4c3a-9e8d-2f6b1a0c4d7e';
+
 /**
  * One read of a version created through the API while it imports: pending → running → succeeded, or failed
- * when the world says the import fails. A seeded version keeps the job a test gave it.
+ * when the world says the import fails, or canceled after a cancel while it ran. A seeded version keeps the
+ * job a test gave it.
  */
 export function advanceImport(state: CoderApiDoubleState, version: Schemas['TemplateVersion']): void {
   if (!state.world.importing.has(version.id) || state.world.importsHeld) return;
   const job = version.job;
   if (job.status === 'pending') {
-    version.job = { ...job, status: 'running', started_at: now() };
+    // Coder answers matched_provisioners only while the job is pending (coderd/templateversions.go templateVersion).
+    delete version.matched_provisioners;
+    version.job = { ...job, status: 'running', started_at: now(), worker_id: doubleProvisionerId };
     return;
   }
   const failure = state.world.importFailures.get(version.id);
-  version.job = failure
-    ? { ...job, status: 'failed', completed_at: now(), error: failure }
-    : { ...job, status: 'succeeded', completed_at: now() };
+  version.job =
+    job.status === 'canceling'
+      ? { ...job, status: 'canceled', completed_at: now() }
+      : failure
+        ? { ...job, status: 'failed', completed_at: now(), error: failure }
+        : { ...job, status: 'succeeded', completed_at: now() };
   state.world.importing.delete(version.id);
 }
 
 export const templateHandlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.26.1 coderd/files.go postFile (the same content answers 200 with the existing id)
   uploadFile: ({ state, body }) => {
     const data = Buffer.from(body as Uint8Array);
     const hash = createHash('sha256').update(data).digest('hex');
@@ -41,6 +52,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: { hash: id } };
   },
 
+  // coder/coder v2.26.1 coderd/files.go fileByID
   downloadFile: ({ state, params }) => {
     const file = state.world.files.get(String(params.fileID));
     if (!file) return notFound;
@@ -48,6 +60,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: file.data, headers: { 'Content-Type': 'application/x-tar' } };
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go postTemplateVersionsByOrganization
   createTemplateVersion: ({ state, params, body, user }) => {
     const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
@@ -59,7 +72,8 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     const at = now();
     const version: Schemas['TemplateVersion'] = {
       id: randomUUID(),
-      template_id: request.template_id ?? null,
+      // Coder answers the nil UUID for a version of no template (coder/coder v2.26.1 coderd/templateversions.go convertTemplateVersion).
+      template_id: request.template_id ?? '00000000-0000-0000-0000-000000000000',
       organization_id: organization.id,
       name: request.name || `v${state.world.templateVersions.length + 1}`,
       message: request.message ?? '',
@@ -67,14 +81,28 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
       updated_at: at,
       archived: false,
       created_by: { id: user!.id, username: user!.username },
-      job: { id: randomUUID(), created_at: at, status: 'pending', file_id: request.file_id },
+      readme: '',
+      // A job as Coder answers it (codersdk ProvisionerJob): the organization scope tags of a template import.
+      job: {
+        id: randomUUID(),
+        created_at: at,
+        status: 'pending',
+        file_id: request.file_id,
+        tags: { scope: 'organization', owner: '' },
+        queue_position: 0,
+        queue_size: 0,
+        organization_id: organization.id,
+      },
+      matched_provisioners: { count: 1, available: 1, most_recently_seen: at },
     };
+    state.world.provisioners.set(version.id, request.provisioner ?? 'terraform');
     if (state.world.failNextImports.length) state.world.importFailures.set(version.id, state.world.failNextImports.shift()!);
     state.world.templateVersions.push(version);
     state.world.importing.add(version.id);
     return { status: 201, body: version };
   },
 
+  // coder/coder v2.26.1 coderd/templates.go postTemplateByOrganization
   createTemplate: ({ state, params, body }) => {
     const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
@@ -86,6 +114,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     if (version.job.status !== 'succeeded') return { status: 400, body: { message: 'Template version has not finished importing.' } };
     const at = now();
     const template: Schemas['Template'] = {
+      ...newTemplateSettings,
       id: randomUUID(),
       name: request.name,
       organization_id: organization.id,
@@ -94,7 +123,8 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
       display_name: request.display_name ?? '',
       description: request.description ?? '',
       icon: request.icon ?? '',
-      deprecated: false,
+      provisioner: state.world.provisioners.get(version.id) ?? 'terraform',
+      active_user_count: 0,
       created_at: at,
       updated_at: at,
     };
@@ -103,13 +133,46 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: template };
   },
 
+  // coder/coder v2.26.1 coderd/templates.go patchTemplateMeta (template-meta.ts)
   updateTemplateMetadata: ({ state, params, body }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     if (!template) return notFound;
-    Object.assign(template, body as object, { updated_at: now() });
-    return { status: 200, body: template };
+    return patchTemplateMeta(state, template, body as Schemas['UpdateTemplateMeta']);
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersionByOrganizationTemplateAndName
+  getTemplateVersionByOrganizationAndName: ({ state, params }) => {
+    const organization = organizationOfParam(state.world, String(params.organization));
+    const template = state.world.templates.find(
+      (t) => t.organization_id === organization?.id && t.name.toLowerCase() === String(params.templateName).toLowerCase(),
+    );
+    const version = state.world.templateVersions.find((v) => v.template_id === template?.id && v.name === params.templateVersionName);
+    return version ? { status: 200, body: version } : notFound;
+  },
+
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersionLogs: the import's logs so far (the double's imports log nothing); it streams none.
+  listTemplateVersionLogs: ({ state, params }) => {
+    if (!state.world.templateVersions.some((v) => v.id === params.templateVersion)) return notFound;
+    if (params.follow !== undefined) return { status: 400, body: { message: 'The Coder API double does not stream import logs.' } };
+    return { status: 200, body: [] };
+  },
+
+  // coder/coder v2.26.1 coderd/templateversions.go patchCancelTemplateVersion: a queued job ends canceled at once, a running one is canceling.
+  cancelTemplateVersionImport: ({ state, params }) => {
+    const version = state.world.templateVersions.find((v) => v.id === params.templateVersion);
+    if (!version) return notFound;
+    const job = version.job;
+    if (job.completed_at) return { status: 400, body: { message: 'Job has already completed!' } };
+    if (job.canceled_at) return { status: 400, body: { message: 'Job has already been marked as canceled!' } };
+    const at = now();
+    version.job = job.worker_id
+      ? { ...job, canceled_at: at, status: 'canceling' }
+      : { ...job, canceled_at: at, completed_at: at, status: 'canceled' };
+    if (!job.worker_id) state.world.importing.delete(version.id);
+    return { status: 200, body: { message: 'Job has been marked as canceled...' } };
+  },
+
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersionsByTemplate
   listTemplateVersions: ({ state, params }) => {
     if (!state.world.templates.some((t) => t.id === params.template)) return notFound;
     const versions = state.world.templateVersions.filter(
@@ -118,6 +181,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: versions };
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go patchActiveTemplateVersion
   updateActiveTemplateVersion: ({ state, params, body }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     if (!template) return notFound;

@@ -5,6 +5,7 @@ import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
 import { advanceImport } from './template-handlers.ts';
+import { listTemplatesAnswer } from './template-search.ts';
 import {
   advance,
   defaultBuildScript,
@@ -103,7 +104,12 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     return template ? { status: 200, body: template } : notFound;
   },
 
-  listTemplates: ({ state }) => ({ status: 200, body: state.world.templates }),
+  listTemplates: ({ state, params }) => listTemplatesAnswer(state, typeof params.q === 'string' ? params.q : ''),
+
+  listOrganizationTemplates: ({ state, params }) => {
+    const org = organizationOfParam(state.world, String(params.organization));
+    return org ? listTemplatesAnswer(state, '', org.id) : notFound;
+  },
 
   getTemplate: ({ state, params }) => {
     const template = state.world.templates.find((t) => t.id === params.template);

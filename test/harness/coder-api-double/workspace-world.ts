@@ -5,6 +5,7 @@
 // or failing delete.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
+import { newTemplateSettings } from './template-meta.ts';
 
 type Schemas = components['schemas'];
 type JobStatus = Schemas['ProvisionerJob']['status'];
@@ -74,6 +75,8 @@ export interface WorkspaceWorld {
   failNextImports: string[];
   /** While true, imports stay where they are however often they are read, so a test can act during the wait. */
   importsHeld: boolean;
+  /** The provisioner each version created through the API was made for; a template made of it has that provisioner. */
+  provisioners: Map<string, string>;
 }
 
 export const defaultBuildScript: BuildScript = { startReads: 1, agents: [{ name: 'main', readyAfterReads: 1 }], deleteReads: 1 };
@@ -116,6 +119,7 @@ export function emptyWorkspaceWorld(): WorkspaceWorld {
     importFailures: new Map(),
     failNextImports: [],
     importsHeld: false,
+    provisioners: new Map(),
   };
 }
 
@@ -329,12 +333,14 @@ export function seedTemplateWithVersion(
     job: { id: randomUUID(), status: 'succeeded', created_at: at, completed_at: at },
   };
   const template: Schemas['Template'] = {
+    ...newTemplateSettings,
     id: templateId,
     name: options.template ?? 'docker',
     organization_id: organization.id,
     organization_name: organization.name,
     active_version_id: version.id,
-    deprecated: false,
+    provisioner: 'terraform',
+    active_user_count: 0,
     created_at: at,
     updated_at: at,
   };

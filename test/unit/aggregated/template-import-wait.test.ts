@@ -49,4 +49,21 @@ describe('template import wait', () => {
       return true;
     });
   });
+
+  it('says that no terraform provisioner took the job when the import never left pending', async () => {
+    const world = coder.state.world;
+    const { version } = seedTemplateWithVersion(world, seedOrganization(world, 'acme'), { template: 'queued' });
+    version.job = { id: version.job.id, status: 'pending', created_at: version.job.created_at };
+    const client = new CoderClient({ baseURL: coder.url, token });
+    const config = { timeoutMs: 60_000, backoffAfterMs: 0, initialIntervalMs: 10, maxIntervalMs: 10 };
+    await assert.rejects(waitForImport(client, version.id, 50, config), (err: unknown) => {
+      assert.ok(err instanceof ApiStatusError);
+      assert.equal(err.code, 400);
+      assert.match(
+        err.message,
+        /\(last status: "pending"\): template version build wait timeout exceeded; no provisioner daemon took the import job: spec\.files is imported with the terraform provisioner, so a terraform provisioner daemon must serve the template's organization/,
+      );
+      return true;
+    });
+  });
 });

@@ -63,11 +63,11 @@ describe('the Coder API double lists the workspaces and templates of its one wor
     );
   });
 
-  it('lists every template and reads one by name in the default organization', () => {
+  it("lists every template in Coder's order (by name) and reads one by name in the default organization", () => {
     const templates = workspaceHandlers.listTemplates!({ state, params: {}, body: undefined }).body as { name: string }[];
     assert.deepEqual(
       templates.map((t) => t.name),
-      ['starter', 'base'],
+      ['base', 'starter'],
     );
     const byName = workspaceHandlers.getTemplateByName!({
       state,
