@@ -300,6 +300,18 @@ describe('template-test steps against the Coder API double', () => {
     assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'fail BuildCanceled');
   });
 
+  it('fails BuildCanceled when someone cancels the start build while it runs, which Coder ends failed with canceled_at', async () => {
+    const test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 0 }], deleteReads: 1, startHeld: true });
+    assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'wait WaitingForBuild');
+    await client.request('PATCH', '/api/v2/workspacebuilds/{workspaceBuild}/cancel', {
+      params: { workspaceBuild: test.status!.startBuildID! },
+      query: { expect_status: 'running' },
+    });
+    assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'fail BuildCanceled');
+    const job = coder.state.world.workspaces.at(-1)!.builds[0]!.job;
+    assert.deepEqual([job.status, job.error, Boolean(job.canceled_at)], ['failed', 'canceled', true]);
+  });
+
   it('fails WorkspaceChangedExternally when another build follows the start build', async () => {
     const test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 5 }], deleteReads: 1 });
     await readinessStep(client, test, new Date(), signal);
