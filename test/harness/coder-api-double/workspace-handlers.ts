@@ -121,11 +121,13 @@ function importRefusal(version: Schemas['TemplateVersion']): Answer | undefined 
 }
 
 export const workspaceHandlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.26.1 coderd/users.go userByName (coderd/httpmw/userparam.go)
   getUser: ({ state, params, user }) => {
     const found = findUser(state, String(params.user), user);
     return found ? { status: 200, body: found } : unknownUser(String(params.user));
   },
 
+  // coder/coder v2.26.1 coderd/organizations.go organization (coderd/httpmw/organizationparam.go)
   getOrganization: ({ state, params }) => {
     const org = organizationOfParam(state.world, String(params.organization));
     return org ? { status: 200, body: org } : notFound;
@@ -146,19 +148,23 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     };
   },
 
+  // coder/coder v2.26.1 coderd/templates.go templateByOrganizationAndName
   getTemplateByName: ({ state, params }) => {
     const org = organizationOfParam(state.world, String(params.organization));
     const template = state.world.templates.find((t) => t.organization_id === org?.id && same(t.name, String(params.templateName)));
     return template ? { status: 200, body: template } : notFound;
   },
 
+  // coder/coder v2.26.1 coderd/templates.go fetchTemplates (template-search.ts)
   listTemplates: ({ state, params }) => listTemplatesAnswer(state, typeof params.q === 'string' ? params.q : ''),
 
+  // coder/coder v2.26.1 coderd/templates.go templatesByOrganization
   listOrganizationTemplates: ({ state, params }) => {
     const org = organizationOfParam(state.world, String(params.organization));
     return org ? listTemplatesAnswer(state, '', org.id) : notFound;
   },
 
+  // coder/coder v2.26.1 coderd/templates.go template
   getTemplate: ({ state, params }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     return template ? { status: 200, body: template } : notFound;
@@ -173,11 +179,13 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: { message: 'Template has been deleted!' } };
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersionByName
   getTemplateVersionByName: ({ state, params }) => {
     const version = state.world.templateVersions.find((v) => v.template_id === params.template && v.name === params.templateVersionName);
     return version ? { status: 200, body: version } : notFound;
   },
 
+  // coder/coder v2.26.1 coderd/templateversions.go templateVersion
   getTemplateVersion: ({ state, params }) => {
     const version = state.world.templateVersions.find((v) => v.id === params.templateVersion);
     if (version) advanceImport(state, version);
