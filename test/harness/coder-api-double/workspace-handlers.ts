@@ -107,6 +107,46 @@ function requestTemplate(
   };
 }
 
+const minute = 60_000;
+
+/**
+ * The autostart schedule and TTL a new workspace keeps (coder/coder v2.26.1 coderd/workspaces.go
+ * createWorkspace, validWorkspaceSchedule, validWorkspaceTTLMillis): a weekly cron ("CRON_TZ=<zone> " then
+ * minute, hour, *, *, days of the week; coderd/schedule/cron/cron.go Weekly), a TTL cut to whole minutes of one
+ * minute to 30 days, the template's default TTL when none is given.
+ */
+function workspaceSchedule(
+  template: Schemas['Template'],
+  request: Schemas['CreateWorkspaceRequest'],
+): { fields: Record<string, unknown> } | Answer {
+  const fields: Record<string, unknown> = {};
+  const cron = request.autostart_schedule;
+  if (cron) {
+    const spec = cron
+      .replace(/^CRON_TZ=\S+\s+/, '')
+      .trim()
+      .split(/\s+/);
+    const problem =
+      spec.length !== 5
+        ? 'expected schedule to consist of 5 fields with an optional CRON_TZ=<timezone> prefix'
+        : spec[2] !== '*' || spec[3] !== '*'
+          ? 'expected day-of-month and month to be *'
+          : undefined;
+    if (problem) {
+      const detail = `validate weekly schedule: ${problem}`;
+      return { status: 400, body: { message: 'Invalid Autostart Schedule.', validations: [{ field: 'schedule', detail }] } };
+    }
+    fields.autostart_schedule = cron;
+  }
+  const ttl = request.ttl_ms ? Math.floor(request.ttl_ms / minute) * minute : (template.default_ttl_ms ?? 0);
+  if (request.ttl_ms && (ttl < minute || ttl > 30 * 24 * 60 * minute)) {
+    const detail = ttl < minute ? 'time until shutdown must be at least one minute' : 'time until shutdown must be less than 30 days';
+    return { status: 400, body: { message: 'Invalid Workspace Time to Shutdown.', validations: [{ field: 'ttl_ms', detail }] } };
+  }
+  if (ttl) fields.ttl_ms = ttl;
+  return { fields };
+}
+
 /** A version whose import did not succeed builds nothing (coder/coder v2.26.1 coderd/wsbuilder/wsbuilder.go checkTemplateJobStatus). */
 function importRefusal(version: Schemas['TemplateVersion']): Answer | undefined {
   const job = version.job;
@@ -201,6 +241,8 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     const requested = requestTemplate(state, request);
     if (!('template' in requested)) return requested;
     const { template } = requested;
+    const schedule = workspaceSchedule(template, request);
+    if ('status' in schedule) return schedule;
     const versionId = request.template_version_id ?? template.active_version_id;
     const version = state.world.templateVersions.find((v) => v.id === versionId)!;
     const taken = state.world.workspaces.some(
@@ -221,8 +263,7 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
       workspace: {
         ...workspaceFields(template, owner, request.name),
         automatic_updates: request.automatic_updates ?? 'never',
-        ...(request.autostart_schedule ? { autostart_schedule: request.autostart_schedule } : {}),
-        ...(request.ttl_ms ? { ttl_ms: request.ttl_ms } : {}),
+        ...schedule.fields,
       },
       builds: [],
       deleted: false,

@@ -143,9 +143,10 @@ function agentHealthy(agent: Schemas['WorkspaceAgent']): boolean {
 
 /**
  * A workspace as Coder answers it (coder/coder v2.26.1 coderd/workspaces.go convertWorkspace): its latest
- * build, the template's active version and whether the build is of another one, the agents' health; the
- * template is read as it is now. Undefined once the template is deleted: Coder then answers a read by id
- * 403 and a read by name 404 (coderd/workspaces.go workspace and workspaceByOwnerAndName).
+ * build, the template's active version and whether the build is of another one, the agents' health, the
+ * TTL (the template's when users may not set it); the template is read as it is now. Undefined once the
+ * template is deleted: Coder then answers a read by id 403 and a read by name 404 (coderd/workspaces.go
+ * workspace and workspaceByOwnerAndName).
  */
 export function workspaceAnswer(world: WorkspaceWorld, stored: StoredWorkspace): Schemas['Workspace'] | undefined {
   const template = world.templates.find((t) => t.id === stored.workspace.template_id);
@@ -154,6 +155,8 @@ export function workspaceAnswer(world: WorkspaceWorld, stored: StoredWorkspace):
   const failing = (latest.resources ?? []).flatMap((r) => r.agents ?? []).filter((a) => !agentHealthy(a));
   return {
     ...stored.workspace,
+    // A template that does not let users pick when workspaces stop shows its own TTL.
+    ...(template.allow_user_autostop === false ? { ttl_ms: template.default_ttl_ms ?? 0 } : {}),
     template_active_version_id: template.active_version_id,
     outdated: latest.template_version_id !== template.active_version_id,
     latest_build: latest,

@@ -297,7 +297,37 @@ function workspaceSteps(): Step[] {
       name: 'a workspace of a template that does not exist',
       call: () => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'lost', template_id: random } }),
     },
+    {
+      name: 'a workspace with a TTL and an autostart schedule, as the aggregated API creates one',
+      call: (c) => ({
+        method: 'POST',
+        path: '/api/v2/users/me/workspaces',
+        body: { name: 'timedws', template_id: c.t, ttl_ms: 5_430_000, autostart_schedule: 'CRON_TZ=UTC 30 9 * * 1-5' },
+      }),
+      remember: (c, b) => {
+        c.wsTimed = b.id;
+        c.bTimed = b.latest_build.id;
+      },
+    },
+    {
+      name: 'a workspace with a TTL under a minute',
+      call: (c) => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'lost', template_id: c.t, ttl_ms: 59_000 } }),
+    },
+    {
+      name: 'a workspace with an autostart schedule that is not weekly',
+      call: (c) => ({
+        method: 'POST',
+        path: '/api/v2/users/me/workspaces',
+        body: { name: 'lost', template_id: c.t, autostart_schedule: '30 9 1 * *' },
+      }),
+    },
     { name: 'its first build, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b1}` }), until: ended },
+    {
+      name: 'the timed one, until its build ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.bTimed}` }),
+      until: ended,
+    },
+    { name: 'the timed workspace', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.wsTimed}` }) },
     { name: 'an unknown build', call: () => ({ method: 'GET', path: `/api/v2/workspacebuilds/${random}` }) },
     { name: 'the workspace', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}` }) },
     { name: 'the workspace by owner and name', call: () => ({ method: 'GET', path: '/api/v2/users/me/workspace/diffws' }) },
@@ -447,6 +477,16 @@ function deletedWorkspaceSteps(): Step[] {
       remember: (c, b) => void (c.b3 = b.id),
     },
     { name: 'the delete build, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b3}` }), until: ended },
+    {
+      name: 'delete the timed workspace',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.wsTimed}/builds`, body: { transition: 'delete' } }),
+      remember: (c, b) => void (c.bTimedDelete = b.id),
+    },
+    {
+      name: 'its delete, until it ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.bTimedDelete}` }),
+      until: ended,
+    },
     { name: 'the deleted workspace (410)', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}` }) },
     {
       name: 'the deleted workspace, deleted ones included',
