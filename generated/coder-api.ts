@@ -126,7 +126,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -147,7 +147,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -167,7 +167,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -187,7 +187,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -208,7 +208,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -229,7 +229,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -249,7 +249,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
                 /** @description The token name. */
                 tokenName: string;
@@ -271,7 +271,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
                 /** @description The 10-character id of the API key (the part of the token before the first -). */
                 keyId: string;
@@ -356,7 +356,7 @@ export interface paths {
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -379,7 +379,7 @@ export interface paths {
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -803,7 +803,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -823,14 +823,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
                 /** @description The workspace name. */
                 workspaceName: string;
             };
             cookie?: never;
         };
-        /** Read a workspace by owner and name. */
+        /** Read a workspace by owner and name: the live one, else with include_deleted the newest deleted one; 400 for an owner that names no user, 404 also once the workspace's template is deleted (coder/coder v2.26.1 coderd/workspaces.go workspaceByOwnerAndName). */
         get: operations["getWorkspaceByOwnerAndName"];
         put?: never;
         post?: never;
@@ -847,7 +847,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List workspaces, filtered by a search query such as "owner:alice template:docker name:dev". */
+        /** List workspaces, filtered by a search query such as "owner:alice template:docker name:dev" (owner by username or me, never by id), deleted ones left out; running ones first, then by owner and name (coder/coder v2.26.1 coderd/workspaces.go workspaces, coderd/searchquery/search.go Workspaces). */
         get: operations["listWorkspaces"];
         put?: never;
         post?: never;
@@ -867,7 +867,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a workspace by id; 410 when it was deleted (unless include_deleted is true). */
+        /** Read a workspace by id; 410 when it was deleted (unless include_deleted is true), 403 once its template is deleted (coder/coder v2.26.1 coderd/workspaces.go workspace). */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
@@ -887,10 +887,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List a workspace's builds, newest first. */
+        /** List a workspace's builds, newest first; every build without a limit (a deleted workspace's too). */
         get: operations["listWorkspaceBuilds"];
         put?: never;
-        /** Start, stop or delete a workspace with a new build; 409 while another build is active. */
+        /** Start, stop or delete a workspace with a new build; 409 while another build is active (pending, running or canceling), 406 while the version still imports. Coder takes builds of a deleted workspace too (coder/coder v2.26.1 coderd/workspacebuilds.go postWorkspaceBuilds, coderd/wsbuilder/wsbuilder.go). */
         post: operations["createWorkspaceBuild"];
         delete?: never;
         options?: never;
@@ -908,7 +908,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a workspace build by id, with its job and resources. */
+        /** Read a workspace build by id (of a deleted workspace too), with its job and resources. */
         get: operations["getWorkspaceBuild"];
         put?: never;
         post?: never;
@@ -934,7 +934,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Cancel a pending or running build. With expect_status Coder cancels only while the job still has that status and answers 412 otherwise; 400 means the build can no longer be canceled. */
+        /** Cancel a pending or running build: a job no provisioner took ends canceled at once, a running one is canceling and then ends (failed, with canceled_at set, when its provisioner reports the stop as an error). 400 means the job completed or was canceled already; then, with expect_status, 412 while the job has another status (coder/coder v2.26.1 coderd/workspacebuilds.go patchCancelWorkspaceBuild). */
         patch: operations["cancelWorkspaceBuild"];
         trace?: never;
     };
@@ -1825,7 +1825,7 @@ export interface components {
             /** @description A machine-readable error code, for example REQUIRED_TEMPLATE_VARIABLES. */
             error_code?: string;
             /**
-             * @description The job status; succeeded, failed and canceled are final.
+             * @description The job status; succeeded, failed and canceled are final. A job canceled while it ran can end failed with canceled_at set (coder/coder v2.26.1 coderd/database/dump.sql provisioner_jobs.job_status).
              * @enum {string}
              */
             status: "pending" | "running" | "succeeded" | "canceling" | "canceled" | "failed" | "unknown";
@@ -2368,7 +2368,7 @@ export interface components {
              * @description The version built.
              */
             template_version_id: string;
-            /** @description The version name. */
+            /** @description The version name; empty in the answer of the request that queued the build. */
             template_version_name?: string;
             /**
              * Format: int32
@@ -2932,7 +2932,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The user id (UUID), the username, or me for the caller. */
+        /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
         User: string;
         /** @description The organization id (UUID) or name; the default organization is named default. */
         Organization: string;
@@ -3213,7 +3213,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3242,7 +3242,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3270,7 +3270,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3299,7 +3299,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3328,7 +3328,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3357,7 +3357,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3393,7 +3393,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3421,7 +3421,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3455,7 +3455,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3483,7 +3483,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
                 /** @description The token name. */
                 tokenName: string;
@@ -3513,7 +3513,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
                 /** @description The 10-character id of the API key (the part of the token before the first -). */
                 keyId: string;
@@ -3543,7 +3543,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
                 /** @description The 10-character id of the API key (the part of the token before the first -). */
                 keyId: string;
@@ -3752,7 +3752,7 @@ export interface operations {
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3784,7 +3784,7 @@ export interface operations {
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -3813,7 +3813,7 @@ export interface operations {
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -4773,7 +4773,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
             };
             cookie?: never;
@@ -4819,7 +4819,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The user id (UUID), the username, or me for the caller. */
+                /** @description The user id (UUID), the username, or me for the caller. One that names no user is answered 400 "\"user\" must be an existing uuid or username.", never 404 (coder/coder v2.26.1 coderd/httpmw/userparam.go). */
                 user: components["parameters"]["User"];
                 /** @description The workspace name. */
                 workspaceName: string;

@@ -3,6 +3,7 @@
 // from the environment on every wait.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoderClient } from '../coder/client.ts';
+import { CoderApiError } from '../coder/errors.ts';
 import { parseDuration } from '../controllers/shared/duration.ts';
 import { badRequest, internalError } from './status.ts';
 
@@ -52,9 +53,32 @@ const pending = new Set(['pending', 'running', 'canceling', 'unknown', '']);
 const notTaken =
   "; no provisioner daemon took the import job: spec.files is imported with the terraform provisioner, so a terraform provisioner daemon must serve the template's organization (Coder's built-in provisioners or a CoderProvisioner)";
 
+/** How long the cancel may take: with the wait's budget it stays within the write cap (template-source.ts importBudgetMs). */
+const cancelWaitMs = 3_000;
+
+/**
+ * Cancels an import the wait gave up on, so that no provisioner imports it later. Coder takes the cancel of
+ * a job that neither completed nor was canceled: a queued one ends canceled at once, a running one is told
+ * to stop (coder/coder v2.26.1 coderd/templateversions.go patchCancelTemplateVersion). What the message of
+ * the refused request then says about it.
+ */
+async function cancelImport(client: CoderClient, versionId: string): Promise<string> {
+  try {
+    await client.request('PATCH', '/api/v2/templateversions/{templateVersion}/cancel', {
+      params: { templateVersion: versionId },
+      signal: AbortSignal.timeout(cancelWaitMs),
+    });
+    return '; the import was canceled in Coder';
+  } catch (err) {
+    const why = err instanceof CoderApiError ? `${err.status}${err.coderMessage ? ` ${err.coderMessage}` : ''}` : (err as Error).name;
+    return `; canceling the import in Coder failed (${why})`;
+  }
+}
+
 /**
  * Resolves once the version's import succeeded; a failed or canceled import is a 400 with Coder's error,
- * running out of `budgetMs` (or the configured timeout, whichever is shorter) a 400 naming the last status.
+ * running out of `budgetMs` (or the configured timeout, whichever is shorter) a 400 naming the last status,
+ * after the import is canceled in Coder.
  */
 export async function waitForImport(client: CoderClient, versionId: string, budgetMs: number, config = importWaitConfig()): Promise<void> {
   const timeoutMs = Math.min(config.timeoutMs, budgetMs);
@@ -70,10 +94,12 @@ export async function waitForImport(client: CoderClient, versionId: string, budg
       );
     if (!pending.has(status)) throw internalError(`template version "${versionId}" has an unknown job status "${status}"`);
     const elapsed = Date.now() - started;
-    if (elapsed + interval > timeoutMs)
+    if (elapsed + interval > timeoutMs) {
+      const canceled = await cancelImport(client, versionId);
       throw badRequest(
-        `template version "${versionId}" did not succeed within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`} (last status: "${status}"${error ? `, last error: ${error}` : ''}): template version build wait timeout exceeded${status === 'pending' && !version.job.started_at ? notTaken : ''}`,
+        `template version "${versionId}" did not succeed within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`} (last status: "${status}"${error ? `, last error: ${error}` : ''}): template version build wait timeout exceeded${status === 'pending' && !version.job.started_at ? notTaken : ''}${canceled}`,
       );
+    }
     await sleep(interval);
     if (config.backoffAfterMs > 0 && Date.now() - started >= config.backoffAfterMs) interval = Math.min(interval * 2, config.maxIntervalMs);
   }

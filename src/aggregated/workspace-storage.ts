@@ -10,6 +10,7 @@ import { checkCreateMeta, checkUpdateMeta, type Storage } from './storage.ts';
 import { WatchHub } from './watch-hub.ts';
 import { workspaceSubresources } from './workspace-subresources.ts';
 import type { Schemas } from '../coder/api-types.ts';
+import { isUnknownUser } from '../coder/error-predicates.ts';
 
 const resource = 'coderworkspaces';
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,10 +41,16 @@ export function workspaceStorage(backend: CoderBackend, options: WorkspaceStorag
     const [org, owner, workspace] = parse(name);
     const target = backend.forNamespace(namespace);
     const ws = await call(target, name, () =>
-      target.client.request('GET', '/api/v2/users/{user}/workspace/{workspaceName}', {
-        params: { user: owner, workspaceName: workspace },
-        query: { include_deleted: false },
-      }),
+      target.client
+        .request('GET', '/api/v2/users/{user}/workspace/{workspaceName}', {
+          params: { user: owner, workspaceName: workspace },
+          query: { include_deleted: false },
+        })
+        .catch((err: unknown) => {
+          // Coder answers 400 for an owner that names no user (coderd/httpmw/userparam.go): no such workspace either.
+          if (isUnknownUser(err)) throw notFound(resource, name);
+          throw err;
+        }),
     );
     if (ws.organization_name !== org) throw notFound(resource, name);
     return { target, ws };
@@ -104,15 +111,20 @@ export function workspaceStorage(backend: CoderBackend, options: WorkspaceStorag
       versionId = spec.templateVersionID;
     }
     let ws = await call(target, name, () =>
-      target.client.request('POST', '/api/v2/users/{user}/workspaces', {
-        params: { user: owner },
-        body: {
-          name: workspace,
-          ...(versionId ? { template_version_id: versionId } : { template_id: template.id }),
-          ...(typeof spec.ttlMillis === 'number' ? { ttl_ms: spec.ttlMillis } : {}),
-          ...(spec.autostartSchedule ? { autostart_schedule: spec.autostartSchedule } : {}),
-        },
-      }),
+      target.client
+        .request('POST', '/api/v2/users/{user}/workspaces', {
+          params: { user: owner },
+          body: {
+            name: workspace,
+            ...(versionId ? { template_version_id: versionId } : { template_id: template.id }),
+            ...(typeof spec.ttlMillis === 'number' ? { ttl_ms: spec.ttlMillis } : {}),
+            ...(spec.autostartSchedule ? { autostart_schedule: spec.autostartSchedule } : {}),
+          },
+        })
+        .catch((err: unknown) => {
+          if (isUnknownUser(err)) throw badRequest(`owner "${owner}" parsed from metadata.name is not a user in Coder`);
+          throw err;
+        }),
     );
     if (spec.running === false) {
       // As the Go original: a failed stop build still answers the created workspace.

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { readTar, writeTar } from '../../src/aggregated/template-archive.ts';
 import { binaries } from './binaries.ts';
 import { freePort } from './ports.ts';
 import { ManagedProcess } from './process.ts';
@@ -24,6 +25,11 @@ export interface EchoTemplateOptions {
   failPlan?: string;
   /** Log lines of every workspace start. */
   logs?: string[];
+  /**
+   * A workspace start runs until it is canceled: its apply answers only log lines, and Coder's echo
+   * provisioner then waits for a cancel (coder/coder v2.26.1 provisioner/echo/serve.go Apply).
+   */
+  holdStart?: boolean;
 }
 
 /** A tar archive for Coder's echo provisioner. */
@@ -33,9 +39,14 @@ export async function echoTemplateArchive(options: EchoTemplateOptions = {}): Pr
   if (options.agentName) args.push(`-agent-name=${options.agentName}`);
   if (options.failApply) args.push(`-fail-apply=${options.failApply}`);
   if (options.failPlan) args.push(`-fail-plan=${options.failPlan}`);
-  for (const line of options.logs ?? []) args.push(`-log=${line}`);
+  const logs = options.holdStart && !options.logs?.length ? ['held until canceled'] : (options.logs ?? []);
+  for (const line of logs) args.push(`-log=${line}`);
   const { stdout } = await run(binaries.coderEchoTemplate(), args, { encoding: 'buffer', maxBuffer: 16 << 20 });
-  return stdout;
+  if (!options.holdStart) return stdout;
+  // The start's answers are <i>.start.apply.protobuf, the logs then the apply's end: drop the end.
+  const entries = readTar(stdout);
+  const ends = entries.filter((e) => /^\d+\.start\.apply\.protobuf$/.test(e.path)).sort((a, b) => parseInt(b.path) - parseInt(a.path));
+  return writeTar(entries.filter((e) => e !== ends[0]));
 }
 
 export interface TemplateVersionJob {

@@ -16,7 +16,7 @@ import type { Step } from '../../src/controllers/codertemplatetest/step.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { aTemplateTest } from '../fixtures/codertemplatetest.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
-import { seedTemplate, type BuildScript, type TemplateTestSeed } from '../harness/coder-api-double/workspace-world.ts';
+import { instantBuildScript, seedTemplate, type BuildScript, type TemplateTestSeed } from '../harness/coder-api-double/workspace-world.ts';
 
 const token = 'operator-session-token';
 const workspaceName = 'ktt-0123456789abcdef0123456789ab';
@@ -300,6 +300,18 @@ describe('template-test steps against the Coder API double', () => {
     assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'fail BuildCanceled');
   });
 
+  it('fails BuildCanceled when someone cancels the start build while it runs, which Coder ends failed with canceled_at', async () => {
+    const test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 0 }], deleteReads: 1, startHeld: true });
+    assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'wait WaitingForBuild');
+    await client.request('PATCH', '/api/v2/workspacebuilds/{workspaceBuild}/cancel', {
+      params: { workspaceBuild: test.status!.startBuildID! },
+      query: { expect_status: 'running' },
+    });
+    assert.equal(line(await readinessStep(client, test, new Date(), signal)), 'fail BuildCanceled');
+    const job = coder.state.world.workspaces.at(-1)!.builds[0]!.job;
+    assert.deepEqual([job.status, job.error, Boolean(job.canceled_at)], ['failed', 'canceled', true]);
+  });
+
   it('fails WorkspaceChangedExternally when another build follows the start build', async () => {
     const test = await started({ startReads: 1, agents: [{ name: 'main', readyAfterReads: 5 }], deleteReads: 1 });
     await readinessStep(client, test, new Date(), signal);
@@ -468,6 +480,27 @@ describe('template-test steps against the Coder API double', () => {
       line(confirmationStep(await confirmCreate(client, test, new Date('2026-12-01T10:16:00Z'), signal))),
       'fail CreateOutcomeUnknown',
     );
+  });
+
+  it('takes a workspace that was deleted before its template for deleted, although Coder then answers the workspace 403', async () => {
+    coder.state.world.buildScripts.set(seed.version.id, instantBuildScript);
+    let test = await marked();
+    test = withStep(test, await createWorkspace(client, test, signal));
+    await client.request('POST', '/api/v2/workspaces/{workspace}/builds', {
+      params: { workspace: test.status!.workspaceID! },
+      body: { transition: 'delete' },
+    });
+    // The workspace is deleted; then the template may go, and reads of the workspace answer 403.
+    await client.request('DELETE', '/api/v2/templates/{template}', { params: { template: seed.template.id } });
+    const read = await client
+      .request('GET', '/api/v2/workspaces/{workspace}', {
+        params: { workspace: test.status!.workspaceID! },
+        query: { include_deleted: true },
+      })
+      .catch((err: unknown) => err);
+    assert.equal((read as { status?: number }).status, 403);
+    const outcome = await deleteWorkspaceStep(client, test, new Date(), signal);
+    assert.equal(outcome.state, 'deleted', JSON.stringify(outcome));
   });
 
   it('counts a failed delete build and retries it after a backoff', async () => {

@@ -245,6 +245,12 @@ describe('MCP server (--app=mcp-http)', () => {
     ]);
     assert.deepEqual((await ok('get_workspace', { namespace: ns, name: 'coder.alice.dev' })).workspace, list.items[0]);
     assert.match(await failure('get_workspace', { namespace: ns, name: 'coder.bob.dev' }), /"coder\.bob\.dev" not found/);
+    // An owner Coder does not have (Coder answers 400 there, not 404) is as missing as a workspace of a known owner.
+    assert.match(await failure('get_workspace', { namespace: ns, name: 'coder.nobody.dev' }), /"coder\.nobody\.dev" not found/);
+    assert.match(
+      await failure('set_workspace_running', { namespace: ns, name: 'coder.nobody.dev', running: true }),
+      /"coder\.nobody\.dev" not found/,
+    );
     assert.match(await failure('get_workspace', { namespace: ns, name: 'alice.dev' }), /expected 2 separators/);
 
     const before = env.coder.requests.length;

@@ -85,9 +85,11 @@ export async function readinessStep(client: CoderClient, test: CoderTemplateTest
     );
   }
   const job = build.job.status;
+  // A build canceled while it ran ends failed with canceled_at set: its provisioner reports the stop as the
+  // job's error (Coder v2.26.1 with its echo provisioner: error "canceled"). That is a cancel, not a failure.
+  const canceled = job === 'canceling' || job === 'canceled' || (job === 'failed' && build.job.canceled_at !== undefined);
+  if (canceled) return fail(R.BuildCanceled, `The start build of workspace ${s.workspaceName} was canceled (${job}).`);
   if (job === 'failed') return buildFailed(client, build, signal);
-  if (job === 'canceling' || job === 'canceled')
-    return fail(R.BuildCanceled, `The start build of workspace ${s.workspaceName} was canceled (${job}).`);
   if (job !== 'succeeded') return wait(R.WaitingForBuild, `The start build of workspace ${s.workspaceName} is ${job}.`);
 
   const agents = (build.resources ?? []).flatMap((r) => r.agents ?? []).filter((a) => !a.parent_id);

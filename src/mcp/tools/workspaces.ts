@@ -3,7 +3,7 @@
 // the call goes to the Coder of the namespace's control plane with the operator token.
 import { z } from 'zod';
 import type { Schemas } from '../../coder/api-types.ts';
-import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import { isCoderNotFound, isUnknownUser } from '../../coder/error-predicates.ts';
 import type { ToolContext } from '../tool.ts';
 import { defineTool, optionalNamespace, requiredName, rfc3339Seconds } from '../tool.ts';
 import { parseCoderName } from './coder-names.ts';
@@ -35,7 +35,8 @@ async function readWorkspace(ctx: ToolContext, namespace: string, name: string):
       query: { include_deleted: false },
     })
     .catch((err: unknown) => {
-      if (isCoderNotFound(err)) throw notFound;
+      // Coder answers 400, not 404, for an owner that names no user (coderd/httpmw/userparam.go).
+      if (isCoderNotFound(err) || isUnknownUser(err)) throw notFound;
       throw err;
     });
   // The owner+name lookup ignores the organization: another organization's workspace is not this one.

@@ -1,5 +1,6 @@
 // The websocket of `GET /api/v2/workspacebuilds/{id}/logs?follow`: one ProvisionerJobLog per text frame,
-// then a close once the build's job has ended, as Coder streams build logs. Lines a test adds to
+// then a close once the build's job has ended, as Coder streams build logs (coder/coder v2.26.1
+// coderd/workspacebuilds.go workspaceBuildLogs, coderd/provisionerjobs.go). Lines a test adds to
 // world.buildLogs while a socket is open are sent on it; every socket is recorded with whether it is open.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -50,7 +51,11 @@ export function createBuildLogSockets(getState: () => CoderApiDoubleState, stopp
       }
       const buildId = match[1]!;
       const build = state.world.workspaces.flatMap((w) => w.builds).find((b) => b.id === buildId);
-      if (!build) return answerRaw(socket, 404, 'Not Found', {}, JSON.stringify({ message: 'Resource not found' }));
+      // coder/coder v2.26.1 coderd/httpmw/workspacebuildparam.go: Coder's one 404 message (httpapi.ResourceNotFound).
+      if (!build) {
+        const message = 'Resource not found or you do not have access to this resource';
+        return answerRaw(socket, 404, 'Not Found', {}, JSON.stringify({ message }));
+      }
       const after = Number(url.searchParams.get('after') ?? 0);
       wss.handleUpgrade(req, socket, head, (ws) => {
         const follow: LogFollow = { buildId, open: true };

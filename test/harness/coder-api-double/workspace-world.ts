@@ -1,14 +1,14 @@
 // The in-memory Coder's one world, shared by template tests, the MCP server and the aggregated API:
 // organizations and their members, templates and versions, workspaces with their builds, agents and build
-// logs. Builds move on as the workspace is read (one step per read, never by the clock), following the
-// script of the template version: a build that fails with log lines, an agent that never connects, a slow
-// or failing delete.
+// logs. Builds move on as the workspace or the build is read (one step per read, never by the clock),
+// following the script of the template version (workspace-builds.ts): a build that fails with log lines, an
+// agent that never connects, a slow or failing delete, a start that runs until it is canceled.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import { newTemplateSettings } from './template-meta.ts';
+import { newBuild, setJob } from './workspace-builds.ts';
 
 type Schemas = components['schemas'];
-type JobStatus = Schemas['ProvisionerJob']['status'];
 
 export interface AgentScript {
   name: string;
@@ -34,6 +34,11 @@ export interface BuildScript {
   failingDeletes?: number;
   /** Builds end as they are queued, without reads: start and stop succeed, delete deletes the workspace. */
   instant?: boolean;
+  /**
+   * The start build's job runs until it is canceled, as Coder's echo provisioner runs a start whose
+   * archive answers no apply end (echoTemplateArchive({ holdStart: true }) on the real server).
+   */
+  startHeld?: boolean;
 }
 
 /** The fields of a workspace the double keeps; its latest_build is the newest of its builds. */
@@ -51,7 +56,7 @@ export interface StoredWorkspace {
   builds: Schemas['WorkspaceBuild'][];
   deleted: boolean;
   script: BuildScript;
-  /** Reads since the latest build started. */
+  /** Reads since the latest build started (of the workspace or of that build). */
   reads: number;
   deletesFailed: number;
 }
@@ -125,148 +130,40 @@ export function emptyWorkspaceWorld(): WorkspaceWorld {
 
 const now = () => new Date().toISOString();
 
-function buildStatus(transition: Schemas['WorkspaceBuild']['transition'], job: JobStatus): Schemas['WorkspaceBuild']['status'] {
-  if (job === 'pending') return 'pending';
-  if (job === 'canceling') return 'canceling';
-  if (job === 'canceled') return 'canceled';
-  if (job === 'failed' || job === 'unknown') return 'failed';
-  if (job === 'running') return transition === 'start' ? 'starting' : transition === 'stop' ? 'stopping' : 'deleting';
-  return transition === 'start' ? 'running' : transition === 'stop' ? 'stopped' : 'deleted';
+/**
+ * Whether an agent counts as healthy in the workspace's health (coder/coder v2.26.1
+ * coderd/database/db2sdk/db2sdk.go WorkspaceAgent): not when it is off and not connected, timed out,
+ * disconnected, failed its startup script or is shutting down.
+ */
+function agentHealthy(agent: Schemas['WorkspaceAgent']): boolean {
+  if (agent.status !== 'connected' && agent.lifecycle_state === 'off') return false;
+  if (agent.status === 'timeout' || agent.status === 'disconnected') return false;
+  return !['start_error', 'shutting_down', 'shutdown_timeout', 'shutdown_error'].includes(agent.lifecycle_state);
 }
 
-export function newBuild(
-  stored: Pick<StoredWorkspace, 'workspace' | 'builds'>,
-  transition: Schemas['WorkspaceBuild']['transition'],
-  initiatorId: string,
-  templateVersionId: string,
-): Schemas['WorkspaceBuild'] {
-  const at = now();
+/**
+ * A workspace as Coder answers it (coder/coder v2.26.1 coderd/workspaces.go convertWorkspace): its latest
+ * build, the template's active version and whether the build is of another one, the agents' health, the
+ * TTL (the template's when users may not set it); the template is read as it is now. Undefined once the
+ * template is deleted: Coder then answers a read by id 403 and a read by name 404 (coderd/workspaces.go
+ * workspace and workspaceByOwnerAndName).
+ */
+export function workspaceAnswer(world: WorkspaceWorld, stored: StoredWorkspace): Schemas['Workspace'] | undefined {
+  const template = world.templates.find((t) => t.id === stored.workspace.template_id);
+  if (!template) return undefined;
+  const latest = stored.builds[0]!;
+  const failing = (latest.resources ?? []).flatMap((r) => r.agents ?? []).filter((a) => !agentHealthy(a));
   return {
-    id: randomUUID(),
-    created_at: at,
-    updated_at: at,
-    workspace_id: stored.workspace.id,
-    workspace_name: stored.workspace.name,
-    workspace_owner_id: stored.workspace.owner_id,
-    template_version_id: templateVersionId,
-    build_number: (stored.builds[0]?.build_number ?? 0) + 1,
-    transition,
-    initiator_id: initiatorId,
-    job: { id: randomUUID(), created_at: at, status: 'pending' },
-    resources: [],
-    status: 'pending',
-  };
-}
-
-function setJob(build: Schemas['WorkspaceBuild'], status: JobStatus, extra: Partial<Schemas['ProvisionerJob']> = {}): void {
-  build.job = {
-    ...build.job,
-    status,
-    ...extra,
-    ...(status === 'succeeded' || status === 'failed' || status === 'canceled' ? { completed_at: now() } : {}),
-  };
-  build.status = buildStatus(build.transition, status);
-  build.updated_at = now();
-}
-
-function logLine(id: number, output: string): Schemas['ProvisionerJobLog'] {
-  return { id, created_at: now(), log_source: 'provisioner', log_level: 'error', stage: 'Starting workspace', output };
-}
-
-/** A stable id for the i-th agent of a workspace: the workspace id with its last digits replaced. */
-function agentId(workspaceId: string, index: number): string {
-  return `${workspaceId.slice(0, 24)}${(0xa0000000 + index).toString(16)}0000`.slice(0, 36);
-}
-
-function agentsOf(stored: StoredWorkspace, reads: number): Schemas['WorkspaceResource'][] {
-  const script = stored.script;
-  const agents: Schemas['WorkspaceAgent'][] = [];
-  for (const [index, a] of script.agents.entries()) {
-    const ready = a.readyAfterReads !== false && reads >= a.readyAfterReads;
-    const ended = ready || (a.readyAfterReads === false && (a.endsIn || a.connectionEndsIn) && reads >= 1);
-    agents.push({
-      id: agentId(stored.workspace.id, index),
-      parent_id: a.subAgent ? agentId(stored.workspace.id, 0) : null,
-      name: a.name,
-      status: ended ? (a.connectionEndsIn ?? 'connected') : 'connecting',
-      lifecycle_state: ended ? (a.endsIn ?? 'ready') : 'created',
-    });
-  }
-  return [{ id: agentId(stored.workspace.id, 99), type: 'docker_container', name: 'workspace', agents }];
-}
-
-/** One read of the workspace: its latest build moves one step on, as its script says. */
-export function advance(world: WorkspaceWorld, stored: StoredWorkspace): void {
-  const build = stored.builds[0];
-  if (!build) return;
-  stored.reads++;
-  const job = build.job.status;
-  if (job === 'canceling') return setJob(build, 'canceled');
-  if (build.transition === 'start') {
-    if ((job === 'pending' || job === 'running') && stored.reads >= stored.script.startReads) {
-      const failure = stored.script.startFails;
-      if (failure) {
-        world.buildLogs.set(
-          build.id,
-          failure.logLines.map((line, i) => logLine(i + 1, line)),
-        );
-        return setJob(build, 'failed', { error: 'terraform apply failed', error_code: failure.errorCode });
-      }
-      stored.reads = 0;
-      setJob(build, 'succeeded');
-      build.resources = agentsOf(stored, 0);
-      return;
-    }
-    if (job === 'pending') return setJob(build, 'running');
-    if (job === 'succeeded') build.resources = agentsOf(stored, stored.reads);
-    return;
-  }
-  if (build.transition === 'delete' && (job === 'pending' || job === 'running')) {
-    if (stored.reads < stored.script.deleteReads) return setJob(build, 'running');
-    if (stored.deletesFailed < (stored.script.failingDeletes ?? 0)) {
-      stored.deletesFailed++;
-      return setJob(build, 'failed', { error: 'terraform destroy failed', error_code: 'DESTROY_FAILED' });
-    }
-    setJob(build, 'succeeded');
-    stored.deleted = true;
-  }
-}
-
-/** A build just queued: ended at once when the workspace's script is instant. */
-export function queued(stored: StoredWorkspace, build: Schemas['WorkspaceBuild']): void {
-  if (!stored.script.instant) return;
-  setJob(build, 'succeeded');
-  if (build.transition === 'delete') stored.deleted = true;
-}
-
-export function workspaceAnswer(stored: StoredWorkspace): Schemas['Workspace'] {
-  return { ...stored.workspace, latest_build: stored.builds[0]! } as Schemas['Workspace'];
-}
-
-/** Which workspaces a list returns: all live ones, or those of one owner, organization, template or name. */
-export interface WorkspaceFilter {
-  ownerId?: string;
-  organizationId?: string;
-  templateName?: string;
-  /** Coder matches a part of the name, ignoring case. */
-  nameContains?: string;
-  /** The status of the latest build. */
-  status?: string;
-}
-
-/** The workspaces that are not deleted and match `filter`, as Coder answers them. */
-export function listLiveWorkspaces(world: WorkspaceWorld, filter: WorkspaceFilter = {}): Schemas['Workspace'][] {
-  return world.workspaces
-    .filter(
-      ({ deleted, workspace: w, builds }) =>
-        !deleted &&
-        (filter.status === undefined || builds[0]?.status === filter.status) &&
-        (filter.ownerId === undefined || w.owner_id === filter.ownerId) &&
-        (filter.organizationId === undefined || w.organization_id === filter.organizationId) &&
-        (filter.templateName === undefined || String(w.template_name).toLowerCase() === filter.templateName.toLowerCase()) &&
-        (filter.nameContains === undefined || w.name.toLowerCase().includes(filter.nameContains.toLowerCase())),
-    )
-    .map(workspaceAnswer);
+    ...stored.workspace,
+    // A template that does not let users pick when workspaces stop shows its own TTL.
+    ...(template.allow_user_autostop === false ? { ttl_ms: template.default_ttl_ms ?? 0 } : {}),
+    template_active_version_id: template.active_version_id,
+    outdated: latest.template_version_id !== template.active_version_id,
+    latest_build: latest,
+    deleting_at: null,
+    dormant_at: null,
+    health: { healthy: failing.length === 0, failing_agents: failing.map((a) => a.id) },
+  } as Schemas['Workspace'];
 }
 
 /** Removes a template as Coder does: refused while a workspace that is not deleted was made from it. */
@@ -281,7 +178,7 @@ export function deleteTemplate(world: WorkspaceWorld, templateId: string): 'dele
 const nilUUID = '00000000-0000-0000-0000-000000000000';
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The organization a search query's organization:<value> names: by id, else by name ignoring case (coderd/searchquery/search.go). */
+/** The organization of `ref`: by id, else by name ignoring case. */
 export function organizationByIdOrName(world: WorkspaceWorld, ref: string): Schemas['Organization'] | undefined {
   if (uuidPattern.test(ref)) return world.organizations.find((o) => o.id.toLowerCase() === ref.toLowerCase());
   return world.organizations.find((o) => o.name.toLowerCase() === ref.toLowerCase());
@@ -391,7 +288,6 @@ export function seedWorkspace(
     deadline?: string;
   },
 ): StoredWorkspace {
-  const at = now();
   const { owner, template } = options;
   const organization = world.organizations.find((o) => o.id === template.organization_id);
   if (organization) seedMembership(world, owner, organization);
@@ -403,11 +299,10 @@ export function seedWorkspace(
     reads: 0,
     deletesFailed: 0,
   };
-  const build = newBuild(stored, options.transition ?? 'stop', owner.id, template.active_version_id);
+  const build = newBuild(world, stored, options.transition ?? 'stop', owner, template.active_version_id);
   setJob(build, 'succeeded');
   if (options.deadline) build.deadline = options.deadline;
   stored.builds.unshift(build);
-  stored.workspace.last_used_at = at;
   world.workspaces.push(stored);
   return stored;
 }
@@ -427,6 +322,7 @@ export function workspaceFields(template: Schemas['Template'], owner: Schemas['U
     template_name: template.name,
     name,
     automatic_updates: 'never',
+    last_used_at: at,
   };
 }
 

@@ -4,7 +4,8 @@
 // database. Workspaces, templates and versions are listed, read, watched, created, patched, started,
 // stopped, promoted and deleted; a build's log is followed; and what real Coder does differently from the
 // double is shown where it matters: a template PATCH resets what it omits and answers 304 when nothing
-// changes, lists leave deprecated templates out, /api/v2/files is rate limited, and nothing runs Terraform.
+// changes, lists leave deprecated templates out, /api/v2/files is rate limited, nothing runs Terraform (so a
+// spec.files import is canceled when the wait gives up), and an owner Coder does not have is answered 400.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -101,6 +102,21 @@ describe('the aggregated API on the real Coder server', { timeout: 600_000 }, ()
     const gone = await k(['get', 'coderworkspace', name]);
     assert.match(gone.stderr, /NotFound/);
     assert.equal((await env.coder.api('GET', `/api/v2/users/${owner}/workspace/dev`)).status, 404);
+  });
+
+  it('answers NotFound for a workspace of an owner Coder does not have, as for a missing workspace of a known owner', async () => {
+    // Coder answers 400 "\"user\" must be an existing uuid or username." for the unknown owner, 404 for the missing workspace.
+    assert.equal((await env.coder.api('GET', '/api/v2/users/nobody-here/workspace/dev')).status, 400);
+    for (const name of [`${org}.nobody-here.dev`, `${org}.${owner}.nowhere`]) {
+      const got = await k(['get', 'coderworkspace', name]);
+      assert.match(got.stderr, new RegExp(`Error from server \\(NotFound\\): coderworkspaces.aggregation.coder.com "${name}" not found`));
+      const patched = await k(['patch', 'coderworkspace', name, '--type=merge', '-p', '{"spec":{"running":true}}']);
+      assert.match(patched.stderr, /\(NotFound\)/);
+      const deleted = await k(['delete', 'coderworkspace', name]);
+      assert.match(deleted.stderr, /\(NotFound\)/);
+      const started = await kubectl(env.admin, ['create', '--raw', `${base}/coderworkspaces/${name}/start`, '-f', '-'], '{}');
+      assert.match(started.stderr, /NotFound|not found/);
+    }
   });
 
   it('creates a template from an imported version, watches it while a newer one is promoted, and deletes it, with kubectl', async () => {
@@ -247,10 +263,13 @@ describe('the aggregated API on the real Coder server', { timeout: 600_000 }, ()
       applied.stderr,
       /Error from server \(BadRequest\): .*template version "[0-9a-f-]{36}" did not succeed within 30s \(last status: "pending"\): template version build wait timeout exceeded; no provisioner daemon took the import job: spec\.files is imported with the terraform provisioner/,
     );
-    // In Coder: the version the files made, its import still queued for a terraform daemon, and no template.
+    assert.match(applied.stderr, /; the import was canceled in Coder/);
+    // In Coder: the version the files made, its import canceled before any daemon took it (nothing imports it
+    // later), and no template.
     const versionId = /template version "([0-9a-f-]{36})"/.exec(applied.stderr)![1];
     const version = await env.coder.ok('GET', `/api/v2/templateversions/${versionId}`);
-    assert.deepEqual([version.job.status, version.job.started_at], ['pending', undefined]);
+    assert.deepEqual([version.job.status, version.job.started_at], ['canceled', undefined]);
+    assert.ok(version.job.canceled_at && version.job.completed_at, 'Coder completes a queued job it cancels at once');
     assert.equal(version.template_id, '00000000-0000-0000-0000-000000000000', 'a version of no template');
     assert.equal((await env.coder.api('GET', `/api/v2/organizations/${env.coder.organization.id}/templates/terraform`)).status, 404);
     const missing = await k(['get', 'codertemplate', `${org}.terraform`]);

@@ -2,12 +2,16 @@
 // against both, compares the status of every answer and, for JSON answers, the fields the operator's
 // document declares or the double answers (present on both, of the same JSON type). The routes are the
 // ones both serve unlicensed; licensed ones (provisioner keys, workspace proxies) and the AI routes, which
-// this release lacks, stay with the double and the Coder source its handlers cite.
+// this release lacks, stay with the double and the Coder source its handlers cite. The table it prints has
+// one row per step: same or DIFFERS, the real server's status, the call. What the real server learns from an
+// archive the double does not read (a start held until it is canceled) is set on the double by a step's
+// doubleKnob, never by the double's defaults.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { coderApiDocument } from '../../harness/coder-api-double/document.ts';
 import { fieldsOf, elementOf } from '../../harness/coder-swagger.ts';
 import { startCoderApiDouble, operatorUserId, type CoderApiDouble } from '../../harness/coder-api-double.ts';
+import type { BuildScript } from '../../harness/coder-api-double/workspace-world.ts';
 import { startPostgres, type Postgres } from '../../harness/postgres.ts';
 import { startRealCoder, type RealCoder } from '../../harness/real-coder.ts';
 import { echoTemplateArchive } from '../../harness/real-coder-templates.ts';
@@ -36,6 +40,11 @@ interface Step {
   /** Polls until this holds of the answer (an import or a build that runs on its own). */
   until?: (body: Json) => boolean;
   remember?: (ctx: Record<string, string>, body: Json) => void;
+  /**
+   * A knob of the double set after its answer, for what the real server learns from an archive the double
+   * does not read (a start that runs until it is canceled): never the double's default.
+   */
+  doubleKnob?: (double: CoderApiDouble, ctx: Record<string, string>) => void;
 }
 
 interface Answer {
@@ -132,7 +141,7 @@ function itemsOf(schema: Json | undefined): Json | undefined {
   return s?.items;
 }
 
-function steps(archive: Buffer): Step[] {
+function steps(archive: Buffer, heldArchive: Buffer): Step[] {
   const org = (c: Record<string, string>) => c.org!;
   return [
     { name: 'build info without a token', call: () => ({ method: 'GET', path: '/api/v2/buildinfo', token: null }) },
@@ -141,7 +150,14 @@ function steps(archive: Buffer): Step[] {
       name: 'the current user with an unknown token',
       call: () => ({ method: 'GET', path: '/api/v2/users/me', token: 'AAAAAAAAAA-BBBBBBBBBBBBBBBBBBBBBB' }),
     },
-    { name: 'the current user', call: () => ({ method: 'GET', path: '/api/v2/users/me' }), remember: (c, b) => void (c.me = b.id) },
+    {
+      name: 'the current user',
+      call: () => ({ method: 'GET', path: '/api/v2/users/me' }),
+      remember: (c, b) => {
+        c.me = b.id;
+        c.username = b.username;
+      },
+    },
     { name: 'a user by id', call: (c) => ({ method: 'GET', path: `/api/v2/users/${c.me}` }) },
     { name: 'an unknown user', call: () => ({ method: 'GET', path: `/api/v2/users/${random}` }) },
     { name: 'entitlements', call: () => ({ method: 'GET', path: '/api/v2/entitlements' }) },
@@ -250,6 +266,17 @@ function steps(archive: Buffer): Step[] {
     },
     { name: 'promote it', call: (c) => ({ method: 'PATCH', path: `/api/v2/templates/${c.t}/versions`, body: { id: c.v2 } }) },
     { name: 'cancel a finished import', call: (c) => ({ method: 'PATCH', path: `/api/v2/templateversions/${c.v2}/cancel` }) },
+    ...workspaceSteps(),
+    ...heldBuildSteps(heldArchive),
+    ...deletedWorkspaceSteps(),
+  ];
+}
+
+const ended = (b: Json) => ['succeeded', 'failed', 'canceled'].includes(b.job?.status);
+
+/** A workspace of the template "diff", read every way the operator reads one, listed, stopped. */
+function workspaceSteps(): Step[] {
+  return [
     {
       name: 'create a workspace',
       call: (c) => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'diffws', template_id: c.t } }),
@@ -259,44 +286,238 @@ function steps(archive: Buffer): Step[] {
       },
     },
     {
-      name: 'its first build, until it ends',
-      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b1}` }),
-      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
+      name: 'a workspace of a name the owner has taken',
+      call: (c) => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'diffws', template_id: c.t } }),
     },
+    {
+      name: 'a workspace for a user that does not exist',
+      call: (c) => ({ method: 'POST', path: '/api/v2/users/nobody-here/workspaces', body: { name: 'lost', template_id: c.t } }),
+    },
+    {
+      name: 'a workspace of a template that does not exist',
+      call: () => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'lost', template_id: random } }),
+    },
+    {
+      name: 'a workspace with a TTL and an autostart schedule, as the aggregated API creates one',
+      call: (c) => ({
+        method: 'POST',
+        path: '/api/v2/users/me/workspaces',
+        body: { name: 'timedws', template_id: c.t, ttl_ms: 5_430_000, autostart_schedule: 'CRON_TZ=UTC 30 9 * * 1-5' },
+      }),
+      remember: (c, b) => {
+        c.wsTimed = b.id;
+        c.bTimed = b.latest_build.id;
+      },
+    },
+    {
+      name: 'a workspace with a TTL under a minute',
+      call: (c) => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'lost', template_id: c.t, ttl_ms: 59_000 } }),
+    },
+    {
+      name: 'a workspace with an autostart schedule that is not weekly',
+      call: (c) => ({
+        method: 'POST',
+        path: '/api/v2/users/me/workspaces',
+        body: { name: 'lost', template_id: c.t, autostart_schedule: '30 9 1 * *' },
+      }),
+    },
+    { name: 'its first build, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b1}` }), until: ended },
+    {
+      name: 'the timed one, until its build ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.bTimed}` }),
+      until: ended,
+    },
+    { name: 'the timed workspace', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.wsTimed}` }) },
+    { name: 'an unknown build', call: () => ({ method: 'GET', path: `/api/v2/workspacebuilds/${random}` }) },
     { name: 'the workspace', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}` }) },
     { name: 'the workspace by owner and name', call: () => ({ method: 'GET', path: '/api/v2/users/me/workspace/diffws' }) },
+    {
+      name: "the workspace by the owner's username and name, deleted ones included",
+      call: (c) => ({ method: 'GET', path: `/api/v2/users/${c.username}/workspace/diffws?include_deleted=true` }),
+    },
+    {
+      name: 'a workspace by name of an owner that does not exist',
+      call: () => ({ method: 'GET', path: '/api/v2/users/nobody-here/workspace/diffws' }),
+    },
+    {
+      name: 'a workspace by name of an owner id that does not exist',
+      call: () => ({ method: 'GET', path: `/api/v2/users/${random}/workspace/diffws` }),
+    },
+    { name: 'a missing workspace of a known owner', call: () => ({ method: 'GET', path: '/api/v2/users/me/workspace/nowhere' }) },
     { name: 'an unknown workspace', call: () => ({ method: 'GET', path: `/api/v2/workspaces/${random}` }) },
     { name: 'the workspaces', call: () => ({ method: 'GET', path: '/api/v2/workspaces' }) },
+    {
+      name: 'the workspaces of the caller and a template',
+      call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=owner:me%20template:diff' }),
+    },
+    { name: 'the workspaces by a part of the name', call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=DIFFW' }) },
+    {
+      name: 'the workspaces of the default organization',
+      call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=organization:coder' }),
+    },
+    { name: 'the running workspaces', call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=status:running' }) },
+    {
+      name: 'the workspaces of an owner that does not exist',
+      call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=owner:nobody-here' }),
+    },
+    {
+      name: 'the workspaces of an owner given by id (Coder matches usernames only)',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspaces?q=owner:${c.me}` }),
+    },
+    {
+      name: 'the workspaces of an organization that does not exist',
+      call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=organization:nowhere' }),
+    },
+    {
+      name: 'the workspaces of a status that does not exist',
+      call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=status:resting' }),
+    },
+    { name: 'a workspace search of a key Coder does not know', call: () => ({ method: 'GET', path: '/api/v2/workspaces?q=colour:red' }) },
+    { name: 'one page of the workspaces', call: () => ({ method: 'GET', path: '/api/v2/workspaces?limit=1&offset=0' }) },
     { name: 'its builds', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}/builds` }) },
+    { name: 'its builds, at most 100', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}/builds?limit=100` }) },
     { name: 'the build logs', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b1}/logs` }) },
     { name: 'cancel a finished build', call: (c) => ({ method: 'PATCH', path: `/api/v2/workspacebuilds/${c.b1}/cancel` }) },
+    {
+      name: 'cancel a finished build expecting it running (it completed: 400, not 412)',
+      call: (c) => ({ method: 'PATCH', path: `/api/v2/workspacebuilds/${c.b1}/cancel?expect_status=running` }),
+    },
     {
       name: 'stop the workspace',
       call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.ws}/builds`, body: { transition: 'stop' } }),
       remember: (c, b) => void (c.b2 = b.id),
     },
-    {
-      name: 'the stop build, until it ends',
-      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b2}` }),
-      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
-    },
+    { name: 'the stop build, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b2}` }), until: ended },
     {
       name: 'a build of an unknown transition',
       call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.ws}/builds`, body: { transition: 'pause' } }),
     },
     { name: 'delete the template while a workspace uses it', call: (c) => ({ method: 'DELETE', path: `/api/v2/templates/${c.t}` }) },
+  ];
+}
+
+/** The double's knob for a version whose archive holds every start until it is canceled (echoTemplateArchive holdStart). */
+const heldStart: BuildScript = { startReads: 1, agents: [], deleteReads: 1, startHeld: true };
+
+/** A start that runs until it is canceled: another build waits (409), a cancel expecting the wrong status (412), the cancel. */
+function heldBuildSteps(heldArchive: Buffer): Step[] {
+  return [
+    {
+      name: 'upload an archive whose start runs until it is canceled',
+      call: () => ({ method: 'POST', path: '/api/v2/files', raw: { bytes: heldArchive, contentType: 'application/x-tar' } }),
+      remember: (c, b) => void (c.heldFile = b.hash),
+    },
+    {
+      name: 'create a version of it',
+      call: (c) => ({
+        method: 'POST',
+        path: `/api/v2/organizations/${c.org}/templateversions`,
+        body: { storage_method: 'file', file_id: c.heldFile, provisioner: 'echo' },
+      }),
+      remember: (c, b) => void (c.vHeld = b.id),
+      doubleKnob: (double, c) => void double.state.world.buildScripts.set(c.vHeld!, heldStart),
+    },
+    { name: 'its import, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/templateversions/${c.vHeld}` }), until: ended },
+    {
+      name: 'create a template of it',
+      call: (c) => ({
+        method: 'POST',
+        path: `/api/v2/organizations/${c.org}/templates`,
+        body: { name: 'held', template_version_id: c.vHeld },
+      }),
+      remember: (c, b) => void (c.tHeld = b.id),
+    },
+    {
+      name: 'create a workspace of it',
+      call: (c) => ({ method: 'POST', path: '/api/v2/users/me/workspaces', body: { name: 'heldws', template_id: c.tHeld } }),
+      remember: (c, b) => {
+        c.wsHeld = b.id;
+        c.bHeld = b.latest_build.id;
+      },
+    },
+    {
+      name: 'its start, until a provisioner runs it',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.bHeld}` }),
+      until: (b) => b.job?.status === 'running',
+    },
+    {
+      name: 'a stop while the start runs',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.wsHeld}/builds`, body: { transition: 'stop' } }),
+    },
+    {
+      name: 'cancel the start expecting it pending (412)',
+      call: (c) => ({ method: 'PATCH', path: `/api/v2/workspacebuilds/${c.bHeld}/cancel?expect_status=pending` }),
+    },
+    {
+      name: 'cancel the start expecting it running',
+      call: (c) => ({ method: 'PATCH', path: `/api/v2/workspacebuilds/${c.bHeld}/cancel?expect_status=running` }),
+    },
+    { name: 'cancel it again', call: (c) => ({ method: 'PATCH', path: `/api/v2/workspacebuilds/${c.bHeld}/cancel` }) },
+    {
+      name: 'the canceled start, until it ends (failed, with canceled_at)',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.bHeld}` }),
+      until: ended,
+    },
+    { name: 'the workspace of the canceled start', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.wsHeld}` }) },
+    {
+      name: 'delete that workspace',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.wsHeld}/builds`, body: { transition: 'delete' } }),
+      remember: (c, b) => void (c.bHeldDelete = b.id),
+    },
+    { name: 'its delete, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.bHeldDelete}` }), until: ended },
+  ];
+}
+
+/** The workspace deleted: what reads of it answer, before and after its template is deleted too. */
+function deletedWorkspaceSteps(): Step[] {
+  return [
     {
       name: 'delete the workspace',
       call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.ws}/builds`, body: { transition: 'delete' } }),
       remember: (c, b) => void (c.b3 = b.id),
     },
+    { name: 'the delete build, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b3}` }), until: ended },
     {
-      name: 'the delete build, until it ends',
-      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.b3}` }),
-      until: (b) => ['succeeded', 'failed'].includes(b.job?.status),
+      name: 'delete the timed workspace',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.wsTimed}/builds`, body: { transition: 'delete' } }),
+      remember: (c, b) => void (c.bTimedDelete = b.id),
     },
+    {
+      name: 'its delete, until it ends',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspacebuilds/${c.bTimedDelete}` }),
+      until: ended,
+    },
+    { name: 'the deleted workspace (410)', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}` }) },
+    {
+      name: 'the deleted workspace, deleted ones included',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}?include_deleted=true` }),
+    },
+    { name: 'the deleted workspace by owner and name', call: () => ({ method: 'GET', path: '/api/v2/users/me/workspace/diffws' }) },
+    {
+      name: 'the deleted workspace by owner and name, deleted ones included',
+      call: () => ({ method: 'GET', path: '/api/v2/users/me/workspace/diffws?include_deleted=true' }),
+    },
+    { name: 'the builds of the deleted workspace', call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}/builds?limit=100` }) },
+    { name: 'the workspaces (the deleted ones left out)', call: () => ({ method: 'GET', path: '/api/v2/workspaces' }) },
     { name: 'delete the template', call: (c) => ({ method: 'DELETE', path: `/api/v2/templates/${c.t}` }) },
     { name: 'the deleted template', call: (c) => ({ method: 'GET', path: `/api/v2/templates/${c.t}` }) },
+    { name: 'delete the other template', call: (c) => ({ method: 'DELETE', path: `/api/v2/templates/${c.tHeld}` }) },
+    {
+      name: 'the deleted workspace of a deleted template, deleted ones included (403)',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}?include_deleted=true` }),
+    },
+    {
+      name: 'the deleted workspace of a deleted template by owner and name, deleted ones included',
+      call: () => ({ method: 'GET', path: '/api/v2/users/me/workspace/diffws?include_deleted=true' }),
+    },
+    {
+      name: 'the builds of the deleted workspace of a deleted template',
+      call: (c) => ({ method: 'GET', path: `/api/v2/workspaces/${c.ws}/builds` }),
+    },
+    {
+      name: 'a build of the deleted workspace (Coder queues it)',
+      call: (c) => ({ method: 'POST', path: `/api/v2/workspaces/${c.ws}/builds`, body: { transition: 'delete' } }),
+    },
   ];
 }
 
@@ -323,9 +544,12 @@ describe('the Coder API double against the real Coder server', () => {
       { name: 'coder', url: coder.url, token: coder.owner.token, ctx: {} },
     ];
     const archive = await echoTemplateArchive({ logs: ['a line of the build'] });
+    const heldArchive = await echoTemplateArchive({ holdStart: true });
     const table: string[] = [];
-    for (const step of steps(archive)) {
-      const [d, c] = [await run(sides[0]!, step), await run(sides[1]!, step)];
+    for (const step of steps(archive, heldArchive)) {
+      const d = await run(sides[0]!, step);
+      step.doubleKnob?.(double, sides[0]!.ctx);
+      const c = await run(sides[1]!, step);
       const found: string[] = [];
       const call = step.call(sides[1]!.ctx);
       if (d.status !== c.status) found.push(`status: double ${d.status}, Coder ${c.status}`);
@@ -333,7 +557,7 @@ describe('the Coder API double against the real Coder server', () => {
       else if (d.body !== undefined || c.body !== undefined)
         differences(d.body, c.body, c.status < 300 ? declaredFields(call.method, call.path, c.status) : undefined, 'body', found);
       table.push(
-        `${found.length === 0 ? 'same' : 'DIFFERS'}  ${call.method} ${step.name}${found.length ? `\n    ${found.join('\n    ')}` : ''}`,
+        `${found.length === 0 ? 'same' : 'DIFFERS'}  ${c.status}  ${call.method} ${step.name}${found.length ? `\n    ${found.join('\n    ')}` : ''}`,
       );
     }
     console.log(table.join('\n'));

@@ -36,21 +36,24 @@ describe('template import wait', () => {
         (err: unknown) => err instanceof ApiStatusError && err.code === 500 && why.test(err.message),
       ));
 
-  it('answers 400 naming the last status when the import does not end within the wait', async () => {
+  it('answers 400 naming the last status when the import does not end within the wait, and what Coder said to the cancel', async () => {
     const world = coder.state.world;
     const { version } = seedTemplateWithVersion(world, seedOrganization(world, 'acme'), { template: 'stuck' });
-    version.job = { ...version.job, status: 'canceling' };
+    version.job = { id: version.job.id, created_at: version.job.created_at, status: 'canceling', canceled_at: new Date().toISOString() };
     const client = new CoderClient({ baseURL: coder.url, token });
     const config = { timeoutMs: 60_000, backoffAfterMs: 0, initialIntervalMs: 10, maxIntervalMs: 10 };
     await assert.rejects(waitForImport(client, version.id, 50, config), (err: unknown) => {
       assert.ok(err instanceof ApiStatusError);
       assert.equal(err.code, 400);
-      assert.match(err.message, /did not succeed within 50ms \(last status: "canceling"\): template version build wait timeout exceeded$/);
+      assert.match(
+        err.message,
+        /did not succeed within 50ms \(last status: "canceling"\): template version build wait timeout exceeded; canceling the import in Coder failed \(400 Job has already been marked as canceled!\)$/,
+      );
       return true;
     });
   });
 
-  it('says that no terraform provisioner took the job when the import never left pending', async () => {
+  it('says that no terraform provisioner took the job when the import never left pending, and cancels it so that none imports it later', async () => {
     const world = coder.state.world;
     const { version } = seedTemplateWithVersion(world, seedOrganization(world, 'acme'), { template: 'queued' });
     version.job = { id: version.job.id, status: 'pending', created_at: version.job.created_at };
@@ -61,9 +64,11 @@ describe('template import wait', () => {
       assert.equal(err.code, 400);
       assert.match(
         err.message,
-        /\(last status: "pending"\): template version build wait timeout exceeded; no provisioner daemon took the import job: spec\.files is imported with the terraform provisioner, so a terraform provisioner daemon must serve the template's organization/,
+        /\(last status: "pending"\): template version build wait timeout exceeded; no provisioner daemon took the import job: spec\.files is imported with the terraform provisioner, so a terraform provisioner daemon must serve the template's organization.*; the import was canceled in Coder$/,
       );
       return true;
     });
+    assert.equal(version.job.status, 'canceled');
+    assert.ok(version.job.completed_at, 'a queued job Coder cancels is completed at once');
   });
 });

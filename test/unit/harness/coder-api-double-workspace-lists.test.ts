@@ -20,21 +20,24 @@ describe('the Coder API double lists the workspaces and templates of its one wor
   });
 
   it('filters by owner, organization, template and a part of the name, and leaves deleted workspaces out', () => {
-    assert.deepEqual(names(''), ['alice/dev', 'alice/Scratch', 'bob/dev']);
+    assert.deepEqual(names(''), ['bob/dev', 'alice/dev', 'alice/Scratch'], 'running ones first, then by owner and name');
     assert.deepEqual(names('owner:alice'), ['alice/dev', 'alice/Scratch']);
     assert.deepEqual(names('organization:other'), ['bob/dev']);
     assert.deepEqual(names('template:STARTER scr'), ['alice/Scratch']);
     assert.deepEqual(names('status:running'), ['bob/dev']);
     assert.deepEqual(names('owner:carol'), [], 'an unknown owner matches nothing');
+    assert.deepEqual(names(`owner:${state.users.find((u) => u.username === 'bob')!.id}`), [], 'Coder matches owners by username only');
+    assert.deepEqual(names('bob/DEV'), ['bob/dev'], 'a bare owner/name');
     state.world.workspaces[0]!.deleted = true;
     assert.deepEqual(names('name:dev'), ['bob/dev']);
     assert.equal((list('').body as { count: number }).count, 2);
   });
 
-  it('refuses an unknown query key with a 400 naming it', () => {
-    const answer = list('has-agent:connected');
+  it('refuses an unknown query key with a 400 naming it, and says which keys Coder knows that the double does not filter on', () => {
+    const answer = list('colour:red');
     assert.equal(answer.status, 400);
-    assert.match(JSON.stringify(answer.body), /Query param \\"has-agent\\" is not a valid query param/);
+    assert.match(JSON.stringify(answer.body), /\\"colour\\" is not a valid query param/);
+    assert.match(JSON.stringify(list('has-agent:connected').body), /the Coder API double does not filter workspaces on \\"has-agent\\"/);
   });
 
   it('answers one page and the count of all matches', () => {
@@ -47,7 +50,7 @@ describe('the Coder API double lists the workspaces and templates of its one wor
     const body = page.body as { workspaces: { name: string }[]; count: number };
     assert.deepEqual(
       body.workspaces.map((w) => w.name),
-      ['Scratch'],
+      ['dev'],
     );
     assert.equal(body.count, 3);
   });
