@@ -9,6 +9,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
+import { requireFeature } from './premium-feature.ts';
 import type { CoderApiDoubleState, StoredWorkspaceProxy } from './state.ts';
 
 type Schemas = components['schemas'];
@@ -24,14 +25,6 @@ function findProxy(state: CoderApiDoubleState, idOrName: unknown): StoredWorkspa
 }
 
 const proxyNotFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
-
-const premiumRefusal: Answer = { status: 403, body: { message: 'Workspace Proxy is a Premium feature. Contact sales!' } };
-
-/** RequireFeatureMW(FeatureWorkspaceProxy): the handler runs only while the feature is enabled. */
-const premium =
-  (handler: Handler): Handler =>
-  (ctx) =>
-    ctx.state.entitlements.features.workspace_proxy?.enabled ? handler(ctx) : premiumRefusal;
 
 const handlers: Readonly<Record<string, Handler>> = {
   createWorkspaceProxy: ({ state, body }) => {
@@ -115,5 +108,5 @@ const handlers: Readonly<Record<string, Handler>> = {
 };
 
 export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = Object.fromEntries(
-  Object.entries(handlers).map(([operation, handler]) => [operation, premium(handler)]),
+  Object.entries(handlers).map(([operation, handler]) => [operation, requireFeature('workspace_proxy', handler)]),
 );
