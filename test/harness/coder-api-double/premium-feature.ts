@@ -3,9 +3,11 @@
 // feature. Contact sales!", the feature's name humanized as codersdk/deployment.go FeatureName.Humanize does.
 import type { Answer, Handler } from './handlers.ts';
 
-export type PremiumFeature = 'workspace_proxy' | 'external_provisioner_daemons';
+export type PremiumFeature = 'workspace_proxy' | 'external_provisioner_daemons' | 'aibridge';
 
 function humanize(feature: PremiumFeature): string {
+  // v2.36.0 names aibridge for users by its new product name.
+  if (feature === 'aibridge') return 'AI Gateway';
   return feature
     .split('_')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))

@@ -27,6 +27,7 @@ function findProxy(state: CoderApiDoubleState, idOrName: unknown): StoredWorkspa
 const proxyNotFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
 
 const handlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go postWorkspaceProxy
   createWorkspaceProxy: ({ state, body }) => {
     const request = body as Schemas['CreateWorkspaceProxyRequest'];
     if (findProxy(state, request.name)) {
@@ -55,13 +56,16 @@ const handlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: { proxy, proxy_token: stored.token } };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go workspaceProxies
   listWorkspaceProxies: ({ state }) => ({ status: 200, body: { regions: state.workspaceProxies.map((p) => p.proxy) } }),
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go workspaceProxy
   getWorkspaceProxy: ({ state, params }) => {
     const stored = findProxy(state, params.workspaceProxy);
     return stored ? { status: 200, body: stored.proxy } : proxyNotFound;
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go patchWorkspaceProxy
   updateWorkspaceProxy: ({ state, params, body }) => {
     const stored = findProxy(state, params.workspaceProxy);
     if (!stored) return proxyNotFound;
@@ -99,6 +103,7 @@ const handlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: { proxy: stored.proxy, proxy_token: patch.regenerate_token ? stored.token : '' } };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go deleteWorkspaceProxy
   deleteWorkspaceProxy: ({ state, params }) => {
     const stored = findProxy(state, params.workspaceProxy);
     if (!stored) return proxyNotFound;
