@@ -191,6 +191,9 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
       call: () => ({ method: 'GET', path: `/api/v2/organizations/${random}/provisionerkeys` }),
     },
     { name: 'workspace proxies, unlicensed (premium 403)', call: () => ({ method: 'GET', path: '/api/v2/workspaceproxies' }) },
+    { name: 'delete a license by an id that is no integer', call: () => ({ method: 'DELETE', path: '/api/v2/licenses/abc' }) },
+    { name: 'a workspace by an id that is no UUID', call: () => ({ method: 'GET', path: '/api/v2/workspaces/not-a-uuid' }) },
+    { name: 'the workspaces with a negative limit', call: () => ({ method: 'GET', path: '/api/v2/workspaces?limit=-1' }) },
     { name: 'a route Coder does not have', call: () => ({ method: 'GET', path: '/api/v2/no-such-route' }) },
     {
       name: 'upload a template archive',
