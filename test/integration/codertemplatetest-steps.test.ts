@@ -96,22 +96,18 @@ describe('template-test steps against the Coder API double', () => {
         () => assert.fail(`${method} ${path} succeeded`),
         (err: unknown) => err,
       );
-    // A GET of one membership: Coder serves only POST and DELETE on that path (coderd/coderd.go).
-    const membership = await failure('GET', '/api/v2/organizations/{organization}/members/{user}', {
+    // A GET of the organization's template versions: Coder serves only POST on that path (coderd/coderd.go).
+    const versions = await failure('GET', '/api/v2/organizations/{organization}/templateversions', {
       organization: seed.organization.id,
-      user: seed.tester.id,
     });
-    assert.equal((membership as { status?: number }).status, 405);
-    const raw = await fetch(`${coder.url}/api/v2/organizations/${seed.organization.id}/members/${seed.tester.id}`, {
+    assert.equal((versions as { status?: number }).status, 405);
+    const raw = await fetch(`${coder.url}/api/v2/organizations/${seed.organization.id}/templateversions`, {
       headers: { 'Coder-Session-Token': token },
     });
-    assert.deepEqual([raw.status, raw.headers.get('allow'), await raw.text()], [405, 'POST, DELETE', '']);
-    const step = coderFailureStep(membership);
+    assert.deepEqual([raw.status, raw.headers.get('allow'), await raw.text()], [405, 'POST', '']);
+    const step = coderFailureStep(versions);
     assert.equal(line(step), 'fail EndpointNotFound');
-    assert.match(
-      step.message,
-      /does not serve GET \/api\/v2\/organizations\/[0-9a-f-]+\/members\/[0-9a-f-]+ \(HTTP 405 Method Not Allowed\)/,
-    );
+    assert.match(step.message, /does not serve GET \/api\/v2\/organizations\/[0-9a-f-]+\/templateversions \(HTTP 405 Method Not Allowed\)/);
     const missingVersion = await failure('GET', '/api/v2/templateversions/{templateVersion}', {
       templateVersion: '3b7c0a52-5d55-4c44-9a3e-1f0f8e1c0d11',
     });

@@ -49,6 +49,8 @@ interface Step {
 
 interface Answer {
   status: number;
+  /** The Allow header of a 405. */
+  allow: string | null;
   contentType: string;
   body: Json;
 }
@@ -78,7 +80,7 @@ async function send(side: Side, c: Call): Promise<Answer> {
   const bytes = Buffer.from(await res.arrayBuffer());
   let parsed: Json = undefined;
   if (contentType === 'application/json' && bytes.length > 0) parsed = JSON.parse(bytes.toString('utf8'));
-  return { status: res.status, contentType, body: parsed };
+  return { status: res.status, allow: res.headers.get('allow'), contentType, body: parsed };
 }
 
 async function run(side: Side, step: Step): Promise<Answer> {
@@ -194,6 +196,10 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
     { name: 'delete a license by an id that is no integer', call: () => ({ method: 'DELETE', path: '/api/v2/licenses/abc' }) },
     { name: 'a workspace by an id that is no UUID', call: () => ({ method: 'GET', path: '/api/v2/workspaces/not-a-uuid' }) },
     { name: 'the workspaces with a negative limit', call: () => ({ method: 'GET', path: '/api/v2/workspaces?limit=-1' }) },
+    {
+      name: "a method Coder does not serve on a path it has (GET of the organization's template versions: 405)",
+      call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/templateversions` }),
+    },
     { name: 'a route Coder does not have', call: () => ({ method: 'GET', path: '/api/v2/no-such-route' }) },
     {
       name: 'upload a template archive',
@@ -577,6 +583,7 @@ describe('the Coder API double against the real Coder server', () => {
       const found: string[] = [];
       const call = step.call(sides[1]!.ctx);
       if (d.status !== c.status) found.push(`status: double ${d.status}, Coder ${c.status}`);
+      else if (d.allow !== c.allow) found.push(`Allow: double ${d.allow}, Coder ${c.allow}`);
       else if (d.contentType !== c.contentType) found.push(`content type: double ${d.contentType}, Coder ${c.contentType}`);
       else if (c.status >= 400 && errorMessage(d.body) !== errorMessage(c.body))
         found.push(`message: double ${JSON.stringify(errorMessage(d.body))}, Coder ${JSON.stringify(errorMessage(c.body))}`);
