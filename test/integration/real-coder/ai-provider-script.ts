@@ -5,6 +5,7 @@
 // reduced to what must agree: the status, Coder's message, detail and validations, and a provider as shown
 // (masks sorted, as Coder orders keys added together by their random ids; the external id by its form).
 // Names start with diff- so the other providers of a server do not count.
+import { isDeepStrictEqual } from 'node:util';
 
 type Json = any;
 
@@ -270,5 +271,5 @@ export async function providerScript(url: string, token: string): Promise<Script
 }
 
 export function sameAnswer(a: ScriptAnswer, b: ScriptAnswer): boolean {
-  return a.status === b.status && JSON.stringify(a.body) === JSON.stringify(b.body);
+  return a.status === b.status && isDeepStrictEqual(a.body, b.body);
 }
