@@ -35,8 +35,6 @@ const undescribed: Record<string, string> = {
  * document follows the handler, named here.
  */
 const swaggerGaps: Record<string, string> = {
-  'GET /api/v2/users/{user}/keys/tokens: query parameter include_all': 'coderd/apikey.go tokens() reads include_all',
-  'GET /api/v2/users/{user}/keys/tokens: response 200: field username': 'coderd/apikey.go answers []codersdk.APIKeyWithOwner',
   'POST /api/v2/workspaceproxies: response 201: field proxy':
     'enterprise/coderd/workspaceproxy.go answers codersdk.UpdateWorkspaceProxyResponse',
   'POST /api/v2/workspaceproxies: response 201: field proxy_token':

@@ -34,6 +34,7 @@ describe('organizations in the Coder API double', () => {
     const seeded = seedTemplate(coder.state.world, coder.state.users, { template: 'docker' });
     const acme = seedOrganization(coder.state.world, 'acme');
     assert.equal(acme.is_default, false);
+    coder.state.entitlements.features.external_provisioner_daemons = { entitlement: 'entitled', enabled: true };
     const created = await createKey(client, { organizationName: 'default', keyName: 'eu' }, { region: 'eu' });
     assert.equal(created.organizationID, seeded.organization.id);
     const keys = (ref: string) =>
@@ -45,5 +46,13 @@ describe('organizations in the Coder API double', () => {
     assert.deepEqual(await keys(acme.id), []);
     assert.equal(await deleteKey(client, { organizationName: 'default', keyName: 'eu' }), true);
     assert.deepEqual(await keys('default'), []);
+  });
+
+  it('answers every provisioner-key call 403 without external_provisioner_daemons, after the organization is found', async () => {
+    const keys = (ref: string) =>
+      client.request('GET', '/api/v2/organizations/{organization}/provisionerkeys', { params: { organization: ref } });
+    await assert.rejects(keys('default'), /403.*External Provisioner Daemons is a Premium feature\. Contact sales!/);
+    await assert.rejects(createKey(client, { organizationName: 'default', keyName: 'eu' }, {}), /403/);
+    await assert.rejects(keys('no-such-org'), /404/);
   });
 });

@@ -15,6 +15,8 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
+  /** Coder's answer to a path segment of the wrong shape, where its handler parses the segment itself. */
+  'x-coder-invalid'?: { status: number; message: string };
 }
 
 export interface ResponseSpec {

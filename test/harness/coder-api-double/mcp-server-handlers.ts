@@ -116,9 +116,14 @@ function handlersFor(served: Served): Record<'list' | 'create' | 'get' | 'update
 const served = handlersFor(experimentalServed);
 
 export const mcpServerHandlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.36.0 coderd/mcp.go listMCPServerConfigs
   listMCPServerConfigs: served.list,
+  // coder/coder v2.36.0 coderd/mcp.go createMCPServerConfig
   createMCPServerConfig: served.create,
+  // coder/coder v2.36.0 coderd/mcp.go getMCPServerConfig
   getMCPServerConfig: served.get,
+  // coder/coder v2.36.0 coderd/mcp.go updateMCPServerConfig
   updateMCPServerConfig: served.update,
+  // coder/coder v2.36.0 coderd/mcp.go deleteMCPServerConfig
   deleteMCPServerConfig: served.delete,
 };

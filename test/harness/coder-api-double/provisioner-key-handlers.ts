@@ -1,7 +1,11 @@
-// Provisioner keys (CoderProvisioner) of the world's organizations, as Coder answers them: key
-// material only in the create answer, names unique per organization ignoring case, reserved names refused.
+// Provisioner keys (CoderProvisioner) of the world's organizations, as coder/coder v2.26.1
+// enterprise/coderd/provisionerkeys.go answers them: key material only in the create answer, names unique
+// per organization ignoring case, reserved names refused. enterprise/coderd/coderd.go mounts the routes
+// behind the API key, the {organization} (404 first) and RequireFeatureMW(external_provisioner_daemons),
+// so without that feature every call is Coder's 403, as the real unlicensed server answers.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Handler, HandlerContext } from './handlers.ts';
+import { premiumRefusal } from './premium-feature.ts';
 import { organizationOfParam } from './workspace-world.ts';
 
 const reservedKeyNames = ['built-in', 'user-auth', 'psk'];
@@ -20,21 +24,30 @@ function refusedBypass({ params, user }: HandlerContext) {
   return asked && !owner ? { status: 428, body: { message: 'Only owners may bypass the rate limit.' } } : undefined;
 }
 
+/** The organization of the path, or Coder's answer before the handler runs: 428, 404, then the premium 403. */
+function organizationAndFeature(ctx: HandlerContext) {
+  const refused = refusedBypass(ctx);
+  if (refused) return { refused };
+  const org = organizationOf(ctx);
+  if (!org) return { refused: organizationNotFound };
+  if (!ctx.state.entitlements.features.external_provisioner_daemons?.enabled)
+    return { refused: premiumRefusal('external_provisioner_daemons') };
+  return { org };
+}
+
 export const provisionerKeyHandlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.26.1 enterprise/coderd/provisionerkeys.go provisionerKeys
   listProvisionerKeys: (ctx) => {
-    const refused = refusedBypass(ctx);
-    if (refused) return refused;
-    const org = organizationOf(ctx);
-    if (!org) return organizationNotFound;
+    const { org, refused } = organizationAndFeature(ctx);
+    if (!org) return refused;
     return { status: 200, body: ctx.state.provisionerKeys.filter((k) => k.key.organization === org.id).map((k) => k.key) };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/provisionerkeys.go postProvisionerKey
   createProvisionerKey: (ctx) => {
-    const refused = refusedBypass(ctx);
-    if (refused) return refused;
     if (!ctx.state.enterprise) return { status: 404, body: { message: 'Route not found.' } };
-    const org = organizationOf(ctx);
-    if (!org) return organizationNotFound;
+    const { org, refused } = organizationAndFeature(ctx);
+    if (!org) return refused;
     const { name, tags } = ctx.body as { name: string; tags?: Record<string, string> };
     if (reservedKeyNames.includes(name.toLowerCase())) {
       return {
@@ -52,11 +65,10 @@ export const provisionerKeyHandlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: { key: material } };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/provisionerkeys.go deleteProvisionerKey
   deleteProvisionerKey: (ctx) => {
-    const refused = refusedBypass(ctx);
-    if (refused) return refused;
-    const org = organizationOf(ctx);
-    if (!org) return organizationNotFound;
+    const { org, refused } = organizationAndFeature(ctx);
+    if (!org) return refused;
     const name = String(ctx.params.provisionerKeyName).toLowerCase();
     const index = ctx.state.provisionerKeys.findIndex((k) => k.key.organization === org.id && k.key.name === name);
     if (index < 0) return { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };

@@ -43,13 +43,15 @@ export function validateRequest(doc: CoderApiDocument, op: Operation, parts: Req
     const value = coerce(raw, parameter.schema);
     const validate = doc.validator(`${op.operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
     if (!validate(value)) {
+      if (parameter.in === 'path') return invalidPathParameter(parameter, raw);
       errors.push(...toFieldErrors(validate.errors ?? [], parameter.name));
       continue;
     }
     params[parameter.name] = value;
   }
+  // coder/coder v2.26.1 coderd/pagination.go ParsePagination (httpapi.QueryParamParser): one 400 for them all.
   if (errors.length > 0) {
-    return { status: 400, body: { message: 'Request parameters have invalid values.', validations: errors } };
+    return { status: 400, body: { message: 'Query parameters have invalid values.', validations: errors } };
   }
 
   const spec = op.requestBody;
@@ -79,6 +81,18 @@ export function validateRequest(doc: CoderApiDocument, op: Operation, parts: Req
     };
   }
   return { params, body: parts.rawBody };
+}
+
+/**
+ * Coder's answer to a path segment its route cannot use: the parameter's own (x-coder-invalid in the
+ * document, where a handler parses it itself), or that of coder/coder v2.26.1 coderd/httpmw/httpmw.go
+ * ParseUUIDParam for an id.
+ */
+function invalidPathParameter(parameter: Parameter, raw: string): Rejection {
+  const own = parameter['x-coder-invalid'];
+  if (own) return { status: own.status, body: { message: own.message } };
+  const detail = raw.length === 36 ? 'invalid UUID format' : `invalid UUID length: ${raw.length}`;
+  return { status: 400, body: { message: `Invalid UUID ${JSON.stringify(raw)}.`, detail } };
 }
 
 /** Deletes the fields validation calls additional (the schema does not have them); returns their paths. */

@@ -9,6 +9,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
+import { requireFeature } from './premium-feature.ts';
 import type { CoderApiDoubleState, StoredWorkspaceProxy } from './state.ts';
 
 type Schemas = components['schemas'];
@@ -25,15 +26,8 @@ function findProxy(state: CoderApiDoubleState, idOrName: unknown): StoredWorkspa
 
 const proxyNotFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
 
-const premiumRefusal: Answer = { status: 403, body: { message: 'Workspace Proxy is a Premium feature. Contact sales!' } };
-
-/** RequireFeatureMW(FeatureWorkspaceProxy): the handler runs only while the feature is enabled. */
-const premium =
-  (handler: Handler): Handler =>
-  (ctx) =>
-    ctx.state.entitlements.features.workspace_proxy?.enabled ? handler(ctx) : premiumRefusal;
-
 const handlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go postWorkspaceProxy
   createWorkspaceProxy: ({ state, body }) => {
     const request = body as Schemas['CreateWorkspaceProxyRequest'];
     if (findProxy(state, request.name)) {
@@ -62,13 +56,16 @@ const handlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: { proxy, proxy_token: stored.token } };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go workspaceProxies
   listWorkspaceProxies: ({ state }) => ({ status: 200, body: { regions: state.workspaceProxies.map((p) => p.proxy) } }),
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go workspaceProxy
   getWorkspaceProxy: ({ state, params }) => {
     const stored = findProxy(state, params.workspaceProxy);
     return stored ? { status: 200, body: stored.proxy } : proxyNotFound;
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go patchWorkspaceProxy
   updateWorkspaceProxy: ({ state, params, body }) => {
     const stored = findProxy(state, params.workspaceProxy);
     if (!stored) return proxyNotFound;
@@ -106,6 +103,7 @@ const handlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: { proxy: stored.proxy, proxy_token: patch.regenerate_token ? stored.token : '' } };
   },
 
+  // coder/coder v2.26.1 enterprise/coderd/workspaceproxy.go deleteWorkspaceProxy
   deleteWorkspaceProxy: ({ state, params }) => {
     const stored = findProxy(state, params.workspaceProxy);
     if (!stored) return proxyNotFound;
@@ -115,5 +113,5 @@ const handlers: Readonly<Record<string, Handler>> = {
 };
 
 export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = Object.fromEntries(
-  Object.entries(handlers).map(([operation, handler]) => [operation, premium(handler)]),
+  Object.entries(handlers).map(([operation, handler]) => [operation, requireFeature('workspace_proxy', handler)]),
 );

@@ -93,6 +93,14 @@ async function run(side: Side, step: Step): Promise<Answer> {
   }
 }
 
+/** An error answer's message, with ids (which differ between the two) masked. */
+function errorMessage(body: Json): string | undefined {
+  const message = body?.message;
+  return typeof message === 'string'
+    ? message.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
+    : undefined;
+}
+
 function jsonType(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
 }
@@ -170,6 +178,22 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
     },
     { name: 'the default organization by id', call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}` }) },
     { name: 'an unknown organization', call: () => ({ method: 'GET', path: `/api/v2/organizations/${random}` }) },
+    {
+      name: 'provisioner keys, unlicensed (premium 403)',
+      call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/provisionerkeys` }),
+    },
+    {
+      name: 'a provisioner key, unlicensed (premium 403)',
+      call: (c) => ({ method: 'POST', path: `/api/v2/organizations/${org(c)}/provisionerkeys`, body: { name: 'eu' } }),
+    },
+    {
+      name: 'provisioner keys of an unknown organization',
+      call: () => ({ method: 'GET', path: `/api/v2/organizations/${random}/provisionerkeys` }),
+    },
+    { name: 'workspace proxies, unlicensed (premium 403)', call: () => ({ method: 'GET', path: '/api/v2/workspaceproxies' }) },
+    { name: 'delete a license by an id that is no integer', call: () => ({ method: 'DELETE', path: '/api/v2/licenses/abc' }) },
+    { name: 'a workspace by an id that is no UUID', call: () => ({ method: 'GET', path: '/api/v2/workspaces/not-a-uuid' }) },
+    { name: 'the workspaces with a negative limit', call: () => ({ method: 'GET', path: '/api/v2/workspaces?limit=-1' }) },
     { name: 'a route Coder does not have', call: () => ({ method: 'GET', path: '/api/v2/no-such-route' }) },
     {
       name: 'upload a template archive',
@@ -554,6 +578,8 @@ describe('the Coder API double against the real Coder server', () => {
       const call = step.call(sides[1]!.ctx);
       if (d.status !== c.status) found.push(`status: double ${d.status}, Coder ${c.status}`);
       else if (d.contentType !== c.contentType) found.push(`content type: double ${d.contentType}, Coder ${c.contentType}`);
+      else if (c.status >= 400 && errorMessage(d.body) !== errorMessage(c.body))
+        found.push(`message: double ${JSON.stringify(errorMessage(d.body))}, Coder ${JSON.stringify(errorMessage(c.body))}`);
       else if (d.body !== undefined || c.body !== undefined)
         differences(d.body, c.body, c.status < 300 ? declaredFields(call.method, call.path, c.status) : undefined, 'body', found);
       table.push(
