@@ -229,6 +229,7 @@ const gated =
     served(ctx.state, 'aiProviders') ? handler(ctx) : routeNotFound;
 
 export const aiProviderHandlers: Readonly<Record<string, Handler>> = {
+  // coder/coder v2.36.0 coderd/deployment.go deploymentValues (only config.ai.bridge.enabled is modelled)
   getDeploymentConfig: ({ state }) => ({
     status: 200,
     body: { config: { ai: { bridge: { enabled: state.aiGatewayEnabled } } }, options: [] },
