@@ -2,7 +2,7 @@
 import type { V1ListMeta, V1ObjectMeta } from '@kubernetes/client-node';
 import type { Conditions, ControlPlaneRef, SecretKeySelector } from './common.ts';
 
-/** An upstream LLM provider of Coder's AI Gateway (formerly AI Bridge), kept in Coder's database through /api/v2/ai/providers (Coder v2.34 or newer, Premium with the AI Governance add-on). Clients reach it at <access URL>/api/v2/ai-gateway/<provider name>/ with their own Coder API token; the keys here are the deployment's central upstream keys. */
+/** An upstream LLM provider: deployment configuration of Coder, kept in Coder's database through /api/v2/ai/providers (Coder v2.34 or newer; Coder serves this API without a license), and used both by AI Gateway (formerly AI Bridge) and by Coder Agents. AI Gateway clients reach it at <access URL>/api/v2/ai-gateway/<provider name>/ with their own Coder API token (that route is a Premium feature of Coder); the keys here are the deployment's central upstream keys. */
 export interface CoderAIProvider {
   apiVersion: 'coder.com/v1alpha1';
   kind: 'CoderAIProvider';
@@ -51,7 +51,7 @@ export interface CoderAIProviderSpec {
    */
   icon?: string;
   /**
-   * The central upstream keys, at most 5, in failover order: for openai and anthropic a key that gets 429 or 401 cools down and the next one is used. Each value comes from a Secret in this namespace that is marked as a credential for this provider (label coder.com/credential=true, annotation coder.com/credential-destinations listing coderaiprovider/<name>). Leading and trailing whitespace of a value is removed. Coder never returns a key; the operator resends a key only when its Secret value changes. Must be empty for bedrock and copilot. Defaults to none (users bring their own keys, if Coder allows it).
+   * The central upstream keys, at most 5: for openai and anthropic a key that gets 429 or 401 cools down and another one is used. Coder tries its keys oldest first and gives keys added in one request no order among themselves, so this list is a set: a rotated key is added as a new key. Each value comes from a Secret in this namespace that is marked as a credential for this provider (label coder.com/credential=true, annotation coder.com/credential-destinations listing coderaiprovider/<name>). Leading and trailing whitespace of a value is removed. Coder never returns a key; the operator resends a key only when its Secret value changes. Must be empty for bedrock and copilot. Defaults to none (users bring their own keys, if Coder allows it).
    *
    * @maxItems 5
    */
@@ -64,7 +64,7 @@ export interface CoderAIProviderSpec {
    */
   upstreamHeaders?: CoderAIProviderSpecUpstreamHeadersItem[];
   /**
-   * What happens in Coder when this object is deleted. Delete deletes the provider in Coder (Coder keeps the row for audit, so the name may stay taken); Orphan leaves it. A finalizer holds the object until this is done. Defaults to Delete.
+   * What happens in Coder when this object is deleted. Delete deletes the provider in Coder (a soft delete: Coder keeps the row for audit, answers 404 for it and lists it no more, and the name is free again); Orphan leaves it. A finalizer holds the object until this is done. Defaults to Delete.
    */
   deletionPolicy?: 'Delete' | 'Orphan';
   /**
@@ -160,7 +160,7 @@ export interface CoderAIProviderStatus {
     [k: string]: string | undefined;
   };
   /**
-   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, ControlPlaneReady, CredentialSecretReady, Supported, Entitled and Synced.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, ControlPlaneReady, CredentialSecretReady, Supported and Synced.
    */
   conditions?: Conditions;
 }
@@ -194,7 +194,7 @@ export interface CoderAIProviderStatusApiKeysItem {
    */
   coderKeyID?: string;
   /**
-   * The masked form of the key that Coder shows, for example sk-a***efgh.
+   * The masked form of the key that Coder shows, for example sk-a...efgh (Coder shows 4, 2, 1 or no characters at each end, by the key's length).
    */
   masked?: string;
   /**
@@ -219,11 +219,9 @@ export const CoderAIProviderConditions = {
       CredentialSecretNotReady: 'CredentialSecretNotReady',
       /** False. Supported is False; the Coder version has no AI providers API. */
       Unsupported: 'Unsupported',
-      /** False. Entitled is False; the license does not include AI Gateway. */
-      NotEntitled: 'NotEntitled',
       /** False. Synced is False; see its message. */
       SyncFailed: 'SyncFailed',
-      /** False. The provider is stored in Coder, but AI Gateway is off in that Coder (config.ai.bridge.enabled is false), so no client can use it. Set CODER_AI_GATEWAY_ENABLED=true on the control plane. */
+      /** False. The provider is stored in Coder, but AI Gateway is off in that Coder (config.ai.bridge.enabled is false), so neither AI Gateway clients nor Coder Agents (which Coder starts only with AI Gateway on) can use it. Set CODER_AI_GATEWAY_ENABLED=true on the control plane. */
       GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
       /** False. The object is being deleted; the operator is removing the provider from Coder (spec.deletionPolicy Delete). */
       Deleting: 'Deleting',
@@ -271,20 +269,6 @@ export const CoderAIProviderConditions = {
       EndpointNotFound: 'EndpointNotFound',
     },
   },
-  /** Whether the Coder license includes AI Gateway (feature aibridge in GET /api/v2/entitlements); re-checked every 2 minutes. */
-  Entitled: {
-    type: 'Entitled',
-    reasons: {
-      /** True. The aibridge feature is entitled. */
-      Entitled: 'Entitled',
-      /** True. The aibridge feature is in its grace period; renew the license. */
-      GracePeriod: 'GracePeriod',
-      /** False. The aibridge feature is not entitled; it needs Premium with the AI Governance add-on. */
-      FeatureNotEntitled: 'FeatureNotEntitled',
-      /** Unknown. GET /api/v2/entitlements failed; retried with backoff. */
-      EntitlementsUnavailable: 'EntitlementsUnavailable',
-    },
-  },
   /** Whether the last create, update or delete of the provider in Coder succeeded. */
   Synced: {
     type: 'Synced',
@@ -293,7 +277,7 @@ export const CoderAIProviderConditions = {
       Applied: 'Applied',
       /** False. A provider with this name exists in Coder that this object did not create, and spec.adoptExisting is false. Nothing was changed. */
       AlreadyExists: 'AlreadyExists',
-      /** False. The provider in Coder has another type than spec.type; Coder cannot change a type. Delete one of them. */
+      /** False. The provider in Coder differs in what Coder cannot change through its API (another type than spec.type, or Bedrock settings that spec no longer has, since Coder takes settings null as not sent). Delete one of them, or set spec.bedrock again. */
       ImmutableFieldConflict: 'ImmutableFieldConflict',
       /** False. This Coder version does not accept a field that spec sets (named in the message, for example icon or upstreamHeaders); the other fields were applied. */
       FieldUnsupported: 'FieldUnsupported',

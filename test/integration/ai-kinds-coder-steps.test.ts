@@ -1,7 +1,7 @@
 // The Coder pass of the three AI kinds against the Coder API double (a real HTTP server driven by
 // schemas/coder-api/openapi.yaml), with fixed caches: the outcomes the end-to-end suites cannot reach
 // cheaply (a control plane without operator access, Coder unreachable, a 404 from a version that should
-// serve the API, entitlements that cannot be read).
+// serve the API, a gateway key's entitlements that cannot be read, a provider on an unlicensed Coder).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
@@ -181,22 +181,33 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     });
   }
 
-  it('reports Entitled Unknown EntitlementsUnavailable and retries in 30 s when entitlements cannot be read', async () => {
-    coder.failNext(2, 500, { pathPrefix: '/api/v2/entitlements' });
-    const passes = [
-      await syncProvider(providerCtx([controlPlane()]), provider(), signal),
-      await syncGatewayKey(
-        context([controlPlane()], {}) as unknown as GatewayKeyContext,
-        aGatewayKey('gw').inNamespace(ns).build(),
-        signal,
-      ),
-    ];
-    for (const pass of passes) {
-      assert.equal(line(pass.conditions.Entitled), 'Unknown EntitlementsUnavailable');
-      assert.equal(pass.blocker?.reason, 'NotEntitled');
-      assert.equal(pass.requeueAfterMs, 30_000);
-    }
-    assert.ok(!coder.requests.some((r) => r.path.startsWith('/api/v2/ai/providers') || r.path.startsWith('/api/v2/ai-gateway/keys')));
+  it('reports the gateway key Entitled Unknown EntitlementsUnavailable and retries in 30 s when entitlements cannot be read', async () => {
+    coder.failNext(1, 500, { pathPrefix: '/api/v2/entitlements' });
+    const pass = await syncGatewayKey(
+      context([controlPlane()], {}) as unknown as GatewayKeyContext,
+      aGatewayKey('gw').inNamespace(ns).build(),
+      signal,
+    );
+    assert.equal(line(pass.conditions.Entitled), 'Unknown EntitlementsUnavailable');
+    assert.equal(pass.blocker?.reason, 'NotEntitled');
+    assert.equal(pass.requeueAfterMs, 30_000);
+    assert.ok(!coder.requests.some((r) => r.path.startsWith('/api/v2/ai-gateway/keys')));
+  });
+
+  it('creates a provider on a Coder without the aibridge entitlement, never reading entitlements, as Coder needs no license for it', async () => {
+    // coder/coder v2.36.0 coderd/coderd.go mounts /api/v2/ai/providers with only the API-key middleware.
+    coder.state.entitlements.features.aibridge = { entitlement: 'not_entitled', enabled: false };
+    const pass = await syncProvider(providerCtx([controlPlane()]), provider(), signal);
+    assert.equal(pass.blocker, undefined);
+    assert.equal(line(pass.conditions.Synced), 'True Applied');
+    assert.ok(
+      'Entitled' in pass.conditions && pass.conditions.Entitled === undefined,
+      'an Entitled condition of an older operator is removed',
+    );
+    assert.deepEqual(
+      coder.requests.filter((r) => r.path.startsWith('/api/v2/entitlements') || r.method === 'POST').map((r) => `${r.method} ${r.path}`),
+      ['POST /api/v2/ai/providers'],
+    );
   });
 
   it('reports a spec no request can be built from as InvalidSpec, naming the field', () => {

@@ -1,6 +1,8 @@
 // CoderAIProvider end to end: the operator as its own process under its generated RBAC, a control plane
-// with operator access (real PostgreSQL), and the Coder API double serving /api/v2/ai/providers from v2.34.
-// The resync period is 6 s so that drift repair and the quiet period fit in a test.
+// with operator access (real PostgreSQL), and the Coder API double serving /api/v2/ai/providers from v2.34,
+// as Coder does without a license (the double's aibridge feature is not entitled here). The resync period
+// is 6 s so that drift repair and the quiet period fit in a test. test/integration/real-coder/
+// ai-provider-v2-36.test.ts drives the same kind against a real Coder v2.36.0.
 import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -13,7 +15,6 @@ import {
   conditionsOf,
   deleteWithOrphanPolicy,
   deletionHeldByCoder,
-  reportsAIGatewayGates,
   reportsFailureThenRecovers,
   reportsInvalidSpec,
   sleep,
@@ -39,7 +40,7 @@ describe('CoderAIProvider controller', () => {
   before(async () => {
     suite = await startCoderObjectSuite(ns, resyncSeconds, (e) => {
       e.coder.state.buildInfo.version = 'v2.36.0';
-      e.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
+      e.coder.state.entitlements.features.aibridge = { entitlement: 'not_entitled', enabled: false };
     });
     ({ env, core } = suite);
     providers = coderAIProviderClient(env.cp.adminConfig());
@@ -98,9 +99,10 @@ describe('CoderAIProvider controller', () => {
       ControlPlaneReady: 'True ControlPlaneAvailable',
       CredentialSecretReady: 'True CredentialAccepted',
       Supported: 'True Supported',
-      Entitled: 'True Entitled',
+      Entitled: 'absent',
       Synced: 'True Applied',
     });
+    assert.equal(obj.status!.apiKeys![0]!.masked, 'sk...01', 'the mask Coder shows for a key of 13 characters');
     assert.ok(!JSON.stringify(obj.status).includes('sk-first-0001'), 'the key is not in status');
   });
 
@@ -307,8 +309,27 @@ describe('CoderAIProvider controller', () => {
     env.coder.state.buildInfo.version = 'v2.36.0';
   });
 
-  it('reports NotEntitled, GracePeriod and GatewayDisabledOnControlPlane', () =>
-    reportsAIGatewayGates(env, providers, ns, 'openai', resyncSeconds));
+  it('needs no aibridge entitlement, removes the Entitled condition an older operator left, and reports GatewayDisabledOnControlPlane', async () => {
+    const within = (resyncSeconds + 10) * 1000;
+    const obj = await providers.get(ns, 'openai');
+    const stale = {
+      type: 'Entitled',
+      status: 'False',
+      reason: 'FeatureNotEntitled',
+      message: 'The Coder license does not include AI Gateway (feature aibridge is not_entitled).',
+      lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      observedGeneration: obj.metadata!.generation,
+    };
+    await providers.mergePatchStatus(ns, 'openai', { status: { conditions: [...(obj.status!.conditions ?? []), stale] } });
+    await waitCondition('openai', 'Entitled', 'absent', within);
+    assert.equal(await condition('openai', 'Ready'), 'True Available');
+    assert.equal(env.coder.state.entitlements.features.aibridge?.entitlement, 'not_entitled');
+    env.coder.state.aiGatewayEnabled = false;
+    await waitCondition('openai', 'Ready', 'False GatewayDisabledOnControlPlane', within);
+    assert.match(await conditionMessage('openai', 'Ready'), /neither AI Gateway clients nor Coder Agents/);
+    env.coder.state.aiGatewayEnabled = true;
+    await waitCondition('openai', 'Ready', 'True Available', within);
+  });
 
   it('reports a spec of the wrong type as InvalidSpec, naming the field, and sends nothing to Coder', () =>
     reportsInvalidSpec(

@@ -31,6 +31,8 @@ export interface DesiredProvider {
   base_url: string;
   icon?: string;
   settings: VisibleSettings;
+  /** Spec sets settings that this Coder does not accept (settings is null then, but not because spec has none). */
+  settingsLeftOut?: true;
   /** Spec fields that this Coder does not accept and were left out, for Synced FieldUnsupported. */
   unsupported: string[];
 }
@@ -122,7 +124,10 @@ export function desiredProvider(p: CoderAIProvider, version: string | undefined)
   } else if (headers.length) {
     if (has('aiProviderUpstreamHeaders'))
       desired.settings = { _type: 'upstream-headers', _version: 1, headers: Object.fromEntries(headers.map((h) => [h.name, h.value])) };
-    else unsupported.push(lacks('spec.upstreamHeaders', 'aiProviderUpstreamHeaders'));
+    else {
+      unsupported.push(lacks('spec.upstreamHeaders', 'aiProviderUpstreamHeaders'));
+      desired.settingsLeftOut = true;
+    }
   }
   return desired;
 }

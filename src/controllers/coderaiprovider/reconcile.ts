@@ -21,7 +21,7 @@ export function reconcileProvider(ctx: ProviderContext, request: Request, rc: Re
       specProblem,
       finalize: (p, signal) => finalizeProvider(ctx, p, signal),
       sync: (p, signal) => syncProvider(ctx, p, signal),
-      warnedConditions: [C.ControlPlaneReady.type, C.CredentialSecretReady.type, C.Supported.type, C.Entitled.type, C.Synced.type],
+      warnedConditions: [C.ControlPlaneReady.type, C.CredentialSecretReady.type, C.Supported.type, C.Synced.type],
       syncAction: 'SyncAIProvider',
       availableMessage: 'The provider is in Coder as spec describes; clients reach it at status.routes.',
     },

@@ -1,6 +1,8 @@
 // One pass of a CoderAIProvider against Coder, after the spec check: credentials, control plane, version
-// gate, entitlement, the providers list (which also proves the API is served), then create, adopt or
-// update, and the AI Gateway switch. Each step either goes on or stops with the problem Ready reports.
+// gate, the providers list (which also proves the API is served), then create, adopt or update, and the AI
+// Gateway switch. Each step either goes on or stops with the problem Ready reports. No license is checked:
+// coder/coder v2.36.0 coderd/coderd.go mounts /api/v2/ai/providers (coderd/ai_providers.go, AGPL) behind the
+// API-key middleware only, and the providers serve Coder Agents (coderd/x/chatd) as well as AI Gateway.
 import {
   CoderAIProviderConditions as C,
   type CoderAIProvider,
@@ -24,9 +26,11 @@ import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
 import type { ProviderContext } from './context.ts';
 import { bedrockSecretFields, credentialRefs, desiredProvider, type BedrockSecretField, type DesiredProvider } from './desired.ts';
-import { appliedKeys, createRequest, updateRequest, type BedrockSecretInputs, type KeyInput } from './update-request.ts';
+import { appliedKeys, createRequest, settingsConflict, updateRequest, type BedrockSecretInputs, type KeyInput } from './update-request.ts';
 
 const providersPath = '/api/v2/ai/providers';
+/** A condition type CoderAIProvider no longer declares (see syncProvider). */
+const retiredEntitled = 'Entitled';
 
 export type SyncPass = CoderObjectPass<CoderAIProviderStatus, Exclude<(typeof C.Ready.reasons)[keyof typeof C.Ready.reasons], 'Available'>>;
 
@@ -34,13 +38,9 @@ export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, sig
   const pass: SyncPass = newPass(ctx.resyncMs);
   const namespace = p.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(p, credentialRefs(p), (name) => ctx.caches.secrets.get(namespace, name));
-  const connection = await openPass(
-    ctx,
-    p,
-    pass,
-    { credentials: credentials.condition, feature: 'aiProviders', entitlement: true },
-    signal,
-  );
+  // Operators before this one gated providers on the aibridge entitlement; their Entitled condition goes.
+  pass.conditions[retiredEntitled] = undefined;
+  const connection = await openPass(ctx, p, pass, { credentials: credentials.condition, feature: 'aiProviders' }, signal);
   if (!connection || !credentials.ready) return pass;
   const { client, controlPlane, buildInfo } = connection;
   const providers = await listServed(
@@ -65,7 +65,14 @@ export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, sig
     return refusePass(pass, C.Synced.reasons.FieldUnsupported, message);
   }
   pass.conditions[C.Synced.type] = appliedCondition(`Coder holds the provider "${desired.name}" as spec describes.`);
-  await stopWhenGatewayDisabled(ctx, p, connection, pass, 'the provider is stored in Coder, but no client can use it', signal);
+  await stopWhenGatewayDisabled(
+    ctx,
+    p,
+    connection,
+    pass,
+    'the provider is stored in Coder, but neither AI Gateway clients nor Coder Agents (which Coder starts only with AI Gateway on) can use it',
+    signal,
+  );
   return pass;
 }
 
@@ -141,6 +148,16 @@ async function applyProvider(
     refusePass(pass, C.Synced.reasons.ImmutableFieldConflict, message);
     return false;
   }
+  const heldSettings = settingsConflict(existing, desired);
+  if (heldSettings) {
+    const message =
+      `The provider "${desired.name}" in Coder has settings of type ${heldSettings} that spec no longer sets, and Coder ` +
+      `cannot remove a provider's settings through its API (it takes settings null as not sent); nothing was changed. ` +
+      `Set ${heldSettings === 'upstream-headers' ? 'spec.upstreamHeaders' : 'spec.bedrock'} again, or delete this object ` +
+      `(which deletes the provider in Coder) and create it again.`;
+    refusePass(pass, C.Synced.reasons.ImmutableFieldConflict, message);
+    return false;
+  }
 
   // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
   if (!p.status?.coderID && ours) {
@@ -164,7 +181,7 @@ async function applyProvider(
     return false;
   }
   Object.assign(pass.status, {
-    apiKeys: update.api_keys ? appliedKeys(updated, keys) : p.status?.apiKeys,
+    apiKeys: update.api_keys ? appliedKeys(updated, keys, update.api_keys) : p.status?.apiKeys,
     appliedSecretHashes: update.settings !== undefined ? hashesAfterWrite : p.status?.appliedSecretHashes,
     lastSyncedTime: nowTime(ctx.now()),
   });

@@ -2,7 +2,8 @@
 // the conditions it decided, the status fields it sets, the first problem it met (Ready's reason), when to
 // look again, and a failure to throw once the status is written. Also the steps every such kind starts
 // with: its credential Secrets, the control plane and Coder's build info, the version gate and the
-// entitlement, and the list that proves the kind's API is served. Each step goes on or stops the pass.
+// entitlement where the kind needs one, and the list that proves the kind's API is served. Each step goes on or stops the pass.
+import { CoderAIGatewayKeyConditions } from '../../../generated/types/coderaigatewaykey.ts';
 import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
@@ -12,9 +13,10 @@ import { syncFailure } from './coder-sync-failure.ts';
 import { coderHasFeature, missingFeatureMessage, type CoderFeature } from './coder-releases.ts';
 import { entitledCondition, entitlementsUnavailableCondition } from './entitled-condition.ts';
 
-// The AI kinds declare Ready, Supported and Synced with these reasons.
+// The AI kinds declare Ready, Supported and Synced with these reasons; Entitled only the gateway key.
 const C = CoderAIProviderConditions;
 const R = C.Ready.reasons;
+const E = CoderAIGatewayKeyConditions;
 
 /** How soon entitlements that could not be read are asked for again. */
 const entitlementsRetryMs = 30_000;
@@ -78,7 +80,7 @@ export interface OpenOptions {
   credentials: ConditionInput | undefined;
   /** The kind's API in the table of Coder releases (coder-releases.ts): a release without it stops the pass. */
   feature?: CoderFeature;
-  /** Whether the kind needs AI Gateway in the license (feature aibridge). */
+  /** Whether the kind's routes need AI Gateway in the license (feature aibridge): the gateway key's do. */
   entitlement?: boolean;
 }
 
@@ -128,16 +130,16 @@ export async function openPass<T extends CoderObject, Status extends { coderVers
         'aibridge',
         'AI Gateway',
       );
-      pass.conditions[C.Entitled.type] = entitled;
+      pass.conditions[E.Entitled.type] = entitled;
       if (entitled.status === 'False') {
-        stopPass(pass, R.NotEntitled, entitled.message);
+        stopPass(pass, E.Ready.reasons.NotEntitled, entitled.message);
         return undefined;
       }
     } catch (err) {
       signal.throwIfAborted();
       const unknown = entitlementsUnavailableCondition(err);
-      pass.conditions[C.Entitled.type] = unknown;
-      stopPass(pass, R.NotEntitled, unknown.message, { requeueAfterMs: entitlementsRetryMs });
+      pass.conditions[E.Entitled.type] = unknown;
+      stopPass(pass, E.Ready.reasons.NotEntitled, unknown.message, { requeueAfterMs: entitlementsRetryMs });
       return undefined;
     }
   }

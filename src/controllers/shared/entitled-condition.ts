@@ -2,10 +2,11 @@
 // through the shared CoderFacts cache, so it is re-checked when the cache lapses).
 import type { Schemas } from '../../coder/api-types.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
-import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
+import { CoderAIGatewayKeyConditions } from '../../../generated/types/coderaigatewaykey.ts';
 
-// CoderAIProvider and CoderAIGatewayKey declare Entitled with the same reasons.
-const E = CoderAIProviderConditions.Entitled;
+// CoderAIGatewayKey declares Entitled: its routes are enterprise ones (a 403 "AI Gateway is a Premium feature"
+// without a license). CoderAIProvider has none, as Coder serves /api/v2/ai/providers without a license.
+const E = CoderAIGatewayKeyConditions.Entitled;
 
 /** Entitled for `feature` (for example aibridge), named for users as `what` (for example AI Gateway). */
 export function entitledCondition(entitlements: Schemas['Entitlements'], feature: string, what: string): ConditionInput {

@@ -2,11 +2,12 @@
 // MCP server configs (unlicensed): the operator registers, changes and deletes a config at
 // /api/experimental/mcp/servers with the fields of v2.36.0, reports the spec fields no release has
 // (tool rules) as FieldUnsupported, and then writes nothing more (counted at the recording proxy over two
-// resyncs); the provider and the gateway key stop at the missing license. Next to it, what the real server
-// does with the fields and settings the operator leaves out, and the double's answers to the same requests.
+// resyncs); the gateway key stops at the missing license (its routes are enterprise ones). Next to it, what
+// the real server does with the fields and settings the operator leaves out, and the double's answers to the
+// same requests. The provider, which Coder serves without a license, has its own suite: ai-provider-v2-36.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { coderAIGatewayKeyClient, coderAIProviderClient, coderMCPServerClient } from '../../../generated/clients/index.ts';
+import { coderAIGatewayKeyClient, coderMCPServerClient } from '../../../generated/clients/index.ts';
 import { newestCheckedCoderRelease } from '../../../src/controllers/shared/coder-releases.ts';
 import { startCoderApiDouble } from '../../harness/coder-api-double.ts';
 import { controlPlaneWithOperatorAccess } from '../../harness/control-plane-with-access.ts';
@@ -14,7 +15,6 @@ import { kubectlOk } from '../../harness/kubectl.ts';
 import { realCoderEnvironment, type RealCoderEnvironment } from '../../harness/operator-environment.ts';
 import { eventually } from '../../harness/wait.ts';
 import { aGatewayKey } from '../../fixtures/coderaigatewaykey.ts';
-import { aProvider } from '../../fixtures/coderaiprovider.ts';
 import { anMcpServer } from '../../fixtures/codermcpserver.ts';
 
 const ns = 'mcp-configs';
@@ -115,31 +115,29 @@ describe(`the AI kinds on the real, unlicensed Coder ${newestCheckedCoderRelease
     assert.ok(env.coderCalls!.since(from, path).some((c) => c.method === 'DELETE' && c.status === 204));
   });
 
-  it('reports the provider and gateway key as not entitled on the unlicensed server, without calling their routes', async () => {
+  it('reports the gateway key as not entitled on the unlicensed server, without calling its routes, which Coder keeps for Premium', async () => {
     const from = new Date();
-    await coderAIProviderClient(env.cp.adminConfig()).create(aProvider('openai').inNamespace(ns).withSpec({ type: 'openai' }).manifest());
     await coderAIGatewayKeyClient(env.cp.adminConfig()).create(aGatewayKey('gateway').inNamespace(ns).manifest());
-    for (const get of [
-      () => coderAIProviderClient(env.cp.adminConfig()).get(ns, 'openai'),
-      () => coderAIGatewayKeyClient(env.cp.adminConfig()).get(ns, 'gateway'),
-    ]) {
-      const obj = await eventually(
-        'Entitled',
-        async () => ((o) => (line(o, 'Entitled') === 'absent' ? undefined : o))((await get()) as WithConditions),
-        {
-          timeoutMs: 60_000,
-        },
-      );
-      assert.equal(
-        line(obj, 'Entitled'),
-        'False FeatureNotEntitled: The Coder license does not include AI Gateway (feature aibridge is not_entitled); it needs Premium with the AI Governance add-on.',
-      );
-      assert.match(line(obj, 'Ready'), /^False NotEntitled: /);
-    }
+    const obj = await eventually(
+      'Entitled',
+      async () =>
+        ((o) => (line(o, 'Entitled') === 'absent' ? undefined : o))(
+          (await coderAIGatewayKeyClient(env.cp.adminConfig()).get(ns, 'gateway')) as WithConditions,
+        ),
+      { timeoutMs: 60_000 },
+    );
+    assert.equal(
+      line(obj, 'Entitled'),
+      'False FeatureNotEntitled: The Coder license does not include AI Gateway (feature aibridge is not_entitled); it needs Premium with the AI Governance add-on.',
+    );
+    assert.match(line(obj, 'Ready'), /^False NotEntitled: /);
     assert.deepEqual(
-      env.coderCalls!.since(from).filter((c) => c.path.startsWith('/api/v2/ai/providers') || c.path.startsWith('/api/v2/ai-gateway/keys')),
+      env.coderCalls!.since(from).filter((c) => c.path.startsWith('/api/v2/ai-gateway/keys')),
       [],
     );
+    // What the operator would meet there: enterprise/coderd's license check.
+    const refused = await env.coder.api('GET', '/api/v2/ai-gateway/keys');
+    assert.deepEqual([refused.status, refused.body.message], [403, 'AI Gateway is a Premium feature. Contact sales!']);
   });
 
   it('drops fields it does not know and refuses upstream-headers provider settings, as the double playing v2.36.0 does', async () => {

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Schemas } from '../../../../src/coder/api-types.ts';
 import { desiredProvider } from '../../../../src/controllers/coderaiprovider/desired.ts';
-import { appliedKeys, createRequest, updateRequest, type KeyInput } from '../../../../src/controllers/coderaiprovider/update-request.ts';
+import {
+  appliedKeys,
+  createRequest,
+  settingsConflict,
+  updateRequest,
+  type KeyInput,
+} from '../../../../src/controllers/coderaiprovider/update-request.ts';
 import { aProvider } from '../../../fixtures/coderaiprovider.ts';
 
 const key = (value: string, hash = `h-${value}`): KeyInput => ({ secretName: 's', secretKey: value, value, hash });
@@ -10,10 +16,10 @@ const existing = (over: Partial<Schemas['AIProvider']> = {}): Schemas['AIProvide
   id: 'p1',
   type: 'anthropic',
   name: 'anthropic',
-  display_name: '',
+  display_name: 'anthropic',
   enabled: true,
   base_url: 'https://api.anthropic.com/',
-  api_keys: [{ id: 'k1', masked: 'sk-a***0001' }],
+  api_keys: [{ id: 'k1', masked: 's...1' }],
   settings: null,
   ...over,
 });
@@ -124,16 +130,79 @@ describe('provider requests', () => {
     assert.equal(dropped.access_key_secret, '');
   });
 
-  it('maps the answered keys to spec order by their masked tails', () => {
+  it('maps new keys to the ids Coder gave them by the mask Coder shows, whatever order Coder answers in', () => {
+    // Coder orders keys added in one request by their random ids (checked on v2.36.0).
     const answer = existing({
       api_keys: [
-        { id: 'kb', masked: 'sk-b***0002' },
-        { id: 'ka', masked: 'sk-a***0001' },
+        { id: 'kb', masked: 's...2' },
+        { id: 'ka', masked: 's...1' },
       ],
     });
     assert.deepEqual(
-      appliedKeys(answer, [key('sk-a-0001'), key('sk-b-0002')]).map((k) => k.coderKeyID),
-      ['ka', 'kb'],
+      appliedKeys(answer, [key('sk-a-0001'), key('sk-b-0002')]).map((k) => [k.coderKeyID, k.masked]),
+      [
+        ['ka', 's...1'],
+        ['kb', 's...2'],
+      ],
     );
+  });
+
+  it('keeps the id of a key sent by id and gives the new id to the rotated key', () => {
+    const answer = existing({
+      api_keys: [
+        { id: 'k1', masked: 's...1' },
+        { id: 'k9', masked: 'sk...09' },
+      ],
+    });
+    const keys = [key('sk-new-0009'), key('sk-a-0001')];
+    assert.deepEqual(
+      appliedKeys(answer, keys, [{ api_key: 'sk-new-0009' }, { id: 'k1' }]).map((k) => k.coderKeyID),
+      ['k9', 'k1'],
+    );
+  });
+
+  it('sends nothing for an empty display name while Coder shows the provider name in its place', () => {
+    const desired = desiredProvider(aProvider().build(), 'v2.36.0');
+    assert.equal(updateRequest(existing({ display_name: 'anthropic' }), desired, [key('sk-a-0001')], {}, status), undefined);
+    assert.deepEqual(updateRequest(existing({ display_name: 'By hand' }), desired, [key('sk-a-0001')], {}, status), { display_name: '' });
+  });
+
+  it('sends nothing while Coder holds the same keys in another order than spec', () => {
+    const held = existing({
+      api_keys: [
+        { id: 'k2', masked: 's...2' },
+        { id: 'k1', masked: 's...1' },
+      ],
+    });
+    const both = {
+      apiKeys: [
+        { secretName: 's', secretKey: 'a', coderKeyID: 'k1', hash: 'h-sk-a-0001' },
+        { secretName: 's', secretKey: 'b', coderKeyID: 'k2', hash: 'h-sk-b-0002' },
+      ],
+    };
+    const desired = desiredProvider(aProvider().build(), 'v2.36.0');
+    assert.equal(updateRequest(held, desired, [key('sk-a-0001'), key('sk-b-0002')], {}, both), undefined);
+  });
+
+  it('never sends settings null, which Coder reads as not sent, and names the settings spec dropped', () => {
+    const held = existing({ settings: { _type: 'bedrock', _version: 1, region: 'us-west-2' } });
+    const desired = desiredProvider(aProvider().build(), 'v2.36.0');
+    assert.equal(updateRequest(held, desired, [key('sk-a-0001')], {}, status), undefined);
+    assert.equal(settingsConflict(held, desired), 'bedrock');
+    assert.equal(settingsConflict(existing(), desired), undefined);
+    const withBedrock = desiredProvider(
+      aProvider()
+        .withSpec({ bedrock: { region: 'us-west-2' } })
+        .build(),
+      'v2.36.0',
+    );
+    assert.equal(settingsConflict(held, withBedrock), undefined);
+    const headersLeftOut = desiredProvider(
+      aProvider()
+        .withSpec({ upstreamHeaders: [{ name: 'X-Team', value: 'a' }] })
+        .build(),
+      'v2.36.0',
+    );
+    assert.equal(settingsConflict(held, headersLeftOut), undefined, 'spec still sets settings, which this release cannot take');
   });
 });
