@@ -1,11 +1,13 @@
-// Who sent a request (reference R3–R8): a bearer token (TokenReview, cached 10 s) wins; else a client
-// certificate from the front proxy, whose X-Remote-* headers name the user; else a client certificate
-// of the cluster's client CA (CN = user, O = groups). Anything else is anonymous, which only the
+// Who sent a request: a bearer token (TokenReview, cached 10 s; failed reviews limited per source
+// address) wins; else a client certificate from the front proxy, whose X-Remote-* headers name the user;
+// else a client certificate of the cluster's client CA (CN = user, O = groups). A certificate counts only
+// when it and its CA may be used for client authentication. Anything else is anonymous, which only the
 // health paths accept.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { KubeHttp } from '../runtime/kube-http.ts';
+import { FailedReviewLimit } from './failed-review-limit.ts';
 import type { FrontProxyTrust } from './front-proxy-trust.ts';
 
 export interface UserInfo {
@@ -18,9 +20,21 @@ export interface UserInfo {
 const tokenCacheMs = 10_000;
 const maxCachedTokens = 1024;
 
+const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
+const anyExtendedKeyUsage = '2.5.29.37.0';
+
+/**
+ * As Go's x509 verification for client certificates: a certificate without extended key usages may be
+ * used for anything; one with them must list clientAuth (or any usage).
+ */
+function allowsClientAuth(cert: X509Certificate): boolean {
+  const usages = cert.keyUsage ?? [];
+  return usages.length === 0 || usages.includes(clientAuthUsage) || usages.includes(anyExtendedKeyUsage);
+}
+
 function issuedBy(cert: X509Certificate, cas: X509Certificate[], now: Date): boolean {
   const valid = new Date(cert.validFrom) <= now && now <= new Date(cert.validTo);
-  return valid && cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey));
+  return valid && allowsClientAuth(cert) && cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey) && allowsClientAuth(ca));
 }
 
 function subjectField(cert: X509Certificate, field: 'CN' | 'O'): string[] {
@@ -48,18 +62,19 @@ export class Authenticator {
   private readonly http: KubeHttp;
   private readonly trust: () => FrontProxyTrust | undefined;
   private readonly tokens = new Map<string, { at: number; user?: UserInfo }>();
+  private readonly failedReviews = new FailedReviewLimit();
 
   constructor(http: KubeHttp, trust: () => FrontProxyTrust | undefined) {
     this.http = http;
     this.trust = trust;
   }
 
-  /** The user, or undefined for an anonymous or unverifiable request. */
+  /** The user, or undefined for an anonymous or unverifiable request; a 429 when its source sent too many unknown tokens. */
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const authorization = req.headers.authorization;
     if (authorization) {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-      return token ? this.reviewToken(token) : undefined;
+      return token ? this.reviewToken(token, req.socket.remoteAddress ?? '') : undefined;
     }
     const socket = req.socket as TLSSocket;
     const raw = socket.getPeerCertificate?.()?.raw;
@@ -91,10 +106,11 @@ export class Authenticator {
     return undefined;
   }
 
-  private async reviewToken(token: string): Promise<UserInfo | undefined> {
+  private async reviewToken(token: string, source: string): Promise<UserInfo | undefined> {
     const key = createHash('sha256').update(token).digest('hex');
     const cached = this.tokens.get(key);
     if (cached && Date.now() - cached.at < tokenCacheMs) return cached.user;
+    this.failedReviews.check(source);
     let review: {
       status?: { authenticated?: boolean; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> } };
     };
@@ -112,6 +128,7 @@ export class Authenticator {
       review.status?.authenticated && u?.username
         ? { username: u.username, uid: u.uid, groups: u.groups ?? [], extra: u.extra ?? {} }
         : undefined;
+    if (!user) this.failedReviews.failed(source);
     this.tokens.set(key, { at: Date.now(), user });
     if (this.tokens.size > maxCachedTokens) this.tokens.delete(this.tokens.keys().next().value!);
     return user;

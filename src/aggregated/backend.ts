@@ -1,7 +1,8 @@
 // Which Coder serves a Kubernetes namespace (reference §2.5). In --app=all: the one eligible
 // CoderControlPlane of the namespace, through the controllers' caches and kit (its in-cluster Service,
 // same-origin rule, the operator token Secret it controls). In --app=aggregated-apiserver: the static
-// --coder-url and --coder-session-token, for --coder-namespace only.
+// --coder-url and --coder-session-token (or --coder-session-token-file), for --coder-namespace only.
+import { readFileSync } from 'node:fs';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import type { Cache } from '../runtime/cache.ts';
 import { CoderClient } from '../coder/client.ts';
@@ -42,7 +43,13 @@ export function controlPlaneBackend(caches: BackendCaches, deps: Pick<Controller
   return {
     forNamespace(namespace) {
       const candidates = caches.controlPlanes.list(namespace).filter(eligible);
-      if (candidates.length === 0) throw unavailable(`no eligible CoderControlPlane instances found in namespace "${namespace}"`);
+      if (candidates.length === 0)
+        throw unavailable(
+          `no eligible CoderControlPlane instances found in namespace "${namespace}": the namespace is served by its one ` +
+            'CoderControlPlane whose operator access is ready (status.operatorAccessReady true, with an operator token ' +
+            'Secret and a URL; spec.operatorAccess not disabled; not being deleted; no "." in its name). See why with ' +
+            `kubectl get codercontrolplanes -n ${namespace} -o jsonpath='{.items[*].status.conditions[?(@.type=="OperatorAccessReady")].message}'`,
+        );
       if (candidates.length > 1)
         throw badRequest(`multiple eligible CoderControlPlane instances in namespace "${namespace}"; multi-instance support is planned`);
       const name = candidates[0]!.metadata.name!;
@@ -66,17 +73,33 @@ export function controlPlaneBackend(caches: BackendCaches, deps: Pick<Controller
 export interface StaticBackendOptions {
   url?: string;
   token?: string;
+  /** --coder-session-token-file: the token is read from it at start and again about once a minute. */
+  tokenFile?: string;
   namespace?: string;
   timeoutMs: number;
   logger: Logger;
 }
 
+const tokenFileRereadMs = 60_000;
+
+function readTokenFile(path: string): string {
+  let token: string;
+  try {
+    token = readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    throw new Error(`--coder-session-token-file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (!token) throw new Error(`--coder-session-token-file: ${path} is empty`);
+  return token;
+}
+
 /** The static backend, or why it cannot start (reference §1.1 start rules). Both empty: every request is a 503. */
 export function staticBackend(options: StaticBackendOptions): CoderBackend {
-  const { url, token, namespace, timeoutMs, logger } = options;
+  const { url, tokenFile, namespace, timeoutMs, logger } = options;
+  const token = tokenFile ? readTokenFile(tokenFile) : options.token;
   if (!url && !token) {
     const message =
-      'coder client provider is not configured: missing coder URL and coder session token; configure --coder-url and --coder-session-token';
+      'coder client provider is not configured: missing coder URL and coder session token; configure --coder-url and --coder-session-token (or --coder-session-token-file)';
     logger.warn(message);
     return {
       forNamespace() {
@@ -90,13 +113,27 @@ export function staticBackend(options: StaticBackendOptions): CoderBackend {
       `coder client provider is partially configured: ${url ? 'missing --coder-session-token' : 'missing --coder-url'}; configure both`,
     );
   if (!namespace) throw new Error('coder client provider namespace is not configured: configure --coder-namespace');
-  const client = new CoderClient({ baseURL: url, token, timeoutMs, logger: logger.child({ coderNamespace: namespace }) });
+  const clientFor = (t: string) =>
+    new CoderClient({ baseURL: url, token: t, timeoutMs, logger: logger.child({ coderNamespace: namespace }) });
+  let current = { token, client: clientFor(token), readAt: Date.now() };
+  // A rotated Secret reaches a mounted file within a minute or so; a failed re-read keeps the last token.
+  const client = () => {
+    if (!tokenFile || Date.now() - current.readAt < tokenFileRereadMs) return current.client;
+    try {
+      const next = readTokenFile(tokenFile);
+      current = next === current.token ? { ...current, readAt: Date.now() } : { token: next, client: clientFor(next), readAt: Date.now() };
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'keeping the last Coder session token');
+      current.readAt = Date.now();
+    }
+    return current.client;
+  };
   const label = `the Coder of --coder-namespace "${namespace}"`;
   return {
     forNamespace(requested) {
       if (requested !== namespace)
         throw badRequest(`namespace "${requested}" is not served by this aggregated API server (configured for "${namespace}")`);
-      return { client, label };
+      return { client: client(), label };
     },
     namespaces: () => [namespace],
   };

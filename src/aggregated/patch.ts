@@ -1,7 +1,7 @@
 // The patch types of `kubectl patch` and `kubectl apply --server-side` (reference R18), applied to the
 // live object. These types have no patch strategies, so a strategic merge patch is a merge patch, and
 // server-side apply merges the applied fields over the live object (maps merged, lists replaced).
-import { parse as parseYaml } from 'yaml';
+import { parseBody } from './request-body.ts';
 import { ApiStatusError, badRequest } from './status.ts';
 
 export const patchTypes = [
@@ -113,11 +113,7 @@ export function jsonPatch(doc: Json, operations: unknown): Json {
 
 /** The patch body as JSON (server-side apply may send YAML). */
 export function parsePatchBody(type: PatchType, text: string): Json {
-  try {
-    return (type === 'application/apply-patch+yaml' ? parseYaml(text) : JSON.parse(text)) as Json;
-  } catch (err) {
-    throw badRequest(`the patch body is not valid ${type === 'application/apply-patch+yaml' ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
-  }
+  return parseBody(text, type === 'application/apply-patch+yaml', 'the patch body') as Json;
 }
 
 export function applyPatch(type: PatchType, live: Json, patch: Json): Json {

@@ -52,6 +52,20 @@ const fields: Record<string, (o: AggregatedObject) => string> = {
   'metadata.namespace': (o) => o.metadata.namespace,
 };
 
+/**
+ * The name a field selector requires exactly (its first `metadata.name=` or `==` term), as kube-apiserver's
+ * RequiresExactMatch; undefined when it requires none or cannot be parsed.
+ */
+export function exactName(text: string | null): string | undefined {
+  if (!text) return undefined;
+  if (!terms(text).every((term) => /^([^\s!=]+)\s*(==|=|!=)\s*(.*)$/.test(term))) return undefined;
+  for (const term of terms(text)) {
+    const m = /^metadata\.name\s*(==|=)\s*(.*)$/.exec(term);
+    if (m) return m[2]!.trim();
+  }
+  return undefined;
+}
+
 export function fieldSelector(text: string | null): Selector {
   if (!text) return () => true;
   const checks = terms(text).map((term): Selector => {

@@ -1,12 +1,11 @@
 // The aggregated API server: HTTPS (requesting, not requiring, client certificates), authentication and
 // authorization of every request but the health paths, then discovery, OpenAPI, or a resource verb.
 import { createServer, type Server } from 'node:https';
-import { parse as parseYaml } from 'yaml';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../runtime/logger.ts';
 import type { Authenticator, UserInfo } from './authenticate.ts';
-import type { Authorizer } from './authorize.ts';
+import type { Attributes, Authorizer } from './authorize.ts';
 import { apiGroup, apiGroupList, apiResourceList } from './discovery.ts';
 import { negotiate, partialMetadata, table, type Rendering } from './encoding.ts';
 import { fieldValidation, validateFields } from './field-validation.ts';
@@ -14,8 +13,9 @@ import type { NamespaceStates } from './namespace-state.ts';
 import type { AggregatedObject } from './objects.ts';
 import { openApiV2, openApiV3Document, openApiV3Index } from './openapi.ts';
 import { applyPatch, parsePatchBody, patchTypes, type PatchType } from './patch.ts';
-import { route } from './routes.ts';
-import { fieldSelector, labelSelector, type Selector } from './selectors.ts';
+import { parseObjectBody, readBody } from './request-body.ts';
+import { isHealthPath, requestTarget, route } from './routes.ts';
+import { exactName, fieldSelector, labelSelector, type Selector } from './selectors.ts';
 import {
   ApiStatusError,
   badRequest,
@@ -31,7 +31,6 @@ import {
 import type { Storage, TextSink } from './storage.ts';
 import { FollowSlots, followWriteMs } from './log-follow-limits.ts';
 
-const maxBodyBytes = 3 * 1024 * 1024;
 /** A watch without timeoutSeconds ends after 30 to 60 minutes, as kube-apiserver's MinRequestTimeout. */
 const minWatchSeconds = 1800;
 
@@ -54,6 +53,20 @@ export interface TlsMaterial {
   clientCAs?: string;
 }
 
+type ResourceAttributes = Extract<Attributes, { resource: string }>;
+
+/** One request for a resource or subresource, once its user is known and authorized for `attributes`. */
+interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  storage: Storage;
+  user: UserInfo;
+  attributes: ResourceAttributes;
+  /** The `/watch/` form of the path. */
+  watchPath: boolean;
+}
+
 function sendJson(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(code, {
@@ -62,27 +75,6 @@ function sendJson(res: ServerResponse, code: number, body: unknown): void {
     'Cache-Control': 'no-cache, private',
   });
   res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw new ApiStatusError(413, 'RequestEntityTooLarge', 'the request body is too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJsonBody(text: string, contentType?: string): Record<string, any> {
-  try {
-    const body = (/^application\/yaml\b/.test(contentType ?? '') ? parseYaml(text) : JSON.parse(text)) as unknown;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
-    return body as Record<string, any>;
-  } catch (err) {
-    throw badRequest(`the request body is not a JSON object: ${(err as Error).message}`);
-  }
 }
 
 /** Whether Accept allows a plain JSON document (not only the aggregated discovery kinds). */
@@ -163,37 +155,34 @@ export class AggregatedServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'https://aggregated.invalid');
     const method = req.method ?? 'GET';
     const started = Date.now();
+    let user: UserInfo | undefined;
+    let path = '';
     res.on('finish', () =>
       this.deps.logger.debug(
-        {
-          method,
-          path: url.pathname,
-          query: url.search,
-          code: res.statusCode,
-          ms: Date.now() - started,
-          user: req.headersDistinct['x-remote-user']?.[0],
-        },
+        { method, path, code: res.statusCode, ms: Date.now() - started, user: user?.username },
         'aggregated API request',
       ),
     );
     try {
-      const r = route(method, url.pathname, url.searchParams);
-      if (r.type === 'health') {
+      if (isHealthPath(req.url)) {
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end('ok');
         return;
       }
-      const user = await this.deps.authenticator.authenticate(req);
+      user = await this.deps.authenticator.authenticate(req);
       if (!user) throw unauthorized();
+      const target = requestTarget(req.url);
+      path = target.path;
+      const { query } = target;
+      const r = route(method, path, query);
       if (r.type === 'unknown') {
-        await this.check(user, { path: url.pathname, verb: method.toLowerCase() });
+        await this.check(user, { path, verb: method.toLowerCase() });
         throw notFoundPath();
       }
       if (r.type === 'discovery' || r.type === 'openapi') {
-        await this.check(user, { path: url.pathname, verb: method.toLowerCase() });
+        await this.check(user, { path, verb: method.toLowerCase() });
         if (method !== 'GET') throw methodNotAllowed(method);
         if (r.type === 'discovery') {
           const accept = req.headers.accept ?? '';
@@ -210,11 +199,7 @@ export class AggregatedServer {
         return;
       }
       const storage = this.byName.get(r.resource);
-      if (!storage) {
-        await this.check(user, { path: url.pathname, verb: method.toLowerCase() });
-        throw notFoundPath();
-      }
-      await this.check(user, {
+      const attributes = {
         resource: r.resource,
         verb: r.verb,
         namespace: r.namespace,
@@ -222,13 +207,17 @@ export class AggregatedServer {
         group,
         version,
         ...(r.subresource ? { subresource: r.subresource } : {}),
-      });
-      if (r.verb === 'watch') return await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+      };
+      await this.check(user, attributes);
+      if (!storage) throw notFoundPath();
+      const request: ResourceRequest = { req, res, query, storage, user, attributes, watchPath: r.watchPath === true };
+      if (r.watchPath && method !== 'GET') throw methodNotAllowed(method);
+      if (r.verb === 'watch' && !r.subresource) return await this.serveResource(request);
       const sub = r.subresource ? storage.subresources?.[r.subresource] : undefined;
-      if (sub?.verb === r.verb && sub.longRunning?.(url.searchParams)) {
+      if (sub?.verb === r.verb && sub.longRunning?.(query)) {
         const release = this.follows.take(user.username);
         try {
-          return await this.serveSubresource(req, res, url, storage, r.namespace, r.name!, r.subresource!, r.verb);
+          return await this.serveSubresource(request);
         } finally {
           release();
         }
@@ -238,13 +227,13 @@ export class AggregatedServer {
         throw new ApiStatusError(429, 'TooManyRequests', 'too many requests in flight; try again later', { retryAfterSeconds: 1 });
       this.inFlight[kind]++;
       try {
-        if (r.subresource) await this.serveSubresource(req, res, url, storage, r.namespace, r.name!, r.subresource, r.verb);
-        else await this.serveResource(req, res, url, storage, r.namespace, r.name, r.verb);
+        if (r.subresource) await this.serveSubresource(request);
+        else await this.serveResource(request);
       } finally {
         this.inFlight[kind]--;
       }
     } catch (err) {
-      this.fail(res, err, method, url.pathname);
+      this.fail(res, err, method, path);
     }
   }
 
@@ -286,16 +275,10 @@ export class AggregatedServer {
     sendJson(res, status.code, status.body());
   }
 
-  private async serveResource(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    storage: Storage,
-    namespace: string,
-    name: string | undefined,
-    verb: string,
-  ): Promise<void> {
-    const q = url.searchParams;
+  private async serveResource(request: ResourceRequest): Promise<void> {
+    const { req, res, storage, query: q } = request;
+    const { namespace, verb } = request.attributes;
+    const name = request.attributes.name || undefined;
     if (storage.verbs && !storage.verbs.includes(verb)) throw methodNotAllowed(req.method ?? '');
     const rendering = negotiate(req.headers.accept);
     if (q.get('dryRun') && ['create', 'update', 'patch', 'delete'].includes(verb))
@@ -308,7 +291,7 @@ export class AggregatedServer {
       if (state !== 'active') {
         // The namespace controller lists everything and deletes what it finds: it must find nothing.
         if (verb === 'list') return this.sendList(res, storage, [], rendering, q);
-        if (verb === 'watch') return this.watch(req, res, storage, namespace, rendering, q, []);
+        if (verb === 'watch') return this.watch(request, rendering, []);
         if (state === 'missing')
           throw new ApiStatusError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
         if (verb === 'delete')
@@ -323,55 +306,51 @@ export class AggregatedServer {
         return this.sendList(res, storage, items, rendering, q);
       }
       case 'watch': {
-        const initial = q.get('sendInitialEvents') === 'true' ? await this.listAll(storage, namespace, q) : undefined;
-        return this.watch(req, res, storage, namespace, rendering, q, initial);
+        const scope = this.watchScope(request);
+        const initial = q.get('sendInitialEvents') === 'true' ? (await this.listAll(storage, namespace, q)).filter(scope) : undefined;
+        return this.watch(request, rendering, initial);
       }
       case 'get':
         return this.sendObject(res, 200, await storage.get(namespace, name!), rendering, storage);
       case 'create': {
         if (!namespace) throw methodNotAllowed('POST');
-        const body = parseJsonBody(await readBody(req), req.headers['content-type']);
+        const body = parseObjectBody(await readBody(req), req.headers['content-type']);
         this.checkBody(res, body, storage, q);
         return this.sendObject(res, 201, await storage.create(namespace, body), rendering, storage);
       }
       case 'update': {
-        const body = parseJsonBody(await readBody(req), req.headers['content-type']);
+        // An update never creates, as for ConfigMaps and custom resources: a missing object is a 404.
+        const body = parseObjectBody(await readBody(req), req.headers['content-type']);
         this.checkBody(res, body, storage, q);
-        const { object, created } = await storage.update(namespace, name!, body, true);
-        return this.sendObject(res, created ? 201 : 200, object, rendering, storage);
+        const { object } = await storage.update(namespace, name!, body, false);
+        return this.sendObject(res, 200, object, rendering, storage);
       }
       case 'patch':
-        return this.patch(req, res, storage, namespace, name!, rendering, q);
+        return this.patch(request, rendering);
       case 'delete':
-        return this.delete(req, res, storage, namespace, name!);
+        return this.delete(request);
       default:
         throw methodNotAllowed(req.method ?? '');
     }
   }
 
   /** start, stop, promote (create) and log (get): a dry run is allowed, and answers what would happen. */
-  private async serveSubresource(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    storage: Storage,
-    namespace: string,
-    name: string,
-    subresource: string,
-    verb: string,
-  ): Promise<void> {
+  private async serveSubresource(request: ResourceRequest): Promise<void> {
+    const { req, res, storage, query: q } = request;
+    const { namespace, verb } = request.attributes;
+    const name = request.attributes.name;
+    const subresource = request.attributes.subresource!;
     const sub = storage.subresources?.[subresource];
     if (!sub) throw notFoundPath();
     if (verb !== sub.verb) throw methodNotAllowed(req.method ?? '');
     if (req.headers.upgrade || /\bupgrade\b/i.test(req.headers.connection ?? ''))
       throw badRequest(`${storage.names.plural}/${subresource} does not upgrade connections; send a plain HTTP request`);
-    const q = url.searchParams;
     const dryRun = q.getAll('dryRun');
     if (dryRun.some((v) => v !== 'All')) throw badRequest(`dryRun: only "All" is supported, got "${dryRun.join(',')}"`);
     if ((await this.deps.namespaces.state(namespace)) === 'missing')
       throw new ApiStatusError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
     const text = verb === 'create' ? await readBody(req) : '';
-    const body = text.trim() ? parseJsonBody(text, req.headers['content-type']) : undefined;
+    const body = text.trim() ? parseObjectBody(text, req.headers['content-type']) : undefined;
     const answer = await sub.serve({ namespace, name, body, query: q, accept: req.headers.accept, dryRun: dryRun.length > 0 });
     if ('json' in answer) return sendJson(res, answer.code, answer.json);
     if ('stream' in answer) return streamText(res, answer.code, answer.stream);
@@ -450,15 +429,9 @@ export class AggregatedServer {
     sendJson(res, code, obj);
   }
 
-  private async patch(
-    req: IncomingMessage,
-    res: ServerResponse,
-    storage: Storage,
-    namespace: string,
-    name: string,
-    rendering: Rendering,
-    q: URLSearchParams,
-  ): Promise<void> {
+  private async patch(request: ResourceRequest, rendering: Rendering): Promise<void> {
+    const { req, res, storage, query: q, user } = request;
+    const { namespace, name } = request.attributes;
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim() as PatchType;
     if (!patchTypes.includes(type))
       throw new ApiStatusError(
@@ -479,13 +452,18 @@ export class AggregatedServer {
     if (merged === null || typeof merged !== 'object' || Array.isArray(merged)) throw badRequest('the patched object is not an object');
     if (live) merged.metadata = { ...merged.metadata, resourceVersion: merged.metadata?.resourceVersion ?? live.metadata.resourceVersion };
     this.checkBody(res, merged, storage, q);
-    const { object, created } = await storage.update(namespace, name, merged, apply);
+    // An apply that creates is a create: kube-apiserver asks for `create` on the name too (its update and
+    // patch handlers wrap creation in that check). Only an object found missing here may be created.
+    if (!live) await this.check(user, { ...request.attributes, verb: 'create' });
+    const { object, created } = await storage.update(namespace, name, merged, !live);
     this.sendObject(res, created ? 201 : 200, object, rendering, storage);
   }
 
-  private async delete(req: IncomingMessage, res: ServerResponse, storage: Storage, namespace: string, name: string): Promise<void> {
+  private async delete(request: ResourceRequest): Promise<void> {
+    const { req, res, storage } = request;
+    const { namespace, name } = request.attributes;
     const text = await readBody(req);
-    const options = text.trim() ? parseJsonBody(text) : {};
+    const options = text.trim() ? parseObjectBody(text) : {};
     if (options.dryRun?.length)
       throw badRequest(`server-side dry-run is not supported by ${storage.names.plural}.${group}; nothing was changed`);
     const pre = options.preconditions as { uid?: string; resourceVersion?: string } | undefined;
@@ -512,18 +490,25 @@ export class AggregatedServer {
     });
   }
 
-  private watch(
-    req: IncomingMessage,
-    res: ServerResponse,
-    storage: Storage,
-    namespace: string,
-    rendering: Rendering,
-    q: URLSearchParams,
-    initial: AggregatedObject[] | undefined,
-  ): void {
+  /**
+   * What a watch may see: the objects its selectors pick, and of the `/watch/` form of an item path only that
+   * item; a field selector there must require the same name, as kube-apiserver's watch handler demands.
+   */
+  private watchScope(request: ResourceRequest): Selector {
+    const select = this.selector(request.query);
+    const { name } = request.attributes;
+    if (!request.watchPath || !name) return select;
+    const fieldSelector = request.query.get('fieldSelector');
+    if (fieldSelector && exactName(fieldSelector) !== name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+    return (o) => o.metadata.name === name && select(o);
+  }
+
+  private watch(request: ResourceRequest, rendering: Rendering, initial: AggregatedObject[] | undefined): void {
+    const { req, res, storage, query: q } = request;
+    const { namespace } = request.attributes;
     if (q.get('resourceVersionMatch') && q.get('sendInitialEvents') !== 'true')
       throw badRequest('resourceVersionMatch is only supported with sendInitialEvents=true on this watch endpoint');
-    const select = this.selector(q);
+    const select = this.watchScope(request);
     const timeoutSeconds = Number(q.get('timeoutSeconds')) || minWatchSeconds * (1 + Math.random());
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();

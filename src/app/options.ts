@@ -47,6 +47,8 @@ export interface AggregatedApiOptions {
   /** --app=aggregated-apiserver only: the static Coder backend of the Go original's flags. */
   coderUrl?: string;
   coderSessionToken?: string;
+  /** A file holding the session token instead, read again about once a minute (a mounted Secret). */
+  coderSessionTokenFile?: string;
   coderNamespace?: string;
   coderRequestTimeoutMs: number;
   /** Requests served at once before 429 (reads; writes), as kube-apiserver's flags of the same names. */
@@ -119,6 +121,8 @@ Aggregated API server (--app=all and --app=aggregated-apiserver):
   --max-mutating-requests-inflight=N  writes served at once; more answer 429 (default 200)
   --coder-url=URL                   aggregated-apiserver only: the Coder URL (http or https)
   --coder-session-token=TOKEN       aggregated-apiserver only: an owner session token for it
+  --coder-session-token-file=PATH   aggregated-apiserver only: a file holding that token instead (kept
+                                    out of the command line and the pod spec; read again each minute)
   --coder-namespace=NS              aggregated-apiserver only: the one namespace it serves
   --version                         print the version
   --help                            print this help`;
@@ -212,6 +216,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
         'bind-address': { type: 'string', default: '0.0.0.0' },
         'coder-url': { type: 'string', default: '' },
         'coder-session-token': { type: 'string', default: '' },
+        'coder-session-token-file': { type: 'string', default: '' },
         'coder-namespace': { type: 'string', default: '' },
         'coder-request-timeout': { type: 'string', default: '30s' },
         version: { type: 'boolean' },
@@ -232,6 +237,8 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
   const metricsSecure = parseBool('metrics-secure', v['metrics-secure']!);
   checkMetricsExposure(v['metrics-bind-address']!, metricsSecure);
   const mcp = parseMcpOptions(v.app as AppMode, v);
+  if (v['coder-session-token']!.trim() && v['coder-session-token-file']!.trim())
+    throw new UsageError('--coder-session-token and --coder-session-token-file: give one of them, not both');
   return {
     app: v.app as AppMode,
     kubeconfig: v.kubeconfig,
@@ -258,6 +265,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
       securePort: parseIntInRange('secure-port', v['secure-port']!, 65535),
       ...optional('coderUrl', parseCoderUrl(v['coder-url']!.trim())),
       ...optional('coderSessionToken', v['coder-session-token']!.trim()),
+      ...optional('coderSessionTokenFile', v['coder-session-token-file']!.trim()),
       ...optional('coderNamespace', v['coder-namespace']!.trim()),
       coderRequestTimeoutMs: parseCoderRequestTimeout(v['coder-request-timeout']!),
       maxRequestsInflight: parseIntInRange('max-requests-inflight', v['max-requests-inflight']!, maxInflightLimit),

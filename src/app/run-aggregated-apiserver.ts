@@ -1,5 +1,5 @@
 // `coder-k8s --app=aggregated-apiserver`: the aggregated API server alone, on the static Coder backend of
-// --coder-url, --coder-session-token and --coder-namespace (the Go original's flags). Health is served
+// --coder-url, --coder-session-token (or --coder-session-token-file) and --coder-namespace. Health is served
 // on its HTTPS port (/healthz, /readyz). SIGTERM or SIGINT closes it and exits 0.
 import { staticBackend } from '../aggregated/backend.ts';
 import { startAggregatedApiServer } from '../aggregated/start.ts';
@@ -17,12 +17,13 @@ export async function runAggregatedApiServer(options: OperatorOptions, version: 
   const namespace = ownNamespace();
   if (!namespace)
     throw new StartupError('--app=aggregated-apiserver needs its namespace for its serving certificate: set POD_NAMESPACE or run in a pod');
-  const { coderUrl, coderSessionToken, coderNamespace, coderRequestTimeoutMs } = options.aggregated;
+  const { coderUrl, coderSessionToken, coderSessionTokenFile, coderNamespace, coderRequestTimeoutMs } = options.aggregated;
   let backend;
   try {
     backend = staticBackend({
       url: coderUrl,
       token: coderSessionToken,
+      tokenFile: coderSessionTokenFile,
       namespace: coderNamespace,
       timeoutMs: coderRequestTimeoutMs,
       logger,

@@ -1,8 +1,9 @@
 // The aggregated API server registered with a harness control plane as deploy/apiserver-apiservice.yaml
 // does, reached on loopback through an ExternalName Service (Endpoints refuse loopback addresses; the
 // aggregator resolves an ExternalName to its host name): kubectl → kube-apiserver → aggregator → the
-// operator (--app=aggregated-apiserver, the Go original's --coder-* flags) → the Coder API double.
-import { readFileSync, writeFileSync } from 'node:fs';
+// operator (--app=aggregated-apiserver, with --coder-url and --coder-session-token-file) → the Coder API double.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import type { CoderApiDouble } from './coder-api-double.ts';
 import type { ControlPlane } from './control-plane.ts';
@@ -61,6 +62,8 @@ export async function startAggregatedApi(
   let kubeconfig = await installOperatorRbac(cp);
   if (kubeServer) kubeconfig = withServer(kubeconfig, kubeServer);
   const port = await freePort();
+  const tokenFile = join(mkdtempSync(join(cp.dir, 'coder-session-')), 'token');
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   await registerApiService(cp, port);
   const operator = await startOperator(cp, kubeconfig, {
     waitReady: false,
@@ -68,7 +71,8 @@ export async function startAggregatedApi(
     ...(env ? { env } : {}),
     args: [
       `--coder-url=${coder.url}`,
-      `--coder-session-token=${token}`,
+      // As a Secret mounted into the pod would give it: the token stays out of the command line.
+      `--coder-session-token-file=${tokenFile}`,
       `--coder-namespace=${namespace}`,
       '--coder-request-timeout=10s',
       `--secure-port=${port}`,

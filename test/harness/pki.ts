@@ -61,7 +61,10 @@ const serverExt = (dnsNames: string[]) =>
     'extendedKeyUsage=serverAuth',
     'keyUsage=critical,digitalSignature,keyEncipherment',
   ].join('\n');
-const clientExt = ['extendedKeyUsage=clientAuth', 'keyUsage=critical,digitalSignature,keyEncipherment'].join('\n');
+/** The extended key usage of a client certificate: clientAuth, another usage only, or none at all. */
+export type ClientUsage = 'clientAuth' | 'serverAuth' | 'none';
+const clientExt = (usage: ClientUsage = 'clientAuth') =>
+  [...(usage === 'none' ? [] : [`extendedKeyUsage=${usage}`]), 'keyUsage=critical,digitalSignature,keyEncipherment'].join('\n');
 
 /** Subject of a client certificate: CN is the user name, each O a group. */
 function clientSubject(user: string, groups: string[]): string {
@@ -84,9 +87,10 @@ export interface Pki {
   serviceAccountPubFile: string;
   /**
    * Mints a client certificate for a user in the given groups, signed by the cluster CA or, for the
-   * front proxy's own identity (CN front-proxy-client) or a wrong one, by the front-proxy CA.
+   * front proxy's own identity (CN front-proxy-client) or a wrong one, by the front-proxy CA; `usage`
+   * other than clientAuth makes one that may not be used as a client certificate, or one without any.
    */
-  clientCert(user: string, groups: string[], signer?: 'ca' | 'front-proxy-ca'): Promise<ClientCert>;
+  clientCert(user: string, groups: string[], signer?: 'ca' | 'front-proxy-ca', usage?: ClientUsage): Promise<ClientCert>;
 }
 
 export async function createPki(dir: string): Promise<Pki> {
@@ -99,7 +103,7 @@ export async function createPki(dir: string): Promise<Pki> {
       '/CN=kube-apiserver',
       serverExt(['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc']),
     ),
-    createLeaf(dir, 'front-proxy-client', 'front-proxy-ca', '/CN=front-proxy-client', clientExt),
+    createLeaf(dir, 'front-proxy-client', 'front-proxy-ca', '/CN=front-proxy-client', clientExt()),
     openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'sa.key']),
   ]);
   await openssl(dir, ['ec', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
@@ -113,9 +117,10 @@ export async function createPki(dir: string): Promise<Pki> {
     frontProxyClient: files('front-proxy-client'),
     serviceAccountKeyFile: join(dir, 'sa.key'),
     serviceAccountPubFile: join(dir, 'sa.pub'),
-    async clientCert(user, groups, signer = 'ca') {
-      const name = `${signer === 'ca' ? 'client' : signer}-${user.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-      await createLeaf(dir, name, signer, clientSubject(user, groups), clientExt);
+    async clientCert(user, groups, signer = 'ca', usage = 'clientAuth') {
+      const suffix = usage === 'clientAuth' ? '' : `-${usage}`;
+      const name = `${signer === 'ca' ? 'client' : signer}-${user.replace(/[^A-Za-z0-9_-]/g, '_')}${suffix}`;
+      await createLeaf(dir, name, signer, clientSubject(user, groups), clientExt(usage));
       return files(name);
     },
   };

@@ -8,6 +8,7 @@
 // R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
 import assert from 'node:assert/strict';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -32,6 +33,27 @@ const readerRbac = workspaceReaderRbac(served, [
   '{apiGroup: rbac.authorization.k8s.io, kind: Group, name: readers-b}',
   '{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}',
 ]);
+// olivia may get and watch one workspace; uma may get, patch and update workspaces but not create them;
+// cora may also create them.
+const grant = (user: string, rule: string) => `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: ${user}, namespace: ${served}}
+rules: [${rule}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ${user}, namespace: ${served}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${user}}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
+`;
+const workspaceRule = (verbs: string, names = '') =>
+  `{apiGroups: [aggregation.coder.com], resources: [coderworkspaces], verbs: [${verbs}]${names ? `, resourceNames: [${names}]` : ''}}`;
+const userRbac = [
+  grant('olivia', workspaceRule('get, watch', 'acme.alice.dev')),
+  grant('uma', workspaceRule('get, patch, update')),
+  grant('cora', workspaceRule('get, patch, create')),
+].join('---');
 
 let cp: ControlPlane;
 let coder: CoderApiDouble;
@@ -50,13 +72,13 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     [cp, coder] = await Promise.all([startControlPlane(), startCoderApiDouble({ tokens: [token] })]);
     admin = cp.adminKubeconfigPath;
     await kubectlOk(admin, ['create', 'namespace', served]);
-    await kubectlOk(admin, ['apply', '-f', '-'], readerRbac);
+    await kubectlOk(admin, ['apply', '-f', '-'], `${readerRbac}---${userRbac}`);
     await kubectlOk(admin, ['create', 'serviceaccount', 'token-user', '-n', served]);
     seedRunningWorkspaces(coder.state.world, coder.state.users, {
       organization: 'acme',
       template: 'starter',
       owner: 'alice',
-      workspaces: ['dev'],
+      workspaces: ['dev', 'other'],
     });
     rogue = await createPki(await mkdtemp(join(cp.dir, 'rogue-pki-')));
     ({ operator, port } = await startAggregatedApi(cp, coder, token, served));
@@ -315,12 +337,171 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     );
   });
 
+  it('accepts a client certificate only when it and its CA may authenticate clients (no extended key usage, or clientAuth)', async () => {
+    const serverOnly = await cp.pki.clientCert('root', ['system:masters'], 'ca', 'serverAuth');
+    const refused = await directRequest(port, listPath, { cert: serverOnly });
+    assert.equal(refused.status, 401, 'a serverAuth-only certificate of the cluster CA is no client identity');
+    const proxyServerOnly = await cp.pki.clientCert('front-proxy-client', [], 'front-proxy-ca', 'serverAuth');
+    const forged = await asProxy({ 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' }, proxyServerOnly);
+    assert.equal(forged.status, 401, 'nor a front proxy');
+    const noUsage = await cp.pki.clientCert('nadia', ['readers-b'], 'ca', 'none');
+    assert.equal(
+      (await directRequest(port, listPath, { cert: noUsage })).status,
+      200,
+      'without extended key usages it may be used for anything',
+    );
+  });
+
+  it('authenticates before reading the path: a malformed escape is 401 without a user and 400 with one, never a 500 or an error log line', async () => {
+    const logged = logLength();
+    const anonymous = await Promise.all(Array.from({ length: 200 }, () => directRequest(port, '/apis/%zz/%')));
+    assert.deepEqual([...new Set(anonymous.map((a) => a.status))], [401]);
+    const dave = await cp.pki.clientCert('dave', ['readers-b']);
+    const malformed = await directRequest(port, `${listPath}/acme.alice.%E0%A4%A`, { cert: dave });
+    assert.deepEqual(
+      [malformed.status, message(malformed)],
+      [400, 'the request path is not valid: a "%" must start a percent-encoded byte'],
+    );
+    assert.deepEqual(
+      logSince(logged).filter((l) => l.level === 'error'),
+      [],
+    );
+  });
+
+  it('logs the authenticated user of a request, not an X-Remote-User header it carried', async () => {
+    const logged = logLength();
+    const carol = await cp.pki.clientCert('carol', ['others']);
+    await directRequest(port, `${listPath}?logged=carol`, { cert: carol, headers: { 'X-Remote-User': 'alice' } });
+    const line = await eventually('the request line', async () =>
+      logSince(logged).find((l) => l.msg === 'aggregated API request' && l.code === 403),
+    );
+    assert.equal(line.user, 'carol');
+  });
+
+  it('refuses a body nested deeper than any object of its kind with 400, not 500', async () => {
+    const adminCert = await cp.pki.clientCert('admin', ['system:masters']);
+    const deep = '{"metadata":{"name":"acme.alice.deep"},"spec":' + '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000) + '}';
+    const answer = await directRequest(port, listPath, {
+      method: 'POST',
+      cert: adminCert,
+      headers: { 'Content-Type': 'application/json' },
+      body: deep,
+    });
+    assert.deepEqual([answer.status, message(answer)], [400, 'the request body is nested more than 100 levels deep']);
+  });
+
+  it('scopes a watch of one workspace to it: an item GET is a get, /watch/ streams only that item, a name field selector is authorized for that name', async () => {
+    const olivia = await cp.pki.clientCert('olivia', []);
+    const viaKube = (path: string) => directRequest(Number(new URL(cp.server).port), path, { cert: olivia });
+    const watchRoot = `/apis/aggregation.coder.com/v1alpha1/watch/namespaces/${served}/coderworkspaces`;
+    const events = (body: string) =>
+      body
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name?: string } } })
+        .map((e) => `${e.type} ${e.object.metadata.name ?? ''}`.trim());
+
+    const item = await viaKube(`${listPath}/acme.alice.dev?watch=true&sendInitialEvents=true&timeoutSeconds=1`);
+    assert.equal(item.status, 200);
+    assert.deepEqual(
+      [JSON.parse(item.body).kind, JSON.parse(item.body).metadata.name],
+      ['CoderWorkspace', 'acme.alice.dev'],
+      'the object, not a stream',
+    );
+
+    const one = await viaKube(`${watchRoot}/acme.alice.dev?sendInitialEvents=true&timeoutSeconds=1`);
+    assert.deepEqual([one.status, events(one.body)], [200, ['ADDED acme.alice.dev', 'BOOKMARK']]);
+    const picked = await viaKube(
+      `${watchRoot}/acme.alice.dev?sendInitialEvents=true&timeoutSeconds=1&fieldSelector=metadata.name%3Dacme.alice.other`,
+    );
+    assert.deepEqual([picked.status, message(picked)], [400, "fieldSelector metadata.name doesn't match requested name"]);
+
+    // kubectl get coderworkspace acme.alice.dev -w: a collection watch selecting the name.
+    const selected = await viaKube(
+      `${listPath}?watch=true&sendInitialEvents=true&timeoutSeconds=1&fieldSelector=metadata.name%3Dacme.alice.dev`,
+    );
+    assert.deepEqual([selected.status, events(selected.body)], [200, ['ADDED acme.alice.dev', 'BOOKMARK']]);
+    const others = await viaKube(
+      `${listPath}?watch=true&sendInitialEvents=true&timeoutSeconds=1&fieldSelector=metadata.name%3Dacme.alice.other`,
+    );
+    assert.equal(others.status, 403);
+    assert.equal((await viaKube(`${listPath}?watch=true&timeoutSeconds=1`)).status, 403, 'the whole collection is not hers');
+  });
+
+  it('creates through apply only with create on the name, and never through an update (PUT of a missing object is a 404)', async () => {
+    const writes = () => coder.requests.filter((r) => r.method !== 'GET').length;
+    const manifest = (name: string) =>
+      JSON.stringify({
+        apiVersion: 'aggregation.coder.com/v1alpha1',
+        kind: 'CoderWorkspace',
+        metadata: { name, namespace: served },
+        spec: { organization: 'acme', templateName: 'starter', running: true },
+      });
+    const [uma, cora] = [await cp.userKubeconfig('uma'), await cp.userKubeconfig('cora')];
+    const before = writes();
+    const applied = await kubectl(uma, ['apply', '--server-side', '-f', '-'], manifest('acme.alice.applied'));
+    assert.notEqual(applied.code, 0);
+    assert.match(
+      applied.stderr,
+      /User "uma" cannot create resource "coderworkspaces" in API group "aggregation\.coder\.com" in the namespace "coder"/,
+    );
+    const replaced = await kubectl(uma, ['replace', '-f', '-'], manifest('acme.alice.replaced'));
+    assert.notEqual(replaced.code, 0);
+    assert.match(replaced.stderr, /NotFound|not found/);
+    assert.equal(writes(), before, 'nothing reached Coder');
+    assert.equal(
+      (await kubectl(uma, ['apply', '--server-side', '-f', '-'], manifest('acme.alice.dev'))).code,
+      0,
+      'an apply that updates needs patch only',
+    );
+
+    const created = await kubectl(cora, ['apply', '--server-side', '-f', '-'], manifest('acme.alice.applied'));
+    assert.equal(created.code, 0, created.stderr);
+    assert.ok(coder.state.world.workspaces.some((w) => !w.deleted && w.workspace.name === 'applied'));
+  });
+
   it('refuses a TLS 1.1 client at the handshake and agrees on TLS 1.2 or 1.3, also after the trust and certificate changed (R1)', async () => {
     assert.match(await negotiatedTls(port, 'TLSv1.1'), /PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/);
     assert.equal(await negotiatedTls(port, 'TLSv1.2'), 'TLSv1.2');
     assert.equal(await negotiatedTls(port, 'TLSv1.3'), 'TLSv1.3');
   });
+  // Last: it leaves this address without failed reviews for a minute.
+  it('makes at most 10 TokenReviews for unknown tokens from one address, then answers 429 without a review', async () => {
+    const since = new Date();
+    const answers = [];
+    for (let i = 0; i < 50; i++)
+      answers.push(await directRequest(port, listPath, { headers: { Authorization: `Bearer bogus-token-${i}-of-the-limit-test` } }));
+    const statuses = answers.map((a) => a.status);
+    assert.ok(
+      statuses.slice(0, 8).every((s) => s === 401),
+      statuses.join(' '),
+    );
+    assert.ok(
+      statuses.slice(12).every((s) => s === 429),
+      statuses.join(' '),
+    );
+    assert.equal(answers.at(-1)!.headers['retry-after'], '6');
+    await asProxy({ 'X-Remote-User': 'token-limit-marker' });
+    await eventually('the marker review', async () => (await reviewsSince(since)).some((r) => r.user === 'token-limit-marker'));
+    const reviews = (await operatorCreates('tokenreviews', since)).length;
+    assert.ok(reviews <= 10, `${reviews} TokenReviews for 50 unknown tokens`);
+  });
 });
+
+interface LogLine {
+  level: string;
+  msg: string;
+  code?: number;
+  user?: string;
+}
+const logLength = () => readFileSync(operator.logFile, 'utf8').length;
+/** The operator's log lines written after `offset`. */
+const logSince = (offset: number): LogLine[] =>
+  readFileSync(operator.logFile, 'utf8')
+    .slice(offset)
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
 
 const decoded = (s: string) => Buffer.from(s, 'base64').toString('utf8');
 const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;

@@ -8,6 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { controlPlaneBackend, staticBackend } from '../../../src/aggregated/backend.ts';
 import { ApiStatusError } from '../../../src/aggregated/status.ts';
 import { workspaceStorage } from '../../../src/aggregated/workspace-storage.ts';
@@ -146,5 +149,33 @@ describe('the static backend (--app=aggregated-apiserver, §1.1)', () => {
     assert.match(statusOf(() => none.forNamespace('coder')).message, /configure --coder-url and --coder-session-token/);
     assert.throws(() => staticBackend({ url: 'http://127.0.0.1:1', timeoutMs: 1000, logger }), /partially configured/);
     assert.throws(() => staticBackend({ url: 'http://127.0.0.1:1', token, timeoutMs: 1000, logger }), /configure --coder-namespace/);
+  });
+
+  it('reads --coder-session-token-file at start and again after a minute, keeping the last token when the file cannot be read', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'token-file-'));
+    const file = join(dir, 'token');
+    assert.throws(
+      () => staticBackend({ url: coder.url, tokenFile: file, namespace: 'coder', timeoutMs: 1000, logger }),
+      /cannot read .*ENOENT/,
+    );
+    writeFileSync(file, '\n');
+    assert.throws(() => staticBackend({ url: coder.url, tokenFile: file, namespace: 'coder', timeoutMs: 1000, logger }), /is empty/);
+    const rotated = 'aggregated1-rotatedtokenvalue00000000';
+    coder.addToken(rotated);
+    writeFileSync(file, `${token}\n`);
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    const backend = staticBackend({ url: coder.url, tokenFile: file, namespace: 'coder', timeoutMs: 1000, logger });
+    const tokenSent = async () => {
+      await workspaceStorage(backend).list('coder');
+      return coder.requests.at(-1)!.token;
+    };
+    assert.equal(await tokenSent(), token);
+    writeFileSync(file, rotated);
+    assert.equal(await tokenSent(), token, 'not read again within the minute');
+    t.mock.timers.tick(60_000);
+    assert.equal(await tokenSent(), rotated);
+    rmSync(file);
+    t.mock.timers.tick(60_000);
+    assert.equal(await tokenSent(), rotated, 'a failed re-read keeps the token');
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseName } from '../../../src/aggregated/objects.ts';
-import { route } from '../../../src/aggregated/routes.ts';
+import { isHealthPath, requestTarget, route } from '../../../src/aggregated/routes.ts';
+import type { ApiStatusError } from '../../../src/aggregated/status.ts';
 
 const q = (s = '') => new URLSearchParams(s);
 const base = '/apis/aggregation.coder.com/v1alpha1';
@@ -28,10 +29,57 @@ describe('paths and verbs (R8, R9, R13) and names (§2.4)', () => {
     assert.equal((route('PUT', `${base}/namespaces/ns/codertemplates/acme.t`, q()) as { verb: string }).verb, 'update');
   });
 
-  it('serves health anonymously only on the exact paths', () => {
-    for (const p of ['/healthz', '/livez', '/readyz']) assert.equal(route('GET', p, q()).type, 'health');
-    for (const p of ['/healthz/ping', '/readyzX', '/version', '/', `${base}/coderworkspaces/x/y`])
-      assert.notEqual(route('GET', p, q()).type, 'health');
+  it('reads verbs and names as kube-apiserver does, so a Role means the same here as on a built-in resource', () => {
+    const verbOf = (method: string, path: string, query = '') => {
+      const r = route(method, `${base}${path}`, q(query));
+      return r.type === 'resource' ? [r.verb, r.name ?? '', r.subresource ?? ''] : [r.type];
+    };
+    const ws = '/namespaces/ns/coderworkspaces';
+    assert.deepEqual(verbOf('GET', `${ws}/acme.a.dev`, 'watch=true'), ['get', 'acme.a.dev', ''], 'an item GET is a get, watch or not');
+    assert.deepEqual(verbOf('HEAD', `${ws}/acme.a.dev`), ['get', 'acme.a.dev', '']);
+    assert.deepEqual(verbOf('GET', ws, 'watch=yes'), ['watch', '', '']);
+    assert.deepEqual(verbOf('GET', ws, 'watch='), ['watch', '', ''], 'an empty value is true, as Go reads a bool parameter');
+    assert.deepEqual(verbOf('GET', ws, 'watch=FALSE'), ['list', '', '']);
+    assert.deepEqual(verbOf('GET', ws, 'watch=0'), ['list', '', '']);
+    assert.deepEqual(verbOf('GET', ws, 'fieldSelector=metadata.name%3Dacme.a.dev'), ['list', 'acme.a.dev', '']);
+    assert.deepEqual(verbOf('GET', ws, 'watch=1&fieldSelector=metadata.namespace%3Dns,metadata.name%3D%3Dacme.a.dev'), [
+      'watch',
+      'acme.a.dev',
+      '',
+    ]);
+    assert.deepEqual(verbOf('GET', ws, 'fieldSelector=metadata.name!%3Dacme.a.dev'), ['list', '', ''], 'not an exact match');
+    assert.deepEqual(verbOf('GET', ws, 'fieldSelector=metadata.name%3D..'), ['list', '', ''], 'not a path segment name');
+    assert.deepEqual(verbOf('GET', ws, 'fieldSelector=nonsense'), ['list', '', ''], 'unparseable: no name');
+    assert.deepEqual(verbOf('GET', `/watch${ws}/acme.a.dev`), ['watch', 'acme.a.dev', '']);
+    assert.deepEqual(verbOf('GET', `/watch${ws}`), ['watch', '', '']);
+    assert.deepEqual(verbOf('DELETE', ws), ['deletecollection', '', '']);
+    assert.deepEqual(verbOf('POST', `${ws}/acme.a.dev/start`), ['create', 'acme.a.dev', 'start']);
+    assert.deepEqual(verbOf('GET', `${ws}/acme.a.dev/log`, 'follow=true&watch=true'), ['get', 'acme.a.dev', 'log']);
+    assert.deepEqual(verbOf('OPTIONS', `${ws}/acme.a.dev`), ['', 'acme.a.dev', '']);
+    assert.deepEqual(verbOf('GET', '/coderworkspaces/x'), ['unknown'], 'an item has a namespace');
+  });
+
+  it('serves health anonymously only on the exact paths, compared as sent', () => {
+    for (const p of ['/healthz', '/livez', '/readyz', '/readyz?verbose']) assert.equal(isHealthPath(p), true, p);
+    for (const p of ['/healthz/ping', '/readyzX', '/version', '/', '/healthz/../apis', '/%68ealthz', '/healthz/'])
+      assert.equal(isHealthPath(p), false, p);
+  });
+
+  it('decodes the path before reading it, as Go gives it to kube-apiserver, and refuses a malformed escape with 400', () => {
+    assert.equal(requestTarget(`${base}/namespaces/n%73/coderworkspaces?watch=1`).path, `${base}/namespaces/ns/coderworkspaces`);
+    for (const bad of ['/apis/%zz', `${base}/namespaces/ns/coderworkspaces/%E0%A4%A`, '/%'])
+      assert.deepEqual(
+        (() => {
+          try {
+            requestTarget(bad);
+            return 'accepted';
+          } catch (err) {
+            return (err as ApiStatusError).code;
+          }
+        })(),
+        400,
+        bad,
+      );
   });
 
   it('parses names as the Go original', () => {

@@ -57,6 +57,15 @@ describe('operator flags', () => {
       maxMutatingRequestsInflight: 5,
     });
     assert.throws(() => parseOperatorArgs(['--max-requests-inflight=0']), /--max-requests-inflight=0: expected a whole number from 1/);
+    const fromFile = parseOperatorArgs([
+      '--app=aggregated-apiserver',
+      '--coder-session-token-file=/var/run/coder/token',
+    ]) as OperatorOptions;
+    assert.equal(fromFile.aggregated.coderSessionTokenFile, '/var/run/coder/token');
+    assert.throws(
+      () => parseOperatorArgs(['--coder-session-token=tok', '--coder-session-token-file=/var/run/coder/token']),
+      /--coder-session-token and --coder-session-token-file: give one of them, not both/,
+    );
     assert.equal((parseOperatorArgs(['--coder-request-timeout=1m30s']) as OperatorOptions).aggregated.coderRequestTimeoutMs, 90_000);
     assert.equal((parseOperatorArgs(['--coder-request-timeout=0']) as OperatorOptions).aggregated.coderRequestTimeoutMs, 30_000);
     assert.throws(() => parseOperatorArgs(['--coder-request-timeout=-1s']), /must not be negative/);
