@@ -291,7 +291,7 @@ export class AggregatedServer {
       if (state !== 'active') {
         // The namespace controller lists everything and deletes what it finds: it must find nothing.
         if (verb === 'list') return this.sendList(res, storage, [], rendering, q);
-        if (verb === 'watch') return this.watch(request, rendering, []);
+        if (verb === 'watch') return this.watch(request, rendering, this.watchScope(request), []);
         if (state === 'missing')
           throw new ApiStatusError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
         if (verb === 'delete')
@@ -308,7 +308,7 @@ export class AggregatedServer {
       case 'watch': {
         const scope = this.watchScope(request);
         const initial = q.get('sendInitialEvents') === 'true' ? (await this.listAll(storage, namespace, q)).filter(scope) : undefined;
-        return this.watch(request, rendering, initial);
+        return this.watch(request, rendering, scope, initial);
       }
       case 'get':
         return this.sendObject(res, 200, await storage.get(namespace, name!), rendering, storage);
@@ -503,12 +503,11 @@ export class AggregatedServer {
     return (o) => o.metadata.name === name && select(o);
   }
 
-  private watch(request: ResourceRequest, rendering: Rendering, initial: AggregatedObject[] | undefined): void {
+  private watch(request: ResourceRequest, rendering: Rendering, select: Selector, initial: AggregatedObject[] | undefined): void {
     const { req, res, storage, query: q } = request;
     const { namespace } = request.attributes;
     if (q.get('resourceVersionMatch') && q.get('sendInitialEvents') !== 'true')
       throw badRequest('resourceVersionMatch is only supported with sendInitialEvents=true on this watch endpoint');
-    const select = this.watchScope(request);
     const timeoutSeconds = Number(q.get('timeoutSeconds')) || minWatchSeconds * (1 + Math.random());
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();

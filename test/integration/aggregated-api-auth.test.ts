@@ -49,10 +49,26 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
 `;
 const workspaceRule = (verbs: string, names = '') =>
   `{apiGroups: [aggregation.coder.com], resources: [coderworkspaces], verbs: [${verbs}]${names ? `, resourceNames: [${names}]` : ''}}`;
+const rule = (resources: string, verbs: string) => `{apiGroups: [aggregation.coder.com], resources: [${resources}], verbs: [${verbs}]}`;
+/** The least Role of each task in docs/how-to/aggregated-api.md "Who may do what", one user each. */
+const docsRoles = {
+  'task-read': rule('coderworkspaces', 'get, list, watch'),
+  'task-patch': rule('coderworkspaces', 'get, patch'),
+  'task-start-stop': rule('coderworkspaces/start, coderworkspaces/stop', 'create'),
+  'task-log': rule('coderworkspaces/log', 'get'),
+  'task-create': rule('coderworkspaces', 'create'),
+  'task-apply': rule('coderworkspaces', 'patch, create'),
+  'task-delete': rule('coderworkspaces', 'delete'),
+  'task-delete-wait': rule('coderworkspaces', 'delete, get, list, watch'),
+  'task-templates': rule('codertemplates, codertemplateversions', 'get, list'),
+  'task-template-patch': rule('codertemplates', 'get, patch'),
+  'task-promote': rule('codertemplates/promote', 'create'),
+};
 const userRbac = [
   grant('olivia', workspaceRule('get, watch', 'acme.alice.dev')),
   grant('uma', workspaceRule('get, patch, update')),
   grant('cora', workspaceRule('get, patch, create')),
+  ...Object.entries(docsRoles).map(([user, r]) => grant(user, r)),
 ].join('---');
 
 let cp: ControlPlane;
@@ -61,6 +77,7 @@ let operator: RunningOperator;
 let port: number;
 let admin: string;
 let rogue: Pki;
+let starterVersion: string;
 
 /** A list request as the front proxy sends it: its certificate, and the identity in X-Remote-* lines. */
 const asProxy = (headers: Record<string, string | string[]>, cert: ClientCert = cp.pki.frontProxyClient) =>
@@ -74,12 +91,14 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     await kubectlOk(admin, ['create', 'namespace', served]);
     await kubectlOk(admin, ['apply', '-f', '-'], `${readerRbac}---${userRbac}`);
     await kubectlOk(admin, ['create', 'serviceaccount', 'token-user', '-n', served]);
-    seedRunningWorkspaces(coder.state.world, coder.state.users, {
+    ({
+      version: { id: starterVersion },
+    } = seedRunningWorkspaces(coder.state.world, coder.state.users, {
       organization: 'acme',
       template: 'starter',
       owner: 'alice',
-      workspaces: ['dev', 'other'],
-    });
+      workspaces: ['dev', 'other', 'gone', 'gone2'],
+    }));
     rogue = await createPki(await mkdtemp(join(cp.dir, 'rogue-pki-')));
     ({ operator, port } = await startAggregatedApi(cp, coder, token, served));
   });
@@ -458,6 +477,55 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     const created = await kubectl(cora, ['apply', '--server-side', '-f', '-'], manifest('acme.alice.applied'));
     assert.equal(created.code, 0, created.stderr);
     assert.ok(coder.state.world.workspaces.some((w) => !w.deleted && w.workspace.name === 'applied'));
+  });
+
+  it('lets each Role of the docs do its task with kubectl, and needs nothing more', async () => {
+    const as = async (user: keyof typeof docsRoles, args: string[], input?: string) => {
+      const answer = await kubectl(await cp.userKubeconfig(user), args, input);
+      assert.equal(answer.code, 0, `${user}: kubectl ${args.join(' ')}: ${answer.stderr}`);
+    };
+    const ws = (name: string) =>
+      JSON.stringify({
+        apiVersion: 'aggregation.coder.com/v1alpha1',
+        kind: 'CoderWorkspace',
+        metadata: { name, namespace: served },
+        spec: { organization: 'acme', templateName: 'starter', running: true },
+      });
+    const item = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}`;
+    await as('task-read', ['get', 'coderworkspaces', '-n', served]);
+    await as('task-patch', [
+      'patch',
+      'coderworkspace',
+      'acme.alice.other',
+      '-n',
+      served,
+      '--type=merge',
+      '-p',
+      '{"spec":{"running":true}}',
+    ]);
+    await as('task-start-stop', ['create', '--raw', `${item}/coderworkspaces/acme.alice.other/start`, '-f', '-'], '{}');
+    await as('task-log', ['get', '--raw', `${item}/coderworkspaces/acme.alice.other/log`]);
+    await as('task-create', ['create', '-f', '-'], ws('acme.alice.made'));
+    await as('task-apply', ['apply', '--server-side', '-f', '-'], ws('acme.alice.applied2'));
+    await as('task-apply', ['apply', '--server-side', '-f', '-'], ws('acme.alice.applied2'));
+    await as('task-delete', ['delete', 'coderworkspace', 'acme.alice.gone', '-n', served, '--wait=false']);
+    await as('task-delete-wait', ['delete', 'coderworkspace', 'acme.alice.gone2', '-n', served, '--timeout=60s']);
+    await as('task-templates', ['get', 'codertemplates,codertemplateversions', '-n', served]);
+    await as('task-template-patch', [
+      'patch',
+      'codertemplate',
+      'acme.starter',
+      '-n',
+      served,
+      '--type=merge',
+      '-p',
+      '{"spec":{"displayName":"Starter"}}',
+    ]);
+    await as(
+      'task-promote',
+      ['create', '--raw', `${item}/codertemplates/acme.starter/promote`, '-f', '-'],
+      JSON.stringify({ spec: { versionID: starterVersion } }),
+    );
   });
 
   it('refuses a TLS 1.1 client at the handshake and agrees on TLS 1.2 or 1.3, also after the trust and certificate changed (R1)', async () => {
