@@ -87,7 +87,11 @@ describe('the control-plane backend (--app=all)', () => {
     const dotted = aControlPlane('co.der').inNamespace('coder').withUid('u2').withStatus(ready).build();
     assert.match(
       statusOf(() => backendOf([dotted]).forNamespace('coder')).message,
-      /no eligible CoderControlPlane instances found in namespace "coder"/,
+      /no eligible CoderControlPlane instances found in namespace "coder": the namespace is served by its one CoderControlPlane whose operator access is ready \(status.operatorAccessReady true/,
+    );
+    assert.match(
+      statusOf(() => backendOf([]).forNamespace('coder')).message,
+      /kubectl get codercontrolplanes -n coder -o jsonpath=.*OperatorAccessReady/,
     );
     const notReady = aControlPlane('coder')
       .inNamespace('coder')
