@@ -76,6 +76,11 @@ build_coder() {
   for v in $CODER_VERSIONS; do build_coder_version "$v"; done
 }
 
+# The writable copy of Coder's module being built, removed when the script ends however it ends (a RETURN
+# trap would outlive the function and run again, after `src` is gone, at the next function's return).
+coder_src=''
+trap '[ -z "$coder_src" ] || rm -rf "$coder_src"' EXIT
+
 # build_coder_version <version>: coder of that release; the echo-template builder only with CODER_VERSION.
 build_coder_version() {
   local version=$1 out=$cache/coder/$1
@@ -89,7 +94,7 @@ build_coder_version() {
   [ -d "$dir" ] || { log "coder $version: the module proxy did not give github.com/coder/coder/v2@$version"; exit 1; }
   mkdir -p "$cache/coder"
   src=$(mktemp -d "$cache/coder/src-XXXXXX")
-  trap 'rm -rf "$src"' RETURN
+  coder_src=$src
   cp -r "$dir/." "$src/" && chmod -R u+w "$src"
   mkdir -p "$out"
   (cd "$src" && go build -trimpath -ldflags "-s -w -X github.com/coder/coder/v2/buildinfo.tag=${version#v}" \
@@ -101,6 +106,8 @@ build_coder_version() {
   fi
   "$out/coder" --version | grep -q "${version}"
   touch "$out/.complete"
+  rm -rf "$src"
+  coder_src=''
 }
 
 # Coder's own API description and database schema of each release the operator supports: the tests
