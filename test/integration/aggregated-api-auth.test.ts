@@ -82,6 +82,14 @@ let starterVersion: string;
 /** A list request as the front proxy sends it: its certificate, and the identity in X-Remote-* lines. */
 const asProxy = (headers: Record<string, string | string[]>, cert: ClientCert = cp.pki.frontProxyClient) =>
   directRequest(port, listPath, { headers, cert });
+/** A CoderWorkspace of the seeded template, as a user would apply it. */
+const workspaceManifest = (name: string) =>
+  JSON.stringify({
+    apiVersion: 'aggregation.coder.com/v1alpha1',
+    kind: 'CoderWorkspace',
+    metadata: { name, namespace: served },
+    spec: { organization: 'acme', templateName: 'starter', running: true },
+  });
 const message = (answer: { body: string }) => (JSON.parse(answer.body) as { message: string }).message;
 
 describe('aggregated API authentication, authorization and trust', { timeout: 300_000 }, () => {
@@ -449,32 +457,25 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
 
   it('creates through apply only with create on the name, and never through an update (PUT of a missing object is a 404)', async () => {
     const writes = () => coder.requests.filter((r) => r.method !== 'GET').length;
-    const manifest = (name: string) =>
-      JSON.stringify({
-        apiVersion: 'aggregation.coder.com/v1alpha1',
-        kind: 'CoderWorkspace',
-        metadata: { name, namespace: served },
-        spec: { organization: 'acme', templateName: 'starter', running: true },
-      });
     const [uma, cora] = [await cp.userKubeconfig('uma'), await cp.userKubeconfig('cora')];
     const before = writes();
-    const applied = await kubectl(uma, ['apply', '--server-side', '-f', '-'], manifest('acme.alice.applied'));
+    const applied = await kubectl(uma, ['apply', '--server-side', '-f', '-'], workspaceManifest('acme.alice.applied'));
     assert.notEqual(applied.code, 0);
     assert.match(
       applied.stderr,
       /User "uma" cannot create resource "coderworkspaces" in API group "aggregation\.coder\.com" in the namespace "coder"/,
     );
-    const replaced = await kubectl(uma, ['replace', '-f', '-'], manifest('acme.alice.replaced'));
+    const replaced = await kubectl(uma, ['replace', '-f', '-'], workspaceManifest('acme.alice.replaced'));
     assert.notEqual(replaced.code, 0);
     assert.match(replaced.stderr, /NotFound|not found/);
     assert.equal(writes(), before, 'nothing reached Coder');
     assert.equal(
-      (await kubectl(uma, ['apply', '--server-side', '-f', '-'], manifest('acme.alice.dev'))).code,
+      (await kubectl(uma, ['apply', '--server-side', '-f', '-'], workspaceManifest('acme.alice.dev'))).code,
       0,
       'an apply that updates needs patch only',
     );
 
-    const created = await kubectl(cora, ['apply', '--server-side', '-f', '-'], manifest('acme.alice.applied'));
+    const created = await kubectl(cora, ['apply', '--server-side', '-f', '-'], workspaceManifest('acme.alice.applied'));
     assert.equal(created.code, 0, created.stderr);
     assert.ok(coder.state.world.workspaces.some((w) => !w.deleted && w.workspace.name === 'applied'));
   });
@@ -484,13 +485,6 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
       const answer = await kubectl(await cp.userKubeconfig(user), args, input);
       assert.equal(answer.code, 0, `${user}: kubectl ${args.join(' ')}: ${answer.stderr}`);
     };
-    const ws = (name: string) =>
-      JSON.stringify({
-        apiVersion: 'aggregation.coder.com/v1alpha1',
-        kind: 'CoderWorkspace',
-        metadata: { name, namespace: served },
-        spec: { organization: 'acme', templateName: 'starter', running: true },
-      });
     const item = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}`;
     await as('task-read', ['get', 'coderworkspaces', '-n', served]);
     await as('task-patch', [
@@ -505,9 +499,9 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     ]);
     await as('task-start-stop', ['create', '--raw', `${item}/coderworkspaces/acme.alice.other/start`, '-f', '-'], '{}');
     await as('task-log', ['get', '--raw', `${item}/coderworkspaces/acme.alice.other/log`]);
-    await as('task-create', ['create', '-f', '-'], ws('acme.alice.made'));
-    await as('task-apply', ['apply', '--server-side', '-f', '-'], ws('acme.alice.applied2'));
-    await as('task-apply', ['apply', '--server-side', '-f', '-'], ws('acme.alice.applied2'));
+    await as('task-create', ['create', '-f', '-'], workspaceManifest('acme.alice.made'));
+    await as('task-apply', ['apply', '--server-side', '-f', '-'], workspaceManifest('acme.alice.applied2'));
+    await as('task-apply', ['apply', '--server-side', '-f', '-'], workspaceManifest('acme.alice.applied2'));
     await as('task-delete', ['delete', 'coderworkspace', 'acme.alice.gone', '-n', served, '--wait=false']);
     await as('task-delete-wait', ['delete', 'coderworkspace', 'acme.alice.gone2', '-n', served, '--timeout=60s']);
     await as('task-templates', ['get', 'codertemplates,codertemplateversions', '-n', served]);
