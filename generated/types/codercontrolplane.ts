@@ -199,7 +199,7 @@ export interface CoderControlPlaneSpecRbac {
    */
   enableDeployments?: boolean;
   /**
-   * Extra rules appended to the workspace Role, for workspace templates that need more.
+   * Extra rules appended to the workspace Role, for workspace templates that need more. Kubernetes lets the operator grant only permissions it holds: a rule beyond its own role must first be granted to it with a ClusterRole labelled coder.com/aggregate-to-workspace-grantable "true" (see the WorkspaceRBACReady condition, reason RulesNotGrantable).
    *
    * Items: PolicyRule holds information that describes a policy rule, but does not contain information about who the rule applies to or which namespace the rule applies to.
    */
@@ -600,6 +600,8 @@ export const CoderControlPlaneConditions = {
       NamespaceNotOptedIn: 'NamespaceNotOptedIn',
       /** False. A Role or RoleBinding with the workspace RBAC name exists and was not made by the operator for this control plane; the operator leaves it untouched. The message names it. */
       ObjectNotOwned: 'ObjectNotOwned',
+      /** False. The API server refused the workspace Role or RoleBinding because it grants permissions the operator does not hold itself (Kubernetes lets a subject grant only what it holds). The message names the spec.rbac.extraRules entries and the permissions; grant them to the operator with a ClusterRole labelled coder.com/aggregate-to-workspace-grantable "true", or remove them. Retried every minute. */
+      RulesNotGrantable: 'RulesNotGrantable',
     },
   },
   /** Whether the operator may manage the objects it creates for the control plane (ServiceAccount, Deployment, Service, Ingress, HTTPRoute). The operator never takes over an object of the same name that it did not create for this control plane, and never deletes one. */

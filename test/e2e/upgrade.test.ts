@@ -3,8 +3,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AppsV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, type V1Role } from '@kubernetes/client-node';
 import { parse } from 'yaml';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { buildWorkspaceRbac } from '../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { goOriginalCrds, goOriginalKinds } from '../fixtures/go-original/crds.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
@@ -12,6 +14,7 @@ import { operatorNamespace, operatorServiceAccount, startOperator, type RunningO
 import { eventually } from '../harness/wait.ts';
 
 const ns = 'coder';
+const configMapsRule = { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] };
 const env = Array.from({ length: 300 }, (_, i) => ({ name: `LEGACY_${i}`, value: String(i) }));
 
 // Objects the Go original admitted, using what it allowed and this version's schema no longer does.
@@ -45,6 +48,13 @@ const legacyObjects = [
   },
   {
     apiVersion: 'coder.com/v1alpha1',
+    kind: 'CoderControlPlane',
+    metadata: { name: 'go-rules', namespace: ns },
+    // Workspace templates that read ConfigMaps: the Go original's own role held configmaps get, list and watch.
+    spec: { operatorAccess: { disabled: true }, rbac: { extraRules: [configMapsRule] } },
+  },
+  {
+    apiVersion: 'coder.com/v1alpha1',
     kind: 'CoderProvisioner',
     metadata: { name: 'no-ref', namespace: ns },
     spec: { controlPlaneRef: {} },
@@ -67,6 +77,7 @@ describe('upgrade from the Go original', () => {
   let cp: ControlPlane;
   let admin: string;
   let operator: RunningOperator | undefined;
+  let goEraRoleName: string;
   const condition = (name: string, type: string, kind = 'codercontrolplane') =>
     kubectlOk(admin, [
       '-n',
@@ -90,7 +101,19 @@ describe('upgrade from the Go original', () => {
       goOriginalKinds.map((plural) => `${plural}.coder.com`),
     );
     for (const obj of legacyObjects) await kubectlOk(admin, ['create', '-f', '-'], JSON.stringify(obj));
+    goEraRoleName = await createGoEraWorkspaceRole('go-rules');
   });
+
+  /** The workspace Role the Go original made for a control plane: the same name and rules, owned by it, without this version's marks. */
+  async function createGoEraWorkspaceRole(name: string): Promise<string> {
+    const controlPlane = JSON.parse(
+      await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', name, '-o', 'json']),
+    ) as CoderControlPlane;
+    const { role } = buildWorkspaceRbac(controlPlane)[0]!;
+    role.metadata = { name: role.metadata!.name!, namespace: ns, ownerReferences: role.metadata!.ownerReferences! };
+    await kubectlOk(admin, ['create', '-f', '-'], JSON.stringify(role));
+    return role.metadata.name!;
+  }
   after(async () => {
     await operator?.process.stop();
     await cp?.stop();
@@ -174,6 +197,23 @@ describe('upgrade from the Go original', () => {
     });
     const describe = await kubectlOk(admin, ['-n', ns, 'describe', 'codercontrolplane', 'legacy']);
     assert.match(describe, /Warning\s+SchemaWarning/);
+  });
+
+  it('keeps the Go-era workspace Role whose extraRules the operator cannot grant, names the entry, and applies it once granted', async () => {
+    const refused = await eventually('WorkspaceRBACReady of the control plane with extraRules', async () => {
+      const line = await condition('go-rules', 'WorkspaceRBACReady');
+      return line.startsWith('False RulesNotGrantable:') && line;
+    });
+    assert.match(refused, /does not hold configmaps \(core\): list, which spec\.rbac\.extraRules\[0\] asks for/);
+    const role = async () => JSON.parse(await kubectlOk(admin, ['-n', ns, 'get', 'role', goEraRoleName, '-o', 'json'])) as V1Role;
+    const kept = await role();
+    assert.deepEqual(kept.rules?.at(-1), configMapsRule, 'the Go-era Role is still in place for running workspaces');
+
+    await kubectlOk(admin, ['apply', '-f', 'config/samples/workspace_grantable_configmaps.yaml']);
+    await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=WorkspaceRBACReady', 'codercontrolplane/go-rules', '--timeout=150s']);
+    const applied = await role();
+    assert.equal(applied.metadata?.labels?.['coder.com/control-plane'], 'go-rules', "now with this version's marks");
+    assert.deepEqual(applied.rules?.at(-1), configMapsRule);
   });
 
   it('names the field of the control plane it cannot build, and builds nothing for it', async () => {

@@ -628,6 +628,40 @@ describe('CoderControlPlane controller', () => {
     }
   });
 
+  it('names an extraRules entry the operator cannot grant, and applies it once an admin grants it as the docs say', async () => {
+    // The Go original's role held configmaps get, list and watch; workspace templates relied on it.
+    const ns = await namespace('rbac-extra');
+    const extraRules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }];
+    await client.create(aControlPlaneIn(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { extraRules } }));
+    const refused = await eventually('WorkspaceRBACReady False', async () => {
+      const line = await conditionLine(ns, 'coder', 'WorkspaceRBACReady');
+      return line.startsWith('False') && line;
+    });
+    assert.match(
+      refused,
+      /^False RulesNotGrantable: The API server refused the workspace Role in "rbac-extra": the operator does not hold configmaps \(core\): list, which spec\.rbac\.extraRules\[0\] asks for, .* ClusterRole labelled coder\.com\/aggregate-to-workspace-grantable: "true", or remove them from spec\.rbac\.extraRules\./,
+    );
+    assert.match(await conditionLine(ns, 'coder', 'Ready'), /^False WorkspaceRBACNotReady: /);
+    await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=Stalled', 'codercontrolplane/coder', '--timeout=30s']);
+    const warning = await eventually('a Warning Event', async () =>
+      (await cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns })).items.find(
+        (e) => e.reason === 'RulesNotGrantable' && e.type === 'Warning',
+      ),
+    );
+    assert.match(warning.note ?? '', /spec\.rbac\.extraRules\[0\]/);
+
+    await kubectlOk(admin, ['apply', '-f', 'config/samples/workspace_grantable_configmaps.yaml']);
+    try {
+      // The operator looks again every minute: nothing tells it when a ClusterRole is aggregated.
+      await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=WorkspaceRBACReady', 'codercontrolplane/coder', '--timeout=120s']);
+      const roles = await cp.adminConfig().makeApiClient(RbacAuthorizationV1Api).listNamespacedRole({ namespace: ns });
+      assert.equal(roles.items.length, 1);
+      assert.deepEqual(roles.items[0]!.rules!.at(-1), { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] });
+    } finally {
+      await kubectlOk(admin, ['delete', '-f', 'config/samples/workspace_grantable_configmaps.yaml']);
+    }
+  });
+
   it('removes workspace RBAC in other namespaces and its finalizer on deletion', async () => {
     const ns = await namespace('rbac-owner');
     const other = await namespace('rbac-workspaces');

@@ -42,6 +42,8 @@ function expectedObjects(namespace: string): string[] {
     'ClusterRole manager-role',
     'ClusterRoleBinding coder-k8s',
     'ClusterRoleBinding coder-k8s-auth-delegator',
+    'ClusterRole coder-k8s-workspace-grantable',
+    'ClusterRoleBinding coder-k8s-workspace-grantable',
     'RoleBinding kube-system/coder-k8s-authentication-reader',
     `Deployment ${namespace}/coder-k8s`,
   ].sort();

@@ -29,8 +29,12 @@ import {
   type WorkspaceRbac,
 } from './desired/workspace-rbac.ts';
 import { workspaceNamespaceConsent } from './workspace-namespace-consent.ts';
+import { describePermission, extraRulesAskingFor, permissionsNotHeld, type HeldPermission } from './rules-not-held.ts';
 
 const exposureRetryMs = 2 * 60_000;
+// Nothing tells the operator when an admin grants it more: the refused Role is tried again this often.
+const rulesNotGrantableRetryMs = 60_000;
+export const workspaceGrantableLabel = 'coder.com/aggregate-to-workspace-grantable';
 const { Exposed, WorkspaceRBACReady, ChildrenOwned } = CoderControlPlaneConditions;
 
 /**
@@ -96,11 +100,16 @@ export async function applyChildren(ctx: ControlPlaneContext, cp: CoderControlPl
     deployment,
     conditions: {
       [Exposed.type]: exposed,
-      [WorkspaceRBACReady.type]: workspaceRbac,
+      [WorkspaceRBACReady.type]: workspaceRbac.condition,
       [ChildrenOwned.type]: childrenOwnedCondition(foreign),
     },
-    requeueAfterMs,
+    requeueAfterMs: soonest(requeueAfterMs, workspaceRbac.requeueAfterMs),
   };
+}
+
+function soonest(...delays: (number | undefined)[]): number | undefined {
+  const set = delays.filter((d): d is number => d !== undefined);
+  return set.length ? Math.min(...set) : undefined;
 }
 
 function childrenOwnedCondition(foreign: Foreign): ConditionInput {
@@ -159,23 +168,32 @@ async function applyServiceAccount(
   }
 }
 
+/** A namespace whose workspace Role or RoleBinding the API server refused as an escalation. */
+interface NotGrantable {
+  namespace: string;
+  missing: HeldPermission[];
+}
+
 /**
  * Applies the workspace Role and RoleBinding in each namespace that consents, and removes what this
  * control plane manages anywhere else (including a namespace that withdrew its consent). A Role or
  * RoleBinding of the same name that is not ours is left alone, and so is the other half of that pair.
+ * A pair the API server refuses as an escalation is kept as it was: workspaces may be running on it.
  */
 async function applyWorkspaceRbac(
   ctx: ControlPlaneContext,
   cp: CoderControlPlane,
   desired: WorkspaceRbac[],
-): Promise<ConditionInput | undefined> {
+): Promise<{ condition?: ConditionInput; requeueAfterMs?: number }> {
   if (cp.spec?.rbac?.workspacePerms === false) {
     await deleteUnwantedWorkspaceRbac(ctx, cp, new Set());
-    return undefined;
+    return {};
   }
   const notOptedIn: string[] = [];
   const foreign: Foreign = [];
+  const notGrantable: NotGrantable[] = [];
   const applied = [];
+  const refused = [];
   const ours = (live: V1Role | V1RoleBinding) => isManagedWorkspaceRbac(cp, live, new Set());
   for (const rbac of desired) {
     const consent = workspaceNamespaceConsent(cp, rbac.namespace, ctx.caches.namespaces.get(undefined, rbac.namespace));
@@ -198,22 +216,58 @@ async function applyWorkspaceRbac(
       for (const t of [roleTarget, bindingTarget]) if (t.foreign) foreign.push(t.description);
       continue;
     }
-    // The Role first: binding a Role that does not exist yet is refused as an escalation.
-    await ctx.writer.apply(builtinResources.role, role, roleTarget.live);
-    await ctx.writer.apply(builtinResources.roleBinding, roleBinding, bindingTarget.live);
-    applied.push(rbac);
+    try {
+      // The Role first: binding a Role that does not exist yet is refused as an escalation.
+      await ctx.writer.apply(builtinResources.role, role, roleTarget.live);
+      await ctx.writer.apply(builtinResources.roleBinding, roleBinding, bindingTarget.live);
+      applied.push(rbac);
+    } catch (err) {
+      const missing = permissionsNotHeld(err);
+      if (!missing) throw err;
+      notGrantable.push({ namespace: rbac.namespace, missing });
+      refused.push(rbac);
+    }
   }
-  await deleteUnwantedWorkspaceRbac(ctx, cp, workspaceRbacKeepSet(applied));
-  return workspaceRbacCondition(
-    applied.map((r) => r.namespace),
-    notOptedIn,
-    foreign,
+  await deleteUnwantedWorkspaceRbac(ctx, cp, workspaceRbacKeepSet([...applied, ...refused]));
+  return {
+    condition: workspaceRbacCondition(
+      cp,
+      applied.map((r) => r.namespace),
+      notOptedIn,
+      foreign,
+      notGrantable,
+    ),
+    ...(notGrantable.length ? { requeueAfterMs: rulesNotGrantableRetryMs } : {}),
+  };
+}
+
+function notGrantableMessage(cp: CoderControlPlane, notGrantable: NotGrantable[]): string {
+  const namespaces = notGrantable.map((n) => `"${n.namespace}"`).join(', ');
+  const missing = uniquePermissions(notGrantable.flatMap((n) => n.missing));
+  const entries = extraRulesAskingFor(cp.spec?.rbac?.extraRules ?? [], missing).map((i) => `spec.rbac.extraRules[${i}]`);
+  const askedBy = entries.length ? `, which ${entries.join(', ')} ask${entries.length === 1 ? 's' : ''} for` : '';
+  return (
+    `The API server refused the workspace Role in ${namespaces}: the operator does not hold ${missing.map(describePermission).join('; ')}${askedBy}, ` +
+    'and Kubernetes lets it grant only permissions it holds itself. Grant them to the operator with a ClusterRole labelled ' +
+    `${workspaceGrantableLabel}: "true"${entries.length ? ', or remove them from spec.rbac.extraRules' : ''}. ` +
+    'What was applied before stays in place. Retrying every minute.'
   );
 }
 
-function workspaceRbacCondition(applied: string[], notOptedIn: string[], foreign: Foreign): ConditionInput {
+function uniquePermissions(permissions: HeldPermission[]): HeldPermission[] {
+  const byKey = new Map(permissions.map((p) => [JSON.stringify(p), p]));
+  return [...byKey.values()];
+}
+
+function workspaceRbacCondition(
+  cp: CoderControlPlane,
+  applied: string[],
+  notOptedIn: string[],
+  foreign: Foreign,
+  notGrantable: NotGrantable[],
+): ConditionInput {
   const { reasons } = WorkspaceRBACReady;
-  if (!notOptedIn.length && !foreign.length) {
+  if (!notOptedIn.length && !foreign.length && !notGrantable.length) {
     const where = applied.map((ns) => `"${ns}"`).join(', ');
     return {
       type: WorkspaceRBACReady.type,
@@ -223,6 +277,7 @@ function workspaceRbacCondition(applied: string[], notOptedIn: string[], foreign
     };
   }
   const problems = [
+    ...(notGrantable.length ? [notGrantableMessage(cp, notGrantable)] : []),
     ...notOptedIn.map((m) => `No workspace RBAC is created in ${m}.`),
     ...(foreign.length
       ? [`${foreign.join(', ')} already exist and were not created by the operator for this control plane; they are left untouched.`]
@@ -231,7 +286,7 @@ function workspaceRbacCondition(applied: string[], notOptedIn: string[], foreign
   return {
     type: WorkspaceRBACReady.type,
     status: 'False',
-    reason: notOptedIn.length ? reasons.NamespaceNotOptedIn : reasons.ObjectNotOwned,
+    reason: notGrantable.length ? reasons.RulesNotGrantable : notOptedIn.length ? reasons.NamespaceNotOptedIn : reasons.ObjectNotOwned,
     message: problems.join(' '),
   };
 }
