@@ -160,7 +160,7 @@ export interface CoderAIProviderStatus {
     [k: string]: string | undefined;
   };
   /**
-   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, ControlPlaneReady, CredentialSecretReady, Supported and Synced.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, Stalled, ControlPlaneReady, CredentialSecretReady, Supported and Synced.
    */
   conditions?: Conditions;
 }
@@ -225,6 +225,22 @@ export const CoderAIProviderConditions = {
       GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
       /** False. The object is being deleted; the operator is removing the provider from Coder (spec.deletionPolicy Delete). */
       Deleting: 'Deleting',
+    },
+  },
+  /** True only while the object cannot make progress until the user acts (kstatus reads it as Failed); removed otherwise. Its reason and message are those of Ready. */
+  Stalled: {
+    type: 'Stalled',
+    reasons: {
+      /** True. The spec fails its schema; fix the field the message names. */
+      InvalidSpec: 'InvalidSpec',
+      /** True. A credential Secret is missing, unmarked or lacks the key; create or mark it. */
+      CredentialSecretNotReady: 'CredentialSecretNotReady',
+      /** True. The Coder version lacks the API; upgrade Coder. */
+      Unsupported: 'Unsupported',
+      /** True. Coder refused the object for a reason a retry cannot fix (for example a name another object holds, or a value Coder rejects). */
+      SyncFailed: 'SyncFailed',
+      /** True. AI Gateway is off on the control plane. */
+      GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef can be called with the operator's token. */

@@ -622,6 +622,8 @@ export const CoderControlPlaneConditions = {
       Valid: 'Valid',
       /** False. A field holds a value the controller cannot use (for example an empty workspace namespace or an empty TLS Secret name); the message names it. */
       InvalidSpec: 'InvalidSpec',
+      /** False. The API server refused to write a child object (422 invalid, 400 malformed or 403 forbidden, for example spec.replicas -1 or a Service port above 65535, which this schema lets through); the message names the child, the fields and the API server's message. Objects written before stay as they were; retried every 5 minutes. */
+      ChildRefused: 'ChildRefused',
     },
   },
 } as const;

@@ -279,7 +279,7 @@ export interface CoderMCPServerStatus {
    */
   lastSyncedTime?: string;
   /**
-   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, ControlPlaneReady, CredentialSecretReady, Supported and Synced.
+   * The latest observations of the object's state, one per condition type (metav1.Condition). The API reference (docs/reference/api.md) gives the meaning and reasons of each type. Types: Ready, Stalled, ControlPlaneReady, CredentialSecretReady, Supported and Synced.
    */
   conditions?: Conditions;
 }
@@ -321,6 +321,20 @@ export const CoderMCPServerConditions = {
       SyncFailed: 'SyncFailed',
       /** False. The object is being deleted; the operator is removing the MCP server from Coder (spec.deletionPolicy Delete). */
       Deleting: 'Deleting',
+    },
+  },
+  /** True only while the object cannot make progress until the user acts (kstatus reads it as Failed); removed otherwise. Its reason and message are those of Ready. */
+  Stalled: {
+    type: 'Stalled',
+    reasons: {
+      /** True. The spec fails its schema; fix the field the message names. */
+      InvalidSpec: 'InvalidSpec',
+      /** True. A credential Secret is missing, unmarked or lacks the key; create or mark it. */
+      CredentialSecretNotReady: 'CredentialSecretNotReady',
+      /** True. The Coder version lacks the API; upgrade Coder. */
+      Unsupported: 'Unsupported',
+      /** True. Coder refused the object for a reason a retry cannot fix (for example a name another object holds, or a value Coder rejects). */
+      SyncFailed: 'SyncFailed',
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef can be called with the operator's token. */

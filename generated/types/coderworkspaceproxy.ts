@@ -212,6 +212,8 @@ export const CoderWorkspaceProxyConditions = {
       Valid: 'Valid',
       /** False. A field is missing or holds a value the controller cannot use (for example neither spec.bootstrap, spec.controlPlaneRef nor spec.primaryAccessURL); the message names it. */
       InvalidSpec: 'InvalidSpec',
+      /** False. The API server refused to write a child object (422 invalid, 400 malformed or 403 forbidden, for example spec.replicas -1 or a Service port above 65535, which this schema lets through); the message names the child, the fields and the API server's message. Objects written before stay as they were; retried every 5 minutes. */
+      ChildRefused: 'ChildRefused',
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef exists and has a URL. Reported only while spec.controlPlaneRef is set. */

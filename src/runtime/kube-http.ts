@@ -20,11 +20,15 @@ export interface Status {
 export class KubeApiError extends Error {
   readonly code: number;
   readonly status: Status;
+  readonly method: string;
+  readonly path: string;
 
   constructor(code: number, status: Status, method: string, path: string) {
     super(`${method} ${path}: ${code} ${status.reason ?? ''}${status.message ? `: ${status.message}` : ''}`.trim());
     this.code = code;
     this.status = status;
+    this.method = method;
+    this.path = path;
     this.name = 'KubeApiError';
   }
 }

@@ -221,8 +221,15 @@ export async function reportsInvalidSpec<T extends WithConditions>(
       const from = env.coder.requests.length;
       await eventually('the relaxed CRD to admit a value of the wrong type', () => client.create(manifest));
       await waitCondition(name, 'Ready', 'False InvalidSpec');
-      const ready = (await client.get(namespace, name)).status!.conditions!.find((c) => c.type === 'Ready')!;
+      const conditions = (await client.get(namespace, name)).status!.conditions!;
+      const ready = conditions.find((c) => c.type === 'Ready')!;
       assert.match(ready.message, new RegExp(field.replaceAll('.', '\\.')));
+      const stalled = conditions.find((c) => c.type === 'Stalled');
+      assert.deepEqual(
+        [stalled?.status, stalled?.reason, stalled?.message],
+        ['True', 'InvalidSpec', ready.message],
+        'only the user can fix it',
+      );
       assert.deepEqual(
         env.coder.requests.slice(from).filter((r) => r.method !== 'GET'),
         [],
@@ -251,6 +258,7 @@ export async function reportsAIGatewayGates<T extends WithConditions>(
   env.coder.state.entitlements.features.aibridge = { entitlement: 'not_entitled', enabled: false };
   await waitCondition(name, 'Entitled', 'False FeatureNotEntitled', within);
   assert.equal(await condition(name, 'Ready'), 'False NotEntitled');
+  assert.equal(await condition(name, 'Stalled'), 'True NotEntitled', 'a license only the user can change');
   env.coder.state.entitlements.features.aibridge = { entitlement: 'grace_period', enabled: true };
   await waitCondition(name, 'Entitled', 'True GracePeriod', within);
   env.coder.state.aiGatewayEnabled = false;
@@ -258,6 +266,7 @@ export async function reportsAIGatewayGates<T extends WithConditions>(
   env.coder.state.aiGatewayEnabled = true;
   env.coder.state.entitlements.features.aibridge = { entitlement: 'entitled', enabled: true };
   await waitCondition(name, 'Ready', 'True Available', within);
+  assert.equal(await condition(name, 'Stalled'), 'absent');
 }
 
 /** Sets spec.deletionPolicy Orphan, waits until the operator has seen it, deletes the object and waits until it is gone. */

@@ -175,6 +175,7 @@ describe('CoderAIProvider controller', () => {
       );
       await waitCondition(row.name, 'CredentialSecretReady', `False ${row.reason}`);
       assert.equal(await condition(row.name, 'Ready'), 'False CredentialSecretNotReady');
+      assert.equal(await condition(row.name, 'Stalled'), 'True CredentialSecretNotReady');
       const message = (await providers.get(ns, row.name)).status!.conditions!.find((c) => c.type === 'CredentialSecretReady')!.message;
       assert.match(message, new RegExp(`Secret "${ns}/${row.name}"`));
       assert.equal(stored(row.name), undefined);
@@ -189,6 +190,7 @@ describe('CoderAIProvider controller', () => {
       body: keySecret('cred-unmarked', { k: 'sk-unmarked-1' }, 'coderaiprovider/cred-unmarked'),
     });
     await waitCondition('cred-unmarked', 'Ready', 'True Available');
+    assert.equal(await condition('cred-unmarked', 'Stalled'), 'absent');
     assert.deepEqual(
       stored('cred-unmarked')!.keys.map((k) => k.value),
       ['sk-unmarked-1'],

@@ -23,6 +23,7 @@ import { operatorEnvironment, type OperatorEnvironment } from '../harness/operat
 import type { Postgres } from '../harness/postgres.ts';
 import { grantsOf, unusedGrants, usedGrants } from '../harness/rbac-usage.ts';
 import { eventually } from '../harness/wait.ts';
+import { expectRefusedChild } from '../harness/refused-child.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { permissions as controlPlanePermissions } from '../../src/controllers/codercontrolplane/permissions.ts';
 import { permissions as runtimePermissions } from '../../src/runtime/permissions.ts';
@@ -135,6 +136,34 @@ describe('CoderControlPlane controller', () => {
     const after = await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' });
     assert.equal(after.spec!.template.metadata!.annotations!['kubectl.kubernetes.io/restartedAt'], restartedAt);
     await kubectlOk(admin, ['-n', 'coder', 'rollout', 'status', 'deployment/coder', '--timeout=90s']);
+  });
+
+  it('reports each child the API server refuses on a Ready control plane, and becomes Ready again once the spec is fixed', async () => {
+    const refused = (refusedSpec: Record<string, unknown>, message: RegExp, repairSpec: Record<string, unknown>) =>
+      expectRefusedChild(admin, { kind: 'codercontrolplane', namespace: 'coder', name: 'coder', refusedSpec, message, repairSpec });
+    await refused(
+      { replicas: -1 },
+      /\(field spec\.replicas\): Deployment\.apps "coder" is invalid: spec\.replicas: Invalid value: -1: must be greater than or equal to 0/,
+      { replicas: 1 },
+    );
+    await refused({ service: { port: 70000 } }, /Service "coder" is invalid: spec\.ports\[0\]\.port: Invalid value: 70000/, {
+      service: { port: 80 },
+    });
+    await refused({ service: { type: 'Bogus' } }, /Service "coder" is invalid: spec\.type: Unsupported value: "Bogus"/, {
+      service: { type: 'ClusterIP' },
+    });
+  });
+
+  it('reports a refused child on a new control plane instead of leaving its status empty', async () => {
+    const ns = await namespace('refused-new');
+    await client.create(aControlPlaneIn(ns, 'coder', { operatorAccess: { disabled: true }, replicas: -1 }));
+    await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=Stalled', 'codercontrolplane/coder', '--timeout=60s']);
+    assert.match(
+      await conditionLine(ns, 'coder', 'SpecValid'),
+      /^False ChildRefused: The API server refused a child object \(field spec\.replicas\)/,
+    );
+    const obj = await client.get(ns, 'coder');
+    assert.equal(obj.status?.observedGeneration, obj.metadata.generation);
   });
 
   it('exposes through an Ingress, and says so when the Gateway API is not installed', async () => {

@@ -13,6 +13,7 @@ import { controlPlaneWithOperatorAccess, operatorAccessToken } from '../harness/
 import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
+import { expectRefusedChild } from '../harness/refused-child.ts';
 import { aProvisioner } from '../fixtures/coderprovisioner.ts';
 import { grantsOf, unusedGrants, usedGrants, type Grant } from '../harness/rbac-usage.ts';
 import { permissions } from '../../src/controllers/coderprovisioner/permissions.ts';
@@ -132,6 +133,17 @@ describe('CoderProvisioner controller', () => {
     await kubectlOk(env.admin, ['-n', 'coder', 'wait', '--for=condition=Ready', 'coderprovisioner/coder-provisioner', '--timeout=30s']);
     assert.match(await conditionLine('coder', 'coder-provisioner', 'Ready'), /^True Available: /);
     assert.equal(await conditionLine('coder', 'coder-provisioner', 'Stalled'), '');
+  });
+
+  it('reports a Deployment the API server refuses, and becomes Ready again once the spec is fixed', async () => {
+    await expectRefusedChild(env.admin, {
+      kind: 'coderprovisioner',
+      namespace: 'coder',
+      name: 'coder-provisioner',
+      refusedSpec: { replicas: -1 },
+      message: /Deployment\.apps "provisioner-coder-provisioner" is invalid: spec\.replicas: Invalid value: -1/,
+      repairSpec: { replicas: 1 },
+    });
   });
 
   it('carries spec changes to Coder and the Deployment: new tags rotate the key and roll the pods', async () => {

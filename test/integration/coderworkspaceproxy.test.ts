@@ -16,6 +16,7 @@ import { writeVerbs } from '../harness/audit.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
+import { expectRefusedChild } from '../harness/refused-child.ts';
 import { aControlPlane } from '../fixtures/codercontrolplane.ts';
 import { aWorkspaceProxy } from '../fixtures/coderworkspaceproxy.ts';
 
@@ -495,6 +496,17 @@ describe('CoderWorkspaceProxy controller', () => {
     const secret = await readSecret('coder', sample.status!.proxyTokenSecretRef!.name);
     assert.equal(secret.metadata!.labels!['coder.com/credential'], 'true');
     assert.equal(secret.metadata!.annotations!['coder.com/credential-destinations'], 'coderworkspaceproxy/eu-west');
+  });
+
+  it('reports a child the API server refuses, and becomes Ready again once the spec is fixed', async () => {
+    await expectRefusedChild(admin, {
+      kind: 'coderworkspaceproxy',
+      namespace: 'coder',
+      name: 'eu-west',
+      refusedSpec: { replicas: -1 },
+      message: /Deployment\.apps "eu-west" is invalid: spec\.replicas: Invalid value: -1/,
+      repairSpec: { replicas: 1 },
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 // The ordered steps of one CoderControlPlane reconcile.
+import { childRefusalMessage, reportRefusedChild } from '../shared/child-refused.ts';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import {
   CoderControlPlaneConditions as C,
@@ -81,6 +82,8 @@ async function reconcileLive(
   try {
     children = await applyChildren(ctx, cp);
   } catch (err) {
+    const refused = childRefusalMessage(err, coderControlPlaneResource);
+    if (refused) return reportRefusedChild(ctx, coderControlPlaneResource, cp, C.SpecValid, refused, controlPlaneReadyRule);
     if (!(err instanceof SpecError)) throw err;
     return reportInvalidSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, err.message, controlPlaneReadyRule);
   }

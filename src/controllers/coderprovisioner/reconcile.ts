@@ -1,4 +1,5 @@
 // The ordered steps of one CoderProvisioner reconcile (reference §2.5, with the seed's credential rule).
+import { childRefusalMessage, reportRefusedChild } from '../shared/child-refused.ts';
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderProvisionerResource } from '../../../generated/clients/coderprovisioner.ts';
 import {
@@ -64,6 +65,8 @@ export async function reconcileProvisioner(
   try {
     return await reconcileValid(ctx, p, { [C.SpecValid.type]: specValid }, rc);
   } catch (err) {
+    const refused = childRefusalMessage(err, coderProvisionerResource);
+    if (refused) return reportRefusedChild(ctx, coderProvisionerResource, p, C.SpecValid, refused, provisionerReadyRule);
     if (!(err instanceof SpecError)) throw err;
     return invalid(ctx, p, err.message);
   }

@@ -1,4 +1,5 @@
 // The ordered steps of one CoderWorkspaceProxy reconcile.
+import { childRefusalMessage, reportRefusedChild } from '../shared/child-refused.ts';
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import {
@@ -56,6 +57,8 @@ export async function reconcileWorkspaceProxy(ctx: ProxyContext, request: Reques
   try {
     return await reconcileLive(ctx, current, mode, tolerated, rc);
   } catch (err) {
+    const refused = childRefusalMessage(err, coderWorkspaceProxyResource);
+    if (refused) return reportRefusedChild(ctx, coderWorkspaceProxyResource, current, C.SpecValid, refused, workspaceProxyReadyRule);
     if (!(err instanceof SpecError)) throw err;
     return reportInvalidSpec(ctx, coderWorkspaceProxyResource, proxy, C.SpecValid, err.message, workspaceProxyReadyRule);
   }

@@ -9,7 +9,7 @@ import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { ReconcileResult } from '../../runtime/controller.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
 import type { CoderObject, CoderObjectContext } from './coder-object-context.ts';
-import { writeCoderObjectStatus } from './coder-object-reconcile.ts';
+import { summaryConditions, writeCoderObjectStatus } from './coder-object-reconcile.ts';
 import { syncFailure } from './coder-sync-failure.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from './control-plane-ref.ts';
 import { eventTarget } from './event-target.ts';
@@ -65,7 +65,10 @@ export async function finalizeCoderObject<T extends CoderObject>(
       ctx,
       deletion.resource,
       obj,
-      { [R.type]: { type: R.type, status: 'False', reason: R.reasons.Deleting, message }, ...(synced ? { [synced.type]: synced } : {}) },
+      {
+        ...summaryConditions({ reason: R.reasons.Deleting, message, userMustAct: false }, ''),
+        ...(synced ? { [synced.type]: synced } : {}),
+      },
       {},
     );
   const access = resolveControlPlane(ctx, ctx.caches, namespace, ref);

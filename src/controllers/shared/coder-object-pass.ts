@@ -24,7 +24,12 @@ const entitlementsRetryMs = 30_000;
 export interface Blocker<Reason extends string = string> {
   reason: Reason;
   message: string;
+  /** Whether only the user can move the object on (Stalled True), rather than time or a retry. */
+  userMustAct: boolean;
 }
+
+// The reasons a pass stops for that pass on their own: the control plane comes up, the deletion ends.
+const passesOnItsOwn = new Set<string>([R.ControlPlaneNotReady, R.Deleting]);
 
 export interface CoderObjectPass<Status, Reason extends string = string> {
   conditions: Record<string, ConditionInput | undefined>;
@@ -40,21 +45,22 @@ export function newPass<Status, Reason extends string>(resyncMs: number): CoderO
   return { conditions: {}, status: {}, requeueAfterMs: resyncMs };
 }
 
-/** Ends the pass with the problem Ready reports. */
+/** Ends the pass with the problem Ready reports; `userMustAct` defaults to what the reason usually means. */
 export function stopPass<P extends CoderObjectPass<unknown>>(
   pass: P,
   reason: NonNullable<P['blocker']>['reason'],
   message: string,
   extra: Partial<P> = {},
+  userMustAct = !passesOnItsOwn.has(reason),
 ): P {
-  return Object.assign(pass, { blocker: { reason, message } }, extra);
+  return Object.assign(pass, { blocker: { reason, message, userMustAct } }, extra);
 }
 
 /** Synced False from a failed call; one that may pass on its own is also thrown (after the status write). */
 export function failPass<P extends CoderObjectPass<unknown>>(pass: P, action: string, err: unknown): P {
   const failure = syncFailure(action, err);
   pass.conditions[C.Synced.type] = failure.condition;
-  pass.blocker = { reason: R.SyncFailed, message: failure.condition.message };
+  pass.blocker = { reason: R.SyncFailed, message: failure.condition.message, userMustAct: !failure.retry };
   if (failure.retry) pass.error = err instanceof Error ? err : new Error(String(err));
   return pass;
 }
@@ -62,7 +68,7 @@ export function failPass<P extends CoderObjectPass<unknown>>(pass: P, action: st
 /** Synced False for a reason the user must act on (the pass stops, nothing to throw). */
 export function refusePass<P extends CoderObjectPass<unknown>>(pass: P, syncedReason: string, message: string): P {
   pass.conditions[C.Synced.type] = { type: C.Synced.type, status: 'False', reason: syncedReason, message };
-  pass.blocker = { reason: R.SyncFailed, message };
+  pass.blocker = { reason: R.SyncFailed, message, userMustAct: true };
   return pass;
 }
 
@@ -139,7 +145,7 @@ export async function openPass<T extends CoderObject, Status extends { coderVers
       signal.throwIfAborted();
       const unknown = entitlementsUnavailableCondition(err);
       pass.conditions[E.Entitled.type] = unknown;
-      stopPass(pass, E.Ready.reasons.NotEntitled, unknown.message, { requeueAfterMs: entitlementsRetryMs });
+      stopPass(pass, E.Ready.reasons.NotEntitled, unknown.message, { requeueAfterMs: entitlementsRetryMs }, false);
       return undefined;
     }
   }

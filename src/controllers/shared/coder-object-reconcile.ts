@@ -10,8 +10,9 @@ import type { Blocker, CoderObjectPass } from './coder-object-pass.ts';
 import { warnOnNewProblem } from './event-target.ts';
 import { nextConditions } from './step-outcome.ts';
 
-// The AI kinds declare Ready with these reasons.
+// The AI kinds declare Ready and Stalled with these reasons.
 const R = CoderAIProviderConditions.Ready;
+const stalledType = CoderAIProviderConditions.Stalled.type;
 
 export interface CoderObjectKind<T extends CoderObject> {
   resource: ResourceKind;
@@ -43,24 +44,29 @@ export async function reconcileCoderObject<T extends CoderObject>(
   const invalid = kind.specProblem(obj);
   if (invalid) {
     // Nothing is sent to Coder until the spec changes.
-    const ready = { type: R.type, status: 'False' as const, reason: R.reasons.InvalidSpec, message: invalid };
-    await warnOnNewProblem(ctx.events, obj, ready, 'ValidateSpec');
-    await writeCoderObjectStatus(ctx, kind.resource, obj, { [R.type]: ready }, {});
+    const blocker = { reason: R.reasons.InvalidSpec, message: invalid, userMustAct: true };
+    const summary = summaryConditions(blocker, kind.availableMessage);
+    await warnOnNewProblem(ctx.events, obj, summary[R.type], 'ValidateSpec');
+    await writeCoderObjectStatus(ctx, kind.resource, obj, summary, {});
     return;
   }
 
   const pass = await kind.sync(obj, rc.signal);
   rc.signal.throwIfAborted();
   for (const type of kind.warnedConditions) await warnOnNewProblem(ctx.events, obj, pass.conditions[type], kind.syncAction);
-  const conditions = { ...pass.conditions, [R.type]: readyCondition(pass.blocker, kind.availableMessage) };
+  const conditions = { ...pass.conditions, ...summaryConditions(pass.blocker, kind.availableMessage) };
   await writeCoderObjectStatus(ctx, kind.resource, obj, conditions, pass.status);
   if (pass.error) throw pass.error;
   return pass.requeueAfterMs ? { requeueAfterMs: pass.requeueAfterMs } : undefined;
 }
 
-export function readyCondition(blocker: Blocker | undefined, availableMessage: string): ConditionInput {
-  if (blocker) return { type: R.type, status: 'False', reason: blocker.reason, message: blocker.message };
-  return { type: R.type, status: 'True', reason: R.reasons.Available, message: availableMessage };
+/** Ready, and Stalled (True with Ready's reason and message while only the user can move the object on, else removed). */
+export function summaryConditions(blocker: Blocker | undefined, availableMessage: string): Record<string, ConditionInput | undefined> {
+  if (!blocker) {
+    return { [R.type]: { type: R.type, status: 'True', reason: R.reasons.Available, message: availableMessage }, [stalledType]: undefined };
+  }
+  const ready: ConditionInput = { type: R.type, status: 'False', reason: blocker.reason, message: blocker.message };
+  return { [R.type]: ready, [stalledType]: blocker.userMustAct ? { ...ready, type: stalledType, status: 'True' } : undefined };
 }
 
 /** The next status (the conditions changed, the fields given, observedGeneration), written only when it changed. */

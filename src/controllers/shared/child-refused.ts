@@ -1,0 +1,55 @@
+// A child object the API server refuses to write: invalid (422, for example a Deployment with
+// `replicas: -1` or a Service port above 65535, which the CRD schema let through), malformed (400) or
+// forbidden (403, RBAC or an admission policy). Retrying the same write cannot succeed, so the owner
+// reports it: SpecValid False with reason ChildRefused, naming the child, the fields and the API
+// server's message, a Warning Event, and observedGeneration so `kubectl wait` sees the status is current.
+import { KubeApiError } from '../../runtime/kube-http.ts';
+import { scrubSecrets } from '../../runtime/redaction.ts';
+import type { ResourceKind } from '../../runtime/resource.ts';
+import type { Writer } from '../../runtime/writer.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import { eventTarget } from './event-target.ts';
+import type { ReadyRule } from './ready.ts';
+import type { ValidatedObject } from './spec-check.ts';
+import { writeConditions } from './step-outcome.ts';
+
+const refusedCodes = new Set([400, 403, 422]);
+const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// A refusal may end when an admin changes RBAC or an admission policy; nothing tells the operator when.
+const refusedRetryMs = 5 * 60_000;
+
+export interface ChildRefusedCondition {
+  type: 'SpecValid';
+  reasons: { ChildRefused: 'ChildRefused' };
+}
+
+/**
+ * The condition message for `err` when it is the API server refusing a write of a child of `owner`
+ * (not of the owner itself: its status and finalizer writes are not children), else undefined.
+ */
+export function childRefusalMessage(err: unknown, owner: ResourceKind): string | undefined {
+  if (!(err instanceof KubeApiError) || !refusedCodes.has(err.code) || !writeMethods.has(err.method)) return undefined;
+  if (err.path.includes(`/${owner.plural}/`)) return undefined;
+  const fields = [...new Set((err.status.details?.causes ?? []).flatMap((c) => (c.field ? [c.field] : [])))];
+  const named = fields.length ? ` (field${fields.length === 1 ? '' : 's'} ${fields.join(', ')})` : '';
+  const message = err.status.message ?? `${err.code} ${err.status.reason ?? ''}`.trim();
+  // The API server may quote the refused value; a value built from the spec may hold a secret.
+  return scrubSecrets(
+    `The API server refused a child object${named}: ${message}. Change the spec so the object is valid; retried every 5 minutes otherwise.`,
+  );
+}
+
+/** SpecValid False ChildRefused with a Warning Event; the rest of the status keeps describing what runs. */
+export async function reportRefusedChild<T extends ValidatedObject>(
+  deps: { writer: Writer; events: EventRecorder; now(): Date },
+  resource: ResourceKind,
+  obj: T,
+  condition: ChildRefusedCondition,
+  message: string,
+  readyRule: ReadyRule,
+): Promise<{ requeueAfterMs: number }> {
+  await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.ChildRefused, 'ApplyChildren', message);
+  const refused = { type: condition.type, status: 'False' as const, reason: condition.reasons.ChildRefused, message };
+  await writeConditions(deps.writer, resource, obj, { [condition.type]: refused }, deps.now(), readyRule);
+  return { requeueAfterMs: refusedRetryMs };
+}
