@@ -16,7 +16,6 @@ export interface ErrorAnswer {
   secrets?: readonly string[];
 }
 
-const maxSnippet = 200;
 /** The most characters of Coder's message or detail kept in an error (and so in a log line or condition). */
 export const maxMessageChars = 1_000;
 /** The most field validations kept, and the most characters of each one's field and detail. */
@@ -42,11 +41,10 @@ export function parseCoderError(answer: ErrorAnswer): CoderApiError {
     if (typeof parsed.detail === 'string' && parsed.detail !== '') init.detail = scrub(parsed.detail);
     const validations = parseValidations(parsed.validations, scrub);
     if (validations.length > 0) init.validations = validations;
-  } else {
-    // Not Coder's body (a proxy's HTML page, say): keep a short, single-line beginning of it.
-    const text = answer.body.replace(/\s+/g, ' ').trim();
-    const scrubbed = removeSecrets(text.slice(0, maxSnippet + 64), answer.secrets ?? []);
-    if (text !== '') init.detail = scrubbed.length > maxSnippet ? `${scrubbed.slice(0, maxSnippet)}…` : scrubbed;
+  } else if (answer.body.trim() !== '') {
+    // Not Coder's body (a proxy's HTML page, or whatever a URL in a spec points at): its text is not
+    // shown, since it ends up in conditions and Events that other users read and its author is unknown.
+    init.detail = `the body, ${Buffer.byteLength(answer.body)} bytes, is not Coder's JSON and is not shown`;
   }
   return new CoderApiError(init);
 }

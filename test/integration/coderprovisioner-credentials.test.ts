@@ -206,6 +206,18 @@ describe('CoderProvisioner credential Secret rule', () => {
     );
   });
 
+  it('runs spec.image with a token that may create pods in the namespace, where the marks stop (as credential-secrets.md says)', async () => {
+    const deployment = (await apps.listNamespacedDeployment({ namespace: ns })).items.find((d) =>
+      d.metadata?.ownerReferences?.some((r) => r.kind === 'CoderProvisioner'),
+    );
+    assert.ok(deployment, 'a provisioner Deployment');
+    const pod = deployment.spec!.template.spec!;
+    assert.notEqual(pod.automountServiceAccountToken, false, 'the ServiceAccount token is mounted');
+    const user = `system:serviceaccount:${ns}:${pod.serviceAccountName}`;
+    const can = await kubectlOk(env.admin, ['auth', 'can-i', 'create', 'pods', '-n', ns, '--as', user]).catch((err: Error) => err.message);
+    assert.match(can, /^yes/, 'a pod that may create pods may mount any Secret of the namespace into one');
+  });
+
   it('never writes a Secret value to its status or Events', async () => {
     const statuses = JSON.stringify((await client.list(ns)).items.map((o) => o.status));
     const events = JSON.stringify((await env.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns })).items);

@@ -56,11 +56,13 @@ describe('parseCoderError', () => {
     assert.equal(err.message, 'Coder API POST /api/v2/licenses answered 404: Route not found.');
   });
 
-  it('keeps a short beginning of a body that is not Coder JSON', () => {
-    const err = answer(502, `<html>\n<body>Bad   gateway</body></html>${'x'.repeat(500)}`);
+  it('shows only the status and size of a body that is not Coder JSON, whoever wrote it', () => {
+    const body = `<html>\n<body>Your Coder session expired: log in again at https://evil.example</body></html>`;
+    const err = answer(502, body);
     assert.equal(err.coderMessage, undefined);
-    assert.ok(err.detail?.startsWith('<html> <body>Bad gateway</body></html>xxx'));
-    assert.ok(err.detail!.length <= 201);
+    assert.equal(err.detail, `the body, ${Buffer.byteLength(body)} bytes, is not Coder's JSON and is not shown`);
+    assert.doesNotMatch(err.message, /evil|session/);
+    assert.match(err.message, /answered 502/);
   });
 
   it('accepts an empty body and JSON that is not an object', () => {
