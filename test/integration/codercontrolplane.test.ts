@@ -685,7 +685,7 @@ describe('CoderControlPlane controller', () => {
       await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=WorkspaceRBACReady', 'codercontrolplane/coder', '--timeout=120s']);
       const roles = await cp.adminConfig().makeApiClient(RbacAuthorizationV1Api).listNamespacedRole({ namespace: ns });
       assert.equal(roles.items.length, 1);
-      assert.deepEqual(roles.items[0]!.rules!.at(-1), { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] });
+      assert.deepEqual({ ...roles.items[0]!.rules!.at(-1) }, { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] });
     } finally {
       await kubectlOk(admin, ['delete', '-f', 'config/samples/workspace_grantable_configmaps.yaml']);
     }

@@ -504,7 +504,7 @@ describe('CoderWorkspaceProxy controller', () => {
       namespace: 'coder',
       name: 'eu-west',
       refusedSpec: { replicas: -1 },
-      message: /Deployment\.apps "eu-west" is invalid: spec\.replicas: Invalid value: -1/,
+      message: /Deployment\.apps "wsproxy-eu-west" is invalid: spec\.replicas: Invalid value: -1/,
       repairSpec: { replicas: 1 },
     });
   });
