@@ -27,7 +27,7 @@ export interface HostilePostgres {
   /** A postgres:// URL for this server; query is appended as it is (sslmode=..., say). */
   url(query?: string): string;
   /** What the server saw and did, for assertions. */
-  readonly stats: { connections: number; sslRequests: number; attackBytesSent: number };
+  readonly stats: { connections: number; sslRequests: number; attackBytesSent: number; connectedAt: number[] };
   stop(): Promise<void>;
 }
 
@@ -136,7 +136,7 @@ function* endlessNotices(): Iterable<Buffer> {
 }
 
 export async function startHostilePostgres(options: HostilePostgresOptions): Promise<HostilePostgres> {
-  const stats = { connections: 0, sslRequests: 0, attackBytesSent: 0 };
+  const stats = { connections: 0, sslRequests: 0, attackBytesSent: 0, connectedAt: [] as number[] };
   const sockets = new Set<Socket>();
 
   const attack = async (out: Duplex) => {
@@ -179,6 +179,7 @@ export async function startHostilePostgres(options: HostilePostgresOptions): Pro
 
   const server = createServer((socket) => {
     stats.connections++;
+    stats.connectedAt.push(Date.now());
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);

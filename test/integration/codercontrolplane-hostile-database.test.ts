@@ -69,20 +69,26 @@ describe('CoderControlPlane against a hostile database server', () => {
       );
     }
 
-    // The first attempt and the retry 30 s later both meet the server; the operator must survive both.
+    // The first attempts and the retry 30 s later all meet the server; the operator must survive them all.
+    const retried = (c: (typeof cases)[number]) => {
+      const [first, ...later] = c.server.stats.connectedAt;
+      return first !== undefined && later.some((at) => at - first >= 25_000);
+    };
     await eventually(
-      'two attempts on each server, each reported',
+      'the retry on each server, reported',
       async () => {
-        if (!cases.every((c) => c.server.stats.connections >= 2)) return undefined;
+        if (!cases.every(retried)) return undefined;
         const conditions = await Promise.all(cases.map(async (c) => operatorAccessCondition(c.name)));
         return conditions.every((x) => x?.status === 'False') || undefined;
       },
       { timeoutMs: 100_000 },
     );
     const peakAfter = await peakRssMiB(pid);
-    const sent = cases.map((c) => `${c.name} ${Math.round(c.server.stats.attackBytesSent / 1024)} KiB`).join(', ');
+    const sent = cases
+      .map((c) => `${c.name} ${Math.round(c.server.stats.attackBytesSent / 1024)} KiB in ${c.server.stats.connections} connections`)
+      .join(', ');
     t.diagnostic(
-      `operator peak RSS (VmHWM): ${peakBefore.toFixed(0)} MiB before, ${peakAfter.toFixed(0)} MiB after; attack bytes sent: ${sent}`,
+      `operator peak RSS (VmHWM): ${peakBefore.toFixed(0)} MiB before, ${peakAfter.toFixed(0)} MiB after; bytes the server wrote (into its socket buffers, not all read): ${sent}`,
     );
     assert.equal(env!.operator.process.hasExited, false, 'the operator process is still running');
     assert.ok(await answers200(`${env!.operator.probesUrl}/readyz`), 'the operator still answers /readyz');
