@@ -562,7 +562,7 @@ export const CoderControlPlaneConditions = {
       TokenSecretNotOwned: 'TokenSecretNotOwned',
       /** False. The operator refuses the database URL, for example a parameter that names a file (sslrootcert, sslcert, sslkey, passfile, service, ...) or a Unix socket; the message names the parameter. */
       InvalidDatabaseURL: 'InvalidDatabaseURL',
-      /** False. PostgreSQL could not be reached, or closed the connection. */
+      /** False. PostgreSQL could not be reached, closed the connection, or took longer than the bootstrap's 40 s in all. */
       Unreachable: 'Unreachable',
       /** False. PostgreSQL refused the user name or password of the database URL. */
       AuthenticationFailed: 'AuthenticationFailed',
@@ -574,7 +574,7 @@ export const CoderControlPlaneConditions = {
       UserNotCreatedByOperator: 'UserNotCreatedByOperator',
       /** False. The operator token Secret could not be written; the new token was not kept in Coder's database. */
       TokenSecretWriteFailed: 'TokenSecretWriteFailed',
-      /** False. Another failure in Coder's database; the message says which. */
+      /** False. Another failure in Coder's database, or a database server that sent more than the operator reads (a message over 1 MiB, over 4 MiB on one connection); the message says which. */
       Failed: 'Failed',
     },
   },

@@ -91,6 +91,8 @@ export interface Pki {
    * other than clientAuth makes one that may not be used as a client certificate, or one without any.
    */
   clientCert(user: string, groups: string[], signer?: 'ca' | 'front-proxy-ca', usage?: ClientUsage): Promise<ClientCert>;
+  /** Mints a serving certificate signed by the cluster CA for localhost, 127.0.0.1 and ::1 (a harness server's own). */
+  serverCert(name: string): Promise<ClientCert>;
 }
 
 export async function createPki(dir: string): Promise<Pki> {
@@ -122,6 +124,11 @@ export async function createPki(dir: string): Promise<Pki> {
       const name = `${signer === 'ca' ? 'client' : signer}-${user.replace(/[^A-Za-z0-9_-]/g, '_')}${suffix}`;
       await createLeaf(dir, name, signer, clientSubject(user, groups), clientExt(usage));
       return files(name);
+    },
+    async serverCert(name) {
+      const file = `server-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+      await createLeaf(dir, file, 'ca', `/CN=${name}`, serverExt(['localhost']));
+      return files(file);
     },
   };
 }

@@ -1,18 +1,24 @@
 // One PostgreSQL connection per call, one transaction on it, every failure mapped to a safe error, and
-// the connection always closed, also when the caller's signal aborts the call.
+// the connection always closed, also when the caller's signal aborts the call or its deadline passes.
 import type pg from 'pg';
+import { limitBackendMessages, limitUnavailable } from './backend-limits.ts';
 import type { DatabaseEndpoint } from './database-url.ts';
 import { OperatorAccessError } from './errors.ts';
-import { toOperatorAccessError } from './pg-errors.ts';
+import { deadlinePassed, toOperatorAccessError } from './pg-errors.ts';
 
 export interface DatabaseTimeouts {
   /** From opening the socket to the server being ready for queries (TCP, TLS, authentication). */
   connectMs: number;
   /** Server-side limit on each statement, lock waits included. */
   statementMs: number;
+  /**
+   * The whole call: connecting, every statement and the commit. A server that answers each statement just
+   * within its limits, or trickles bytes, would otherwise hold the call (and the reconcile) for minutes.
+   */
+  totalMs: number;
 }
 
-export const defaultTimeouts: DatabaseTimeouts = { connectMs: 10_000, statementMs: 10_000 };
+export const defaultTimeouts: DatabaseTimeouts = { connectMs: 10_000, statementMs: 10_000, totalMs: 40_000 };
 
 /** How long end() may take before the socket is simply dropped (the server then rolls back). */
 const closeGraceMs = 2_000;
@@ -30,18 +36,24 @@ export interface TransactionOptions {
   signal?: AbortSignal | undefined;
 }
 
+async function pgClient(config: pg.ClientConfig): Promise<pg.Client> {
+  // Loaded on first use: an operator without operator access never connects to PostgreSQL.
+  const { default: postgres } = await import('pg');
+  return new postgres.Client(config);
+}
+
 export async function inTransaction<T>(
   endpoint: DatabaseEndpoint,
   { timeouts, signal }: TransactionOptions,
   work: (tx: Transaction) => Promise<T>,
+  /** Tests only: a client whose internals differ from the installed pg's. */
+  makeClient: (config: pg.ClientConfig) => pg.Client | Promise<pg.Client> = pgClient,
 ): Promise<T> {
   signal?.throwIfAborted();
   const fail = (what: string, err: unknown) =>
     toOperatorAccessError(err, { step: what, connectTimeoutMs: timeouts.connectMs, statementTimeoutMs: timeouts.statementMs });
-  // Loaded on first use: an operator without operator access never connects to PostgreSQL.
-  const { default: postgres } = await import('pg');
   // A config object, never a connection string: pg's parser would read files the URL names.
-  const client = new postgres.Client({
+  const client = await makeClient({
     host: endpoint.host,
     port: endpoint.port,
     user: endpoint.user,
@@ -57,32 +69,47 @@ export async function inTransaction<T>(
     application_name: 'coder-k8s-operator-access',
     keepAlive: true,
   } as pg.ClientConfig);
+  // Before connecting, or not at all: without the limit one message from the server can exhaust the heap.
+  const limit = limitBackendMessages(client);
   // A socket that drops after connect is also emitted as 'error'; the query in flight rejects with it
   // and is reported there, so the event itself needs no handling beyond not crashing the process.
   client.on('error', () => undefined);
 
+  let current = 'connecting to PostgreSQL';
+  let expired: OperatorAccessError | undefined;
   let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
+  let deadline: NodeJS.Timeout | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
     onAbort = () => {
       destroy(client);
       reject(signal!.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    deadline = setTimeout(() => {
+      expired = deadlinePassed(current, timeouts.totalMs);
+      destroy(client);
+      reject(expired);
+    }, timeouts.totalMs);
   });
-  aborted.catch(() => undefined);
-  const orAbort = <R>(p: Promise<R>): Promise<R> => (signal ? Promise.race([p, aborted]) : p);
+  interrupted.catch(() => undefined);
+  const orInterrupt = <R>(p: Promise<R>): Promise<R> => Promise.race([p, interrupted]);
+  /** The error the call ends with when the caller or the deadline ended it, whatever the work threw then. */
+  const interruption = () => (signal?.aborted ? signal.reason : expired);
 
   const step = async <R>(what: string, run: (db: Queryable) => Promise<R>): Promise<R> => {
+    current = what;
     try {
-      return await orAbort(run(client));
+      return await orInterrupt(run(client));
     } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      throw fail(what, err);
+      throw interruption() ?? fail(what, err);
     }
   };
 
   try {
-    await step('connecting to PostgreSQL', () => client.connect());
+    await step('connecting to PostgreSQL', async () => {
+      await client.connect();
+      if (!limit.installed()) throw limitUnavailable();
+    });
     await step('starting a transaction', async (db) => {
       await db.query('BEGIN');
       // Set inside the transaction rather than as startup parameters, which PgBouncer refuses.
@@ -97,11 +124,12 @@ export async function inTransaction<T>(
       );
     });
     try {
-      const result = await orAbort(work({ step }));
+      const result = await orInterrupt(work({ step }));
       await step('committing the transaction', (db) => db.query('COMMIT'));
       return result;
     } catch (err) {
-      if (signal?.aborted) throw signal.reason;
+      const ended = interruption();
+      if (ended !== undefined) throw ended;
       // Closing the connection below rolls back too; an explicit ROLLBACK is only worth it on a live one.
       if (!(err instanceof OperatorAccessError && err.reason === 'Unreachable')) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -109,6 +137,7 @@ export async function inTransaction<T>(
       throw err;
     }
   } finally {
+    clearTimeout(deadline);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     await close(client);
   }

@@ -1,5 +1,6 @@
 // Turns what pg, the socket or TLS threw into an OperatorAccessError with a fixed sentence. pg's own
 // messages can quote host names, user names and row values, so they are read to classify, never copied.
+import { BackendLimitExceeded } from './backend-limits.ts';
 import { OperatorAccessError, type OperatorAccessReason } from './errors.ts';
 import { oldestSupportedRelease } from './schema.ts';
 
@@ -22,9 +23,34 @@ const checkSchema =
   "check that the URL names Coder's own database and that Coder has started on it once " +
   `(its migrations create the tables then); a Coder older than ${oldestSupportedRelease}, or much newer than the operator, also shows this`;
 const willRetry = 'the operator retries on its own';
+const checkServer =
+  "check that the database URL names Coder's PostgreSQL (PostgreSQL answers the operator's statements in a few kilobytes)";
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
+}
+
+function mebibytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+}
+
+/** The call's deadline (DatabaseTimeouts.totalMs) passed; the connection was destroyed. */
+export function deadlinePassed(step: string, totalMs: number): OperatorAccessError {
+  return new OperatorAccessError(
+    'Unreachable',
+    `the database server took longer than ${seconds(totalMs)} for the whole bootstrap (connecting, the statements and the commit) ` +
+      `and was disconnected while ${step}: check that the database URL names Coder's PostgreSQL and that it is not overloaded; ${willRetry}`,
+  );
+}
+
+function fromBackendLimit(err: BackendLimitExceeded): Verdict {
+  const what =
+    err.breach === 'message'
+      ? `the database server sent a message longer than ${mebibytes(err.limitBytes)}, so the operator disconnected`
+      : err.breach === 'connection'
+        ? `the database server sent more than ${mebibytes(err.limitBytes)} on one connection, so the operator disconnected`
+        : 'the database server sent a malformed message, so the operator disconnected';
+  return { reason: 'Failed', what, todo: `${checkServer}; ${willRetry}` };
 }
 
 /** A code is copied into the message only if it looks like one (SQLSTATE, errno or OpenSSL name). */
@@ -194,6 +220,10 @@ function fromPlainError(code: string | undefined, text: string, ctx: FailureCont
 
 export function toOperatorAccessError(err: unknown, ctx: FailureContext): OperatorAccessError {
   if (err instanceof OperatorAccessError) return err;
+  if (err instanceof BackendLimitExceeded) {
+    const verdict = fromBackendLimit(err);
+    return new OperatorAccessError(verdict.reason, `${verdict.what} while ${ctx.step}: ${verdict.todo}`);
+  }
   const code = safeCode(err);
   const text = err instanceof Error ? err.message : String(err);
   const verdict = isSqlState(code, err)

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OperatorAccessError, type OperatorAccessReason } from '../../../../src/coder/operator-access/errors.ts';
+import { BackendLimitExceeded } from '../../../../src/coder/operator-access/backend-limits.ts';
 import { toOperatorAccessError } from '../../../../src/coder/operator-access/pg-errors.ts';
 
 const ctx = { step: 'connecting to PostgreSQL', connectTimeoutMs: 10_000, statementTimeoutMs: 10_000 };
@@ -63,6 +64,19 @@ describe('toOperatorAccessError', () => {
       'Invalid',
       /cannot be parsed/,
     ],
+    [
+      'a backend message over the limit',
+      new BackendLimitExceeded('message', 1024 * 1024),
+      'Failed',
+      /^the database server sent a message longer than 1 MiB, so the operator disconnected while connecting/,
+    ],
+    [
+      'a connection over its byte limit',
+      new BackendLimitExceeded('connection', 4 * 1024 * 1024),
+      'Failed',
+      /sent more than 4 MiB on one connection/,
+    ],
+    ['a malformed backend message', new BackendLimitExceeded('malformed', 4), 'Failed', /sent a malformed message/],
     ['anything else', new RangeError(leaky), 'Failed', /unexpected RangeError/],
     ['a thrown string', leaky, 'Failed', /unexpected error/],
   ];
