@@ -145,19 +145,19 @@ async function applyProvider(
 
   const ownID = p.status?.coderID ?? ctx.createdIDs.get(uid ?? '');
   const ours = ownID === existing.id;
-  if (!ours && !p.spec.adoptExisting) {
-    const message =
-      `Coder already has a provider named "${desired.name}" that this object did not create; nothing was changed. ` +
-      `Set spec.adoptExisting to true to take it over, or choose another spec.providerName.`;
-    refusePass(pass, C.Synced.reasons.AlreadyExists, message);
-    return false;
-  }
   const holder = ctx.claims.holderOf(p, existing.id, nameKey, ownID);
   if (holder) {
     // Status forgets the provider: kept there, deleting this object would delete the holder's provider in Coder.
     ctx.createdIDs.delete(uid ?? '');
     Object.assign(pass.status, { coderID: undefined, apiKeys: undefined, appliedSecretHashes: undefined, routes: undefined });
     refuseManagedByAnother(pass, holder, what, 'spec.providerName');
+    return false;
+  }
+  if (!ours && !p.spec.adoptExisting) {
+    const message =
+      `Coder already has a provider named "${desired.name}" that this object did not create; nothing was changed. ` +
+      `Set spec.adoptExisting to true to take it over, or choose another spec.providerName.`;
+    refusePass(pass, C.Synced.reasons.AlreadyExists, message);
     return false;
   }
   if (existing.type !== desired.type) {

@@ -130,6 +130,14 @@ async function applyConfig(
     return true;
   }
 
+  const holder = ctx.claims.holderOf(s, existing.id, nameKey, ownID);
+  if (holder) {
+    // Status forgets the config: kept there, deleting this object would delete the holder's config in Coder.
+    ctx.createdIDs.delete(s.metadata.uid ?? '');
+    Object.assign(pass.status, { coderID: undefined, hasSecrets: undefined, appliedSecretHashes: undefined });
+    refuseManagedByAnother(pass, holder, what, 'spec.slug');
+    return false;
+  }
   const ours = ownID === existing.id;
   if (!ours && !s.spec.adoptExisting) {
     const message =
@@ -138,14 +146,8 @@ async function applyConfig(
     refusePass(pass, C.Synced.reasons.AlreadyExists, message);
     return false;
   }
-  const holder = ctx.claims.claim(s, existing.id, nameKey, ownID);
-  if (holder) {
-    // Status forgets the config: kept there, deleting this object would delete the holder's config in Coder.
-    ctx.createdIDs.delete(s.metadata.uid ?? '');
-    Object.assign(pass.status, { coderID: undefined, hasSecrets: undefined, appliedSecretHashes: undefined });
-    refuseManagedByAnother(pass, holder, what, 'spec.slug');
-    return false;
-  }
+  // Nothing awaited since the check: the claim is this object's.
+  ctx.claims.claim(s, existing.id, nameKey, ownID);
   // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
   if (!s.status?.coderID && ours) {
     pass.status.coderID = existing.id;
