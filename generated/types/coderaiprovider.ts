@@ -279,7 +279,7 @@ export const CoderAIProviderConditions = {
       Applied: 'Applied',
       /** False. A provider with this name exists in Coder that this object did not create, and spec.adoptExisting is false. Nothing was changed. */
       AlreadyExists: 'AlreadyExists',
-      /** False. Another live CoderAIProvider (named in the message) records this provider in its status.coderID; it is never adopted from it. When two objects record the same provider, the older one (creationTimestamp, then uid) keeps it. Nothing was changed. */
+      /** False. Another live CoderAIProvider of any namespace (named in the message) records this provider in its status.coderID, or is creating it; it is never adopted from that object. When two objects record the same provider, the older one (creationTimestamp, then uid) keeps it. Nothing was changed. */
       ManagedByAnotherObject: 'ManagedByAnotherObject',
       /** False. The provider in Coder differs in what Coder cannot change through its API (another type than spec.type, or Bedrock settings that spec no longer has, since Coder takes settings null as not sent). Delete one of them, or set spec.bedrock again. */
       ImmutableFieldConflict: 'ImmutableFieldConflict',

@@ -377,7 +377,7 @@ export const CoderMCPServerConditions = {
       Applied: 'Applied',
       /** False. A config with this slug exists in Coder that this object did not create, and spec.adoptExisting is false. Nothing was changed. */
       AlreadyExists: 'AlreadyExists',
-      /** False. Another live CoderMCPServer (named in the message) records this config in its status.coderID; it is never adopted from it. When two objects record the same config, the older one (creationTimestamp, then uid) keeps it. Nothing was changed. */
+      /** False. Another live CoderMCPServer of any namespace (named in the message) records this config in its status.coderID, or is creating it; it is never adopted from that object. When two objects record the same config, the older one (creationTimestamp, then uid) keeps it. Nothing was changed. */
       ManagedByAnotherObject: 'ManagedByAnotherObject',
       /** False. No Coder release up to v2.36 accepts a field that spec sets (named in the message, for example auth.type externalAuth, tools.rules or auth.customHeaders.userSuppliedKeys); the other fields were applied. */
       FieldUnsupported: 'FieldUnsupported',
