@@ -278,7 +278,7 @@ describe('CoderAIProvider controller', () => {
       'coderaiproviders,codermcpservers',
       '-A',
       '-o',
-      'jsonpath={range .items[*]}{.kind} {.metadata.namespace}/{.metadata.name} {.status.conditions[?(@.type=="Synced")].reason}{"\n"}{end}',
+      'jsonpath={range .items[*]}{.kind} {.metadata.namespace}/{.metadata.name} {.status.conditions[?(@.type=="Synced")].reason}{"\\n"}{end}',
     ]);
     assert.deepEqual(
       waiting.split('\n').filter((l) => l.includes('ManagedByAnotherObject')),
