@@ -68,7 +68,7 @@ export interface CoderAIProviderSpec {
    */
   deletionPolicy?: 'Delete' | 'Orphan';
   /**
-   * Whether the operator may take over a provider of the same name that exists in Coder but was not created by this object. When true, the existing provider is updated to match spec (its keys are replaced by spec.apiKeys). Defaults to false: Synced reports AlreadyExists and nothing is changed.
+   * Whether the operator may take over a provider of the same name that exists in Coder but was not created by this object. When true, the existing provider is updated to match spec (its keys are replaced by spec.apiKeys): whoever may create this object may change deployment-wide configuration that every Coder user's AI traffic goes through. A provider that another live CoderAIProvider records (status.coderID) is never adopted (Synced ManagedByAnotherObject). Defaults to false: Synced reports AlreadyExists and nothing is changed.
    */
   adoptExisting?: boolean;
 }
@@ -219,6 +219,8 @@ export const CoderAIProviderConditions = {
       CredentialSecretNotReady: 'CredentialSecretNotReady',
       /** False. Supported is False; the Coder version has no AI providers API. */
       Unsupported: 'Unsupported',
+      /** False. Another CoderAIProvider (of any namespace, named in the message) records the provider of this name in its status.coderID, so this object does not adopt it, whatever spec.adoptExisting says; nothing was changed. This object goes on once that one is deleted. */
+      ManagedByAnotherObject: 'ManagedByAnotherObject',
       /** False. Synced is False; see its message. */
       SyncFailed: 'SyncFailed',
       /** False. The provider is stored in Coder, but AI Gateway is off in that Coder (config.ai.bridge.enabled is false), so neither AI Gateway clients nor Coder Agents (which Coder starts only with AI Gateway on) can use it. Set CODER_AI_GATEWAY_ENABLED=true on the control plane. */
@@ -293,6 +295,8 @@ export const CoderAIProviderConditions = {
       Applied: 'Applied',
       /** False. A provider with this name exists in Coder that this object did not create, and spec.adoptExisting is false. Nothing was changed. */
       AlreadyExists: 'AlreadyExists',
+      /** False. Another live CoderAIProvider of any namespace (named in the message) records this provider in its status.coderID, or is creating it; it is never adopted from that object. When two objects record the same provider, the older one (creationTimestamp, then uid) keeps it. Nothing was changed. */
+      ManagedByAnotherObject: 'ManagedByAnotherObject',
       /** False. The provider in Coder differs in what Coder cannot change through its API (another type than spec.type, or Bedrock settings that spec no longer has, since Coder takes settings null as not sent). Delete one of them, or set spec.bedrock again. */
       ImmutableFieldConflict: 'ImmutableFieldConflict',
       /** False. This Coder version does not accept a field that spec sets (named in the message, for example icon or upstreamHeaders); the other fields were applied. */

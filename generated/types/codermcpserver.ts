@@ -77,7 +77,7 @@ export interface CoderMCPServerSpec {
    */
   deletionPolicy?: 'Delete' | 'Orphan';
   /**
-   * Whether the operator may take over a config with the same slug that exists in Coder but was not created by this object. When true, the existing config is updated to match spec, including its secrets. Defaults to false: Synced reports AlreadyExists and nothing is changed.
+   * Whether the operator may take over a config with the same slug that exists in Coder but was not created by this object. When true, the existing config is updated to match spec, including its secrets: whoever may create this object may change a deployment-wide MCP server that Coder Agents of every user call. A config that another live CoderMCPServer records (status.coderID) is never adopted (Synced ManagedByAnotherObject). Defaults to false: Synced reports AlreadyExists and nothing is changed.
    */
   adoptExisting?: boolean;
 }
@@ -317,6 +317,8 @@ export const CoderMCPServerConditions = {
       CredentialSecretNotReady: 'CredentialSecretNotReady',
       /** False. Supported is False; this Coder has no MCP server configs API, or it needs an experiment. */
       Unsupported: 'Unsupported',
+      /** False. Another CoderMCPServer (of any namespace, named in the message) records the config of this slug in its status.coderID, so this object does not adopt it, whatever spec.adoptExisting says; nothing was changed. This object goes on once that one is deleted. */
+      ManagedByAnotherObject: 'ManagedByAnotherObject',
       /** False. Synced is False; see its message. */
       SyncFailed: 'SyncFailed',
       /** False. The object is being deleted; the operator is removing the MCP server from Coder (spec.deletionPolicy Delete). */
@@ -389,6 +391,8 @@ export const CoderMCPServerConditions = {
       Applied: 'Applied',
       /** False. A config with this slug exists in Coder that this object did not create, and spec.adoptExisting is false. Nothing was changed. */
       AlreadyExists: 'AlreadyExists',
+      /** False. Another live CoderMCPServer of any namespace (named in the message) records this config in its status.coderID, or is creating it; it is never adopted from that object. When two objects record the same config, the older one (creationTimestamp, then uid) keeps it. Nothing was changed. */
+      ManagedByAnotherObject: 'ManagedByAnotherObject',
       /** False. No Coder release up to v2.36 accepts a field that spec sets (named in the message, for example auth.type externalAuth, tools.rules or auth.customHeaders.userSuppliedKeys); the other fields were applied. */
       FieldUnsupported: 'FieldUnsupported',
       /** False. Coder rejected the request (HTTP 400); the message lists Coder's validation errors. */

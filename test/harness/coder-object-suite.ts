@@ -1,7 +1,8 @@
 // What the suites of the kinds that keep an object in a control plane's Coder (the AI kinds) share: the
 // operator as its own process with a short Coder resync, a namespace with a control plane whose operator
 // access is ready against the Coder API double, reading and awaiting conditions, the quiet-period check, a
-// deletion held back by Coder, and a CRD relaxed so that a spec of the wrong type is stored.
+// deletion held back by Coder, a CRD relaxed so that a spec of the wrong type is stored, and a second tenant
+// who may only create objects of a kind.
 import { CoreV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -63,6 +64,39 @@ export function conditionsOf<T extends WithConditions>(client: () => Client<T>, 
   const conditions = async (name: string, types: string[]) =>
     Object.fromEntries(await Promise.all(types.map(async (type) => [type, await condition(name, type)] as const)));
   return { condition, conditions, waitCondition };
+}
+
+/**
+ * Another tenant's namespace with its own control plane on the same Coder (the operator calls this one Coder
+ * for every control plane, as control planes on one Coder database would), and the kubeconfig of `user`, who
+ * may only create and get `resource` there.
+ */
+export async function tenantWithCreateRight(suite: CoderObjectSuite, namespace: string, resource: string, user: string): Promise<string> {
+  await suite.core.createNamespace({ body: { metadata: { name: namespace } } });
+  await controlPlaneWithOperatorAccess(suite.env, namespace);
+  const role = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: ${user}, namespace: ${namespace}}
+rules: [{apiGroups: [coder.com], resources: [${resource}], verbs: [create, get]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ${user}, namespace: ${namespace}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${user}}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
+`;
+  await kubectlOk(suite.env.admin, ['apply', '-f', '-'], role);
+  return suite.env.cp.userKubeconfig(user);
+}
+
+/** The Warning Event of `reason` on object `name` in `namespace`, awaited. */
+export function warningEvent(suite: CoderObjectSuite, namespace: string, name: string, reason: string) {
+  return eventually(`a Warning Event ${reason} for ${namespace}/${name}`, async () =>
+    (await suite.core.listNamespacedEvent({ namespace })).items.find(
+      (e) => e.involvedObject.name === name && e.reason === reason && e.type === 'Warning',
+    ),
+  );
 }
 
 /**

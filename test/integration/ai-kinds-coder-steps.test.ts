@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
+import type { CoderAIProvider } from '../../generated/types/coderaiprovider.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { CoderClient } from '../../src/coder/client.ts';
 import type { GatewayKeyContext } from '../../src/controllers/coderaigatewaykey/context.ts';
@@ -16,6 +17,7 @@ import { syncProvider } from '../../src/controllers/coderaiprovider/sync.ts';
 import type { MCPServerContext } from '../../src/controllers/codermcpserver/context.ts';
 import { syncMCPServer } from '../../src/controllers/codermcpserver/sync.ts';
 import { CoderFacts } from '../../src/controllers/shared/coder-facts.ts';
+import { CoderIDClaims } from '../../src/controllers/shared/coder-id-claims.ts';
 import { controllerOwnerReference } from '../../src/controllers/shared/object-names.ts';
 import { operatorTokenMarks } from '../../src/controllers/shared/operator-token-marks.ts';
 import { cacheOf } from '../fixtures/cache.ts';
@@ -74,6 +76,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
       logger: { debug: () => undefined },
       createdIDs: new Map(),
       pending: new Map(),
+      claims: new CoderIDClaims(cacheOf<CoderAIProvider>()),
       ...extra,
     };
   }

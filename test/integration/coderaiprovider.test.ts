@@ -19,6 +19,8 @@ import {
   reportsInvalidSpec,
   sleep,
   startCoderObjectSuite,
+  tenantWithCreateRight,
+  warningEvent,
   type CoderObjectSuite,
 } from '../harness/coder-object-suite.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
@@ -27,6 +29,8 @@ import { eventually } from '../harness/wait.ts';
 import { aProvider } from '../fixtures/coderaiprovider.ts';
 
 const ns = 'ai';
+/** Another tenant's namespace, with its own control plane on the same Coder. */
+const tenant = 'ai-tenant-b';
 const resyncSeconds = 6;
 const providersPath = '/api/v2/ai/providers';
 
@@ -228,6 +232,81 @@ describe('CoderAIProvider controller', () => {
 
     await providers.create(aProvider('typed').inNamespace(ns).withSpec({ type: 'anthropic', adoptExisting: true }).manifest());
     await waitCondition('typed', 'Synced', 'False ImmutableFieldConflict');
+  });
+
+  it('refuses a tenant who may only create providers the adoption of one another object manages, until that object is deleted', async () => {
+    // Tenant A's provider, Ready, with its central key.
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: keySecret('corp-openai-keys', { primary: 'sk-corp-0001' }, 'coderaiprovider/corp-openai'),
+    });
+    secretValues.push('sk-corp-0001');
+    await providers.create(
+      aProvider('corp-openai')
+        .inNamespace(ns)
+        .withSpec({ type: 'openai', apiKeys: [{ secretKeyRef: { name: 'corp-openai-keys', key: 'primary' } }] })
+        .manifest(),
+    );
+    await waitCondition('corp-openai', 'Ready', 'True Available');
+    const id = stored('corp-openai')!.provider.id;
+
+    // Tenant B may only create and get providers in its namespace, on a control plane of the same Coder.
+    const user = await tenantWithCreateRight(suite, tenant, 'coderaiproviders', 'tenant-b');
+    const attack = aProvider('takeover')
+      .inNamespace(tenant)
+      .withSpec({ type: 'openai', providerName: 'corp-openai', adoptExisting: true, baseURL: 'https://llm.attacker.example/v1/' })
+      .manifest();
+    await kubectlOk(user, ['create', '-f', '-'], JSON.stringify(attack));
+    const inTenant = conditionsOf(() => providers, tenant);
+    await inTenant.waitCondition('takeover', 'Ready', 'False ManagedByAnotherObject');
+    assert.equal(await inTenant.condition('takeover', 'Synced'), 'False ManagedByAnotherObject');
+    const refused = await providers.get(tenant, 'takeover');
+    assert.match(refused.status!.conditions!.find((c) => c.type === 'Ready')!.message, /CoderAIProvider "ai\/corp-openai"/);
+    assert.equal(refused.status!.coderID, undefined);
+    await warningEvent(suite, tenant, 'takeover', 'ManagedByAnotherObject');
+    const readyReason = await kubectlOk(user, [
+      '-n',
+      tenant,
+      'get',
+      'coderaiprovider',
+      'takeover',
+      '-o',
+      'jsonpath={.status.conditions[?(@.type=="Ready")].reason}',
+    ]);
+    assert.equal(readyReason, 'ManagedByAnotherObject', 'the tenant sees why with its own get');
+    // The docs' command that lists the objects waiting on another one.
+    const waiting = await kubectlOk(env.admin, [
+      'get',
+      'coderaiproviders,codermcpservers',
+      '-A',
+      '-o',
+      'jsonpath={range .items[*]}{.kind} {.metadata.namespace}/{.metadata.name} {.status.conditions[?(@.type=="Synced")].reason}{"\\n"}{end}',
+    ]);
+    assert.deepEqual(
+      waiting.split('\n').filter((l) => l.includes('ManagedByAnotherObject')),
+      [`CoderAIProvider ${tenant}/takeover ManagedByAnotherObject`],
+    );
+
+    // Two resyncs later the provider is still A's, and A is Ready.
+    await sleep(2 * resyncSeconds * 1000 + 2000);
+    const inCoder = env.coder.state.aiProviders.find((x) => x.provider.id === id)!;
+    assert.equal(inCoder.provider.base_url, 'https://api.openai.com/v1/');
+    assert.deepEqual(
+      inCoder.keys.map((k) => k.value),
+      ['sk-corp-0001'],
+    );
+    assert.equal(await condition('corp-openai', 'Ready'), 'True Available');
+    assert.equal(await inTenant.condition('takeover', 'Ready'), 'False ManagedByAnotherObject');
+
+    // A deleted (deletionPolicy Delete): its provider goes from Coder, and B creates its own, as the docs say.
+    await providers.delete(ns, 'corp-openai');
+    await inTenant.waitCondition('takeover', 'Ready', 'True Available');
+    assert.equal(env.coder.state.aiProviders.find((x) => x.provider.id === id)!.deleted, true);
+    const created = stored('corp-openai')!;
+    assert.equal(created.provider.base_url, 'https://llm.attacker.example/v1/');
+    assert.equal((await providers.get(tenant, 'takeover')).status!.coderID, created.provider.id);
+    await providers.delete(tenant, 'takeover');
+    await eventually('takeover gone', async () => !(await providers.list(tenant)).items.length);
   });
 
   for (const row of coderFailures) {

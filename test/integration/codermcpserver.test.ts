@@ -16,6 +16,8 @@ import {
   reportsInvalidSpec,
   sleep,
   startCoderObjectSuite,
+  tenantWithCreateRight,
+  warningEvent,
   type CoderObjectSuite,
 } from '../harness/coder-object-suite.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
@@ -24,6 +26,8 @@ import { eventually } from '../harness/wait.ts';
 import { anMcpServer } from '../fixtures/codermcpserver.ts';
 
 const ns = 'mcp';
+/** Another tenant's namespace, with its own control plane on the same Coder. */
+const tenant = 'mcp-tenant-b';
 const resyncSeconds = 6;
 const mcpPath = '/api/experimental/mcp/servers';
 /** A path of Coder's API reference after v2.36.0 that no release serves. */
@@ -213,6 +217,60 @@ describe('CoderMCPServer controller', () => {
       [stored('linear')!.config.display_name, stored('linear')!.config.transport, stored('linear')!.config.availability],
       ['Linear', 'streamable_http', 'default_off'],
     );
+  });
+
+  it('refuses a tenant who may only create MCP servers the adoption of one another object manages, until that object is deleted', async () => {
+    // Tenant A's MCP server, Ready, with its API key.
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: marked('corp-jira-mcp', { 'api-key': 'Bearer jira-corp-0001' }, 'codermcpserver/corp-jira'),
+    });
+    secretValues.push('jira-corp-0001');
+    await servers.create(
+      anMcpServer('corp-jira')
+        .inNamespace(ns)
+        .withSpec({
+          displayName: 'Jira',
+          url: 'https://mcp.atlassian.example/v1/mcp',
+          auth: { type: 'apiKey', apiKey: { valueSecretRef: { name: 'corp-jira-mcp' } } },
+        })
+        .manifest(),
+    );
+    await waitCondition('corp-jira', 'Ready', 'True Available');
+    const id = stored('corp-jira')!.config.id;
+
+    // Tenant B may only create and get MCP servers in its namespace, on a control plane of the same Coder.
+    const user = await tenantWithCreateRight(suite, tenant, 'codermcpservers', 'tenant-b');
+    const attack = anMcpServer('takeover')
+      .inNamespace(tenant)
+      .withSpec({ slug: 'corp-jira', displayName: 'Jira', url: 'https://mcp.attacker.example/mcp', adoptExisting: true })
+      .manifest();
+    await kubectlOk(user, ['create', '-f', '-'], JSON.stringify(attack));
+    const inTenant = conditionsOf(() => servers, tenant);
+    await inTenant.waitCondition('takeover', 'Ready', 'False ManagedByAnotherObject');
+    assert.equal(await inTenant.condition('takeover', 'Synced'), 'False ManagedByAnotherObject');
+    const refused = await servers.get(tenant, 'takeover');
+    assert.match(refused.status!.conditions!.find((c) => c.type === 'Ready')!.message, /CoderMCPServer "mcp\/corp-jira"/);
+    assert.equal(refused.status!.coderID, undefined);
+    await warningEvent(suite, tenant, 'takeover', 'ManagedByAnotherObject');
+
+    // Two resyncs later the config is still A's, and A is Ready.
+    await sleep(2 * resyncSeconds * 1000 + 2000);
+    const inCoder = stored('corp-jira')!;
+    assert.equal(inCoder.config.id, id);
+    assert.equal(inCoder.config.url, 'https://mcp.atlassian.example/v1/mcp');
+    assert.equal(inCoder.secrets.api_key_value, 'Bearer jira-corp-0001');
+    assert.equal(await condition('corp-jira', 'Ready'), 'True Available');
+    assert.equal(await inTenant.condition('takeover', 'Ready'), 'False ManagedByAnotherObject');
+
+    // A deleted with deletionPolicy Orphan: its config stays in Coder, and B adopts it, as the docs say.
+    await deleteWithOrphanPolicy(servers, ns, 'corp-jira');
+    await inTenant.waitCondition('takeover', 'Ready', 'True Available');
+    assert.equal(stored('corp-jira')!.config.url, 'https://mcp.attacker.example/mcp');
+    assert.equal((await servers.get(tenant, 'takeover')).status!.coderID, id);
+    await servers.delete(tenant, 'takeover');
+    await eventually('takeover gone', async () => !(await servers.list(tenant)).items.length);
+    assert.equal(stored('corp-jira'), undefined, 'deleting B deletes what it adopted');
   });
 
   it('sends only the fields of v2.36.0, names the spec fields no release has, converges, and refuses a release without the API by version', async () => {

@@ -1,5 +1,5 @@
 // Deletion of a CoderAIProvider: the provider this object created or adopted (status.coderID) is deleted in
-// Coder (a soft delete there) unless spec.deletionPolicy is Orphan.
+// Coder (a soft delete there) unless spec.deletionPolicy is Orphan or another live CoderAIProvider records it.
 import { coderAIProviderResource } from '../../../generated/clients/coderaiprovider.ts';
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
 import type { ReconcileResult } from '../../runtime/controller.ts';
@@ -9,7 +9,9 @@ import { providerName } from './desired.ts';
 
 export function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider, signal: AbortSignal): Promise<ReconcileResult | void> {
   const uid = p.metadata.uid ?? '';
-  const coderID = p.status?.coderID ?? ctx.createdIDs.get(uid);
+  const recorded = p.status?.coderID ?? ctx.createdIDs.get(uid);
+  // Two objects can record one id (two operator processes, or objects from before the claims): the other keeps it.
+  const coderID = recorded && !ctx.claims.holderOf(p, recorded) ? recorded : undefined;
   return finalizeCoderObject(
     ctx,
     p,
@@ -22,7 +24,10 @@ export function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider, signa
       deleteInCoder: async (client, id, s) => {
         await client.request('DELETE', '/api/v2/ai/providers/{aiProvider}', { params: { aiProvider: id }, signal: s });
       },
-      forget: () => ctx.createdIDs.delete(uid),
+      forget: () => {
+        ctx.createdIDs.delete(uid);
+        ctx.claims.release(p);
+      },
     },
     signal,
   );

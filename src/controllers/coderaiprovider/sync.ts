@@ -1,6 +1,6 @@
 // One pass of a CoderAIProvider against Coder, after the spec check: credentials, control plane, version
-// gate, the providers list (which also proves the API is served), then create, adopt or update, and the AI
-// Gateway switch. Each step either goes on or stops with the problem Ready reports. No license is checked:
+// gate, the providers list (which also proves the API is served), then create, adopt or update (never one that
+// another CoderAIProvider manages: coder-id-claims.ts), and the AI Gateway switch. Each step either goes on or stops with the problem Ready reports. No license is checked:
 // coder/coder v2.36.0 coderd/coderd.go mounts /api/v2/ai/providers (coderd/ai_providers.go, AGPL) behind the
 // API-key middleware only, and the providers serve Coder Agents (coderd/x/chatd) as well as AI Gateway.
 import {
@@ -21,6 +21,7 @@ import {
   stopWhenGatewayDisabled,
   type CoderObjectPass,
 } from '../shared/coder-object-pass.ts';
+import { coderNameKey, refuseManagedByAnother } from '../shared/coder-id-claims.ts';
 import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
@@ -54,7 +55,8 @@ export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, sig
   if (!providers) return pass;
 
   const desired = desiredProvider(p, buildInfo.version);
-  if (!(await applyProvider(ctx, client, p, desired, providers, credentials.values, signal, pass))) return pass;
+  const nameKey = coderNameKey(buildInfo.deployment_id, controlPlane, desired.name);
+  if (!(await applyProvider(ctx, client, p, desired, nameKey, providers, credentials.values, signal, pass))) return pass;
 
   const base = (buildInfo.dashboard_url || controlPlane.status?.url || '').replace(/\/+$/, '');
   pass.status.providerName = desired.name;
@@ -82,6 +84,7 @@ async function applyProvider(
   client: CoderClient,
   p: CoderAIProvider,
   desired: DesiredProvider,
+  nameKey: string,
   providers: Schemas['AIProvider'][],
   values: Map<string, string>,
   signal: AbortSignal,
@@ -106,15 +109,23 @@ async function applyProvider(
   >;
   const existing = providers.find((x) => x.name === desired.name);
 
+  const what = `The provider "${desired.name}"`;
   if (!existing) {
+    const creator = ctx.claims.startCreate(p, nameKey);
+    if (creator) {
+      refuseManagedByAnother(pass, creator, what, 'spec.providerName');
+      return false;
+    }
     let created;
     try {
       created = await client.request('POST', providersPath, { body: createRequest(desired, keys, secrets), signal });
     } catch (err) {
+      ctx.claims.endCreate(p, nameKey);
       signal.throwIfAborted();
       failPass(pass, `create the provider "${desired.name}"`, err);
       return false;
     }
+    ctx.claims.endCreate(p, nameKey, created.id);
     ctx.createdIDs.set(uid ?? '', created.id);
     Object.assign(pass.status, {
       coderID: created.id,
@@ -134,6 +145,14 @@ async function applyProvider(
 
   const ownID = p.status?.coderID ?? ctx.createdIDs.get(uid ?? '');
   const ours = ownID === existing.id;
+  const holder = ctx.claims.holderOf(p, existing.id, nameKey, ownID);
+  if (holder) {
+    // Status forgets the provider: kept there, deleting this object would delete the holder's provider in Coder.
+    ctx.createdIDs.delete(uid ?? '');
+    Object.assign(pass.status, { coderID: undefined, apiKeys: undefined, appliedSecretHashes: undefined, routes: undefined });
+    refuseManagedByAnother(pass, holder, what, 'spec.providerName');
+    return false;
+  }
   if (!ours && !p.spec.adoptExisting) {
     const message =
       `Coder already has a provider named "${desired.name}" that this object did not create; nothing was changed. ` +
@@ -158,6 +177,9 @@ async function applyProvider(
     refusePass(pass, C.Synced.reasons.ImmutableFieldConflict, message);
     return false;
   }
+
+  // Nothing awaited since the check: the claim is this object's.
+  ctx.claims.claim(p, existing.id, nameKey, ownID);
 
   // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
   if (!p.status?.coderID && ours) {

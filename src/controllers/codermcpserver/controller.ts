@@ -1,6 +1,8 @@
-// CoderMCPServer controller wiring: the shared wiring of the kinds kept in Coder, with the Secrets spec.auth names.
+// CoderMCPServer controller wiring: the shared wiring of the kinds kept in Coder, with the Secrets spec.auth names,
+// and the kind itself, so that an object kept from adopting comes back once the object that manages it is gone.
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
+import { CoderIDClaims } from '../shared/coder-id-claims.ts';
 import { coderObjectContext, coderObjectController } from '../shared/coder-object-context.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { MCPServerContext } from './context.ts';
@@ -8,7 +10,8 @@ import { credentialRefs } from './desired.ts';
 import { reconcileMCPServer } from './reconcile.ts';
 
 export const setup: ControllerSetup = (manager, deps) => {
-  const ctx: MCPServerContext = coderObjectContext<CoderMCPServer>(manager, deps, coderMCPServerResource);
+  const base = coderObjectContext<CoderMCPServer>(manager, deps, coderMCPServerResource);
+  const ctx: MCPServerContext = { ...base, claims: new CoderIDClaims(base.caches.objects) };
   return coderObjectController(
     manager,
     'codermcpserver',
@@ -16,5 +19,6 @@ export const setup: ControllerSetup = (manager, deps) => {
     ctx,
     (s) => credentialRefs(s).map((r) => r.ref.name),
     (request, rc) => reconcileMCPServer(ctx, request, rc),
+    ctx.claims.releasedWatch(),
   );
 };

@@ -1,5 +1,5 @@
 // Deletion of a CoderMCPServer: the config status.coderID names is deleted in Coder (with every user's
-// connection to it), unless spec.deletionPolicy is Orphan.
+// connection to it), unless spec.deletionPolicy is Orphan or another live CoderMCPServer records it.
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
 import type { ReconcileResult } from '../../runtime/controller.ts';
@@ -9,7 +9,9 @@ import { mcpServersPath, slugOf } from './desired.ts';
 
 export function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, signal: AbortSignal): Promise<ReconcileResult | void> {
   const uid = s.metadata.uid ?? '';
-  const coderID = s.status?.coderID ?? ctx.createdIDs.get(uid);
+  const recorded = s.status?.coderID ?? ctx.createdIDs.get(uid);
+  // Two objects can record one id (two operator processes, or objects from before the claims): the other keeps it.
+  const coderID = recorded && !ctx.claims.holderOf(s, recorded) ? recorded : undefined;
   return finalizeCoderObject(
     ctx,
     s,
@@ -22,7 +24,10 @@ export function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, sign
       deleteInCoder: async (client, id, sig) => {
         await client.request('DELETE', `${mcpServersPath}/{mcpServer}`, { params: { mcpServer: id }, signal: sig });
       },
-      forget: () => ctx.createdIDs.delete(uid),
+      forget: () => {
+        ctx.createdIDs.delete(uid);
+        ctx.claims.release(s);
+      },
     },
     signal,
   );

@@ -1,6 +1,7 @@
 // One pass of a CoderMCPServer against Coder, after the spec check: credentials, control plane, the version
 // gate, the list of configs (which proves the API is served, and finds the config), then create, adopt or
-// update. Each step either goes on or stops with the problem Ready reports.
+// update (never one that another CoderMCPServer manages: coder-id-claims.ts). Each step either goes on or
+// stops with the problem Ready reports.
 import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServerStatus } from '../../../generated/types/codermcpserver.ts';
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
@@ -17,6 +18,7 @@ import {
   supportedCondition,
   type CoderObjectPass,
 } from '../shared/coder-object-pass.ts';
+import { coderNameKey, refuseManagedByAnother } from '../shared/coder-id-claims.ts';
 import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
@@ -58,7 +60,8 @@ export async function syncMCPServer(ctx: MCPServerContext, s: CoderMCPServer, si
   );
 
   const desired = desiredMCPServer(s, credentials.values, buildInfo.version);
-  if (!(await applyConfig(ctx, client, s, desired, configs, signal, pass))) return pass;
+  const nameKey = coderNameKey(buildInfo.deployment_id, connection.controlPlane, desired.fields.slug);
+  if (!(await applyConfig(ctx, client, s, desired, nameKey, configs, signal, pass))) return pass;
   pass.status.slug = desired.fields.slug;
   if (desired.unsupported.length) {
     return refusePass(pass, C.Synced.reasons.FieldUnsupported, `Applied every field except ${desired.unsupported.join('; ')}.`);
@@ -72,6 +75,7 @@ async function applyConfig(
   client: CoderClient,
   s: CoderMCPServer,
   desired: DesiredMCPServer,
+  nameKey: string,
   configs: Schemas['MCPServerConfig'][],
   signal: AbortSignal,
   pass: SyncPass,
@@ -91,16 +95,24 @@ async function applyConfig(
     customHeaders: c.has_custom_headers ?? false,
   });
 
+  const what = `The MCP server "${slug}"`;
   if (!existing) {
+    const creator = ctx.claims.startCreate(s, nameKey);
+    if (creator) {
+      refuseManagedByAnother(pass, creator, what, 'spec.slug');
+      return false;
+    }
     let created;
     try {
       const body = { ...desired.fields, ...secretFields(desired.secrets) } as Schemas['CreateMCPServerConfigRequest'];
       created = await client.request('POST', mcpServersPath, { body, signal });
     } catch (err) {
+      ctx.claims.endCreate(s, nameKey);
       signal.throwIfAborted();
       failPass(pass, `create the MCP server "${slug}"`, err);
       return false;
     }
+    ctx.claims.endCreate(s, nameKey, created.id);
     ctx.createdIDs.set(s.metadata.uid ?? '', created.id);
     Object.assign(pass.status, {
       coderID: created.id,
@@ -118,6 +130,14 @@ async function applyConfig(
     return true;
   }
 
+  const holder = ctx.claims.holderOf(s, existing.id, nameKey, ownID);
+  if (holder) {
+    // Status forgets the config: kept there, deleting this object would delete the holder's config in Coder.
+    ctx.createdIDs.delete(s.metadata.uid ?? '');
+    Object.assign(pass.status, { coderID: undefined, hasSecrets: undefined, appliedSecretHashes: undefined });
+    refuseManagedByAnother(pass, holder, what, 'spec.slug');
+    return false;
+  }
   const ours = ownID === existing.id;
   if (!ours && !s.spec.adoptExisting) {
     const message =
@@ -126,6 +146,8 @@ async function applyConfig(
     refusePass(pass, C.Synced.reasons.AlreadyExists, message);
     return false;
   }
+  // Nothing awaited since the check: the claim is this object's.
+  ctx.claims.claim(s, existing.id, nameKey, ownID);
   // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
   if (!s.status?.coderID && ours) {
     pass.status.coderID = existing.id;

@@ -9,6 +9,7 @@ import type { CoderControlPlane } from '../../../generated/types/codercontrolpla
 import type { Cache } from '../../runtime/cache.ts';
 import type { Condition } from '../../runtime/conditions.ts';
 import type { Controller, ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
+import type { EventFilter } from '../../runtime/event-filter.ts';
 import type { KubeObject, ObjectMeta } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
@@ -58,7 +59,10 @@ export function coderObjectContext<T extends CoderObject, X extends object = obj
   };
 }
 
-/** The controller `name` for `resource`, watching control planes and the Secrets `secretNames` lists. */
+/**
+ * The controller `name` for `resource`, watching control planes and the Secrets `secretNames` lists, and with
+ * `ownKind` the kind itself for the other objects an event of one brings back.
+ */
 export function coderObjectController<T extends CoderObject>(
   manager: Manager,
   name: string,
@@ -66,12 +70,14 @@ export function coderObjectController<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   secretNames: (obj: T) => string[],
   reconcile: (request: Request, rc: ReconcileContext) => Promise<ReconcileResult | void>,
+  ownKind?: { map: (obj: T) => string[]; filter: EventFilter<T> },
 ): Controller {
   const watches = referenceWatches(ctx.caches.objects, secretNames);
-  return manager
+  const builder = manager
     .controller(name)
     .for(resource, ownWritesIgnored<T>(coderObjectFinalizer))
     .watches<CoderControlPlane>(coderControlPlaneResource, watches.fromControlPlane)
-    .watches<V1Secret>(builtinResources.secret, watches.fromSecret)
-    .build(reconcile);
+    .watches<V1Secret>(builtinResources.secret, watches.fromSecret);
+  if (ownKind) builder.watches<T>(resource, ownKind.map, ownKind.filter);
+  return builder.build(reconcile);
 }
