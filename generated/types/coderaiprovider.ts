@@ -243,6 +243,8 @@ export const CoderAIProviderConditions = {
       SyncFailed: 'SyncFailed',
       /** True. AI Gateway is off on the control plane. */
       GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
+      /** True. Another live object manages that Coder object; choose another name, or wait until that object is deleted. */
+      ManagedByAnotherObject: 'ManagedByAnotherObject',
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef can be called with the operator's token. */

@@ -337,6 +337,8 @@ export const CoderMCPServerConditions = {
       Unsupported: 'Unsupported',
       /** True. Coder refused the object for a reason a retry cannot fix (for example a name another object holds, or a value Coder rejects). */
       SyncFailed: 'SyncFailed',
+      /** True. Another live object manages that Coder object; choose another name, or wait until that object is deleted. */
+      ManagedByAnotherObject: 'ManagedByAnotherObject',
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef can be called with the operator's token. */

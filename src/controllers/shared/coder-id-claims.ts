@@ -159,5 +159,5 @@ export function refuseManagedByAnother(pass: CoderObjectPass<unknown>, holder: C
     `${what} in Coder is managed by ${describeHolder(holder)}; spec.adoptExisting does not take over what another object ` +
     `manages, and nothing was changed. This object goes on once that one is deleted; or choose another ${field}.`;
   pass.conditions[Synced.type] = { type: Synced.type, status: 'False', reason: managedByAnotherObject, message };
-  pass.blocker = { reason: managedByAnotherObject, message };
+  pass.blocker = { reason: managedByAnotherObject, message, userMustAct: true };
 }
