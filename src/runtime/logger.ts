@@ -1,7 +1,9 @@
-// JSON logging with pino, redacted by construction: sensitive keys are censored by path, and every
-// line is scrubbed once more as a whole just before it is written, whatever logged it.
+// JSON logging with pino, redacted by construction and never throwing: what a log call is given is
+// first copied into plain JSON (loggableValue), and every line is redacted as a whole just before it
+// is written (redactLogValue), whatever logged it.
 import pino from 'pino';
-import { censor, redactDeep, scrubSecrets } from './redaction.ts';
+import { loggableValue } from './loggable-value.ts';
+import { redactLogValue, scrubLogText } from './log-redaction.ts';
 
 export { scrubSecrets } from './redaction.ts';
 
@@ -16,13 +18,15 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   const settings: pino.LoggerOptions = {
     level: options.level,
-    redact: { paths: redactPaths(), censor },
-    serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+    // loggableValue has already turned every Error into pino's error shape; serializing that again
+    // would give it the type "Object".
+    serializers: { err: asIs, error: asIs },
     formatters: { level: (label) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
-    hooks: { streamWrite: scrubLine, logMethod: withoutTopLevelBytes },
+    hooks: { streamWrite: redactLine, logMethod: withLoggableArguments },
   };
-  return options.destination ? pino(settings, options.destination as pino.DestinationStream) : pino(settings);
+  const logger = options.destination ? pino(settings, options.destination as pino.DestinationStream) : pino(settings);
+  return withLoggableBindings(logger);
 }
 
 /** The logger of one reconcile: every line carries which object and which attempt it is about. */
@@ -33,53 +37,61 @@ export function reconcileLogger(
   return base.child(fields);
 }
 
-// pino's paths are exact-case and cost time per wildcard level, so they cover the usual spellings near
-// the top; scrubLine censors every sensitive key (sensitiveKeys) in any case at any depth.
-const redactedKeys = [
-  'token',
-  'password',
-  'authorization',
-  'Authorization',
-  'coder-session-token',
-  'Coder-Session-Token',
-  'data',
-  'stringData',
-  'connectionURL',
-];
-const maxRedactDepth = 2;
-function redactPaths(): string[] {
-  const paths: string[] = [];
-  for (const key of redactedKeys) {
-    const plain = /^[A-Za-z_$][\w$]*$/.test(key);
-    for (let depth = 0; depth <= maxRedactDepth; depth++) {
-      const wildcards = Array<string>(depth).fill('*').join('.');
-      if (plain) paths.push(wildcards ? `${wildcards}.${key}` : key);
-      else paths.push(`${wildcards}["${key}"]`);
-    }
-  }
-  return paths;
-}
+const asIs = (value: unknown): unknown => value;
 
 /**
- * pino spreads a Buffer passed as the first argument into one key per byte (the bytes readable in the
- * line): log its length instead.
+ * The arguments of a log call as plain JSON. An Error given alone becomes the `err` field (its message
+ * the line's message, as pino does), and a Buffer given alone its length under `bytes`. If pino still
+ * fails, the line says so instead of the call throwing into a reconcile.
  */
-function withoutTopLevelBytes(this: pino.Logger, args: Parameters<pino.LogFn>, method: pino.LogFn): void {
-  const [first, ...rest] = args as unknown[];
-  if (ArrayBuffer.isView(first)) {
-    (method as (...a: unknown[]) => void).apply(this, [{ bytes: `${censor} (${first.byteLength} bytes)` }, ...rest]);
-    return;
+function withLoggableArguments(this: pino.Logger, args: Parameters<pino.LogFn>, method: pino.LogFn): void {
+  const log = method as (...a: unknown[]) => void;
+  try {
+    log.apply(this, loggableArguments(args as unknown[]));
+  } catch (err) {
+    try {
+      const reason = err instanceof Error ? err.message : String(err);
+      log.apply(this, [{ logError: reason }, 'a log call failed; its arguments were dropped']);
+    } catch {
+      // Nothing is left to write with.
+    }
   }
-  (method as (...a: unknown[]) => void).apply(this, args);
+}
+
+function loggableArguments(args: unknown[]): unknown[] {
+  const [first, ...rest] = args;
+  const formatArgs = rest.map((arg) => (typeof arg === 'object' || typeof arg === 'bigint' ? loggableValue(arg) : arg));
+  if (first instanceof Error) {
+    return [{ err: loggableValue(first) }, ...(rest.length > 0 ? formatArgs : [loggableValue(first.message)])];
+  }
+  if (typeof first !== 'object' || first === null) return [first, ...formatArgs];
+  const fields = loggableValue(first);
+  if (isRecord(fields)) return [fields, ...formatArgs];
+  return [ArrayBuffer.isView(first) ? { bytes: fields } : { value: fields }, ...formatArgs];
+}
+
+/** Child loggers copy their bindings the same way; children of children inherit this child(). */
+function withLoggableBindings(logger: Logger): Logger {
+  type Child = (this: Logger, bindings: pino.Bindings, options?: pino.ChildLoggerOptions) => Logger;
+  const child = logger.child as unknown as Child;
+  logger.child = function loggableChild(this: Logger, bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
+    const fields = loggableValue(bindings);
+    return child.call(this, isRecord(fields) ? fields : { bindings: fields }, options);
+  } as unknown as typeof logger.child;
+  return logger;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Bindings, messages, error stacks and values at any depth all pass through here as one JSON line. */
-function scrubLine(line: string): string {
+function redactLine(line: string): string {
   const body = line.endsWith('\n') ? line.slice(0, -1) : line;
   try {
-    return `${JSON.stringify(redactDeep(JSON.parse(body)))}\n`;
+    return `${JSON.stringify(redactLogValue(JSON.parse(body)))}\n`;
   } catch {
     // Not JSON (cannot happen with pino's own serializer); still never print a secret.
-    return `${JSON.stringify({ level: 'error', msg: scrubSecrets(body) })}\n`;
+    return `${JSON.stringify({ level: 'error', msg: scrubLogText(body) })}\n`;
   }
 }

@@ -1,52 +1,69 @@
-// What counts as a secret in text and in objects, and how it is removed before anything is printed or
-// written to a condition or an Event.
+// What counts as a secret in text, and how it is removed before the text is printed or written to a
+// condition or an Event. Log lines add stricter rules of their own (log-redaction.ts).
 
 export const censor = '[REDACTED]';
 const hidden = 'REDACTED';
 
-/** Keys whose values are never printed, whatever they hold (compared case-insensitively). */
-const sensitiveKeys: readonly string[] = [
-  'token',
-  'password',
-  'passwd',
-  'authorization',
-  'coder-session-token',
-  'data',
-  'stringData',
-  'connectionURL',
-  'connectionString',
-  'dsn',
-  'accessToken',
-  'sessionToken',
-  'bearerToken',
-  'apiKey',
-  'apiToken',
-  'privateKey',
-  'client-key-data',
-  'clientKeyData',
-  'secret',
-  'clientSecret',
-  'client_secret',
-  'credentials',
-  'credential',
-];
-const sensitiveKeySet = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
-/** Any key that ends like a secret: DB_PASSWORD, clientSecret, awsCredentials, refreshToken. */
-const sensitiveKeySuffix = /(?:password|passwd|secret|credentials?|token|apikey|api_key|api-key)$/i;
+/** `name=value` and `name: value` names whose value is a secret. */
+const secretSuffix = /(?:password|passwd|pwd|token|secret|credentials?|apikey|api_key|api-key)$/i;
+/** `"name": "value"` names whose value is a secret (anywhere in the name, as JSON keys are not prose). */
+const secretJsonKey = /password|passwd|pwd|token|secret|credential|authorization|apikey|api_key|api-key/i;
+// ssl_key, aws_secret_access_key, private_key and AWS_ACCESS_KEY_ID. Only with an underscore: a name
+// ending in "-key" is a Kubernetes object name in prose ("Secret coder/prod-provisioner-key: …").
+const secretKeyName = /_key$|access_?key_?id$/i;
+// db_pass=…, "pass": "…". Not in `pass: …`, which is English ("Tests pass: 3 of 3").
+const passName = /(?:^|[_-])pass$/i;
 
-function isSensitiveKey(key: string): boolean {
-  return sensitiveKeySet.has(key.toLowerCase()) || sensitiveKeySuffix.test(key);
+/** Which names hide their value in each way of writing `name`/`value` text. */
+export interface SecretNames {
+  json: (name: string) => boolean;
+  equals: (name: string) => boolean;
+  colon: (name: string) => boolean;
+  /** A cheap test on the lower-cased text: does it mention such a name at all? */
+  mentioned: (lower: string) => boolean;
 }
 
-const secretSuffix = /(?:password|passwd|pwd|token|secret|credentials?|apikey|api_key|api-key)$/i;
-const secretJsonKey = /password|passwd|pwd|token|secret|credential|authorization|apikey|api_key|api-key/i;
+const sharedSecretNames: SecretNames = {
+  json: (name) => secretJsonKey.test(name) || secretKeyName.test(name) || passName.test(name),
+  equals: (name) => secretSuffix.test(name) || secretKeyName.test(name) || passName.test(name),
+  colon: (name) => secretSuffix.test(name) || secretKeyName.test(name),
+  mentioned: (lower) => secretJsonKey.test(lower) || lower.includes('key') || lower.includes('pass'),
+};
 
-interface Rule {
+export interface Rule {
   /** A cheap test on the lower-cased text, so the common string with nothing secret costs little. */
   applies: (lower: string) => boolean;
   pattern: RegExp;
   replace: string | ((match: string, ...groups: string[]) => string);
 }
+
+/**
+ * The three rules that hide the value of a secret name: `"name": "value"` in JSON carried in a string,
+ * `name=value` (URLs, libpq and ODBC strings, env dumps) and `name: value` (YAML, headers).
+ */
+export function nameValueRules(names: SecretNames): { json: Rule; equals: Rule; colon: Rule } {
+  return {
+    json: {
+      applies: (lower) => lower.includes('"') && names.mentioned(lower),
+      pattern: /"([^"\\\s]{1,200})"(\s*:\s*)"(?:[^"\\]|\\.)*"/g,
+      replace: (match, key, colon) => (names.json(key!) ? `"${key}"${colon}"${hidden}"` : match),
+    },
+    equals: {
+      // password=x, sslpassword='x y', access_token=x, Pwd={x;y} (ODBC braces, '}}' escapes a '}').
+      applies: (lower) => lower.includes('=') && names.mentioned(lower),
+      pattern: /(?<![a-z0-9_.-])([a-z0-9_.-]{1,100})(\s*=\s*)(\{(?:[^}]|\}\})*\}|'[^']*'|"[^"]*"|[^\s&;,'"]+)/gi,
+      replace: (match, key, equals) => (names.equals(key!) ? `${key}${equals}${hidden}` : match),
+    },
+    colon: {
+      // password: x, DB_PASSWORD: x, clientSecret: 'x', token: x.
+      applies: (lower) => lower.includes(':') && names.mentioned(lower),
+      pattern: /(?<![a-z0-9_.-])([a-z0-9_.-]{1,100})(["']?\s*:[ \t]*)(?!["']?\[?REDACTED)('[^'\n]*'|"[^"\n]*"|[^\s,;]+)/gi,
+      replace: (match, key, colon) => (names.colon(key!) ? `${key}${colon}${hidden}` : match),
+    },
+  };
+}
+
+const sharedNameValue = nameValueRules(sharedSecretNames);
 
 // Each rule removes one shape of secret and keeps the text around it, so a message stays useful.
 // Patterns start at a boundary (lookbehind) so none backtracks quadratically on long strings.
@@ -71,12 +88,7 @@ const rules: Rule[] = [
     pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi,
     replace: `$1${hidden}@`,
   },
-  {
-    // "password": "..." and the like inside JSON carried in a string (an API response body, say).
-    applies: (lower) => lower.includes('"') && secretJsonKey.test(lower),
-    pattern: /"([^"\\\s]{1,200})"(\s*:\s*)"(?:[^"\\]|\\.)*"/g,
-    replace: (match, key, colon) => (secretJsonKey.test(key!) ? `"${key}"${colon}"${hidden}"` : match),
-  },
+  sharedNameValue.json,
   {
     // Coder-Session-Token: x, coder_session_token=x
     applies: (lower) => lower.includes('session'),
@@ -89,18 +101,8 @@ const rules: Rule[] = [
     pattern: /(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|digest|negotiate)\s+)?[^\s"',;&]+/gi,
     replace: `$1${hidden}`,
   },
-  {
-    // key=value in URLs and libpq keyword strings: password=x, sslpassword='x y', access_token=x.
-    applies: (lower) => lower.includes('='),
-    pattern: /(?<![a-z0-9_.-])([a-z0-9_.-]{1,100})(\s*=\s*)('[^']*'|"[^"]*"|[^\s&;,'"]+)/gi,
-    replace: (match, key, equals) => (secretSuffix.test(key!) ? `${key}${equals}${hidden}` : match),
-  },
-  {
-    // KEY: value, as in YAML or env dumps: password: x, DB_PASSWORD: x, clientSecret: 'x', token: x.
-    applies: (lower) => lower.includes(':') && secretJsonKey.test(lower),
-    pattern: /(?<![a-z0-9_.-])([a-z0-9_.-]{1,100})(["']?\s*:[ \t]*)(?!["']?\[?REDACTED)('[^'\n]*'|"[^"\n]*"|[^\s,;]+)/gi,
-    replace: (match, key, colon) => (secretSuffix.test(key!) ? `${key}${colon}${hidden}` : match),
-  },
+  sharedNameValue.equals,
+  sharedNameValue.colon,
   {
     applies: (lower) => lower.includes('bearer'),
     pattern: /(?<![a-z0-9_])bearer\s+[a-z0-9\-._~+/]+=*/gi,
@@ -120,13 +122,21 @@ const rules: Rule[] = [
   },
 ];
 
-/** Replaces every secret-looking part of `text` (credentials in URLs, tokens, auth headers) with REDACTED. */
+/**
+ * Replaces every secret-looking part of `text` (credentials in URLs, tokens, auth headers) with REDACTED.
+ * Safe for prose: conditions and Events go through this, so no rule fires on an English word.
+ */
 export function scrubSecrets(text: string): string {
-  // No shape below fits in fewer characters ("pwd=abcd", "Bearer x").
-  if (text.length < 8) return text;
+  return applyRules(text, rules);
+}
+
+/** `text` with each rule applied in turn. */
+export function applyRules(text: string, ruleList: readonly Rule[]): string {
+  // No shape fits in fewer characters ("pwd=x").
+  if (text.length < 5) return text;
   let result = text;
   let lower = text.toLowerCase();
-  for (const rule of rules) {
+  for (const rule of ruleList) {
     if (!rule.applies(lower)) continue;
     const replaced = result.replace(rule.pattern, rule.replace as (match: string, ...groups: string[]) => string);
     if (replaced !== result) {
@@ -135,32 +145,4 @@ export function scrubSecrets(text: string): string {
     }
   }
   return result;
-}
-
-/**
- * A copy of a JSON value with every string scrubbed and the value of every sensitive key replaced,
- * at any depth.
- */
-export function redactDeep(value: unknown): unknown {
-  if (typeof value === 'string') return scrubSecrets(value);
-  if (Array.isArray(value)) return value.map(redactDeep);
-  if (value === null || typeof value !== 'object') return value;
-  if (ArrayBuffer.isView(value)) return `${censor} (${value.byteLength} bytes)`;
-  // Node puts the whole text it could not parse on an invalid URL's error: any shape, any secret.
-  const invalidUrl = (value as { code?: unknown }).code === 'ERR_INVALID_URL';
-  const copy: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    // A Kubernetes object under such a key (a Secret logged as `secret`) keeps its metadata; its
-    // data and stringData are sensitive keys of their own.
-    const hide =
-      (isSensitiveKey(key) || (invalidUrl && key === 'input')) && inner !== null && inner !== undefined && !isKubernetesObject(inner);
-    copy[scrubSecrets(key)] = hide ? censor : redactDeep(inner);
-  }
-  return copy;
-}
-
-function isKubernetesObject(value: unknown): boolean {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const { kind, metadata } = value as { kind?: unknown; metadata?: unknown };
-  return typeof kind === 'string' && metadata !== null && typeof metadata === 'object';
 }

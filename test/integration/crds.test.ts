@@ -1,9 +1,10 @@
 // The generated CRDs install on a real API server, every sample is accepted, and kubectl shows the docs.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { parse } from 'yaml';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
+import { kubectl, kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 
 const crdFiles = readdirSync('config/crd/bases').filter((f) => f.endsWith('.yaml'));
 
@@ -50,6 +51,16 @@ describe('generated CRDs on a real API server', () => {
     assert.equal(kinds.size, 7, `one or more sample per kind, got:\n${out}`);
     const listed = await kubectlOk(kubeconfig, ['get', 'coder', '-n', 'coder', '-o', 'name']);
     assert.equal(listed.trim().split('\n').length, created.length);
+  });
+
+  it('accepts the NetworkPolicy sample for the operator-to-Coder HTTP hop, as written', async () => {
+    await kubectl(kubeconfig, ['create', 'namespace', 'coder']); // the samples test may have made it
+    const file = 'config/samples/networkpolicy-coder-operator.yaml';
+    const dryRun = await kubectlOk(kubeconfig, ['apply', '--dry-run=server', '--validate=strict', '-f', file]);
+    assert.match(dryRun, /^networkpolicy\.networking\.k8s\.io\/coder-http-from-operator \w+ \(server dry run\)$/m);
+    const stored = JSON.parse(await kubectlOk(kubeconfig, ['apply', '--validate=strict', '-f', file, '-o', 'json'])) as { spec: unknown };
+    const written = parse(readFileSync(file, 'utf8')) as { spec: unknown };
+    assert.deepEqual(stored.spec, written.spec, 'the API server keeps every field of the sample');
   });
 
   it('shows field descriptions in kubectl explain', async () => {

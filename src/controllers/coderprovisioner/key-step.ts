@@ -91,7 +91,7 @@ export async function ensureProvisionerKey(
       };
       await deleteKey(client, old, signal).catch((err: unknown) => {
         signal?.throwIfAborted();
-        logger.warn({ err: (err as Error).message, key: old.keyName }, 'could not delete the previous provisioner key');
+        logger.warn({ err: (err as Error).message, keyName: old.keyName }, 'could not delete the previous provisioner key');
       });
     }
     const created = await createKey(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactDeep, scrubSecrets } from '../../../src/runtime/redaction.ts';
+import { redactLogValue } from '../../../src/runtime/log-redaction.ts';
+import { scrubSecrets } from '../../../src/runtime/redaction.ts';
 
 describe('scrubSecrets', () => {
   const cases: Array<[string, string, string]> = [
@@ -35,6 +36,19 @@ describe('scrubSecrets', () => {
     ['quoted YAML credentials', "credentials: 'a b c'", 'credentials: REDACTED'],
     ['a KEY: value token among other keys', 'user: coder\nPGPASSWORD: x1\nhost: db', 'user: coder\nPGPASSWORD: REDACTED\nhost: db'],
     ['an ordinary message', 'Secret "coder-db-app" has no key "uri"', 'Secret "coder-db-app" has no key "uri"'],
+    ['a "pass" key in JSON', '{"user":"u","pass":"p1"}', '{"user":"u","pass":"REDACTED"}'],
+    ['a db_pass=', 'db_pass=p2 host=db', 'db_pass=REDACTED host=db'],
+    ['a pwd= shorter than 8 characters', 'pwd=p3', 'pwd=REDACTED'],
+    ['an ODBC password in braces', 'Uid=u;Pwd={a;b}}c};Server=db', 'Uid=u;Pwd=REDACTED;Server=db'],
+    ['an AWS secret key with spaces around =', 'aws_secret_access_key = wJalr', 'aws_secret_access_key = REDACTED'],
+    ['an AWS access key id', 'AWS_ACCESS_KEY_ID=AKIAEXAMPLE', 'AWS_ACCESS_KEY_ID=REDACTED'],
+    ['an ssl_key: value', 'ssl_key: k1', 'ssl_key: REDACTED'],
+    [
+      'a Secret name ending in -key before a colon',
+      'Secret coder/prod-provisioner-key: not marked',
+      'Secret coder/prod-provisioner-key: not marked',
+    ],
+    ['the English word pass before a colon', 'Tests pass: 3 of 3', 'Tests pass: 3 of 3'],
     ['a message with a colon', 'reconcile failed: no such key: uri', 'reconcile failed: no such key: uri'],
     ['a Kubernetes name with hyphens', 'pod coder-7d9f8c6b5-x2k4p is ready', 'pod coder-7d9f8c6b5-x2k4p is ready'],
   ];
@@ -50,9 +64,9 @@ describe('scrubSecrets', () => {
   });
 });
 
-describe('redactDeep', () => {
+describe('redactLogValue', () => {
   it('censors sensitive keys and scrubs every string, leaving other values alone', () => {
-    assert.deepEqual(redactDeep({ n: 1, ok: true, none: null, list: ['Bearer x1y2z3'], Data: { a: 'b' }, url: 'redis://:pw@r:6379' }), {
+    assert.deepEqual(redactLogValue({ n: 1, ok: true, none: null, list: ['Bearer x1y2z3'], Data: { a: 'b' }, url: 'redis://:pw@r:6379' }), {
       n: 1,
       ok: true,
       none: null,
@@ -64,7 +78,7 @@ describe('redactDeep', () => {
 
   it('censors keys like secret, clientSecret, credentials and DB_PASSWORD', () => {
     assert.deepEqual(
-      redactDeep({ secret: 's1', clientSecret: 's2', client_secret: 's3', credentials: { u: 'x' }, DB_PASSWORD: 's4', name: 'n' }),
+      redactLogValue({ secret: 's1', clientSecret: 's2', client_secret: 's3', credentials: { u: 'x' }, DB_PASSWORD: 's4', name: 'n' }),
       {
         secret: '[REDACTED]',
         clientSecret: '[REDACTED]',
@@ -83,10 +97,19 @@ describe('redactDeep', () => {
     } catch (e) {
       err = e;
     }
-    const copy = redactDeep(JSON.parse(JSON.stringify({ err: { ...(err as object), message: (err as Error).message } }))) as {
+    const copy = redactLogValue(JSON.parse(JSON.stringify({ err: { ...(err as object), message: (err as Error).message } }))) as {
       err: { input: string; code: string };
     };
     assert.equal(copy.err.code, 'ERR_INVALID_URL');
     assert.equal(copy.err.input, '[REDACTED]');
+  });
+});
+
+describe('redactLogValue for a key', () => {
+  it('censors a key field, but not the key a Secret key reference names', () => {
+    assert.deepEqual(redactLogValue({ created: { name: 'prod-gpu', key: 'k-1' }, keySecretRef: { name: 's', key: 'api-key' } }), {
+      created: { name: 'prod-gpu', key: '[REDACTED]' },
+      keySecretRef: { name: 's', key: 'api-key' },
+    });
   });
 });
