@@ -35,7 +35,12 @@ export async function mayAdopt(
 }
 
 /** Sets the operator's marks on the Secret (its resourceVersion as read: a changed Secret is a 409) and says so. */
-export async function adoptTokenSecret(ctx: ControlPlaneContext, cp: CoderControlPlane, secret: V1Secret): Promise<V1Secret> {
+export async function adoptTokenSecret(
+  ctx: ControlPlaneContext,
+  cp: CoderControlPlane,
+  secret: V1Secret,
+  why: 'earlier version' | 'live token',
+): Promise<V1Secret> {
   const adopted = await ctx.writer.mergePatch<V1Secret>(builtinResources.secret, secret, { metadata: ownMarks(cp) });
   await ctx.events.record(
     eventTarget(cp),
@@ -43,7 +48,10 @@ export async function adoptTokenSecret(ctx: ControlPlaneContext, cp: CoderContro
     'OperatorTokenSecretAdopted',
     'BootstrapOperatorAccess',
     `Secret "${cp.metadata.namespace}/${secret.metadata?.name}" (UID ${adopted.metadata?.uid}) is this control plane's operator token ` +
-      'Secret from an earlier version; its UID is now recorded in status.operatorTokenSecretUID.',
+      (why === 'earlier version'
+        ? 'Secret that an earlier version used (status.operatorTokenSecretRef)'
+        : "Secret: it holds this control plane's live operator token") +
+      '; its UID is now recorded in status.operatorTokenSecretUID.',
   );
   return adopted;
 }

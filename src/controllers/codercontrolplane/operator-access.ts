@@ -1,6 +1,6 @@
 // Operator access: the coder-k8s-operator user and token in Coder's database, kept in the operator
-// token Secret under the seed's ownership rules (operator-token.ts). The database URL is read again on every reconcile,
-// so rotated credentials are used without a restart.
+// token Secret under the seed's ownership rules (operator-token.ts). The database URL is read again on
+// every reconcile, so rotated credentials are used without a restart.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
 import { OperatorAccessError } from '../../coder/operator-access/errors.ts';
@@ -124,7 +124,7 @@ export async function reconcileOperatorAccess(
     const may = await databaseStep(() => mayAdopt(ctx, cp, ownership as 'earlier' | 'unrecorded' | 'replaced', secret!, url, signal));
     if ('failure' in may) return may.failure;
     if (!may.value) return url ? refuseSecret() : failed(databaseURLUnavailable(cp));
-    secret = await adoptTokenSecret(ctx, cp, secret!);
+    secret = await adoptTokenSecret(ctx, cp, secret!, ownership === 'earlier' ? 'earlier version' : 'live token');
     recordedUID = secret.metadata?.uid;
     ownership = 'recorded';
     ownershipCond = ownershipCondition(cp, ownership, secret);
