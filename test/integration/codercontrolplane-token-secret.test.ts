@@ -11,7 +11,6 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../generated/clients/index.ts';
-import { ownMarks } from '../../src/controllers/codercontrolplane/operator-token.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
 import type { ControlPlane } from '../harness/control-plane.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
@@ -91,7 +90,17 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
     // The admin creates the control plane; its database is not ready yet, so the operator has no Secret of its own.
     await client.create(aControlPlane('coder').inNamespace(ns).withSpec({ database }).manifest());
     const uid = await kubectlOk(mallory, ['-n', ns, 'get', 'codercontrolplane', 'coder', '-o', 'jsonpath={.metadata.uid}']);
-    const marks = ownMarks(await client.get(ns, 'coder'));
+    // The operator's marks, as the deploy guide lists them.
+    const marks = {
+      labels: {
+        'app.kubernetes.io/name': 'coder-control-plane',
+        'app.kubernetes.io/instance': 'coder',
+        'app.kubernetes.io/managed-by': 'coder-k8s',
+        'coder.com/credential': 'true',
+        'coder.com/operator-token': 'true',
+      },
+      annotations: { 'coder.com/credential-destinations': 'codercontrolplane/coder', 'coder.com/operator-token-owner': uid },
+    };
     const forged = {
       apiVersion: 'v1',
       kind: 'Secret',
