@@ -157,7 +157,7 @@ export interface CoderControlPlaneSpecOperatorAccess {
    */
   disabled?: boolean;
   /**
-   * The name of the Secret (key `token`) that holds the operator token. The controller creates it, and uses it only while this control plane is its controller owner (see the OperatorTokenSecretOwned condition). Defaults to <name>-operator-token.
+   * The name of the Secret (key `token`) that holds the operator token. The controller creates it, and uses it only while it is the Secret the controller created for this control plane (see the OperatorTokenSecretOwned condition and status.operatorTokenSecretUID). Defaults to <name>-operator-token.
    */
   generatedTokenSecretName?: string;
 }
@@ -425,6 +425,10 @@ export interface CoderControlPlaneStatus {
    */
   operatorTokenSecretRef?: SecretKeySelector;
   /**
+   * The UID of the operator token Secret that the controller created for this control plane (or adopted from an earlier version on upgrade). The controller writes a token only into the Secret with this UID; a Secret of that name with another UID is refused (OperatorTokenSecretOwned False TokenSecretNotOwned) unless it holds this control plane's live operator token.
+   */
+  operatorTokenSecretUID?: string;
+  /**
    * When Coder last accepted the configured license.
    */
   licenseLastApplied?: string;
@@ -540,14 +544,16 @@ export const CoderControlPlaneConditions = {
       Applied: 'Applied',
     },
   },
-  /** Whether this control plane may use its operator token Secret (spec.operatorAccess.generatedTokenSecretName, default <name>-operator-token). Reported while operator access is on. The controller uses the Secret only when this control plane is its controller owner. */
+  /** Whether this control plane may use its operator token Secret (spec.operatorAccess.generatedTokenSecretName, default <name>-operator-token). Reported while operator access is on. The controller reads and writes only the Secret it created for this control plane, whose UID status.operatorTokenSecretUID records (or the one an earlier version used, adopted on upgrade), and only while that Secret carries no annotation that the operator did not set. */
   OperatorTokenSecretOwned: {
     type: 'OperatorTokenSecretOwned',
     reasons: {
-      /** True. The control plane is the controller owner of the Secret, or the Secret does not exist yet; the controller creates it once operator access works (see OperatorAccessReady). */
+      /** True. The control plane controls the Secret and the Secret is the one status.operatorTokenSecretUID records, or the Secret does not exist yet; the controller creates it once operator access works (see OperatorAccessReady). */
       TokenSecretOwned: 'TokenSecretOwned',
-      /** False. The Secret exists and another owner, or no owner, controls it; the message names the Secret. Delete the leftover Secret or set spec.operatorAccess.generatedTokenSecretName to an unused name; rechecked every 30 s. */
+      /** False. The Secret exists and another owner, or no owner, controls it; or it names this control plane as its controller owner but the operator did not create it (its UID is not the recorded one, no earlier version used it, and it holds no live operator token). The message names the Secret and what to do; rechecked every 30 s. */
       TokenSecretNotOwned: 'TokenSecretNotOwned',
+      /** False. The Secret carries annotations that the operator did not set (the message names their keys). Tools that copy Secrets into other namespaces are configured by such annotations, so the operator revoked the token in Coder and writes no new one until they are removed; rechecked every 30 s. */
+      ForeignAnnotations: 'ForeignAnnotations',
     },
   },
   /** Whether the operator holds a working Coder API token for this control plane (the coder-k8s-operator user and its token in Coder's database, kept in the operator token Secret). Reported while operator access is on and removed when it is turned off. Messages name what failed and what to do, never the database URL, its credentials or the token; failures are retried every 30 s. */
@@ -558,7 +564,7 @@ export const CoderControlPlaneConditions = {
       Ready: 'Ready',
       /** False. No database URL could be read (see DatabaseSecretResolved, or the CODER_PG_CONNECTION_URL entry of spec.extraEnv). */
       DatabaseURLUnavailable: 'DatabaseURLUnavailable',
-      /** False. The operator token Secret is not this control plane's (see OperatorTokenSecretOwned). */
+      /** False. The operator token Secret is not usable, because it is not this control plane's or carries foreign annotations (see OperatorTokenSecretOwned). */
       TokenSecretNotOwned: 'TokenSecretNotOwned',
       /** False. The operator refuses the database URL, for example a parameter that names a file (sslrootcert, sslcert, sslkey, passfile, service, ...) or a Unix socket; the message names the parameter. */
       InvalidDatabaseURL: 'InvalidDatabaseURL',

@@ -1,16 +1,21 @@
 // Upgrading from the Go coder-k8s: objects its looser CRDs admitted are still served and reconciled after
-// the seed's `kubectl apply -f config/crd/bases/ -f config/rbac/`, or name the field that stops them.
+// the seed's `kubectl apply -f config/crd/bases/ -f config/rbac/`, or name the field that stops them; and
+// the operator token Secret it left behind is read and updated (seed: an owned Secret is read and updated).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AppsV1Api, type V1Role } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, EventsV1Api, type V1Role } from '@kubernetes/client-node';
+import pg from 'pg';
 import { parse } from 'yaml';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { ensureOperatorToken, operatorTokenName } from '../../src/coder/operator-access/index.ts';
 import { buildWorkspaceRbac } from '../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { goOriginalCrds, goOriginalKinds } from '../fixtures/go-original/crds.ts';
+import { createCoderDatabase } from '../harness/coder-database.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import { operatorNamespace, operatorServiceAccount, startOperator, type RunningOperator } from '../harness/operator.ts';
+import { startPostgres, type Postgres } from '../harness/postgres.ts';
 import { eventually } from '../harness/wait.ts';
 
 const ns = 'coder';
@@ -73,11 +78,16 @@ const legacyObjects = [
   },
 ];
 
+const day = 24 * 3600;
+
 describe('upgrade from the Go original', () => {
   let cp: ControlPlane;
+  let postgres: Postgres;
   let admin: string;
   let operator: RunningOperator | undefined;
   let goEraRoleName: string;
+  /** The Go original's control plane with operator access: its database, and the token it left, expired since. */
+  const goEra = { databaseURL: '', expiredToken: '', secretUID: '' };
   const condition = (name: string, type: string, kind = 'codercontrolplane') =>
     kubectlOk(admin, [
       '-n',
@@ -90,7 +100,7 @@ describe('upgrade from the Go original', () => {
     ]);
 
   before(async () => {
-    cp = await startControlPlane({ kwok: true });
+    [cp, postgres] = await Promise.all([startControlPlane({ kwok: true }), startPostgres()]);
     admin = cp.adminKubeconfigPath;
     await kubectlOk(admin, ['create', 'namespace', operatorNamespace]);
     await kubectlOk(admin, ['create', 'namespace', ns]);
@@ -102,6 +112,7 @@ describe('upgrade from the Go original', () => {
     );
     for (const obj of legacyObjects) await kubectlOk(admin, ['create', '-f', '-'], JSON.stringify(obj));
     goEraRoleName = await createGoEraWorkspaceRole('go-rules');
+    await leaveGoEraOperatorAccess();
   });
 
   /** The workspace Role the Go original made for a control plane: the same name and rules, owned by it, without this version's marks. */
@@ -117,7 +128,88 @@ describe('upgrade from the Go original', () => {
   after(async () => {
     await operator?.process.stop();
     await cp?.stop();
+    await postgres?.stop();
   });
+
+  /**
+   * What the Go original leaves for a control plane with operator access: the database URL in a Secret named by
+   * CODER_PG_CONNECTION_URL, a token it issued for a year (the operator was stopped past its expiry), the token
+   * Secret with the control plane as its controller owner and its labels but none of today's marks, and the
+   * status that names that Secret (status.operatorTokenSecretRef, operatorAccessReady).
+   */
+  async function leaveGoEraOperatorAccess() {
+    goEra.databaseURL = await createCoderDatabase(postgres);
+    await kubectlOk(admin, ['-n', ns, 'create', 'secret', 'generic', 'go-era-db', `--from-literal=url=${goEra.databaseURL}`]);
+    const created = JSON.parse(
+      await kubectlOk(
+        admin,
+        ['create', '-o', 'json', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'coder.com/v1alpha1',
+          kind: 'CoderControlPlane',
+          metadata: { name: 'go-era', namespace: ns },
+          spec: { extraEnv: [{ name: 'CODER_PG_CONNECTION_URL', valueFrom: { secretKeyRef: { name: 'go-era-db', key: 'url' } } }] },
+        }),
+      ),
+    ) as { metadata: { uid: string } };
+    ({ token: goEra.expiredToken } = await ensureOperatorToken({
+      postgresURL: goEra.databaseURL,
+      tokenName: operatorTokenName(ns, 'go-era'),
+      lifetimeSeconds: 365 * day,
+      now: new Date(Date.now() - 400 * day * 1000),
+    }));
+    const secret = JSON.parse(
+      await kubectlOk(
+        admin,
+        ['create', '-o', 'json', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: {
+            name: 'go-era-operator-token',
+            namespace: ns,
+            labels: {
+              'app.kubernetes.io/name': 'coder-control-plane',
+              'app.kubernetes.io/instance': 'go-era',
+              'app.kubernetes.io/managed-by': 'coder-k8s',
+            },
+            ownerReferences: [
+              {
+                apiVersion: 'coder.com/v1alpha1',
+                kind: 'CoderControlPlane',
+                name: 'go-era',
+                uid: created.metadata.uid,
+                controller: true,
+                blockOwnerDeletion: true,
+              },
+            ],
+          },
+          type: 'Opaque',
+          stringData: { token: goEra.expiredToken },
+        }),
+      ),
+    ) as { metadata: { uid: string } };
+    goEra.secretUID = secret.metadata.uid;
+    await kubectlOk(admin, [
+      '-n',
+      ns,
+      'patch',
+      'codercontrolplane',
+      'go-era',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        status: {
+          observedGeneration: 1,
+          phase: 'Pending',
+          url: `http://go-era.${ns}.svc.cluster.local:80`,
+          operatorAccessReady: true,
+          operatorTokenSecretRef: { name: 'go-era-operator-token', key: 'token' },
+        },
+      }),
+    ]);
+  }
 
   it("applies the seed's upgrade command over the Go original's install, replacing its role's rules", async () => {
     const out = await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/', '-f', 'config/rbac/']);
@@ -250,4 +342,44 @@ describe('upgrade from the Go original', () => {
     });
     assert.match(templateTest, /^False (OperatorAccessNotReady|ControlPlaneNotReady):/);
   });
+
+  it("reads and updates the Go original's token Secret whose token expired: a fresh token in the same Secret, which works", async () => {
+    const core = cp.adminConfig().makeApiClient(CoreV1Api);
+    const ready = await eventually(
+      'operator access of the Go-era control plane',
+      async () => {
+        const obj = JSON.parse(await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', 'go-era', '-o', 'json'])) as {
+          status?: { operatorAccessReady?: boolean; operatorTokenSecretUID?: string; conditions?: { type: string; status: string }[] };
+        };
+        return obj.status?.conditions?.some((c) => c.type === 'OperatorAccessReady' && c.status === 'True') ? obj : undefined;
+      },
+      { timeoutMs: 90_000 },
+    );
+    assert.equal(ready.status!.operatorAccessReady, true);
+    assert.equal(
+      await condition('go-era', 'OperatorTokenSecretOwned'),
+      'True TokenSecretOwned: Secret "coder/go-era-operator-token" is controlled by this control plane.',
+    );
+    const secret = await core.readNamespacedSecret({ namespace: ns, name: 'go-era-operator-token' });
+    assert.equal(secret.metadata!.uid, goEra.secretUID, 'the same Secret, updated, not replaced');
+    assert.equal(ready.status!.operatorTokenSecretUID, goEra.secretUID, 'its UID recorded in the status');
+    assert.equal(secret.metadata!.labels?.['coder.com/operator-token'], 'true', "the operator's marks added");
+    const token = Buffer.from(secret.data!.token!, 'base64').toString();
+    assert.notEqual(token, goEra.expiredToken, 'a fresh token');
+    const rows = await query(goEra.databaseURL, "SELECT id, expires_at > now() + interval '29 days' AS fresh FROM api_keys");
+    assert.deepEqual(rows, [{ id: token.split('-')[0], fresh: true }], "the fresh token is the operator's one live token in Coder");
+    const events = (await cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns })).items;
+    const reasons = events.filter((e) => e.regarding?.name === 'go-era').map((e) => e.reason);
+    assert.ok(reasons.includes('OperatorTokenSecretAdopted') && reasons.includes('OperatorTokenRotated'), reasons.join());
+  });
 });
+
+async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    return (await db.query(sql)).rows;
+  } finally {
+    await db.end();
+  }
+}

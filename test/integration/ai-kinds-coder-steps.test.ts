@@ -52,6 +52,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
         url: 'http://coder.coder.svc.cluster.local:80',
         operatorAccessReady: true,
         operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' },
+        operatorTokenSecretUID: 'token-secret-uid',
         ...status,
       })
       .build();
@@ -59,6 +60,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     metadata: {
       name: 'coder-operator-token',
       namespace: ns,
+      uid: 'token-secret-uid',
       ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)],
       ...operatorTokenMarks(cp),
     },

@@ -531,7 +531,7 @@ describe('CoderControlPlane controller', () => {
     secretsToFind.push(stored);
   });
 
-  it("does not trust a token Secret with a forged controller owner reference but without the operator's marks", async () => {
+  it('does not trust a token Secret with a forged controller owner reference that it did not create', async () => {
     const ns = await namespace('forged-owner');
     const created = await client.create(
       aControlPlaneIn(ns, 'coder', { database: { connectionSecretRef: { name: 'coder-db-app', key: 'uri' } } }),
@@ -542,9 +542,9 @@ describe('CoderControlPlane controller', () => {
     });
     const url = await createCoderDatabase(postgres);
     await core.createNamespacedSecret({ namespace: ns, body: dbSecret(ns, url) });
-    await eventually('TokenSecretNotOwned naming the missing marks', async () =>
+    await eventually('TokenSecretNotOwned saying the operator did not create it', async () =>
       (await conditionLine(ns, 'coder', 'OperatorTokenSecretOwned')).startsWith(
-        `False TokenSecretNotOwned: Secret "forged-owner/coder-operator-token" names this control plane as its controller owner but lacks the operator's marks`,
+        `False TokenSecretNotOwned: Secret "forged-owner/coder-operator-token" names this control plane as its controller owner, but the operator did not create it`,
       ),
     );
     await eventually('DatabaseSecretResolved', async () => (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('True'));
@@ -556,7 +556,7 @@ describe('CoderControlPlane controller', () => {
     assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 0, 'no token minted for it');
   });
 
-  it('marks a token Secret of an earlier version that holds the live token, and replaces its year-long token', async () => {
+  it('adopts a token Secret of an earlier version that holds the live token, and replaces its year-long token', async () => {
     const ns = await namespace('earlier-secret');
     const url = await createCoderDatabase(postgres);
     // No database Secret yet, so the controller creates no token Secret of its own.
@@ -586,8 +586,9 @@ describe('CoderControlPlane controller', () => {
     );
     const events = await cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
     const reasons = events.items.map((e) => e.reason);
-    assert.ok(reasons.includes('OperatorTokenSecretMarked'), reasons.join());
-    assert.ok(!reasons.includes('TokenSecretWriteFailed'), 'the rotation after marking wrote to the marked Secret, not a stale copy');
+    assert.ok(reasons.includes('OperatorTokenSecretAdopted'), reasons.join());
+    assert.equal((await client.get(ns, 'coder')).status?.operatorTokenSecretUID, marked.metadata!.uid, 'its UID recorded');
+    assert.ok(!reasons.includes('TokenSecretWriteFailed'), 'the rotation after adopting wrote to the adopted Secret, not a stale copy');
     secretsToFind.push(earlier.token, token);
   });
 

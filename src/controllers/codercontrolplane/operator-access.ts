@@ -1,6 +1,6 @@
 // Operator access: the coder-k8s-operator user and token in Coder's database, kept in the operator
-// token Secret under the seed's ownership rules. The database URL is read again on every reconcile,
-// so rotated credentials are used without a restart.
+// token Secret under the seed's ownership rules (operator-token.ts). The database URL is read again on
+// every reconcile, so rotated credentials are used without a restart.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
 import { OperatorAccessError } from '../../coder/operator-access/errors.ts';
@@ -20,14 +20,17 @@ import {
   tokenSecretNotOwned,
   tokenSecretWriteFailed,
 } from './operator-access-condition.ts';
-import { adoptEarlierTokenSecret } from './earlier-token-secret.ts';
+import { adoptTokenSecret, mayAdopt } from './earlier-token-secret.ts';
 import {
   buildTokenSecret,
+  foreignAnnotations,
+  foreignAnnotationsCondition,
   notOwnedRecheckMs,
   ownershipCondition,
   readToken,
   tokenOwnershipConditionType,
   tokenSecretOwnership,
+  tokenWritePatch,
 } from './operator-token.ts';
 import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
 
@@ -85,53 +88,82 @@ export async function reconcileOperatorAccess(
   if (cp.spec?.operatorAccess?.disabled) return disableOperatorAccess(ctx, cp, databaseURL, signal);
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
+  const tokenName = operatorTokenName(ns, cp.metadata.name!);
   // The cache may not show the Secret an earlier reconcile created a moment ago (its create event wakes no
   // reconcile): only the API server can tell that it is absent, and a second create would fail.
   let secret =
     (ctx.caches.secrets.get(ns, name) as V1Secret | undefined) ?? (await ctx.writer.get<V1Secret>(builtinResources.secret, ns, name));
   let ownership = tokenSecretOwnership(cp, secret);
-  let ownershipCond = ownershipCondition(cp, ownership);
+  let ownershipCond = ownershipCondition(cp, ownership, secret);
+  // The UID of a Secret this reconcile created or adopted: recorded whatever happens next.
+  let recordedUID: string | undefined;
+  const withUID = <T extends object>(status: T) => (recordedUID ? { ...status, operatorTokenSecretUID: recordedUID } : status);
   // One Warning per new problem: a retry that meets the same problem says nothing new.
   const failed = async (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): Promise<OperatorAccessOutcome> => {
+    await warnOnNewProblem(ctx.events, cp, ownershipCond, 'UseOperatorTokenSecret');
     await warnOnNewProblem(ctx.events, cp, access, 'BootstrapOperatorAccess');
-    return { status: notReady, conditions: conditions(ownershipCond, access), requeueAfterMs };
+    return { status: withUID(notReady), conditions: conditions(ownershipCond, access), requeueAfterMs };
   };
   const refuseSecret = async () => {
     // The ownership condition names the Secret; OperatorAccessReady only points to it.
     await warnOnNewProblem(ctx.events, cp, ownershipCond, 'UseOperatorTokenSecret');
-    return { status: notReady, conditions: conditions(ownershipCond, tokenSecretNotOwned()), requeueAfterMs: notOwnedRecheckMs };
+    return { status: withUID(notReady), conditions: conditions(ownershipCond, tokenSecretNotOwned()), requeueAfterMs: notOwnedRecheckMs };
+  };
+  /** A failure of Coder's database is a condition; anything else goes to the queue. */
+  const databaseStep = async <T>(step: () => Promise<T>): Promise<{ value: T } | { failure: OperatorAccessOutcome }> => {
+    try {
+      return { value: await step() };
+    } catch (err) {
+      if (signal?.aborted || !(err instanceof OperatorAccessError)) throw err;
+      return { failure: await failed(accessFailed(err)) };
+    }
   };
   if (ownership === 'foreign') return refuseSecret();
   const url = await postgresURL(ctx, cp, databaseURL);
-  if (!url) return failed(databaseURLUnavailable(cp));
-  if (ownership === 'unmarked') {
-    let adopted: V1Secret | undefined;
-    try {
-      adopted = await adoptEarlierTokenSecret(ctx, cp, secret!, url, signal);
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      if (!(err instanceof OperatorAccessError)) throw err;
-      return failed(accessFailed(err));
-    }
-    if (!adopted) return refuseSecret();
-    secret = adopted;
-    ownership = 'owned';
-    ownershipCond = ownershipCondition(cp, ownership);
+  if (ownership === 'earlier' || ownership === 'unrecorded' || ownership === 'replaced') {
+    const may = await databaseStep(() => mayAdopt(ctx, cp, ownership as 'earlier' | 'unrecorded' | 'replaced', secret!, url, signal));
+    if ('failure' in may) return may.failure;
+    if (!may.value) return url ? refuseSecret() : failed(databaseURLUnavailable(cp));
+    secret = await adoptTokenSecret(ctx, cp, secret!, ownership === 'earlier' ? 'earlier version' : 'live token');
+    recordedUID = secret.metadata?.uid;
+    ownership = 'recorded';
+    ownershipCond = ownershipCondition(cp, ownership, secret);
   }
-  const existingToken = ownership === 'owned' ? readToken(secret!) : undefined;
+  if (ownership === 'recorded') {
+    const foreign = foreignAnnotations(cp, secret!);
+    if (foreign.length) {
+      ownershipCond = foreignAnnotationsCondition(cp, foreign);
+      // The token in it may have been copied already: it stops working, and no new one takes its place there.
+      if (url) {
+        const revoked = await databaseStep(() => ctx.operatorAccess.revoke({ postgresURL: url, tokenName, ...(signal ? { signal } : {}) }));
+        if ('failure' in revoked) return revoked.failure;
+        if (revoked.value.deleted > 0) {
+          await ctx.events.record(
+            eventTarget(cp),
+            'Warning',
+            'OperatorTokenRevoked',
+            'BootstrapOperatorAccess',
+            `Revoked the operator token held in Secret "${ns}/${name}": the Secret carries annotations that the operator did not set (${foreign.join(', ')}).`,
+          );
+        }
+      }
+      return refuseSecret();
+    }
+  }
+  if (!url) return failed(databaseURLUnavailable(cp));
+  const existingToken = ownership === 'recorded' ? readToken(secret!) : undefined;
   // The Secret is written inside the bootstrap's transaction: a token whose Secret write fails is rolled back.
   let storeError: unknown;
   const store = async (token: string) => {
     try {
       if (ownership === 'absent') {
         // Create, never apply: should a Secret of this name appear meanwhile, the create fails instead of adopting it.
-        await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+        const created = await ctx.writer.create(builtinResources.secret, buildTokenSecret(cp, token));
+        recordedUID = created.metadata?.uid;
         // From here the status describes the Secret just created, not the cache's view from before it.
-        ownershipCond = ownershipCondition(cp, 'owned');
+        ownershipCond = ownershipCondition(cp, 'recorded');
       } else {
-        await ctx.writer.mergePatch(builtinResources.secret, secret!, {
-          data: { [operatorTokenKey]: Buffer.from(token).toString('base64') },
-        });
+        await ctx.writer.mergePatch(builtinResources.secret, secret!, tokenWritePatch(cp, token));
       }
     } catch (err) {
       storeError = err;
@@ -145,7 +177,7 @@ export async function reconcileOperatorAccess(
     ({ token, rotated, expiresAt } = await ctx.operatorAccess.ensure({
       postgresURL: url,
       existingToken,
-      tokenName: operatorTokenName(ns, cp.metadata.name!),
+      tokenName,
       lifetimeSeconds: tokenLifetimeSeconds,
       renewBeforeSeconds: tokenRenewBeforeSeconds,
       store,
@@ -173,7 +205,11 @@ export async function reconcileOperatorAccess(
     );
   }
   return {
-    status: { operatorAccessReady: true, operatorTokenSecretRef: { name, key: operatorTokenKey } },
+    status: {
+      operatorAccessReady: true,
+      operatorTokenSecretRef: { name, key: operatorTokenKey },
+      operatorTokenSecretUID: recordedUID ?? secret!.metadata!.uid!,
+    },
     conditions: conditions(ownershipCond, accessReady(`${ns}/${name}`)),
     // Look again before the renewal window opens, and at least daily.
     requeueAfterMs: Math.max(1_000, Math.min(renewalCheckMs, expiresAt.getTime() - tokenRenewBeforeSeconds * 1000 - ctx.now().getTime())),
@@ -191,16 +227,19 @@ async function disableOperatorAccess(
   const name = operatorTokenSecretName(cp);
   const ns = cp.metadata.namespace!;
   const secret = ctx.caches.secrets.get(ns, name) as V1Secret | undefined;
-  const owned = tokenSecretOwnership(cp, secret) === 'owned';
-  if (owned) await ctx.writer.delete(builtinResources.secret, ns, name);
+  const ownership = tokenSecretOwnership(cp, secret);
+  const owned = ownership === 'recorded' || ownership === 'earlier';
+  // By UID: a Secret that took its name since the cache saw it is not this one, and stays.
+  if (owned) await ctx.writer.deleteExactly(builtinResources.secret, secret!);
   const cleanupRequired = owned || Boolean(cp.status?.operatorTokenSecretRef);
+  const done = { status: { ...notReady, operatorTokenSecretUID: undefined }, conditions: conditions(undefined, undefined) };
   const url = await postgresURL(ctx, cp, databaseURL);
   const retry = {
     status: { operatorAccessReady: false, operatorTokenSecretRef: { name, key: operatorTokenKey } },
     conditions: conditions(undefined, undefined),
     requeueAfterMs: operatorAccessRetryMs,
   };
-  if (!url) return cleanupRequired ? retry : { status: notReady, conditions: conditions(undefined, undefined) };
+  if (!url) return cleanupRequired ? retry : done;
   try {
     await ctx.operatorAccess.revoke({
       postgresURL: url,
@@ -212,5 +251,5 @@ async function disableOperatorAccess(
     await ctx.events.record(eventTarget(cp), 'Warning', 'OperatorAccessFailed', 'RevokeOperatorAccess', (err as Error).message);
     return retry;
   }
-  return { status: notReady, conditions: conditions(undefined, undefined) };
+  return done;
 }

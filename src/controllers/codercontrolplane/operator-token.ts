@@ -1,6 +1,9 @@
-// The operator token Secret (seed §Operator token Secret): created with the control plane as its
-// controller owner and the operator's marks (shared/operator-token-marks.ts); read and updated only while
-// both hold; any other Secret of that name is left alone, not read, not adopted.
+// The operator token Secret (seed §Operator token Secret): created with the control plane as its controller
+// owner, its UID recorded in status.operatorTokenSecretUID, and read and updated only while it is that very
+// Secret. The seed's rule for upgrades: a Secret the control plane controls that an earlier version used
+// (its status reports access ready with status.operatorTokenSecretRef naming it, and no UID is recorded yet)
+// is adopted, its UID recorded. Any other
+// Secret of that name is left alone, not read, not written.
 import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
@@ -8,61 +11,113 @@ import { coderControlPlaneResource } from '../../../generated/clients/codercontr
 import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
 import { credentialMarks } from '../shared/credential-secret.ts';
 import { controllerOwnerReference } from '../shared/object-names.ts';
-import {
-  hasOperatorTokenMarks,
-  operatorTokenLabel,
-  operatorTokenMarks,
-  operatorTokenOwnerAnnotation,
-} from '../shared/operator-token-marks.ts';
+import { operatorTokenMarks } from '../shared/operator-token-marks.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
 import { secretValue } from '../shared/secret-value.ts';
 import { controlPlaneLabels } from './desired/names.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.OperatorTokenSecretOwned;
 export const tokenOwnershipConditionType = type;
-/** How often a control plane whose token Secret is foreign looks again. */
+/** How often a control plane whose token Secret is refused looks again. */
 export const notOwnedRecheckMs = 30_000;
 
-export type TokenSecretOwnership = 'absent' | 'owned' | 'foreign' | 'unmarked';
+/**
+ * absent: none of that name. foreign: not controlled by this control plane. recorded: the Secret whose UID
+ * the status records. earlier: controlled by it, no UID recorded, and the status shows that an earlier version
+ * used it. replaced (another UID recorded) and unrecorded (nothing recorded): controlled by it, with nothing
+ * to show the operator made it; only a live operator token in it can (earlier-token-secret.ts).
+ */
+export type TokenSecretOwnership = 'absent' | 'foreign' | 'recorded' | 'replaced' | 'earlier' | 'unrecorded';
 
 export function tokenSecretOwnership(cp: CoderControlPlane, secret: V1Secret | undefined): TokenSecretOwnership {
   if (!secret) return 'absent';
   if (!isControllerOwnedBy(secret, cp)) return 'foreign';
-  return hasOperatorTokenMarks(secret, cp) ? 'owned' : 'unmarked';
+  const recorded = cp.status?.operatorTokenSecretUID;
+  if (recorded) return secret.metadata?.uid === recorded ? 'recorded' : 'replaced';
+  // This version reports access ready only with the UID recorded, so access ready and the reference alone were
+  // left by an earlier version (a reference without access ready is also the retry marker of a failed disable).
+  const usedBefore = cp.status?.operatorAccessReady === true && cp.status.operatorTokenSecretRef?.name === operatorTokenSecretName(cp);
+  return usedBefore ? 'earlier' : 'unrecorded';
 }
 
-/** Whether the Secret may be read and written: only one the operator created for this control plane. */
-export function isTrusted(ownership: TokenSecretOwnership): boolean {
-  return ownership === 'owned' || ownership === 'absent';
+/** The labels and annotations the operator sets on its token Secret, and the only ones it writes there. */
+export function ownMarks(cp: CoderControlPlane): { labels: Record<string, string>; annotations: Record<string, string> } {
+  const marks = credentialMarks({ kind: coderControlPlaneResource.kind, metadata: cp.metadata });
+  const tokenMarks = operatorTokenMarks(cp);
+  return {
+    labels: { ...controlPlaneLabels(cp), ...marks.labels, ...tokenMarks.labels },
+    annotations: { ...marks.annotations, ...tokenMarks.annotations },
+  };
 }
 
-export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecretOwnership): ConditionInput {
+/** Kubernetes' own annotation domains (kubectl's last-applied-configuration, say): set by its tools, never a copier's. */
+const kubernetesDomain = /^(?:.+\.)?(?:kubernetes\.io|k8s\.io)$/;
+
+/**
+ * The keys of annotations on the Secret that the operator did not set (its own keys with another value count too:
+ * coder.com/credential-destinations decides which pods may mount it). Tools that copy a Secret into other
+ * namespaces (reflector.v1.k8s.emberstack.com/reflection-allowed, replicator.v1.mittwald.de/replicate-to,
+ * kubed.appscode.com/sync, and many more) are switched on by an annotation on it: no list of them is
+ * complete, so any annotation but the operator's own and Kubernetes' counts.
+ */
+export function foreignAnnotations(cp: CoderControlPlane, secret: V1Secret): string[] {
+  const own = ownMarks(cp).annotations;
+  return Object.entries(secret.metadata?.annotations ?? {})
+    .filter(([key, value]) => own[key] !== value)
+    .map(([key]) => key)
+    .filter((key) => !(key.includes('/') && kubernetesDomain.test(key.slice(0, key.indexOf('/')))))
+    .sort();
+}
+
+export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecretOwnership, secret?: V1Secret): ConditionInput {
   const name = operatorTokenSecretName(cp);
   const namespace = cp.metadata.namespace;
-  if (isTrusted(ownership)) {
-    return {
-      type,
-      status: 'True',
-      reason: reasons.TokenSecretOwned,
-      message:
-        ownership === 'owned'
-          ? `Secret "${namespace}/${name}" is controlled by this control plane.`
-          : `Secret "${namespace}/${name}" does not exist yet; the controller creates it once operator access works (see OperatorAccessReady).`,
-    };
+  const named = `Secret "${namespace}/${name}"`;
+  const deleteIt = 'Delete it: the controller then creates its own Secret and a new operator token.';
+  const notOwned = (message: string): ConditionInput => ({ type, status: 'False', reason: reasons.TokenSecretNotOwned, message });
+  switch (ownership) {
+    case 'absent':
+      return {
+        type,
+        status: 'True',
+        reason: reasons.TokenSecretOwned,
+        message: `${named} does not exist yet; the controller creates it once operator access works (see OperatorAccessReady).`,
+      };
+    case 'recorded':
+    case 'earlier':
+      return { type, status: 'True', reason: reasons.TokenSecretOwned, message: `${named} is controlled by this control plane.` };
+    case 'foreign':
+      return notOwned(
+        `${named} exists and this control plane is not its controller owner, so the operator does not read, change or adopt it. ` +
+          'Delete it if it is a leftover operator token Secret, or set spec.operatorAccess.generatedTokenSecretName to a name ' +
+          'that does not exist yet.',
+      );
+    case 'replaced':
+      return notOwned(
+        `${named} names this control plane as its controller owner, but it is not the Secret the operator created: its UID ` +
+          `${secret?.metadata?.uid ?? '(none)'} is not the one in status.operatorTokenSecretUID (${cp.status?.operatorTokenSecretUID}), ` +
+          `and it holds no live operator token of this control plane. The operator does not read it or write a token into it. ${deleteIt}`,
+      );
+    case 'unrecorded':
+      return notOwned(
+        `${named} names this control plane as its controller owner, but the operator did not create it: status.operatorTokenSecretUID ` +
+          'records no Secret, no earlier version used it (status.operatorTokenSecretRef), and it holds no live operator token of this ' +
+          `control plane. The operator does not read it or write a token into it. ${deleteIt}`,
+      );
   }
+}
+
+/** The operator's own Secret carries annotations it did not set: no token goes into it (the step revokes the one there). */
+export function foreignAnnotationsCondition(cp: CoderControlPlane, keys: string[]): ConditionInput {
   return {
     type,
     status: 'False',
-    reason: reasons.TokenSecretNotOwned,
+    reason: reasons.ForeignAnnotations,
     message:
-      (ownership === 'unmarked'
-        ? `Secret "${namespace}/${name}" names this control plane as its controller owner but lacks the operator's marks ` +
-          `(label ${operatorTokenLabel}=true and annotation ${operatorTokenOwnerAnnotation} holding this control plane's UID) ` +
-          'and holds no live operator token of this control plane, so the operator did not create it and does not trust, change or adopt it. '
-        : `Secret "${namespace}/${name}" exists and this control plane is not its controller owner, so the operator ` +
-          'does not read, change or adopt it. ') +
-      'Delete it if it is a leftover operator token Secret, or set ' +
-      'spec.operatorAccess.generatedTokenSecretName to a name that does not exist yet.',
+      `Secret "${cp.metadata.namespace}/${operatorTokenSecretName(cp)}" carries annotations that the operator did not set: ` +
+      `${keys.join(', ')}. Annotations like these make tools copy a Secret into other namespaces, so the operator revokes ` +
+      "its token in Coder's database and writes no new one into it. Remove them (or delete the Secret): the controller then " +
+      'writes a new token.',
   };
 }
 
@@ -72,19 +127,21 @@ export function readToken(secret: V1Secret): string | undefined {
 }
 
 export function buildTokenSecret(cp: CoderControlPlane, token: string): V1Secret {
-  const marks = credentialMarks({ kind: coderControlPlaneResource.kind, metadata: cp.metadata });
-  const tokenMarks = operatorTokenMarks(cp);
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
       name: operatorTokenSecretName(cp),
       namespace: cp.metadata.namespace,
-      labels: { ...controlPlaneLabels(cp), ...marks.labels, ...tokenMarks.labels },
-      annotations: { ...marks.annotations, ...tokenMarks.annotations },
+      ...ownMarks(cp),
       ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)],
     },
     type: 'Opaque',
     data: { [operatorTokenKey]: Buffer.from(token).toString('base64') },
   };
+}
+
+/** The merge patch of a token write into the recorded Secret: the token, and the operator's marks set back. */
+export function tokenWritePatch(cp: CoderControlPlane, token: string): { metadata: object; data: Record<string, string> } {
+  return { metadata: ownMarks(cp), data: { [operatorTokenKey]: Buffer.from(token).toString('base64') } };
 }

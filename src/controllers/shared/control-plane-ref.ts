@@ -45,9 +45,11 @@ export function resolveControlPlane(
   }
   const secretName = operatorTokenSecretName(cp);
   const secret = caches.secrets.get(namespace, secretName);
-  // Only a Secret the operator created for the control plane is read (seed: the operator token Secret is never adopted).
+  // Only the Secret the operator created for the control plane is read: its UID is in the status, which only the operator writes.
   if (!secret || !isOperatorTokenSecretOf(secret, cp)) {
-    return notReady(`its token Secret "${secretName}" is missing, not controlled by it, or lacks the operator's marks`);
+    return notReady(
+      `its token Secret "${secretName}" is missing, not controlled by it, or not the one its status.operatorTokenSecretUID records`,
+    );
   }
   const token = secretValue(secret, operatorTokenKey)?.trim();
   if (!token) return notReady(`its token Secret "${secretName}" has no value at key "${operatorTokenKey}"`);

@@ -1,6 +1,7 @@
 // The marks the operator puts on every operator token Secret it creates, and the one check that trusts
-// such a Secret: controlled by the control plane (same UID) and carrying both marks. A controller owner
-// reference alone is not enough: anyone who may create Secrets can copy the control plane's UID into one.
+// such a Secret: controlled by the control plane and the very Secret whose UID the control plane's status
+// records. Neither an owner reference nor the marks are enough: anyone who may create Secrets can copy the
+// control plane's UID into both; only the operator writes the status.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { isControllerOwnedBy } from './ownership.ts';
@@ -14,15 +15,8 @@ export function operatorTokenMarks(cp: CoderControlPlane): { labels: Record<stri
   return { labels: { [operatorTokenLabel]: 'true' }, annotations: { [operatorTokenOwnerAnnotation]: cp.metadata.uid ?? '' } };
 }
 
-export function hasOperatorTokenMarks(secret: V1Secret, cp: CoderControlPlane): boolean {
-  return (
-    secret.metadata?.labels?.[operatorTokenLabel] === 'true' &&
-    cp.metadata.uid !== undefined &&
-    secret.metadata?.annotations?.[operatorTokenOwnerAnnotation] === cp.metadata.uid
-  );
-}
-
-/** True only for a token Secret the operator created for this control plane. */
+/** True only for the token Secret the operator created (or adopted) for this control plane, as its status records. */
 export function isOperatorTokenSecretOf(secret: V1Secret, cp: CoderControlPlane): boolean {
-  return isControllerOwnedBy(secret, cp) && hasOperatorTokenMarks(secret, cp);
+  const recorded = cp.status?.operatorTokenSecretUID;
+  return Boolean(recorded) && secret.metadata?.uid === recorded && isControllerOwnedBy(secret, cp);
 }

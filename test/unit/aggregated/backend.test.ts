@@ -29,6 +29,7 @@ const ready = {
   url: 'http://coder.coder.svc.cluster.local:80',
   operatorAccessReady: true,
   operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' },
+  operatorTokenSecretUID: 'token-secret-uid',
 };
 
 function tokenSecret(owner: CoderControlPlane): V1Secret {
@@ -36,6 +37,7 @@ function tokenSecret(owner: CoderControlPlane): V1Secret {
     metadata: {
       name: `${owner.metadata.name}-operator-token`,
       namespace: owner.metadata.namespace,
+      uid: 'token-secret-uid',
       ownerReferences: [controllerOwnerReference(coderControlPlaneResource, owner)],
       ...operatorTokenMarks(owner),
     },

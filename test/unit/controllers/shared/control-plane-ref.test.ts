@@ -14,16 +14,18 @@ const ready = {
   url: 'http://coder.coder.svc.cluster.local:80',
   operatorAccessReady: true,
   operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' },
+  operatorTokenSecretUID: 'token-secret-uid',
 };
 const readyControlPlane = () => aControlPlane('coder').inNamespace('coder').withStatus(ready);
 
-function tokenSecret(owner: CoderControlPlane | undefined, token = 'operator-token-value', marked = true): V1Secret {
+function tokenSecret(owner: CoderControlPlane | undefined, token = 'operator-token-value', uid = 'token-secret-uid'): V1Secret {
   return {
     metadata: {
       name: 'coder-operator-token',
       namespace: 'coder',
+      uid,
       ...(owner ? { ownerReferences: [controllerOwnerReference(coderControlPlaneResource, owner)] } : {}),
-      ...(owner && marked ? operatorTokenMarks(owner) : {}),
+      ...(owner ? operatorTokenMarks(owner) : {}),
     },
     data: { token: Buffer.from(token).toString('base64') },
   };
@@ -98,11 +100,11 @@ describe('resolveControlPlane', () => {
       says: /not controlled by it/,
     },
     {
-      name: "a token Secret with a forged controller owner reference but not the operator's marks",
+      name: "a token Secret with a forged controller owner reference and the operator's marks, but not the UID the status records",
       controlPlanes: () => [readyControlPlane().build()],
-      secrets: (cp) => [tokenSecret(cp, 'operator-token-value', false)],
+      secrets: (cp) => [tokenSecret(cp, 'operator-token-value', 'forged-secret-uid')],
       reason: 'OperatorAccessNotReady',
-      says: /lacks the operator's marks/,
+      says: /not the one its status\.operatorTokenSecretUID records/,
     },
     {
       name: 'an empty token',
