@@ -113,7 +113,7 @@ export interface CoderProvisionerSpecControlPlaneRef {
  */
 export interface CoderProvisionerSpecKey {
   /**
-   * The name of the provisioner key in Coder. Defaults to the name of this object.
+   * The name of the provisioner key in Coder. Defaults to the name of this object. A key of this name that this provisioner did not create is left alone and reported as KeyNameTaken.
    */
   name?: string;
   /**
@@ -151,7 +151,7 @@ export interface CoderProvisionerStatus {
    */
   organizationName?: string;
   /**
-   * The UUID of the provisioner key in Coder.
+   * The UUID of the provisioner key this provisioner created in Coder. Only the key with this id is rotated or deleted (also when this object is deleted); another key with the same name is never touched.
    */
   provisionerKeyID?: string;
   /**
@@ -200,6 +200,8 @@ export const CoderProvisionerConditions = {
       CredentialSecretNotReady: 'CredentialSecretNotReady',
       /** False. ProvisionerKeyReady is False; the key call to Coder failed and is retried. */
       ProvisionerKeyNotReady: 'ProvisionerKeyNotReady',
+      /** False. Coder holds a provisioner key named spec.key.name that this provisioner did not create (Stalled is True); choose another spec.key.name, or delete that key in Coder if it is unused. */
+      KeyNameTaken: 'KeyNameTaken',
       /** False. ProvisionerKeySecretReady is not reported yet. */
       ProvisionerKeySecretNotReady: 'ProvisionerKeySecretNotReady',
       /** False. No provisioner pod is ready yet (see DeploymentReady), which resolves by itself; or a child object of the same name belongs to someone else (Stalled is True). */
@@ -216,6 +218,8 @@ export const CoderProvisionerConditions = {
       NotEntitled: 'NotEntitled',
       /** True. CredentialSecretReady is False. */
       CredentialSecretNotReady: 'CredentialSecretNotReady',
+      /** True. ProvisionerKeyReady is False with KeyNameTaken. */
+      KeyNameTaken: 'KeyNameTaken',
       /** True. DeploymentReady is False with ObjectNotOwned. */
       DeploymentNotReady: 'DeploymentNotReady',
     },
@@ -270,6 +274,8 @@ export const CoderProvisionerConditions = {
       ProvisionerKeyReady: 'ProvisionerKeyReady',
       /** False. Creating, deleting or rotating the key failed, or Coder returned no key material. */
       ProvisionerKeyFailed: 'ProvisionerKeyFailed',
+      /** False. The organization already has a provisioner key of this name whose id is not status.provisionerKeyID: someone else's key, which the operator neither rotates nor deletes. Checked again every 2 minutes. */
+      KeyNameTaken: 'KeyNameTaken',
       /** False. Coder answered HTTP 429; the controller retries with backoff (2 s up to 2 minutes). */
       RateLimited: 'RateLimited',
     },

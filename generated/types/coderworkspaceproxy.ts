@@ -149,7 +149,7 @@ export interface CoderWorkspaceProxyStatus {
    */
   proxyName?: string;
   /**
-   * The id of the proxy in Coder, while the operator registers it; the proxy deregistered on deletion.
+   * The id of the proxy in Coder that this object registered (or whose token its token Secret holds), while the operator registers it. Only this proxy is changed, given a new token, or deregistered on deletion.
    */
   proxyID?: string;
   /**
@@ -176,6 +176,8 @@ export const CoderWorkspaceProxyConditions = {
       OperatorAccessNotReady: 'OperatorAccessNotReady',
       /** False. ProxyRegistered is False; a Coder API call failed and is retried. */
       NotRegistered: 'NotRegistered',
+      /** False. Coder holds a workspace proxy of this name that this object did not register (Stalled is True); choose another spec.bootstrap.proxyName, or delete that proxy in Coder if it is unused. */
+      ProxyNameTaken: 'ProxyNameTaken',
       /** False. ChildrenOwned is False; delete or rename the object it names (Stalled is True). */
       ChildrenNotOwned: 'ChildrenNotOwned',
       /** False. No proxy pod is ready yet (see DeploymentReady). */
@@ -192,6 +194,8 @@ export const CoderWorkspaceProxyConditions = {
       CredentialSecretNotReady: 'CredentialSecretNotReady',
       /** True. ChildrenOwned is False. */
       ChildrenNotOwned: 'ChildrenNotOwned',
+      /** True. ProxyRegistered is False with ProxyNameTaken. */
+      ProxyNameTaken: 'ProxyNameTaken',
     },
   },
   /** Whether at least one pod of the proxy Deployment is ready (status.readyReplicas). */
@@ -244,6 +248,8 @@ export const CoderWorkspaceProxyConditions = {
       Registered: 'Registered',
       /** False. A Coder API call failed (the message names the call and Coder's answer, never a token); retried with backoff. */
       RegistrationFailed: 'RegistrationFailed',
+      /** False. Coder holds a proxy of this name whose id is not status.proxyID and whose token the token Secret does not hold: someone else's, which the operator neither changes, gives a new token, nor deregisters. Checked again every 2 minutes. */
+      ProxyNameTaken: 'ProxyNameTaken',
     },
   },
   /** Whether the operator may manage the proxy's Deployment, Service and generated token Secret. The operator never takes over a Deployment or Service of the same name that it did not create for this proxy, and never deletes one. */

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { CoderClient } from '../../src/coder/client.ts';
-import { createKey, deleteKey } from '../../src/controllers/coderprovisioner/provisioner-key.ts';
+import { createKey, deleteRecordedKey } from '../../src/controllers/coderprovisioner/provisioner-key.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { seedOrganization, seedTemplate } from '../harness/coder-api-double/workspace-world.ts';
 
@@ -35,7 +35,7 @@ describe('organizations in the Coder API double', () => {
     const acme = seedOrganization(coder.state.world, 'acme');
     assert.equal(acme.is_default, false);
     coder.state.entitlements.features.external_provisioner_daemons = { entitlement: 'entitled', enabled: true };
-    const created = await createKey(client, { organizationName: 'default', keyName: 'eu' }, { region: 'eu' });
+    const created = await createKey(client, { organizationName: 'default', keyName: 'eu' }, { region: 'eu' }, undefined);
     assert.equal(created.organizationID, seeded.organization.id);
     const keys = (ref: string) =>
       client.request('GET', '/api/v2/organizations/{organization}/provisionerkeys', { params: { organization: ref } });
@@ -44,7 +44,7 @@ describe('organizations in the Coder API double', () => {
       ['eu'],
     );
     assert.deepEqual(await keys(acme.id), []);
-    assert.equal(await deleteKey(client, { organizationName: 'default', keyName: 'eu' }), true);
+    assert.equal(await deleteRecordedKey(client, 'default', created.keyID), 'eu');
     assert.deepEqual(await keys('default'), []);
   });
 
@@ -52,7 +52,7 @@ describe('organizations in the Coder API double', () => {
     const keys = (ref: string) =>
       client.request('GET', '/api/v2/organizations/{organization}/provisionerkeys', { params: { organization: ref } });
     await assert.rejects(keys('default'), /403.*External Provisioner Daemons is a Premium feature\. Contact sales!/);
-    await assert.rejects(createKey(client, { organizationName: 'default', keyName: 'eu' }, {}), /403/);
+    await assert.rejects(createKey(client, { organizationName: 'default', keyName: 'eu' }, {}, undefined), /403/);
     await assert.rejects(keys('no-such-org'), /404/);
   });
 });

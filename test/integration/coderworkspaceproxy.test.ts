@@ -4,6 +4,7 @@
 import { AppsV1Api, CoreV1Api, EventsV1Api, type V1Deployment, type V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { coderControlPlaneClient, coderWorkspaceProxyClient, type CoderWorkspaceProxyClient } from '../../generated/clients/index.ts';
@@ -13,7 +14,7 @@ import { apiStatus } from '../harness/api-status.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
 import { writeVerbs } from '../harness/audit.ts';
-import { kubectlOk } from '../harness/kubectl.ts';
+import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
 import { expectRefusedChild } from '../harness/refused-child.ts';
@@ -244,31 +245,35 @@ describe('CoderWorkspaceProxy controller', () => {
     );
   });
 
-  it('issues a new token for a proxy Coder holds without display name or icon, sending every field Coder requires', async () => {
+  it('issues a new token for its proxy when Coder holds it without display name or icon, sending every field Coder requires', async () => {
     const ns = 'wsp-regenerate';
     await controlPlaneWithAccess(ns);
-    // Registered outside the operator without display name or icon (Coder stores them empty) and with a token the
-    // operator does not hold: the operator must change it to get one, and Coder refuses an empty field.
-    const { proxy: outside } = (await fetch(`${coder.url}/api/v2/workspaceproxies`, {
-      method: 'POST',
-      headers: { 'Coder-Session-Token': tokens.at(-1)!, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'ap-south' }),
-    }).then((r) => r.json())) as { proxy: { id: string; display_name: string; icon_url: string } };
-    assert.deepEqual([outside.display_name, outside.icon_url], ['', '']);
-    const from = coder.requests.length;
     await proxies.create(aWorkspaceProxy('ap-south').inNamespace(ns).withControlPlane('coder').manifest());
     await waitCondition(ns, 'ap-south', 'ProxyRegistered', 'True Registered', 90_000);
+    const own = registeredProxy('ap-south')!;
+    // Coder holds it without display name or icon (as a proxy made with the API without them), and the token Secret
+    // is lost: the operator must change the proxy to get a token, and Coder refuses an empty field.
+    own.proxy.display_name = '';
+    own.proxy.icon_url = '';
+    const from = coder.requests.length;
     const patches = () => coder.requests.slice(from).filter((r) => r.method === 'PATCH');
+    const issued = async (previous: string) => {
+      await core.deleteNamespacedSecret({ namespace: ns, name: 'ap-south-proxy-token' });
+      await eventually('a new token issued and stored', async () => {
+        const secret = await readSecret(ns, 'ap-south-proxy-token').catch(() => undefined);
+        return secret && secretToken(secret) !== previous && secretToken(secret) === registeredProxy('ap-south')!.token ? true : undefined;
+      });
+    };
+    await issued(own.token);
     assert.deepEqual(
       patches().map((r) => [r.path, r.body]),
       [
         [
-          `/api/v2/workspaceproxies/${outside.id}`,
-          { id: outside.id, name: 'ap-south', display_name: 'ap-south', icon: '/emojis/1f5fa.png', regenerate_token: true },
+          `/api/v2/workspaceproxies/${own.proxy.id}`,
+          { id: own.proxy.id, name: 'ap-south', display_name: 'ap-south', icon: '/emojis/1f5fa.png', regenerate_token: true },
         ],
       ],
     );
-    assert.equal(secretToken(await readSecret(ns, 'ap-south-proxy-token')), registeredProxy('ap-south')!.token);
     assert.deepEqual(
       [registeredProxy('ap-south')!.proxy.display_name, registeredProxy('ap-south')!.proxy.icon_url],
       ['ap-south', '/emojis/1f5fa.png'],
@@ -276,14 +281,9 @@ describe('CoderWorkspaceProxy controller', () => {
 
     // A display name Coder holds is kept when spec sets none, also when the token is issued again.
     registeredProxy('ap-south')!.proxy.display_name = 'Asia Pacific';
-    const firstToken = registeredProxy('ap-south')!.token;
-    await core.deleteNamespacedSecret({ namespace: ns, name: 'ap-south-proxy-token' });
-    await eventually('a second token issued and stored', async () => {
-      const secret = await readSecret(ns, 'ap-south-proxy-token').catch(() => undefined);
-      return secret && secretToken(secret) !== firstToken && secretToken(secret) === registeredProxy('ap-south')!.token ? true : undefined;
-    });
+    await issued(registeredProxy('ap-south')!.token);
     assert.deepEqual(patches().at(-1)!.body, {
-      id: outside.id,
+      id: own.proxy.id,
       name: 'ap-south',
       display_name: 'Asia Pacific',
       icon: '/emojis/1f5fa.png',
@@ -291,6 +291,100 @@ describe('CoderWorkspaceProxy controller', () => {
     });
     assert.equal(registeredProxy('ap-south')!.proxy.display_name, 'Asia Pacific');
     assert.deepEqual(coder.violations, []);
+  });
+
+  /** A proxy a Coder admin registers directly with the API, as `coder wsproxy create` does; its id and token. */
+  async function registeredByAdmin(name: string): Promise<{ id: string; token: string }> {
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    coder.state.users.push({
+      id,
+      username: `admin${coder.state.users.length}`,
+      email: `admin${coder.state.users.length}@example.com`,
+      created_at: now,
+      updated_at: now,
+      last_seen_at: now,
+      status: 'active',
+      login_type: 'password',
+      organization_ids: [],
+      roles: [{ name: 'owner', display_name: 'Owner' }],
+    });
+    const adminToken = `AdminToken${coder.state.users.length}-0123456789abcdefghij`;
+    coder.addToken(adminToken, id);
+    const answer = (await fetch(`${coder.url}/api/v2/workspaceproxies`, {
+      method: 'POST',
+      headers: { 'Coder-Session-Token': adminToken, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name, display_name: 'Admin proxy', icon: '/emojis/1f3e2.png' }),
+    }).then((r) => r.json())) as { proxy: { id: string }; proxy_token: string };
+    return { id: answer.proxy.id, token: answer.proxy_token };
+  }
+  const proxyWrites = (id: string) =>
+    coder.requests.filter((r) => (r.method === 'PATCH' || r.method === 'DELETE') && r.path === `/api/v2/workspaceproxies/${id}`);
+
+  it('leaves a proxy an admin registered under that name alone: ProxyNameTaken, Stalled and an Event, and deletion keeps it', async () => {
+    const ns = 'wsp-taken';
+    await controlPlaneWithAccess(ns);
+    await kubectlOk(
+      admin,
+      ['apply', '-f', '-'],
+      `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: proxy-creator, namespace: ${ns}}
+rules: [{apiGroups: [coder.com], resources: [coderworkspaceproxies], verbs: [create]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: proxy-creator, namespace: ${ns}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: proxy-creator}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: mallory}]
+`,
+    );
+    const admins = await registeredByAdmin('us-east');
+    const mallory = await env!.cp.userKubeconfig('mallory');
+    const manifest = JSON.stringify(aWorkspaceProxy('us-east').inNamespace(ns).withControlPlane('coder').manifest());
+    const created = await kubectl(mallory, ['create', '-f', '-'], manifest);
+    assert.equal(created.code, 0, created.stderr);
+
+    await waitCondition(
+      ns,
+      'us-east',
+      'ProxyRegistered',
+      'False ProxyNameTaken: Workspace proxy "us-east" already exists in Coder and this object did not register it',
+    );
+    assert.match(await condition(ns, 'us-east', 'Ready'), /^False ProxyNameTaken: ProxyRegistered is False \(ProxyNameTaken\): /);
+    assert.match(await condition(ns, 'us-east', 'Stalled'), /^True ProxyNameTaken: /);
+    const intact = () => {
+      const held = registeredProxy('us-east');
+      assert.ok(held, "the admin's proxy is registered");
+      assert.deepEqual([held.proxy.id, held.token, held.proxy.display_name], [admins.id, admins.token, 'Admin proxy']);
+      assert.deepEqual(proxyWrites(admins.id), [], "no PATCH or DELETE of the admin's proxy reached Coder");
+    };
+    intact();
+    const status = (await proxies.get(ns, 'us-east')).status!;
+    assert.equal(status.proxyID, undefined);
+    assert.equal(await exists(readSecret(ns, 'us-east-proxy-token')), false, 'no token Secret');
+    const events = await env!.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
+    assert.ok(events.items.some((e) => e.reason === 'ProxyNameTaken' && e.type === 'Warning' && e.regarding?.name === 'us-east'));
+
+    await proxies.delete(ns, 'us-east');
+    await eventually('the object gone', async () => !(await exists(proxies.get(ns, 'us-east'))));
+    intact();
+  });
+
+  it('keeps using a proxy registered outside the operator whose token is in a Secret marked for it', async () => {
+    const ns = 'wsp-token-held';
+    await controlPlaneWithAccess(ns);
+    const outside = await registeredByAdmin('sa-east');
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: markedSecret('sa-east-proxy-token', 'coderworkspaceproxy/sa-east', { token: outside.token }),
+    });
+    await proxies.create(aWorkspaceProxy('sa-east').inNamespace(ns).withControlPlane('coder').manifest());
+    await waitCondition(ns, 'sa-east', 'ProxyRegistered', 'True Registered', 90_000);
+    assert.equal((await proxies.get(ns, 'sa-east')).status!.proxyID, outside.id);
+    assert.equal(registeredProxy('sa-east')!.token, outside.token, 'no new token was issued');
+    assert.deepEqual(proxyWrites(outside.id), []);
   });
 
   it('reports each credential reason, leaves the Secret and pods alone, and recovers once the documented command marks it', async () => {

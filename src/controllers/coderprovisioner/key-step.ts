@@ -1,6 +1,7 @@
-// Whether the provisioner key must be (re)created, and doing it (reference §2.5 steps 10-12): a key is
-// created when the key Secret holds none or the status does not describe one, and rotated when the
-// organization, key name, tags or control plane changed. Otherwise Coder is not called.
+// Whether the provisioner key must be (re)created, and doing it: a key is created when the key Secret holds
+// none or the status does not describe one, and rotated when the organization, key name, tags or control
+// plane changed. Otherwise Coder is not called. Only the key whose id the status records is ever rotated
+// or deleted; a key of the wanted name with another id is reported as KeyNameTaken.
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import {
   CoderProvisionerConditions as C,
@@ -12,7 +13,7 @@ import { CoderApiError } from '../../coder/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { keyName, organizationName, tagsHash, tagsOf } from './desired/names.ts';
-import { createKey, deleteKey } from './provisioner-key.ts';
+import { createKey, deleteRecordedKey, KeyNameTakenError } from './provisioner-key.ts';
 
 /** The status fields that describe the key last applied. */
 export type AppliedKey = Pick<
@@ -82,24 +83,29 @@ export async function ensureProvisionerKey(
       condition: ready(`Provisioner key "${desired.provisionerKeyName}" exists in Coder and its Secret holds it.`),
     };
   }
+  const recordedID = p.status?.provisionerKeyID || undefined;
   try {
-    if (drift.length && p.status?.controlPlaneRefName === controlPlaneName) {
-      // Best effort: the old key stops working either way once its daemons get the new one.
-      const old = {
-        organizationName: p.status.organizationName || desired.organizationName,
-        keyName: p.status.provisionerKeyName || desired.provisionerKeyName,
-      };
-      await deleteKey(client, old, signal).catch((err: unknown) => {
-        signal?.throwIfAborted();
-        logger.warn({ err: (err as Error).message, keyName: old.keyName }, 'could not delete the previous provisioner key');
-      });
-    }
+    // Under the same name createKey rotates the recorded key itself.
     const created = await createKey(
       client,
       { organizationName: desired.organizationName, keyName: desired.provisionerKeyName },
       tagsOf(p),
+      recordedID,
       signal,
     );
+    const moved = drift.includes('organizationName') || drift.includes('provisionerKeyName');
+    if (moved && recordedID && p.status?.controlPlaneRefName === controlPlaneName) {
+      // After the create, so that a name taken leaves the old key (and its daemons) working. Best effort:
+      // the old key stops working either way once its daemons get the new one.
+      const oldOrganization = p.status.organizationName || desired.organizationName;
+      await deleteRecordedKey(client, oldOrganization, recordedID, signal).catch((err: unknown) => {
+        signal?.throwIfAborted();
+        logger.warn(
+          { err: (err as Error).message, keyName: p.status?.provisionerKeyName },
+          'could not delete the previous provisioner key',
+        );
+      });
+    }
     const applied: AppliedKey = {
       organizationID: created.organizationID,
       organizationName: desired.organizationName,
@@ -129,6 +135,17 @@ export async function ensureProvisionerKey(
     };
   } catch (err) {
     signal?.throwIfAborted();
+    if (err instanceof KeyNameTakenError) {
+      return {
+        ok: false,
+        condition: {
+          type: C.ProvisionerKeyReady.type,
+          status: 'False',
+          reason: C.ProvisionerKeyReady.reasons.KeyNameTaken,
+          message: err.message,
+        },
+      };
+    }
     const limited = err instanceof CoderApiError && err.status === 429;
     return {
       ok: false,

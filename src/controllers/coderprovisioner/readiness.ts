@@ -11,12 +11,13 @@ export function deploymentReadyCondition(deployment: V1Deployment | undefined): 
   return sharedDeploymentReady(deployment, C.DeploymentReady, 'provisioner', 'The provisioner Deployment does not exist yet.');
 }
 
-/** Only the user can move these on; operator access and the control plane may still come by themselves. */
+/** Only the user (or a Coder admin, for a key name taken) can move these on; operator access and the control plane may still come by themselves. */
 function userMustAct(condition: Condition): boolean {
   if (condition.status !== 'False') return false;
   if (condition.type === C.SpecValid.type || condition.type === C.CredentialSecretReady.type) return true;
   if (condition.type === C.ExternalProvisionersEntitled.type)
     return condition.reason === C.ExternalProvisionersEntitled.reasons.NotEntitled;
+  if (condition.type === C.ProvisionerKeyReady.type) return condition.reason === C.ProvisionerKeyReady.reasons.KeyNameTaken;
   return condition.type === C.DeploymentReady.type && condition.reason === C.DeploymentReady.reasons.ObjectNotOwned;
 }
 
@@ -27,7 +28,11 @@ export const provisionerReadyRule: ReadyRule = {
     { type: C.OperatorAccessReady.type, reason: R.OperatorAccessNotReady },
     { type: C.ExternalProvisionersEntitled.type, reason: R.NotEntitled },
     { type: C.CredentialSecretReady.type, reason: R.CredentialSecretNotReady },
-    { type: C.ProvisionerKeyReady.type, reason: R.ProvisionerKeyNotReady },
+    {
+      type: C.ProvisionerKeyReady.type,
+      reason: R.ProvisionerKeyNotReady,
+      reasonsByCause: { [C.ProvisionerKeyReady.reasons.KeyNameTaken]: R.KeyNameTaken },
+    },
     { type: C.ProvisionerKeySecretReady.type, reason: R.ProvisionerKeySecretNotReady },
     { type: C.DeploymentReady.type, reason: R.DeploymentNotReady },
   ],

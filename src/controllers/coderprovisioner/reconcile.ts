@@ -28,6 +28,8 @@ import { computeStatus } from './status.ts';
 
 type Outcome = StepOutcome<CoderProvisionerStatus>;
 const keyRetryMs = 30_000;
+/** Someone else's key of that name goes only when a Coder admin deletes it, which no watch shows. */
+const keyNameTakenRetryMs = 120_000;
 /** The watch delivers a newer version within moments; looking again after this is a fallback. */
 const staleCacheRetryMs = 2_000;
 
@@ -177,7 +179,10 @@ async function reconcileValid(
   if (keyCallNeeded(p, cpName, secretKey) && !(await isCurrent(ctx, p))) return { requeueAfterMs: staleCacheRetryMs };
   const key = await ensureProvisionerKey(p, cp, client, secretKey, logger, signal);
   reached[C.ProvisionerKeyReady.type] = key.condition;
-  if (!key.ok) return finish(ctx, p, key.condition, 'EnsureProvisionerKey', { conditions: reached, requeueAfterMs: keyRetryMs });
+  if (!key.ok) {
+    const requeueAfterMs = key.condition.reason === C.ProvisionerKeyReady.reasons.KeyNameTaken ? keyNameTakenRetryMs : keyRetryMs;
+    return finish(ctx, p, key.condition, 'EnsureProvisionerKey', { conditions: reached, requeueAfterMs });
+  }
   if (key.event) await ctx.events.record(eventTarget(p), 'Normal', key.event.reason, 'EnsureProvisionerKey', key.event.message);
   const keyFields: Partial<CoderProvisionerStatus> = { ...key.applied, secretRef: { name: ref.name, key: ref.key } };
 

@@ -13,6 +13,8 @@ export function deploymentReadyCondition(deployment: V1Deployment | undefined): 
 
 // A control plane that is missing or without operator access may be on its way; only these wait for the user.
 const userMustAct = new Set<string>([C.SpecValid.type, C.CredentialSecretReady.type, C.ChildrenOwned.type]);
+const nameTaken = (condition: Condition) =>
+  condition.type === C.ProxyRegistered.type && condition.reason === C.ProxyRegistered.reasons.ProxyNameTaken;
 
 export const workspaceProxyReadyRule: ReadyRule = {
   requirements: [
@@ -20,11 +22,16 @@ export const workspaceProxyReadyRule: ReadyRule = {
     { type: C.CredentialSecretReady.type, reason: R.CredentialSecretNotReady, optional: true },
     { type: C.ControlPlaneReady.type, reason: R.ControlPlaneNotReady, optional: true },
     { type: C.OperatorAccessReady.type, reason: R.OperatorAccessNotReady, optional: true },
-    { type: C.ProxyRegistered.type, reason: R.NotRegistered, optional: true },
+    {
+      type: C.ProxyRegistered.type,
+      reason: R.NotRegistered,
+      optional: true,
+      reasonsByCause: { [C.ProxyRegistered.reasons.ProxyNameTaken]: R.ProxyNameTaken },
+    },
     { type: C.ChildrenOwned.type, reason: R.ChildrenNotOwned, optional: true },
     { type: C.DeploymentReady.type, reason: R.DeploymentNotReady },
   ],
   readyReason: R.Available,
   readyMessage: 'A proxy pod is ready, and everything the spec asks for is in place.',
-  userMustAct: (condition: Condition) => condition.status === 'False' && userMustAct.has(condition.type),
+  userMustAct: (condition: Condition) => condition.status === 'False' && (userMustAct.has(condition.type) || nameTaken(condition)),
 };

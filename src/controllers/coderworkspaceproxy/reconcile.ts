@@ -31,6 +31,8 @@ import { tokenSecretState, type TokenSecretState } from './token-secret.ts';
 
 /** How soon a failed registration is tried again. */
 const registrationRetryMs = 30_000;
+/** Another's proxy of that name goes only when a Coder admin deletes it, which no watch shows. */
+const nameTakenRetryMs = 120_000;
 
 export async function reconcileWorkspaceProxy(ctx: ProxyContext, request: Request, rc: ReconcileContext): Promise<ReconcileResult | void> {
   const cached = ctx.caches.proxies.get(request.namespace, request.name);
@@ -148,7 +150,11 @@ async function reconcileLive(
             status: { registered: true, proxyID: registration.registered.id, proxyName: registration.registered.name },
           }
         : registration
-          ? { conditions: { [C.ProxyRegistered.type]: registration.condition }, requeueAfterMs: registrationRetryMs }
+          ? {
+              conditions: { [C.ProxyRegistered.type]: registration.condition },
+              requeueAfterMs:
+                registration.condition.reason === C.ProxyRegistered.reasons.ProxyNameTaken ? nameTakenRetryMs : registrationRetryMs,
+            }
           : {};
   const specValid = await specValidCondition(
     ctx,

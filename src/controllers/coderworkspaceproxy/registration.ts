@@ -1,11 +1,13 @@
 // The proxy in Coder (/api/v2/workspaceproxies) and its token in the generated token Secret: registered when
 // Coder does not know it, its token regenerated when the Secret holds none, its name, display name and icon
-// kept as the spec says. Tokens go only into the Secret, never into a log line, status or Event.
+// kept as the spec says. Only a proxy this object registered is changed: another proxy of the same name is
+// reported as ProxyNameTaken and left alone. Tokens go only into the Secret, never into a log line, status or Event.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { components } from '../../../generated/coder-api.ts';
 import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import { CoderApiError } from '../../coder/errors.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { eventTarget } from '../shared/event-target.ts';
@@ -58,17 +60,51 @@ export interface Registration {
   registered?: { id: string; name: string };
 }
 
-/** The proxy Coder holds under status.proxyID (a rename in the spec keeps the same proxy), else under its name. */
-async function findProxy(client: CoderClient, proxy: CoderWorkspaceProxy, signal: AbortSignal): Promise<WorkspaceProxy | undefined> {
-  for (const idOrName of [proxy.status?.proxyID, proxyNameInCoder(proxy)]) {
-    if (!idOrName) continue;
-    try {
-      return await client.request('GET', '/api/v2/workspaceproxies/{workspaceProxy}', { params: { workspaceProxy: idOrName }, signal });
-    } catch (err) {
-      if (!isCoderNotFound(err)) throw err;
-    }
+/** Another proxy of the wanted name, which this object did not register. */
+class ProxyNameTakenError extends Error {}
+
+/**
+ * Coder's proxy tokens are "<proxy id>:<secret>" (enterprise/coderd/workspaceproxy.go
+ * generateWorkspaceProxyToken), so a token Secret holding one names the proxy it belongs to: the Go
+ * original recorded no id, and a status write can be lost after the token was stored.
+ */
+export function isTokenOf(token: string | undefined, proxy: Pick<WorkspaceProxy, 'id'>): boolean {
+  return token !== undefined && token.startsWith(`${proxy.id}:`);
+}
+
+async function getProxy(client: CoderClient, idOrName: string, signal: AbortSignal): Promise<WorkspaceProxy | undefined> {
+  try {
+    return await client.request('GET', '/api/v2/workspaceproxies/{workspaceProxy}', { params: { workspaceProxy: idOrName }, signal });
+  } catch (err) {
+    if (isCoderNotFound(err)) return undefined;
+    throw err;
   }
-  return undefined;
+}
+
+/**
+ * This object's proxy: the one under status.proxyID (a rename in the spec keeps the same proxy), else the
+ * one of its name whose token the token Secret holds. A proxy of that name without either is another's.
+ */
+async function findOwnProxy(
+  client: CoderClient,
+  proxy: CoderWorkspaceProxy,
+  heldToken: string | undefined,
+  signal: AbortSignal,
+): Promise<WorkspaceProxy | undefined> {
+  const recorded = proxy.status?.proxyID ? await getProxy(client, proxy.status.proxyID, signal) : undefined;
+  if (recorded) return recorded;
+  const named = await getProxy(client, proxyNameInCoder(proxy), signal);
+  if (named && !isTokenOf(heldToken, named)) throw new ProxyNameTakenError();
+  return named;
+}
+
+function nameTaken(proxy: CoderWorkspaceProxy, name: string): ConditionInput {
+  return {
+    type,
+    status: 'False',
+    reason: reasons.ProxyNameTaken,
+    message: `Workspace proxy "${name}" already exists in Coder and this object did not register it (status.proxyID does not name it and Secret "${tokenSecretName(proxy)}" holds no token of it), so it is neither changed, given a new token, nor deregistered. Choose another spec.bootstrap.proxyName, or delete that proxy in Coder (coder wsproxy delete ${name}) if nothing uses it.`,
+  };
 }
 
 /** The token goes to the Secret the operator creates, or into the one it may use (owned, or marked for this proxy). */
@@ -93,9 +129,14 @@ export async function ensureRegistration(
   const icon = proxy.spec?.bootstrap?.icon?.trim() ?? '';
   const heldToken = state.kind === 'owned' || state.kind === 'adopted' ? state.token : undefined;
   try {
-    let current = await findProxy(client, proxy, signal);
+    let current = await findOwnProxy(client, proxy, heldToken, signal);
     if (!current) {
-      const created = await client.request('POST', '/api/v2/workspaceproxies', { body: proxyCreate({ name, displayName, icon }), signal });
+      const created = await client
+        .request('POST', '/api/v2/workspaceproxies', { body: proxyCreate({ name, displayName, icon }), signal })
+        .catch((err: unknown) => {
+          // Registered by someone else between the look and the create (enterprise/coderd/workspaceproxy.go answers 409).
+          throw err instanceof CoderApiError && err.status === 409 ? new ProxyNameTakenError() : err;
+        });
       if (!created.proxy_token) throw new Error('Coder registered the proxy but returned no proxy token');
       await storeToken(ctx, proxy, state, created.proxy_token);
       await ctx.events.record(
@@ -139,6 +180,7 @@ export async function ensureRegistration(
     };
   } catch (err) {
     signal.throwIfAborted();
+    if (err instanceof ProxyNameTakenError) return { condition: nameTaken(proxy, name) };
     return {
       condition: {
         type,

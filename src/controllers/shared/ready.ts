@@ -11,6 +11,8 @@ export interface ReadyRequirement {
   reason: string;
   /** Counts only while the kind reports it (some conditions exist only in some configurations). */
   optional?: boolean;
+  /** Ready's reason for some of the condition's own reasons, where one says more than `reason` does. */
+  reasonsByCause?: Readonly<Record<string, string>>;
 }
 
 export interface ReadyRule {
@@ -40,7 +42,8 @@ export function readinessChanges(
     const message = condition
       ? `${condition.type} is ${condition.status} (${condition.reason}): ${condition.message}`
       : `Waiting for ${requirement.type} to be reported.`;
-    const ready: ConditionInput = { type: readyType, status: 'False', reason: requirement.reason, message };
+    const reason = (condition && requirement.reasonsByCause?.[condition.reason]) || requirement.reason;
+    const ready: ConditionInput = { type: readyType, status: 'False', reason, message };
     if (!rule.userMustAct) return { [readyType]: ready };
     const stalled = condition !== undefined && rule.userMustAct(condition);
     return { [readyType]: ready, [stalledType]: stalled ? { ...ready, type: stalledType, status: 'True' } : undefined };

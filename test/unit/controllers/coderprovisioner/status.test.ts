@@ -52,6 +52,7 @@ describe('CoderProvisioner status and Ready', () => {
       'True CredentialSecretNotReady',
     ],
     ['a failed key call', f('ProvisionerKeyReady', 'ProvisionerKeyFailed'), 'False ProvisionerKeyNotReady', 'absent'],
+    ["another's key of that name", f('ProvisionerKeyReady', 'KeyNameTaken'), 'False KeyNameTaken', 'True KeyNameTaken'],
     ['a foreign Deployment', f('DeploymentReady', 'ObjectNotOwned'), 'False DeploymentNotReady', 'True DeploymentNotReady'],
   ];
   for (const [name, problem, ready, stalled] of rows) {

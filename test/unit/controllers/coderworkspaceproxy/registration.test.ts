@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Schemas } from '../../../../src/coder/api-types.ts';
-import { defaultProxyIcon, proxyCreate, proxyPatch } from '../../../../src/controllers/coderworkspaceproxy/registration.ts';
+import { defaultProxyIcon, isTokenOf, proxyCreate, proxyPatch } from '../../../../src/controllers/coderworkspaceproxy/registration.ts';
 
 const held = (over: Partial<Schemas['WorkspaceProxy']> = {}): Schemas['WorkspaceProxy'] =>
   ({
@@ -47,5 +47,14 @@ describe('workspace proxy requests', () => {
     const patch = proxyPatch(held({ display_name: '', icon_url: '' }), { name: 'eu-west', displayName: '', icon: '' }, true);
     assert.equal(patch.display_name, 'eu-west');
     assert.equal(patch.icon, defaultProxyIcon);
+  });
+
+  it("recognises a proxy's own token by the proxy id in front of it, and nothing else", () => {
+    const id = held().id;
+    assert.equal(isTokenOf(`${id}:${'a'.repeat(64)}`, held()), true);
+    assert.equal(isTokenOf(`3b8f1f0e-0000-4e5f-8a9b-0c1d2e3f4a5b:${'a'.repeat(64)}`, held()), false);
+    assert.equal(isTokenOf(`x${id}:secret`, held()), false);
+    assert.equal(isTokenOf(id, held()), false, 'the id alone is no token');
+    assert.equal(isTokenOf(undefined, held()), false);
   });
 });

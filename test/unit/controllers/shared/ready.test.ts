@@ -59,6 +59,15 @@ describe('readinessChanges', () => {
     assert.equal(changes.Stalled, undefined);
   });
 
+  it("gives Ready the reason the rule maps the blocking condition's reason to, and the requirement's otherwise", () => {
+    const mapped: ReadyRule = {
+      ...rule,
+      requirements: [{ type: 'DeploymentReady', reason: 'DeploymentNotReady', reasonsByCause: { ObjectNotOwned: 'NameTaken' } }],
+    };
+    assert.equal(readinessChanges([condition('DeploymentReady', 'False', 'ObjectNotOwned')], mapped).Ready.reason, 'NameTaken');
+    assert.equal(readinessChanges([condition('DeploymentReady', 'False', 'NoReplicasReady')], mapped).Ready.reason, 'DeploymentNotReady');
+  });
+
   it('treats Unknown like False', () => {
     assert.equal(
       readinessChanges([condition('SpecValid', 'Unknown'), condition('DeploymentReady', 'True')], rule).Ready.reason,
