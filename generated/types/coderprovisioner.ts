@@ -113,7 +113,7 @@ export interface CoderProvisionerSpecControlPlaneRef {
  */
 export interface CoderProvisionerSpecKey {
   /**
-   * The name of the provisioner key in Coder. Defaults to the name of this object. A key of this name that this provisioner did not create is left alone and reported as KeyNameTaken.
+   * The name of the provisioner key in Coder. A key of this name that this provisioner did not create is left alone and reported as KeyNameTaken. Defaults to the name of this object.
    */
   name?: string;
   /**
