@@ -36,7 +36,7 @@ export interface CoderAIGatewayKeySpec {
    * @minItems 1
    * @maxItems 8
    *
-   * Items: A Secret in this namespace and the data key to write the AI Gateway key to.
+   * Items: A Secret in this namespace and the data key to write the AI Gateway key to. Secret names that another kind's naming scheme claims for a Secret the operator creates are refused: those ending in -operator-token (CoderControlPlane), -provisioner-key (CoderProvisioner) and -proxy-token (CoderWorkspaceProxy).
    */
   destinations: SecretKeySelector[];
   rotation?: CoderAIGatewayKeySpecRotation;

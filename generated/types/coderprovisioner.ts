@@ -288,7 +288,7 @@ export const CoderProvisionerConditions = {
       SecretReady: 'SecretReady',
     },
   },
-  /** Whether the key Secret may be used: a Secret the operator did not create is read or adopted only when it has the label coder.com/credential=true and lists coderprovisioner/<name> (or coderprovisioner/*) in the annotation coder.com/credential-destinations. Messages name the Secret, the key and what is missing, never a value. */
+  /** Whether the key Secret may be used: a Secret the operator did not create is read or adopted only when it has the label coder.com/credential=true and lists coderprovisioner/<name> (or coderprovisioner/*) in the annotation coder.com/credential-destinations. Messages name the Secret, the key and what is missing, never a value. While it is False, a Deployment provisioner-<name> that this provisioner controls and whose pods receive a refused Secret (its marks were removed) is deleted, so no new pod gets it; marking the Secret again brings it back. */
   CredentialSecretReady: {
     type: 'CredentialSecretReady',
     reasons: {

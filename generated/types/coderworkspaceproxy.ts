@@ -262,13 +262,13 @@ export const CoderWorkspaceProxyConditions = {
       ObjectNotOwned: 'ObjectNotOwned',
     },
   },
-  /** Whether the Secrets of this proxy may be used (spec.proxySessionTokenSecretRef, spec.bootstrap.credentialsSecretRef, an existing spec.bootstrap.generatedTokenSecretName Secret and every secretKeyRef of spec.extraEnv). A Secret the operator did not create is read, adopted or passed to a pod only when it has the label coder.com/credential=true and lists coderworkspaceproxy/<name> (or coderworkspaceproxy/*) in the annotation coder.com/credential-destinations. Messages name the Secret, the key and what is missing, never a value. */
+  /** Whether the Secrets of this proxy may be used (spec.proxySessionTokenSecretRef, spec.bootstrap.credentialsSecretRef, an existing spec.bootstrap.generatedTokenSecretName Secret and every secretKeyRef of spec.extraEnv). A Secret the operator did not create is read, adopted or passed to a pod only when it has the label coder.com/credential=true and lists coderworkspaceproxy/<name> (or coderworkspaceproxy/*) in the annotation coder.com/credential-destinations. Messages name the Secret, the key and what is missing, never a value. While it is False, a Deployment wsproxy-<name> that this proxy controls and whose pods receive a refused Secret (its marks were removed) is deleted, so no new pod gets it; marking the Secret again brings it back. */
   CredentialSecretReady: {
     type: 'CredentialSecretReady',
     reasons: {
       /** True. Every Secret was created by the operator for this proxy, or is marked as a credential and lists this proxy as a destination. */
       CredentialAccepted: 'CredentialAccepted',
-      /** False. A Secret lacks the label coder.com/credential=true; nothing is read from or written to it and the proxy pods are not changed. */
+      /** False. A Secret lacks the label coder.com/credential=true; nothing is read from or written to it, and no proxy pod receives it. */
       NotMarkedAsCredential: 'NotMarkedAsCredential',
       /** False. The annotation coder.com/credential-destinations of a Secret does not list coderworkspaceproxy/<name> or coderworkspaceproxy/*. */
       DestinationNotListed: 'DestinationNotListed',

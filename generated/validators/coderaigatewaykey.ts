@@ -1113,6 +1113,23 @@ const structure: StructuralNode = {
                 type: "string",
               },
             },
+            rules: [
+              {
+                rule: "!self.name.endsWith('-operator-token')",
+                message: "the Secret name is claimed by CoderControlPlane: names ending in -operator-token are the default names of its operator token Secrets; choose another name",
+                fieldPath: ".name",
+              },
+              {
+                rule: "!self.name.endsWith('-provisioner-key')",
+                message: "the Secret name is claimed by CoderProvisioner: names ending in -provisioner-key are the default names of its provisioner key Secrets; choose another name",
+                fieldPath: ".name",
+              },
+              {
+                rule: "!self.name.endsWith('-proxy-token')",
+                message: "the Secret name is claimed by CoderWorkspaceProxy: names ending in -proxy-token are the default names of its proxy token Secrets; choose another name",
+                fieldPath: ".name",
+              },
+            ],
           },
         },
         rotation: {

@@ -1,10 +1,15 @@
 // CoderAIGatewayKey end to end: the operator as its own process under its generated RBAC, a control plane
 // with operator access (real PostgreSQL), and the Coder API double serving AI Gateway keys from v2.36.
 // Resync period 6 s.
-import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
+import { RbacAuthorizationV1Api, type CoreV1Api, type V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { coderAIGatewayKeyClient, type CoderAIGatewayKeyClient } from '../../generated/clients/index.ts';
+import {
+  coderAIGatewayKeyClient,
+  coderControlPlaneClient,
+  type CoderAIGatewayKeyClient,
+  type CoderControlPlaneClient,
+} from '../../generated/clients/index.ts';
 import {
   assertNoSecretsShown,
   assertQuiet,
@@ -17,9 +22,11 @@ import {
   reportsInvalidSpec,
   sleep,
   startCoderObjectSuite,
+  withSpecUnvalidated,
   type CoderObjectSuite,
 } from '../harness/coder-object-suite.ts';
-import { kubectlOk } from '../harness/kubectl.ts';
+import { controlPlaneWithOperatorAccess } from '../harness/control-plane-with-access.ts';
+import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import type { OperatorEnvironment } from '../harness/operator-environment.ts';
 import { eventually } from '../harness/wait.ts';
 import { aGatewayKey } from '../fixtures/coderaigatewaykey.ts';
@@ -33,6 +40,7 @@ describe('CoderAIGatewayKey controller', () => {
   let env: OperatorEnvironment;
   let core: CoreV1Api;
   let keys: CoderAIGatewayKeyClient;
+  let controlPlanes: CoderControlPlaneClient;
   const secretValues: string[] = [];
 
   before(async () => {
@@ -42,6 +50,7 @@ describe('CoderAIGatewayKey controller', () => {
     });
     ({ env, core } = suite);
     keys = coderAIGatewayKeyClient(env.cp.adminConfig());
+    controlPlanes = coderControlPlaneClient(env.cp.adminConfig());
   });
   after(() => {
     for (const k of env?.coder.state.aiGatewayKeys ?? []) secretValues.push(k.value);
@@ -246,6 +255,79 @@ describe('CoderAIGatewayKey controller', () => {
 
   it('reports NotEntitled, GracePeriod and GatewayDisabledOnControlPlane', () =>
     reportsAIGatewayGates(env, keys, ns, 'standalone', resyncSeconds));
+
+  it("refuses a destination another kind's naming scheme claims, from a user who may create keys; the control plane still gets its token Secret", async () => {
+    const rbac = env.cp.adminConfig().makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createNamespacedRole({
+      namespace: ns,
+      body: {
+        metadata: { name: 'gateway-key-author' },
+        rules: [{ apiGroups: ['coder.com'], resources: ['coderaigatewaykeys'], verbs: ['create', 'get'] }],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace: ns,
+      body: {
+        metadata: { name: 'gateway-key-author' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'gateway-key-author' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'kay' }],
+      },
+    });
+    const kay = await env.cp.userKubeconfig('kay');
+    const claiming = (destinations: { name: string }[]) =>
+      JSON.stringify(aGatewayKey('squatter').inNamespace(ns).withSpec({ destinations }).manifest());
+    const claimed: [string, string][] = [
+      ['later-operator-token', 'CoderControlPlane'],
+      ['x-provisioner-key', 'CoderProvisioner'],
+    ];
+    for (const [name, kind] of claimed) {
+      const refused = await kubectl(kay, ['create', '-f', '-'], claiming([{ name }]));
+      assert.notEqual(refused.code, 0, `the API server refuses ${name}`);
+      assert.match(refused.stderr, new RegExp(`spec\\.destinations\\[0\\]\\.name: Invalid value: .*the Secret name is claimed by ${kind}`));
+    }
+
+    // A CRD without the rule (installed without validation, or older) admits it; the operator refuses it.
+    const from = env.coder.requests.length;
+    await withSpecUnvalidated(
+      env,
+      'coderaigatewaykeys.coder.com',
+      () => keys.list(ns),
+      async () => {
+        await eventually('the relaxed CRD to admit the key', () =>
+          kubectlOk(kay, ['create', '-f', '-'], claiming([{ name: 'later-operator-token' }, { name: 'x-provisioner-key' }])),
+        );
+        await waitCondition('squatter', 'Ready', 'False InvalidSpec');
+        const ready = (await keys.get(ns, 'squatter')).status!.conditions!.find((c) => c.type === 'Ready')!;
+        assert.match(
+          ready.message,
+          /^spec\.destinations\[0\]\.name: the Secret name "later-operator-token" is claimed by CoderControlPlane: /,
+        );
+        for (const name of ['later-operator-token', 'x-provisioner-key']) {
+          await assert.rejects(core.readNamespacedSecret({ namespace: ns, name }), `no Secret ${name} created`);
+        }
+        assert.deepEqual(
+          env.coder.requests.slice(from).filter((r) => r.method === 'POST' && r.path === keysPath),
+          [],
+          'no key minted',
+        );
+
+        const { controlPlane } = await controlPlaneWithOperatorAccess(env, ns, 'later');
+        assert.equal(controlPlane.status!.operatorTokenSecretRef!.name, 'later-operator-token');
+        const token = await core.readNamespacedSecret({ namespace: ns, name: 'later-operator-token' });
+        assert.ok(token.metadata!.ownerReferences!.some((r) => r.kind === 'CoderControlPlane' && r.uid === controlPlane.metadata.uid));
+        await keys.delete(ns, 'squatter');
+        await eventually('squatter gone', async () => !(await keys.list(ns)).items.some((o) => o.metadata?.name === 'squatter'));
+      },
+    );
+    await controlPlanes.delete(ns, 'later');
+    await eventually(
+      'control plane later gone',
+      async () => !(await controlPlanes.list(ns)).items.some((o) => o.metadata?.name === 'later'),
+      {
+        timeoutMs: 60_000,
+      },
+    );
+  });
 
   it('reports a spec of the wrong type as InvalidSpec, naming the field, and mints nothing', () =>
     reportsInvalidSpec(

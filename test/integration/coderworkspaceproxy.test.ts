@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { coderControlPlaneClient, coderWorkspaceProxyClient, type CoderWorkspaceProxyClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlaneClient } from '../../generated/clients/codercontrolplane.ts';
 import type { CoderWorkspaceProxy } from '../../generated/types/coderworkspaceproxy.ts';
+import { secretsReferencedBy } from '../../src/controllers/shared/pod-spec.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
@@ -485,6 +486,78 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: mallory}]
     assert.equal(env!.operator.process.pid, pid, 'the operator was not restarted');
     const marked = await readSecret(ns, 'eu-west-session-token');
     assert.equal(secretToken(marked), 'manual-token-1', 'the operator wrote nothing to the Secret');
+  });
+
+  it('takes the Secret out of every pod template when its mark is removed, deleting only the Deployment it controls', async () => {
+    const ns = 'wsp-credentials';
+    const primary = 'https://coder.example.com';
+    // A Deployment of the child's name that the operator did not create stays, whatever it references.
+    const foreign: V1Deployment = {
+      metadata: { name: 'wsproxy-squatted', labels: { app: 'squatted' } },
+      spec: {
+        selector: { matchLabels: { app: 'squatted' } },
+        template: {
+          metadata: { labels: { app: 'squatted' } },
+          spec: {
+            containers: [
+              {
+                name: 'c',
+                image: 'example.com/other:1',
+                env: [{ name: 'T', valueFrom: { secretKeyRef: { name: 'squatted-token', key: 'token' } } }],
+              },
+            ],
+          },
+        },
+      },
+    };
+    await apps.createNamespacedDeployment({ namespace: ns, body: foreign });
+    await core.createNamespacedSecret({ namespace: ns, body: markedSecret('squatted-token', undefined, { token: 'manual-token-5' }) });
+    await proxies.create(aWorkspaceProxy('squatted').inNamespace(ns).withSessionToken(primary, 'squatted-token').manifest());
+    await waitCondition(ns, 'squatted', 'CredentialSecretReady', 'False NotMarkedAsCredential');
+
+    const templatesReferencing = async (secret: string) => {
+      const deployments = (await apps.listNamespacedDeployment({ namespace: ns })).items;
+      const replicaSets = (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
+      return [...deployments, ...replicaSets].filter((o) => secretsReferencedBy(o as never).has(secret)).map((o) => o.metadata!.name!);
+    };
+    assert.ok(
+      (await templatesReferencing('eu-west-session-token')).includes('wsproxy-eu-west'),
+      'the Deployment hands the Secret on before',
+    );
+    await kubectlOk(admin, ['-n', ns, 'label', 'secret', 'eu-west-session-token', 'coder.com/credential-']);
+    await kubectlOk(admin, [
+      '-n',
+      ns,
+      'patch',
+      'secret',
+      'eu-west-session-token',
+      '--type=merge',
+      '-p',
+      '{"stringData":{"token":"manual-token-rotated"}}',
+    ]);
+    await waitCondition(
+      ns,
+      'eu-west',
+      'CredentialSecretReady',
+      `False NotMarkedAsCredential: Secret "${ns}/eu-west-session-token" (key "token") lacks the label coder.com/credential=true`,
+    );
+    assert.match(await condition(ns, 'eu-west', 'CredentialSecretReady'), /If coderworkspaceproxy\/eu-west may use it, add that label/);
+    await eventually('no Deployment or ReplicaSet to reference Secret eu-west-session-token', async () =>
+      (await templatesReferencing('eu-west-session-token')).length === 0 ? true : undefined,
+    );
+    const events = await env!.cp.adminConfig().makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
+    assert.ok(events.items.some((e) => e.type === 'Warning' && e.reason === 'DeploymentRemoved' && e.regarding?.name === 'eu-west'));
+    assert.ok((await templatesReferencing('squatted-token')).includes('wsproxy-squatted'), 'the foreign Deployment is left alone');
+    assert.ok((await templatesReferencing('shared-token')).includes('wsproxy-wildcard'), "another proxy's Deployment stays");
+
+    // Marking it again brings the Deployment back.
+    await kubectlOk(admin, ['-n', ns, 'label', 'secret', 'eu-west-session-token', 'coder.com/credential=true']);
+    await waitCondition(ns, 'eu-west', 'CredentialSecretReady', 'True CredentialAccepted');
+    await eventually('the eu-west Deployment back', async () =>
+      (await templatesReferencing('eu-west-session-token')).includes('wsproxy-eu-west') ? true : undefined,
+    );
+    await proxies.delete(ns, 'squatted');
+    await apps.deleteNamespacedDeployment({ namespace: ns, name: 'wsproxy-squatted' });
   });
 
   it('registers with spec.bootstrap only through a marked credentials Secret, and sends nothing before', async () => {

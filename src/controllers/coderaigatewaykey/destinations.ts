@@ -7,6 +7,7 @@ import { CoderAIGatewayKeyConditions as C, type CoderAIGatewayKey } from '../../
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { Writer } from '../../runtime/writer.ts';
+import { claimedNameProblem, secretNameClaim } from '../shared/claimed-secret-names.ts';
 import { credentialConsent, credentialMarks } from '../shared/credential-secret.ts';
 import { controllerOwnerReference } from '../shared/object-names.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
@@ -30,6 +31,19 @@ export function destinationsOf(k: CoderAIGatewayKey, secretOf: (name: string) =>
     const secret = secretOf(d.name);
     return { name: d.name, key: d.key || defaultDestinationKey, secret, managed: !secret || isControllerOwnedBy(secret, k) };
   });
+}
+
+/**
+ * A destination under a name another kind's naming scheme claims (the schema refuses it too; an object
+ * stored under an older CRD may still have one): the message names the field and the kind, and nothing is
+ * written until the spec changes.
+ */
+export function claimedDestinationProblem(k: CoderAIGatewayKey): string | undefined {
+  for (const [i, d] of k.spec.destinations.entries()) {
+    const claim = secretNameClaim(d.name);
+    if (claim) return claimedNameProblem(`spec.destinations[${i}].name`, d.name, claim);
+  }
+  return undefined;
 }
 
 /** CredentialSecretReady: True when every destination may receive the key, else the first that may not. */

@@ -8,6 +8,7 @@ import { coderObjectFinalizer } from '../shared/coder-object-finalize.ts';
 import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
 import { blockingSchemaProblem } from '../shared/spec-check.ts';
 import type { GatewayKeyContext } from './context.ts';
+import { claimedDestinationProblem } from './destinations.ts';
 import { finalizeGatewayKey } from './finalize.ts';
 import { syncGatewayKey } from './sync.ts';
 
@@ -17,7 +18,7 @@ export function reconcileGatewayKey(ctx: GatewayKeyContext, request: Request, rc
     {
       resource: coderAIGatewayKeyResource,
       finalizer: coderObjectFinalizer,
-      specProblem: (k) => blockingSchemaProblem('CoderAIGatewayKey', validateCoderAIGatewayKey(k)),
+      specProblem: (k) => blockingSchemaProblem('CoderAIGatewayKey', validateCoderAIGatewayKey(k)) ?? claimedDestinationProblem(k),
       finalize: (k, signal) => finalizeGatewayKey(ctx, k, signal),
       sync: (k, signal) => syncGatewayKey(ctx, k, signal),
       warnedConditions: [C.ControlPlaneReady.type, C.CredentialSecretReady.type, C.Supported.type, C.Entitled.type, C.Synced.type],

@@ -9,9 +9,9 @@ import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
-import { liveRestartedAt } from '../shared/pod-spec.ts';
+import { liveRestartedAt, secretsReferencedBy } from '../shared/pod-spec.ts';
 import type { ProvisionerContext } from './context.ts';
-import { buildDeployment, secretsReferencedBy } from './desired/deployment.ts';
+import { buildDeployment } from './desired/deployment.ts';
 import { buildKeySecret } from './desired/key-secret.ts';
 import { defaultImage, keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
 import { buildRole, buildRoleBinding, buildServiceAccount } from './desired/rbac.ts';
@@ -95,6 +95,6 @@ export function ownedDeployment(ctx: ProvisionerContext, p: CoderProvisioner): V
 export async function removeDeploymentReferencing(ctx: ProvisionerContext, p: CoderProvisioner, refused: Set<string>): Promise<boolean> {
   const live = ownedDeployment(ctx, p);
   if (!live || ![...secretsReferencedBy(live)].some((name) => refused.has(name))) return false;
-  await ctx.writer.delete(builtinResources.deployment, namespaceOf(p), workloadName(p));
-  return true;
+  // By UID: a same-named Deployment made since the cache saw this one is not this provisioner's to delete.
+  return ctx.writer.deleteExactly(builtinResources.deployment, live);
 }

@@ -2,6 +2,7 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
+import { proxyTokenSecretSuffix } from '../shared/claimed-secret-names.ts';
 import { controllerOwnerReference, fitName, fnv32a } from '../shared/object-names.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
@@ -43,8 +44,8 @@ export function tokenSecretName(proxy: CoderWorkspaceProxy): string {
   const configured = proxy.spec?.bootstrap?.generatedTokenSecretName?.trim();
   if (configured) return configured;
   const name = nameOf(proxy);
-  const plain = `${name}-proxy-token`;
-  return plain.length <= 253 ? plain : fitName(name, `-${fnv32a(name)}-proxy-token`, 'wsproxy');
+  const plain = `${name}${proxyTokenSecretSuffix}`;
+  return plain.length <= 253 ? plain : fitName(name, `-${fnv32a(name)}${proxyTokenSecretSuffix}`, 'wsproxy');
 }
 
 /** The name of the proxy in Coder: spec.bootstrap.proxyName, or the object's name. */

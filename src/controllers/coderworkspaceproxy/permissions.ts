@@ -10,5 +10,6 @@ export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['list', 'watch'] },
   // get: an object missing from the cache is looked up live before the first apply, so that nothing foreign is taken over.
   { apiGroups: [''], resources: ['secrets', 'services'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
-  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
+  // delete: a Deployment whose pods still reference a Secret that lost its credential marks.
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
 ];

@@ -11,12 +11,12 @@ import { validateCoderWorkspaceProxy } from '../../../generated/validators/coder
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { ValidationError } from '../../validation/error.ts';
-import { warnOnNewProblem } from '../shared/event-target.ts';
+import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import { liveRestartedAt } from '../shared/pod-spec.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
 import { partitionSchemaErrors, reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
 import { mergeOutcomes, type StepOutcome } from '../shared/step-outcome.ts';
-import { applyChildren } from './children.ts';
+import { applyChildren, removeDeploymentReferencing } from './children.ts';
 import { coderAccess, registrationMode, type RegistrationMode } from './coder-access.ts';
 import type { ProxyContext } from './context.ts';
 import { checkCredentials } from './credentials.ts';
@@ -132,14 +132,25 @@ async function reconcileLive(
   signal.throwIfAborted();
   const token = proxyToken(proxy, mode, state, registration);
 
-  // A refused Secret reaches no pod: the Deployment is applied only when every Secret it names may be used.
+  // A refused Secret reaches no pod: the Deployment is applied only when every Secret it names may be used,
+  // and one whose pods still receive a refused Secret is deleted.
   const live = ctx.caches.deployments.get(namespace, childName(proxy));
   const restartedAt = live && isControllerOwnedBy(live, proxy) ? liveRestartedAt(live) : undefined;
   const deployment =
     credentialsOk && token.held && url
       ? buildDeployment(proxy, { primaryAccessURL: url, token: { name: token.name, key: token.key }, restartedAt })
       : undefined;
-  const children = await applyChildren(ctx, proxy, { service: buildService(proxy), deployment });
+  const removed = !credentialsOk && (await removeDeploymentReferencing(ctx, proxy, credentials.refused));
+  if (removed) {
+    await ctx.events.record(
+      eventTarget(proxy),
+      'Warning',
+      'DeploymentRemoved',
+      'CheckCredentialSecret',
+      'The proxy Deployment was deleted: its pods referenced a Secret this proxy may not use.',
+    );
+  }
+  const children = await applyChildren(ctx, proxy, { service: buildService(proxy), deployment }, removed);
 
   const registrationStep: StepOutcome<CoderWorkspaceProxyStatus> =
     mode === 'manual'

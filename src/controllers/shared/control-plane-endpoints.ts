@@ -2,6 +2,7 @@
 // its Service's host and ports, status.url, the plain-HTTP URL the operator calls Coder on, and the
 // name of the Secret that holds the operator token.
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import { operatorTokenSecretSuffix } from './claimed-secret-names.ts';
 import { fnv32a } from './object-names.ts';
 
 const defaultServicePort = 80;
@@ -52,6 +53,6 @@ export function operatorTokenSecretName(cp: CoderControlPlane): string {
   const configured = cp.spec?.operatorAccess?.generatedTokenSecretName?.trim();
   if (configured) return configured;
   const name = cp.metadata.name!;
-  const plain = `${name}-operator-token`;
-  return plain.length <= 63 ? plain : `${name.slice(0, 39)}-${fnv32a(name)}-operator-token`;
+  const plain = `${name}${operatorTokenSecretSuffix}`;
+  return plain.length <= 63 ? plain : `${name.slice(0, 39)}-${fnv32a(name)}${operatorTokenSecretSuffix}`;
 }

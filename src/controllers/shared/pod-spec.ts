@@ -1,8 +1,9 @@
 // Pieces of the Deployments the operator builds (control plane, provisioners, workspace proxies): the
 // scheduling fields a spec passes through, lists without two entries of one key, fields set only when
-// not empty, and the restart annotation `kubectl rollout restart` writes.
+// not empty, the restart annotation `kubectl rollout restart` writes, and the Secrets a pod template hands on.
 import type {
   V1Affinity,
+  V1Deployment,
   V1LocalObjectReference,
   V1PodSecurityContext,
   V1PodSpec,
@@ -72,4 +73,16 @@ export function podScheduling(spec: PodSchedulingSpec): Partial<V1PodSpec> {
     ...ifNonEmpty('affinity', spec.affinity),
     ...ifNonEmpty('securityContext', spec.podSecurityContext),
   };
+}
+
+/** The names of the Secrets a pod template hands to its containers (env, envFrom, volumes). */
+export function secretsReferencedBy(deployment: V1Deployment | undefined): Set<string> {
+  const names = new Set<string>();
+  const pod = deployment?.spec?.template?.spec;
+  for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
+    for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef?.name) names.add(e.valueFrom.secretKeyRef.name);
+    for (const s of c.envFrom ?? []) if (s.secretRef?.name) names.add(s.secretRef.name);
+  }
+  for (const v of pod?.volumes ?? []) if (v.secret?.secretName) names.add(v.secret.secretName);
+  return names;
 }

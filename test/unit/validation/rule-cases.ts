@@ -1,3 +1,4 @@
+import { secretNameClaims } from '../../../src/controllers/shared/claimed-secret-names.ts';
 import { gatewayKeyManifest } from '../../fixtures/coderaigatewaykey.ts';
 import { providerManifest } from '../../fixtures/coderaiprovider.ts';
 import { controlPlaneManifest, database } from '../../fixtures/codercontrolplane.ts';
@@ -84,6 +85,22 @@ export const ruleCases: RuleCase[] = [
       { obj: gatewayKeyManifest({ rotation: { gracePeriod: '-1m' } }), path: 'spec.rotation.gracePeriod', value: '-1m' },
     ],
   },
+  // One row per claim of the shared module, so the schema's suffixes cannot drift from the operator's.
+  ...secretNameClaims.map((claim): RuleCase => ({
+    kind: 'CoderAIGatewayKey',
+    rule: `the Secret name is claimed by ${claim.kind}`,
+    accepts: [
+      { obj: gatewayKeyManifest({ destinations: [{ name: `gateway${claim.suffix}-copy` }] }) },
+      { obj: gatewayKeyManifest({ destinations: [{ name: claim.suffix.slice(1) }] }) },
+    ],
+    rejects: [
+      { obj: gatewayKeyManifest({ destinations: [{ name: `coder${claim.suffix}` }] }), path: 'spec.destinations[0].name' },
+      {
+        obj: gatewayKeyManifest({ destinations: [{ name: 'gateway-key' }, { name: `x${claim.suffix}`, key: 'k' }] }),
+        path: 'spec.destinations[1].name',
+      },
+    ],
+  })),
   // CoderAIProvider
   {
     kind: 'CoderAIProvider',

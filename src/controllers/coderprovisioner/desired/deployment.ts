@@ -73,15 +73,3 @@ export function buildDeployment(p: CoderProvisioner, inputs: DeploymentInputs): 
     },
   });
 }
-
-/** The names of the Secrets a pod template hands to its containers (env, envFrom, volumes). */
-export function secretsReferencedBy(deployment: V1Deployment | undefined): Set<string> {
-  const names = new Set<string>();
-  const pod = deployment?.spec?.template?.spec;
-  for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
-    for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef?.name) names.add(e.valueFrom.secretKeyRef.name);
-    for (const s of c.envFrom ?? []) if (s.secretRef?.name) names.add(s.secretRef.name);
-  }
-  for (const v of pod?.volumes ?? []) if (v.secret?.secretName) names.add(v.secret.secretName);
-  return names;
-}

@@ -3,6 +3,7 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderProvisionerResource } from '../../../../generated/clients/coderprovisioner.ts';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
+import { provisionerKeySecretSuffix } from '../../shared/claimed-secret-names.ts';
 import { controllerOwnerReference, fnv32a } from '../../shared/object-names.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
@@ -75,7 +76,7 @@ export function keyName(p: CoderProvisioner): string {
 /** The Secret and key that hold the provisioner key: spec.key.secretName/secretKey or `<name>-provisioner-key`/`key`. */
 export function keySecretRef(p: CoderProvisioner): { name: string; key: string } {
   return {
-    name: p.spec?.key?.secretName?.trim() || hashedName('', nameOf(p), '-provisioner-key', maxSecretNameLength),
+    name: p.spec?.key?.secretName?.trim() || hashedName('', nameOf(p), provisionerKeySecretSuffix, maxSecretNameLength),
     key: p.spec?.key?.secretKey?.trim() || defaultSecretKey,
   };
 }

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
-import { destinationConsent, destinationsOf, holdsKey } from '../../../../src/controllers/coderaigatewaykey/destinations.ts';
+import {
+  claimedDestinationProblem,
+  destinationConsent,
+  destinationsOf,
+  holdsKey,
+} from '../../../../src/controllers/coderaigatewaykey/destinations.ts';
 import { connectedCondition } from '../../../../src/controllers/coderaigatewaykey/connected.ts';
 import { parseDuration } from '../../../../src/controllers/shared/duration.ts';
 import { secretHash } from '../../../../src/controllers/shared/secret-hash.ts';
@@ -53,6 +58,22 @@ describe('AI Gateway key destinations', () => {
       assert.match(c.message, /^spec\.destinations: Secret "coder\/b" \(key "k"\)/);
     });
   }
+
+  it("refuses a destination another kind's naming scheme claims, naming the field and the kind", () => {
+    assert.equal(claimedDestinationProblem(key), undefined);
+    const rows: [string, string][] = [
+      ['coder-operator-token', 'CoderControlPlane'],
+      ['x-provisioner-key', 'CoderProvisioner'],
+      ['eu-west-proxy-token', 'CoderWorkspaceProxy'],
+    ];
+    for (const [name, kind] of rows) {
+      const claimed = aGatewayKey('gw')
+        .withSpec({ destinations: [{ name: 'a' }, { name }] })
+        .build();
+      const problem = claimedDestinationProblem(claimed) ?? '';
+      assert.ok(problem.startsWith(`spec.destinations[1].name: the Secret name "${name}" is claimed by ${kind}: `), problem);
+    }
+  });
 
   it('tells a destination that holds the key from one that lost or changed it, by hash', () => {
     const hash = secretHash('uid-gw', 'the-key');

@@ -96,6 +96,21 @@ describe('CredentialSecretReady of a workspace proxy', () => {
     assert.match(result.condition.message, /"coder\/plain"/);
   });
 
+  it('names every refused Secret, so no pod receives one, and says so in the message', () => {
+    const env = (name: string) => ({ name: name.toUpperCase(), valueFrom: { secretKeyRef: { name, key: 'token' } } });
+    const proxy = aWorkspaceProxy('eu-west')
+      .inNamespace('coder')
+      .withSessionToken('https://coder.example.com', 'proxy-token')
+      .withExtraEnv(env('fine'), env('plain'))
+      .build();
+    const refused = check(proxy, unmarked('proxy-token'), marked('fine', 'coderworkspaceproxy/eu-west'), unmarked('plain'));
+    assert.deepEqual([...refused.refused].sort(), ['plain', 'proxy-token']);
+    assert.match(refused.condition.message, /Nothing is read from or written to it, and no pod receives it\./);
+    const generated = aWorkspaceProxy('eu-west').inNamespace('coder').withControlPlane().build();
+    assert.deepEqual([...check(generated, unmarked('eu-west-proxy-token')).refused], ['eu-west-proxy-token']);
+    assert.deepEqual([...check(manual, marked('proxy-token', 'coderworkspaceproxy/eu-west')).refused], []);
+  });
+
   it('refuses an existing generated token Secret the operator did not create unless it is marked for this proxy', () => {
     const proxy = aWorkspaceProxy('eu-west').inNamespace('coder').withControlPlane().build();
     assert.equal(check(proxy, unmarked('eu-west-proxy-token')).line, 'False NotMarkedAsCredential');
