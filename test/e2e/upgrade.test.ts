@@ -5,13 +5,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { AppsV1Api, CoreV1Api, EventsV1Api, type V1Role } from '@kubernetes/client-node';
-import pg from 'pg';
 import { parse } from 'yaml';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { ensureOperatorToken, operatorTokenName } from '../../src/coder/operator-access/index.ts';
 import { buildWorkspaceRbac } from '../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { goOriginalCrds, goOriginalKinds } from '../fixtures/go-original/crds.ts';
-import { createCoderDatabase } from '../harness/coder-database.ts';
+import { createCoderDatabase, query } from '../harness/coder-database.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import { operatorNamespace, operatorServiceAccount, startOperator, type RunningOperator } from '../harness/operator.ts';
@@ -373,13 +372,3 @@ describe('upgrade from the Go original', () => {
     assert.ok(reasons.includes('OperatorTokenSecretAdopted') && reasons.includes('OperatorTokenRotated'), reasons.join());
   });
 });
-
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows;
-  } finally {
-    await db.end();
-  }
-}

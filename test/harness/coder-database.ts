@@ -1,5 +1,6 @@
 // A fresh Coder database for suites that need one (the operator bootstraps its user there): a release's own
 // schema and rows, the newest of the releases the tests load unless one is named (coder-release-database.ts).
+import pg from 'pg';
 import { createCoderReleaseDatabase, newestCoderRelease } from './coder-release-database.ts';
 import type { Postgres } from './postgres.ts';
 
@@ -12,4 +13,15 @@ export interface CoderDatabaseOptions {
 
 export function createCoderDatabase(postgres: Postgres, options: CoderDatabaseOptions = {}): Promise<string> {
   return createCoderReleaseDatabase(postgres, options.release ?? newestCoderRelease, { organizations: options.organizations ?? 1 });
+}
+
+/** The rows of one statement on the database at `url`, on a connection of its own. */
+export async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    return (await db.query(sql)).rows;
+  } finally {
+    await db.end();
+  }
 }

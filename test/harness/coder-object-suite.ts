@@ -3,6 +3,7 @@
 // access is ready against the Coder API double, reading and awaiting conditions, the quiet-period check, a
 // deletion held back by Coder, a CRD relaxed so that a spec of the wrong type is stored, and a second tenant
 // who may only create objects of a kind.
+import { grantOnly } from './namespaced-user.ts';
 import { CoreV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -74,19 +75,7 @@ export function conditionsOf<T extends WithConditions>(client: () => Client<T>, 
 export async function tenantWithCreateRight(suite: CoderObjectSuite, namespace: string, resource: string, user: string): Promise<string> {
   await suite.core.createNamespace({ body: { metadata: { name: namespace } } });
   await controlPlaneWithOperatorAccess(suite.env, namespace);
-  const role = `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: ${user}, namespace: ${namespace}}
-rules: [{apiGroups: [coder.com], resources: [${resource}], verbs: [create, get]}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: ${user}, namespace: ${namespace}}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${user}}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
-`;
-  await kubectlOk(suite.env.admin, ['apply', '-f', '-'], role);
+  await grantOnly(suite.env.admin, namespace, user, resource, ['create', 'get']);
   return suite.env.cp.userKubeconfig(user);
 }
 

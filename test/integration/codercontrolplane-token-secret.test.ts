@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../generated/clients/index.ts';
-import { createCoderDatabase } from '../harness/coder-database.ts';
+import { createCoderDatabase, query } from '../harness/coder-database.ts';
 import type { ControlPlane } from '../harness/control-plane.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
@@ -201,16 +200,6 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
     assert.deepEqual(await tokenIds(url), [second.split('-')[0]], 'only the new token is live');
   });
 });
-
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows;
-  } finally {
-    await db.end();
-  }
-}
 
 /** The deploy guide's check for foreign annotations on operator token Secrets, run as written there (bash, kubectl, jq). */
 async function runDocsAnnotationCheck(kubeconfig: string): Promise<string> {

@@ -8,14 +8,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { coderControlPlaneClient, type CoderControlPlaneClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { ensureOperatorToken, operatorTokenName } from '../../src/coder/operator-access/index.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { openApiStream } from '../harness/api-stream.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
-import { createCoderDatabase } from '../harness/coder-database.ts';
+import { createCoderDatabase, query } from '../harness/coder-database.ts';
 import type { ControlPlane } from '../harness/control-plane.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import type { RunningOperator } from '../harness/operator.ts';
@@ -843,16 +842,6 @@ describe('CoderControlPlane controller', () => {
     assert.deepEqual(unused, [], `granted but never used: ${unused.join(', ')}`);
   });
 });
-
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows;
-  } finally {
-    await db.end();
-  }
-}
 
 /** The seed's upgrade check, run as written (bash, kubectl, jq). */
 async function runSeedUpgradeCheck(kubeconfig: string): Promise<string> {

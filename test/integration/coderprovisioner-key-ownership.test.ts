@@ -2,6 +2,7 @@
 // Coder admin's key of the same name, made directly in Coder, is neither deleted nor taken over by a user
 // who may only create CoderProvisioners in their namespace; it is reported as KeyNameTaken. Against the
 // Coder API double (provisioner keys are a licensed Coder feature).
+import { grantOnly } from '../harness/namespaced-user.ts';
 import { AppsV1Api, EventsV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -18,19 +19,6 @@ import { aProvisioner } from '../fixtures/coderprovisioner.ts';
 const ns = 'team';
 const conditionJsonpath = (type: string) =>
   `jsonpath={range .status.conditions[?(@.type=="${type}")]}{.status} {.reason}: {.message}{"\\n"}{end}`;
-// mallory may create CoderProvisioners in her namespace, and nothing else.
-const createOnlyRbac = `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: provisioner-creator, namespace: ${ns}}
-rules: [{apiGroups: [coder.com], resources: [coderprovisioners], verbs: [create]}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: provisioner-creator, namespace: ${ns}}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: provisioner-creator}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: mallory}]
-`;
 const takenMessage = 'Provisioner key "prod-gpu" already exists in organization "default" and this provisioner did not create it';
 
 describe('CoderProvisioner key ownership', () => {
@@ -46,7 +34,8 @@ describe('CoderProvisioner key ownership', () => {
     apps = env.cp.adminConfig().makeApiClient(AppsV1Api);
     env.coder.state.entitlements.features.external_provisioner_daemons = { entitlement: 'entitled', enabled: true };
     await kubectlOk(env.admin, ['create', 'namespace', ns]);
-    await kubectlOk(env.admin, ['apply', '-f', '-'], createOnlyRbac);
+    // mallory may create CoderProvisioners in her namespace, and nothing else.
+    await grantOnly(env.admin, ns, 'mallory', 'coderprovisioners', ['create']);
     await controlPlaneWithOperatorAccess(env, ns);
 
     // A Coder owner other than the operator makes the key for the GPU builders with the Coder API, as `coder provisioner keys create` does.

@@ -1,6 +1,7 @@
 // CoderWorkspaceProxy end to end: the operator as its own process under its generated RBAC, a real control
 // plane with controllers and kwok, a real PostgreSQL with Coder's tables (operator access), and the Coder API
 // double, which holds the registered proxies.
+import { grantOnly } from '../harness/namespaced-user.ts';
 import { AppsV1Api, CoreV1Api, EventsV1Api, type V1Deployment, type V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -325,22 +326,7 @@ describe('CoderWorkspaceProxy controller', () => {
   it('leaves a proxy an admin registered under that name alone: ProxyNameTaken, Stalled and an Event, and deletion keeps it', async () => {
     const ns = 'wsp-taken';
     await controlPlaneWithAccess(ns);
-    await kubectlOk(
-      admin,
-      ['apply', '-f', '-'],
-      `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: proxy-creator, namespace: ${ns}}
-rules: [{apiGroups: [coder.com], resources: [coderworkspaceproxies], verbs: [create]}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: proxy-creator, namespace: ${ns}}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: proxy-creator}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: mallory}]
-`,
-    );
+    await grantOnly(admin, ns, 'mallory', 'coderworkspaceproxies', ['create']);
     const admins = await registeredByAdmin('us-east');
     const mallory = await env!.cp.userKubeconfig('mallory');
     const manifest = JSON.stringify(aWorkspaceProxy('us-east').inNamespace(ns).withControlPlane('coder').manifest());

@@ -14,7 +14,7 @@ import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../shared/ownership.ts';
 import { liveRestartedAt } from '../shared/pod-spec.ts';
-import type { StepOutcome } from '../shared/step-outcome.ts';
+import { soonestDelay, type StepOutcome } from '../shared/step-outcome.ts';
 import { accessUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { buildDeployment } from './desired/deployment.ts';
@@ -103,13 +103,8 @@ export async function applyChildren(ctx: ControlPlaneContext, cp: CoderControlPl
       [WorkspaceRBACReady.type]: workspaceRbac.condition,
       [ChildrenOwned.type]: childrenOwnedCondition(foreign),
     },
-    requeueAfterMs: soonest(requeueAfterMs, workspaceRbac.requeueAfterMs),
+    requeueAfterMs: soonestDelay(requeueAfterMs, workspaceRbac.requeueAfterMs),
   };
-}
-
-function soonest(...delays: (number | undefined)[]): number | undefined {
-  const set = delays.filter((d): d is number => d !== undefined);
-  return set.length ? Math.min(...set) : undefined;
 }
 
 function childrenOwnedCondition(foreign: Foreign): ConditionInput {

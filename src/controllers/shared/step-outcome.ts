@@ -27,8 +27,14 @@ export function mergeOutcomes<Status>(
 
 /** The earliest positive delay as a reconcile result, or nothing when no step asked to look again. */
 function soonest(...delays: (number | undefined)[]): ReconcileResult | undefined {
+  const delay = soonestDelay(...delays);
+  return delay === undefined ? undefined : { requeueAfterMs: delay };
+}
+
+/** The earliest positive delay, or undefined when none is set. */
+export function soonestDelay(...delays: (number | undefined)[]): number | undefined {
   const positive = delays.filter((d): d is number => d !== undefined && d > 0);
-  return positive.length ? { requeueAfterMs: Math.min(...positive) } : undefined;
+  return positive.length ? Math.min(...positive) : undefined;
 }
 
 /**
