@@ -1,6 +1,6 @@
 // What log lines hide beyond what conditions and Events hide: names that are also English words
 // ("key: …", "license: …", "pass: …"), and the value of every sensitive field of a logged object.
-import { applyRules, censor, nameValueRules, scrubSecrets, type SecretNames } from './redaction.ts';
+import { applyRules, censor, nameValueRules, scrubSecrets, type Rule, type SecretNames } from './redaction.ts';
 
 // In a log line "key" and "license" are most often a value being printed (a provisioner key, a
 // license JWT that is not yet a JWT); in a condition they are words of a sentence, so only here.
@@ -13,7 +13,15 @@ const logOnlyNames: SecretNames = {
   mentioned: (lower) => lower.includes('key') || lower.includes('license') || lower.includes('pass'),
 };
 const { json, equals, colon } = nameValueRules(logOnlyNames);
-const logOnlyRules = [json, equals, colon];
+// "Invalid license: token contains …" (Coder's answer) is prose: after such a word, a value of letters
+// only is the next word of the sentence; keys and licenses hold digits or punctuation.
+const proseWord = /^[a-z]+$/i;
+const colonUnlessProse: Rule = {
+  ...colon,
+  replace: (match: string, ...groups: string[]) =>
+    proseWord.test(groups[2] ?? '') ? match : (colon.replace as (match: string, ...groups: string[]) => string)(match, ...groups),
+};
+const logOnlyRules = [json, equals, colonUnlessProse];
 
 /** scrubSecrets, then the rules only a log line gets. */
 export function scrubLogText(text: string): string {

@@ -62,4 +62,10 @@ describe('condition and Event text', () => {
     assert.match(output(), /provisioner key: REDACTED/);
     assert.match(output(), /license: REDACTED/);
   });
+
+  it("and keeps Coder's sentence after them in a log line", () => {
+    const { log, output } = capturedLog();
+    log.warn({ answer: 'Invalid license: token contains an invalid number of segments' }, 'Coder refused the license');
+    assert.match(output(), /Invalid license: token contains an invalid number of segments/);
+  });
 });
