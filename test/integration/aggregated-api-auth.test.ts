@@ -542,7 +542,9 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
       statuses.slice(12).every((s) => s === 429),
       statuses.join(' '),
     );
-    assert.equal(answers.at(-1)!.headers['retry-after'], '6');
+    // The time to the next of one review per 6 s: less than 6 when the 50 requests took seconds on a busy machine.
+    const retryAfter = Number(answers.at(-1)!.headers['retry-after']);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 6, `Retry-After ${retryAfter}`);
     await asProxy({ 'X-Remote-User': 'token-limit-marker' });
     await eventually('the marker review', async () => (await reviewsSince(since)).some((r) => r.user === 'token-limit-marker'));
     const reviews = (await operatorCreates('tokenreviews', since)).length;
