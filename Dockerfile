@@ -1,10 +1,10 @@
 # The coder-k8s operator image: Node.js 24 runs the TypeScript sources itself (type stripping), so the
 # image holds production dependencies, package.json, bin/, src/ and generated/, and nothing else.
 # test/e2e/image-layout.test.ts starts this layout read-only as uid 65532; keep it in step with this file.
-# The base image by tag and digest (<tag>@sha256:<digest>), so a rebuild starts from the same bytes;
-# test/unit/deploy/dockerfile-base-image.test.ts checks every FROM for it. docs/how-to/build-image.md
-# says how to bump it.
-ARG NODE_IMAGE=node:24.22.3-trixie-slim
+# The base image by tag and digest (<tag>@sha256:<digest> of the multi-platform index), so a rebuild
+# starts from the same bytes; test/unit/deploy/dockerfile-base-image.test.ts checks every FROM for it.
+# docs/how-to/build-image.md says how to bump it.
+ARG NODE_IMAGE=node:24.20.0-trixie-slim@sha256:50c3b2f6988dfc307b86e5301d69611af31f4789bdf232863b07d3b02fe55ae0
 
 FROM ${NODE_IMAGE} AS dependencies
 WORKDIR /app
