@@ -10,7 +10,7 @@ import { compatibilityProblems } from './kubernetes-compat.ts';
 import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
 import { repoRoot } from './paths.ts';
-import { clusterRoleYaml, readPermissions } from './rbac.ts';
+import { clusterRoleYaml, namespacedInstallRolesYaml, readPermissions } from './rbac.ts';
 import { commonTypesFile, kindTypesFile } from './types.ts';
 import { validatorFile, validatorsIndexFile } from './validators.ts';
 
@@ -64,6 +64,11 @@ async function generate(): Promise<OutputSet> {
     'config/rbac/role.yaml',
     permissions.map((p) => p.file),
     clusterRoleYaml(permissions),
+  );
+  out.add(
+    'config/components/namespaced/roles.yaml',
+    permissions.map((p) => p.file),
+    namespacedInstallRolesYaml(permissions),
   );
   out.add('generated/coder-api.ts', ['schemas/coder-api/openapi.yaml'], await coderApiTypesFile());
   return out;

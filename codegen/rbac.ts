@@ -1,5 +1,6 @@
-// Stage: config/rbac/role.yaml, the operator's ClusterRole, from the `export const permissions` array
-// literals in src/**/permissions.ts (read with ts-morph; only literal values are allowed, so the role is
+// Stage: config/rbac/role.yaml, the operator's ClusterRole, and config/components/namespaced/roles.yaml, the
+// same rules split by where the namespaced install grants them, from the `export const permissions` array
+// literals in src/**/permissions.ts (read with ts-morph; only literal values are allowed, so the roles are
 // known without running any code). Rules for the same group and resource are merged.
 import { join, relative } from 'node:path';
 import { Node, Project, type Expression } from 'ts-morph';
@@ -8,12 +9,21 @@ import { repoRoot } from './paths.ts';
 
 // The Go original's names, so that applying config/rbac/ over its install replaces its rules instead of adding ours.
 const clusterRoleName = 'manager-role';
+/** The namespaced install's roles: bound in each watched namespace, cluster-wide, and in the operator's namespace. */
+export const namespacedInstallRoles = {
+  watchedNamespaces: 'coder-k8s-namespaced',
+  cluster: 'coder-k8s-cluster-scoped',
+  operatorNamespace: 'coder-k8s-operator-namespace',
+} as const;
+const operatorNamespace = 'coder-system';
+const labels = { 'app.kubernetes.io/name': 'coder-k8s' };
 
 export interface Rule {
   apiGroups: string[];
   resources: string[];
   verbs: string[];
   resourceNames?: string[];
+  scope?: 'cluster' | 'operator-namespace';
 }
 
 export interface DeclaredPermissions {
@@ -82,8 +92,46 @@ export function clusterRoleYaml(declared: DeclaredPermissions[]): string {
   const role = {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
-    metadata: { name: clusterRoleName, labels: { 'app.kubernetes.io/name': 'coder-k8s' } },
+    metadata: { name: clusterRoleName, labels },
     rules: mergeRules(declared.flatMap((d) => d.rules)),
   };
   return stringify(role, { lineWidth: 0 });
+}
+
+/** Every group/resource has one scope, whichever file declares it: a resource is cluster-scoped or not. */
+function checkScopes(declared: DeclaredPermissions[]): void {
+  const seen = new Map<string, { scope: Rule['scope']; file: string }>();
+  for (const { file, rules } of declared) {
+    for (const rule of rules) {
+      for (const group of rule.apiGroups) {
+        for (const resource of rule.resources) {
+          const key = `${group || 'core'}/${resource}`;
+          const earlier = seen.get(key);
+          if (earlier && earlier.scope !== rule.scope) {
+            throw new Error(
+              `${file}: ${key} has scope ${rule.scope ?? '(watched namespaces)'}, ${earlier.file} gives it ${earlier.scope ?? '(watched namespaces)'}`,
+            );
+          }
+          seen.set(key, { scope: rule.scope, file });
+        }
+      }
+    }
+  }
+}
+
+/** The ClusterRole bound per watched namespace, the cluster-scoped ClusterRole, and the Role of the operator's namespace. */
+export function namespacedInstallRolesYaml(declared: DeclaredPermissions[]): string {
+  checkScopes(declared);
+  const rules = declared.flatMap((d) => d.rules);
+  const ofScope = (scope: Rule['scope']) => mergeRules(rules.filter((r) => r.scope === scope));
+  const roles = [
+    { kind: 'ClusterRole', metadata: { name: namespacedInstallRoles.watchedNamespaces, labels }, rules: ofScope(undefined) },
+    { kind: 'ClusterRole', metadata: { name: namespacedInstallRoles.cluster, labels }, rules: ofScope('cluster') },
+    {
+      kind: 'Role',
+      metadata: { name: namespacedInstallRoles.operatorNamespace, namespace: operatorNamespace, labels },
+      rules: ofScope('operator-namespace'),
+    },
+  ];
+  return roles.map((r) => stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', ...r }, { lineWidth: 0 })).join('---\n');
 }

@@ -4,12 +4,13 @@
 import type { Permission } from '../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  { apiGroups: [''], resources: ['namespaces'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['get'], scope: 'cluster' },
   {
     apiGroups: ['apiregistration.k8s.io'],
     resources: ['apiservices'],
     // list and watch by field selector metadata.name, which RBAC matches against resourceNames.
     verbs: ['get', 'list', 'patch', 'watch'],
     resourceNames: ['v1alpha1.aggregation.coder.com'],
+    scope: 'cluster',
   },
 ];

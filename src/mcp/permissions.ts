@@ -7,8 +7,8 @@ export const permissions: Permission[] = [
   { apiGroups: [''], resources: ['events'], verbs: ['list'] },
   { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
   { apiGroups: [''], resources: ['services', 'secrets'], verbs: ['get'] },
-  { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['list'], scope: 'cluster' },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['get', 'list'] },
-  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'], scope: 'cluster' },
 ];

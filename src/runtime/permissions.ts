@@ -3,8 +3,8 @@
 import type { Permission } from './rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'update'] },
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'update'], scope: 'operator-namespace' },
   { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
-  { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+  { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'], scope: 'cluster' },
+  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'], scope: 'cluster' },
 ];

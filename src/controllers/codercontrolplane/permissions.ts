@@ -13,7 +13,7 @@ export const permissions: Permission[] = [
   { apiGroups: [''], resources: ['serviceaccounts', 'services'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
   // Whether a workspace namespace consents to the control plane's workspace RBAC (its label and annotation).
-  { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'], scope: 'cluster' },
   {
     apiGroups: ['rbac.authorization.k8s.io'],
     resources: ['roles', 'rolebindings'],

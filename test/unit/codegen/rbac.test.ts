@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { mergeRules, readPermissions } from '../../../codegen/rbac.ts';
+import { parseAllDocuments } from 'yaml';
+import { mergeRules, namespacedInstallRolesYaml, readPermissions } from '../../../codegen/rbac.ts';
 import { tempDir } from '../../harness/temp-dir.ts';
 
 describe('RBAC stage', () => {
@@ -42,6 +43,47 @@ describe('RBAC stage', () => {
     assert.throws(
       () => readPermissions([join(dir, 'bad2.permissions.ts')]),
       /bad2\.permissions\.ts:2: permissions must be literals, found `all`/,
+    );
+  });
+
+  it('splits the rules of the namespaced install by scope', () => {
+    const yaml = namespacedInstallRolesYaml([
+      {
+        file: 'a.ts',
+        rules: [
+          { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+          { apiGroups: [''], resources: ['namespaces'], verbs: ['list'], scope: 'cluster' },
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'], scope: 'operator-namespace' },
+        ],
+      },
+      { file: 'b.ts', rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['watch'], scope: 'cluster' }] },
+    ]);
+    const roles = parseAllDocuments(yaml).map(
+      (d) => d.toJS() as { kind: string; metadata: { name: string; namespace?: string }; rules: unknown[] },
+    );
+    assert.deepEqual(
+      roles.map((r) => [r.kind, r.metadata.name, r.metadata.namespace, r.rules]),
+      [
+        ['ClusterRole', 'coder-k8s-namespaced', undefined, [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]],
+        ['ClusterRole', 'coder-k8s-cluster-scoped', undefined, [{ apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] }]],
+        [
+          'Role',
+          'coder-k8s-operator-namespace',
+          'coder-system',
+          [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'] }],
+        ],
+      ],
+    );
+  });
+
+  it('refuses a resource that two declarations give different scopes', () => {
+    assert.throws(
+      () =>
+        namespacedInstallRolesYaml([
+          { file: 'a.ts', rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['list'], scope: 'cluster' }] },
+          { file: 'b.ts', rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }] },
+        ]),
+      /b\.ts: core\/namespaces has scope \(watched namespaces\), a\.ts gives it cluster/,
     );
   });
 });
