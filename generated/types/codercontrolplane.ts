@@ -560,7 +560,7 @@ export const CoderControlPlaneConditions = {
   OperatorAccessReady: {
     type: 'OperatorAccessReady',
     reasons: {
-      /** True. The operator user and a live token exist, and the token Secret holds it. */
+      /** True. The operator user and a live token exist, and the token Secret holds it. The message names the Coder roles the user holds, site role owner (and what of this control plane needs it) or organization-admin in every organization. */
       Ready: 'Ready',
       /** False. No database URL could be read (see DatabaseSecretResolved, or the CODER_PG_CONNECTION_URL entry of spec.extraEnv). */
       DatabaseURLUnavailable: 'DatabaseURLUnavailable',

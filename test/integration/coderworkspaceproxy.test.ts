@@ -14,7 +14,8 @@ import type { CoderWorkspaceProxy } from '../../generated/types/coderworkspacepr
 import { secretsReferencedBy } from '../../src/controllers/shared/pod-spec.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
-import { createCoderDatabase } from '../harness/coder-database.ts';
+import { createCoderDatabase, query } from '../harness/coder-database.ts';
+import { jsonEqual } from '../../src/runtime/equality.ts';
 import { writeVerbs } from '../harness/audit.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
@@ -245,6 +246,42 @@ describe('CoderWorkspaceProxy controller', () => {
         (r) => r.method === 'DELETE' && r.path === `/api/v2/workspaceproxies/${stored.proxy.id}` && r.token === operatorToken,
       ),
     );
+  });
+
+  it("makes the operator user owner in Coder's database while a proxy names its control plane, and organization-admin again once it is gone", async () => {
+    const ns = 'wsp-roles';
+    await namespace(ns);
+    const url = await createCoderDatabase(env!.postgres);
+    await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-db-app' }, stringData: { uri: url } } });
+    await controlPlanes.create(aControlPlane('coder').inNamespace(ns).withDatabase('coder-db-app', 'uri').manifest());
+    await learnOperatorToken(ns);
+    const roles = async () => {
+      const [user] = await query(url, `SELECT id, rbac_roles FROM users WHERE username = 'coder-k8s-operator'`);
+      const members = await query(url, `SELECT roles FROM organization_members WHERE user_id = '${user!.id}'`);
+      return { site: user!.rbac_roles, organization: members.map((m) => m.roles) };
+    };
+    const narrowed = { site: [], organization: [['organization-admin']] };
+    const owner = { site: ['owner'], organization: [[]] };
+    const accessMessage = async () =>
+      (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', 'coder', '-o', conditionJsonpath('OperatorAccessReady')])).trim();
+    assert.deepEqual(await roles(), narrowed, 'nothing of this control plane needs owner');
+    assert.match(await accessMessage(), /^True Ready: .*its Coder roles: organization-admin in every organization/);
+
+    await proxies.create(aWorkspaceProxy('roles').inNamespace(ns).withControlPlane('coder').manifest());
+    await eventually('the operator user to become owner', async () => jsonEqual(await roles(), owner), { timeoutMs: 10_000 });
+    await eventually('the condition to name the proxy', async () =>
+      /its Coder roles: site role owner \(needed by CoderWorkspaceProxy roles\)/.test(await accessMessage()),
+    );
+    await waitCondition(ns, 'roles', 'ProxyRegistered', 'True');
+
+    await proxies.delete(ns, 'roles');
+    await eventually(
+      'the proxy gone from Kubernetes and Coder',
+      async () => !(await exists(proxies.get(ns, 'roles'))) && !registeredProxy('roles'),
+    );
+    await eventually('the operator user to be organization-admin again', async () => jsonEqual(await roles(), narrowed), {
+      timeoutMs: 10_000,
+    });
   });
 
   it('issues a new token for its proxy when Coder holds it without display name or icon, sending every field Coder requires', async () => {

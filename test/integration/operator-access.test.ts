@@ -24,6 +24,7 @@ import {
   createCoderDumpDatabase,
   describeTables,
   insertOrganization,
+  newestCoderRelease,
   releaseAtLeast,
 } from '../harness/coder-release-database.ts';
 import { freePort } from '../harness/ports.ts';
@@ -397,6 +398,54 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     assert.ok(orgs.every((m) => m.roles.length === 0));
   });
 
+  it('writes the roles it is given: organization-admin in every organization without a site role, owner without organization roles, and back', async () => {
+    const db = await coderDatabase({ organizations: 2 });
+    const narrowed = { site: [], organization: ['organization-admin'] };
+    const first = await ensure(db, { roles: narrowed });
+    const [user] = await operatorUsers(db);
+    assert.deepEqual(user!.rbac_roles, [], 'no site role: Coder adds member itself');
+    assert.deepEqual(
+      (await memberships(db, user!.id)).map((m) => m.roles),
+      [['organization-admin'], ['organization-admin']],
+    );
+    const narrowedSubject = await coderTokenVerdict(db.adminURL, newestCoderRelease, first.token);
+    assert.ok(narrowedSubject.accepted);
+    assert.deepEqual(narrowedSubject.subject.siteRoles, ['member']);
+    assert.ok(Object.values(narrowedSubject.subject.organizationRoles).every((r) => r.includes('organization-admin')));
+
+    await ensure(db, { existingToken: first.token, roles: { site: ['owner'], organization: [] } });
+    const [owner] = await operatorUsers(db);
+    assert.deepEqual(owner!.rbac_roles, ['owner']);
+    assert.deepEqual(
+      (await memberships(db, user!.id)).map((m) => m.roles),
+      [[], []],
+    );
+
+    const again = await ensure(db, { existingToken: first.token, roles: narrowed });
+    assert.equal(again.rotated, false, 'a change of roles keeps the token');
+    const [back] = await operatorUsers(db);
+    assert.deepEqual(back!.rbac_roles, []);
+    assert.deepEqual(
+      (await memberships(db, user!.id)).map((m) => m.roles),
+      [['organization-admin'], ['organization-admin']],
+    );
+    // An admin who gives the narrowed user owner in Coder sees it undone.
+    await sql(db.adminURL, `UPDATE users SET rbac_roles = '{owner}' WHERE id = $1`, [user!.id]);
+    await ensure(db, { existingToken: first.token, roles: narrowed });
+    assert.deepEqual((await operatorUsers(db))[0]!.rbac_roles, []);
+  });
+
+  it('refuses a role name Coder does not have before connecting', async () => {
+    const db = await coderDatabase();
+    await rejectsSafely(
+      ensure(db, { roles: { site: ['organization-admin'], organization: [] } }),
+      'Invalid',
+      /name no Coder role: organization-admin/,
+      db,
+    );
+    assert.deepEqual(await operatorUsers(db), [], 'nothing written');
+  });
+
   it('recognises the system user an earlier version or the Go original created, keeps its token and makes it visible', async () => {
     const db = await coderDatabase({ organizations: 2 });
     const [org] = await sql<{ id: string }>(db.adminURL, `SELECT id FROM organizations WHERE name = 'coder'`);
@@ -495,6 +544,22 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     // The operator's user, its two memberships and its key, and the membership of Coder's own prebuilds user.
     assert.equal(before.length, 5);
     for (let i = 0; i < 3; i++) assert.equal((await ensure(db, { existingToken: first.token })).rotated, false);
+    assert.deepEqual(await versions(), before, 'no row got a new version (no UPDATE, no INSERT)');
+  });
+
+  it('writes nothing when the narrowed roles already match either', async () => {
+    const db = await coderDatabase({ organizations: 2 });
+    const roles = { site: [], organization: ['organization-admin'] };
+    const first = await ensure(db, { roles });
+    const versions = () =>
+      sql<{ row: string; xmin: string }>(
+        db.adminURL,
+        `SELECT 'user ' || id AS row, xmin::text FROM users WHERE username = 'coder-k8s-operator'
+         UNION ALL SELECT 'member ' || organization_id, xmin::text FROM organization_members
+         UNION ALL SELECT 'key ' || id, xmin::text FROM api_keys ORDER BY 1`,
+      );
+    const before = await versions();
+    for (let i = 0; i < 3; i++) assert.equal((await ensure(db, { existingToken: first.token, roles })).rotated, false);
     assert.deepEqual(await versions(), before, 'no row got a new version (no UPDATE, no INSERT)');
   });
 

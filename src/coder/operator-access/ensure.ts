@@ -8,6 +8,7 @@ import { parseDatabaseURL } from './database-url.ts';
 import { requireDate, requireLifetime, requireRenewal, requireTokenName, resolveTimeouts } from './input.ts';
 import { ensureOrganizationMemberships } from './memberships.ts';
 import { ensureOperatorUser } from './operator-user.ts';
+import { requireRoles, type OperatorRoles } from './roles.ts';
 import { readCoderSchema } from './schema.ts';
 
 export interface EnsureOperatorTokenInput {
@@ -15,6 +16,12 @@ export interface EnsureOperatorTokenInput {
   postgresURL: string;
   /** The token the caller holds (from its Secret), if any. */
   existingToken?: string | undefined;
+  /**
+   * The roles the operator user holds from this call on, written only where they differ. Default
+   * ownerRoles, what every earlier version granted. The user is one per database: see the docs, "The
+   * operator's Coder user".
+   */
+  roles?: OperatorRoles | undefined;
   /** From operatorTokenName(namespace, name). */
   tokenName: string;
   /** Lifetime of a newly issued token (the controller's reasoning: operator-access.ts). */
@@ -50,12 +57,15 @@ export async function ensureOperatorToken(input: EnsureOperatorTokenInput): Prom
   const now = requireDate(input.now);
   const renewBeforeSeconds = input.renewBeforeSeconds === undefined ? 0 : requireRenewal(input.renewBeforeSeconds, lifetimeSeconds);
   const timeouts = resolveTimeouts(input.timeouts);
+  const roles = requireRoles(input.roles);
 
   return inTransaction(endpoint, { timeouts, signal: input.signal }, async (tx) => {
     await tx.step('waiting for another operator-access transaction', lockOperatorAccess);
     const schema = await tx.step("reading the schema of Coder's database", readCoderSchema);
-    const userId = await tx.step('creating or updating the operator user', (db) => ensureOperatorUser(db, now));
-    await tx.step('making the operator user a member of every organization', (db) => ensureOrganizationMemberships(db, userId, now));
+    const userId = await tx.step('creating or updating the operator user', (db) => ensureOperatorUser(db, now, roles.site));
+    await tx.step('making the operator user a member of every organization', (db) =>
+      ensureOrganizationMemberships(db, userId, now, roles.organization),
+    );
     const owner = { userId, tokenName };
     const existing = input.existingToken;
     const validUntil = new Date(now.getTime() + renewBeforeSeconds * 1000);

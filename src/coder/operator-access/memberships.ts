@@ -1,14 +1,11 @@
-// The operator user is a member of every organization that is not deleted, with no organization role:
-// its site role (owner) already covers every organization, and membership is what Coder requires of a
-// workspace's or a resource's owner within an organization.
+// The operator user is a member of every organization that is not deleted, with the organization roles it
+// is given (none while it is owner, which covers every organization): membership is what Coder requires of
+// a workspace's or a resource's owner within an organization.
 import type { Queryable } from './connection.ts';
 import { OperatorAccessError } from './errors.ts';
 
-/** The organization roles the operator user holds: none beyond membership (see operatorSiteRoles). */
-export const organizationRoles: string[] = [];
-
 /** Returns how many organizations the user is now a member of; rows that already match are not written. */
-export async function ensureOrganizationMemberships(db: Queryable, userId: string, now: Date): Promise<number> {
+export async function ensureOrganizationMemberships(db: Queryable, userId: string, now: Date, roles: string[]): Promise<number> {
   const organizations = await db.query<{ id: string }>('SELECT id FROM organizations WHERE deleted = false ORDER BY id');
   if (organizations.rows.length === 0) {
     throw new OperatorAccessError(
@@ -24,7 +21,7 @@ export async function ensureOrganizationMemberships(db: Queryable, userId: strin
                          WHERE m.organization_id = org AND m.user_id = $1 AND m.roles IS NOT DISTINCT FROM $3::text[])
      ON CONFLICT (organization_id, user_id)
      DO UPDATE SET updated_at = EXCLUDED.updated_at, roles = EXCLUDED.roles`,
-    [userId, now, organizationRoles, organizations.rows.map((row) => row.id)],
+    [userId, now, roles, organizations.rows.map((row) => row.id)],
   );
   return organizations.rows.length;
 }

@@ -7,8 +7,6 @@ import { OperatorAccessError } from './errors.ts';
 
 export const operatorUsername = 'coder-k8s-operator';
 export const operatorEmail = 'coder-k8s-operator@coder-k8s.invalid';
-/** The one site role the operator's Coder calls need: see docs/how-to/deploy-controller.md, "The operator's Coder user". */
-export const operatorSiteRoles = ['owner'];
 /**
  * The operator's mark on its own user, in users.hashed_password: the four bytes of the word "none". Coder
  * writes that column only with a hash of its own format ("$pbkdf2-sha256$…", coderd/userpassword) or with
@@ -63,7 +61,7 @@ export async function findOperatorUser(db: Queryable): Promise<UserRow | undefin
  * earlier version made as a system user (is_system = true, hidden) is turned into one. Why: the docs,
  * "The operator's Coder user".
  */
-export async function ensureOperatorUser(db: Queryable, now: Date): Promise<string> {
+export async function ensureOperatorUser(db: Queryable, now: Date, siteRoles: string[]): Promise<string> {
   const found = await findOperatorUser(db);
   if (found === undefined) {
     const id = randomUUID();
@@ -71,7 +69,7 @@ export async function ensureOperatorUser(db: Queryable, now: Date): Promise<stri
       `INSERT INTO users (id, email, username, name, hashed_password, created_at, updated_at,
                           rbac_roles, login_type, status, is_system)
        VALUES ($1, $2, $3, $3, $4, $5, $5, $6::text[], $7::login_type, 'active', false)`,
-      [id, operatorEmail, operatorUsername, operatorPasswordMark, now, operatorSiteRoles, operatorLoginType],
+      [id, operatorEmail, operatorUsername, operatorPasswordMark, now, siteRoles, operatorLoginType],
     );
     return id;
   }
@@ -84,7 +82,7 @@ export async function ensureOperatorUser(db: Queryable, now: Date): Promise<stri
       WHERE id = $1
         AND (email IS DISTINCT FROM $2 OR name IS DISTINCT FROM $3 OR rbac_roles IS DISTINCT FROM $5::text[]
              OR login_type <> $6::login_type OR status <> 'active' OR is_system)`,
-    [found.id, operatorEmail, operatorUsername, now, operatorSiteRoles, operatorLoginType],
+    [found.id, operatorEmail, operatorUsername, now, siteRoles, operatorLoginType],
   );
   return found.id;
 }

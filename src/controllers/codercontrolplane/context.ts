@@ -11,7 +11,9 @@ import type {
 } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { Cache } from '../../runtime/cache.ts';
+import type { ResourceKind } from '../../runtime/resource.ts';
 import type { ControllerDeps } from '../shared/deps.ts';
+import type { ControlPlaneDependent } from './operator-roles.ts';
 
 type Cached<T> = Cache<T & { metadata?: { name?: string; namespace?: string } }>;
 
@@ -26,5 +28,7 @@ export interface ControlPlaneContext extends ControllerDeps {
     roleBindings: Cached<V1RoleBinding>;
     ingresses: Cached<V1Ingress>;
     namespaces: Cached<V1Namespace>;
+    /** The objects of each kind in operator-roles.ts ownerDependentKinds. */
+    ownerDependents: ReadonlyMap<ResourceKind, Cache<ControlPlaneDependent>>;
   };
 }

@@ -13,6 +13,7 @@ import type { ControlPlaneContext } from './context.ts';
 import { controlPlaneFinalizer, reconcileControlPlane } from './reconcile.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
+import { controlPlaneNamed, ownerDependentKinds, type ControlPlaneDependent } from './operator-roles.ts';
 
 const controllerName = 'codercontrolplane';
 const secretRefIndex = 'secret-refs';
@@ -39,10 +40,16 @@ function requestedWorkspaceNamespaces(cp: CoderControlPlane): string[] {
   return [...new Set(names)];
 }
 
+/** Of an update only a change of spec.controlPlaneRef matters here (an object being deleted still counts), not its status writes. */
+const controlPlaneRefChanged = {
+  update: (old: ControlPlaneDependent, next: ControlPlaneDependent) => controlPlaneNamed(old) !== controlPlaneNamed(next),
+};
+
 export const setup: ControllerSetup = (manager, deps) => {
   const controlPlanes = manager.cache<CoderControlPlane>(coderControlPlaneResource);
   controlPlanes.addIndex(secretRefIndex, referencedSecrets);
   controlPlanes.addIndex(workspaceNamespaceIndex, requestedWorkspaceNamespaces);
+  const ownerDependents = new Map(ownerDependentKinds.map((kind) => [kind, manager.cache<ControlPlaneDependent>(kind)]));
   const ctx: ControlPlaneContext = {
     ...deps,
     caches: {
@@ -55,6 +62,7 @@ export const setup: ControllerSetup = (manager, deps) => {
       roleBindings: manager.cache(builtinResources.roleBinding),
       ingresses: manager.cache(builtinResources.ingress),
       namespaces: manager.cache(builtinResources.namespace),
+      ownerDependents,
     },
   };
   const workspaceRbacOwner = (obj: V1Role | V1RoleBinding) => {
@@ -63,7 +71,7 @@ export const setup: ControllerSetup = (manager, deps) => {
     const ns = labels[controlPlaneNamespaceLabel];
     return name && ns ? [requestKey(ns, name)] : [];
   };
-  return manager
+  const builder = manager
     .controller(controllerName)
     .for(coderControlPlaneResource, ownWritesIgnored(controlPlaneFinalizer))
     .owns(builtinResources.deployment, deploymentDrift)
@@ -82,6 +90,17 @@ export const setup: ControllerSetup = (manager, deps) => {
       controlPlanes
         .byIndex(workspaceNamespaceIndex, ns.metadata?.name ?? '')
         .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
-    )
-    .build((request, rc) => reconcileControlPlane(ctx, request, rc));
+    );
+  // An object that appears, goes or names another control plane changes the roles the operator user needs.
+  for (const kind of ownerDependentKinds) {
+    builder.watches<ControlPlaneDependent>(
+      kind,
+      (obj) => {
+        const name = controlPlaneNamed(obj);
+        return name ? [requestKey(obj.metadata?.namespace, name)] : [];
+      },
+      controlPlaneRefChanged,
+    );
+  }
+  return builder.build((request, rc) => reconcileControlPlane(ctx, request, rc));
 };

@@ -16,8 +16,13 @@ const condition = (reason: string, message: string, status: 'True' | 'False' = '
   message,
 });
 
-export function accessReady(secretName: string): ConditionInput {
-  return condition(reasons.Ready, `The coder-k8s-operator user has a live token, kept in Secret "${secretName}".`, 'True');
+/** `roles`: the Coder roles the user holds, and why (operator-roles.ts describeChoice). */
+export function accessReady(secretName: string, roles: string): ConditionInput {
+  return condition(
+    reasons.Ready,
+    `The coder-k8s-operator user has a live token, kept in Secret "${secretName}"; its Coder roles: ${roles}.`,
+    'True',
+  );
 }
 
 export function databaseURLUnavailable(cp: { spec?: { database?: unknown } }): ConditionInput {

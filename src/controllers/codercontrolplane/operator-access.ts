@@ -21,6 +21,8 @@ import {
   tokenSecretWriteFailed,
 } from './operator-access-condition.ts';
 import { adoptTokenSecret, mayAdopt } from './earlier-token-secret.ts';
+import { chooseOperatorRoles, describeChoice, sameDatabase, type RoleChoice } from './operator-roles.ts';
+import { resolveDatabaseSecret } from './database-secret.ts';
 import {
   buildTokenSecret,
   foreignAnnotations,
@@ -170,6 +172,7 @@ export async function reconcileOperatorAccess(
       throw err;
     }
   };
+  const choice = await roleChoice(ctx, cp, url);
   let rotated: boolean;
   let token: string;
   let expiresAt: Date;
@@ -180,6 +183,7 @@ export async function reconcileOperatorAccess(
       tokenName,
       lifetimeSeconds: tokenLifetimeSeconds,
       renewBeforeSeconds: tokenRenewBeforeSeconds,
+      roles: choice.roles,
       store,
       ...(signal ? { signal } : {}),
     }));
@@ -210,11 +214,26 @@ export async function reconcileOperatorAccess(
       operatorTokenSecretRef: { name, key: operatorTokenKey },
       operatorTokenSecretUID: recordedUID ?? secret!.metadata!.uid!,
     },
-    conditions: conditions(ownershipCond, accessReady(`${ns}/${name}`)),
+    conditions: conditions(ownershipCond, accessReady(`${ns}/${name}`, describeChoice(choice))),
     // Look again before the renewal window opens, and at least daily.
     requeueAfterMs: Math.max(1_000, Math.min(renewalCheckMs, expiresAt.getTime() - tokenRenewBeforeSeconds * 1000 - ctx.now().getTime())),
     token,
   };
+}
+
+/** The Coder roles the operator user needs for this control plane and every other that reaches the same database. */
+async function roleChoice(ctx: ControlPlaneContext, cp: CoderControlPlane, url: string): Promise<RoleChoice> {
+  const dependentsIn = (ns: string | undefined) =>
+    new Map([...ctx.caches.ownerDependents].map(([kind, cache]) => [kind, cache.list(ns)] as const));
+  const sharing = [];
+  for (const other of ctx.caches.controlPlanes.list()) {
+    if (other.metadata.uid === cp.metadata.uid || other.metadata.deletionTimestamp || other.spec?.operatorAccess?.disabled) continue;
+    const ref = other.spec?.database?.connectionSecretRef;
+    const fromSecret = ref ? resolveDatabaseSecret(other, ctx.caches.secrets.get(other.metadata.namespace, ref.name)).url : undefined;
+    const otherURL = await postgresURL(ctx, other, fromSecret);
+    if (otherURL && sameDatabase(url, otherURL)) sharing.push({ cp: other, dependents: dependentsIn(other.metadata.namespace) });
+  }
+  return chooseOperatorRoles(cp, dependentsIn(cp.metadata.namespace), sharing);
 }
 
 /** spec.operatorAccess.disabled: delete the Secret this control plane owns and revoke the token in Coder's database. */

@@ -7,6 +7,12 @@ export const permissions: Permission[] = [
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes/status'], verbs: ['patch'] },
   // Children carry blockOwnerDeletion, which the API server allows only to who may update the owner's finalizers.
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes/finalizers'], verbs: ['update'] },
+  // The objects that call owner-only Coder APIs through a control plane: the operator user's roles follow them.
+  {
+    apiGroups: ['coder.com'],
+    resources: ['coderworkspaceproxies', 'codertemplatetests', 'coderaiproviders', 'coderaigatewaykeys', 'codermcpservers'],
+    verbs: ['list', 'watch'],
+  },
   // get: envFrom Secrets are read live (CODER_ACCESS_URL); delete: the operator token Secret when access is turned off.
   { apiGroups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
   // get: an object missing from the cache is looked up live before the first apply, so that nothing foreign is taken over.

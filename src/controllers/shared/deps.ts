@@ -1,6 +1,7 @@
 // What every controller is built from, made once by the binary and handed to each controller's setup().
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { CoderClient } from '../../coder/client.ts';
+import type { OperatorRoles } from '../../coder/operator-access/roles.ts';
 import type { Controller } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -17,6 +18,8 @@ export interface OperatorAccessBackend {
     tokenName: string;
     lifetimeSeconds: number;
     renewBeforeSeconds?: number;
+    /** The operator user's Coder roles, written where they differ. */
+    roles?: OperatorRoles;
     /** Keeps a new token before it is committed; if it throws, the token is rolled back. */
     store?: (token: string) => Promise<void>;
     signal?: AbortSignal;
