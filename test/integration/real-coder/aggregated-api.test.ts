@@ -50,7 +50,10 @@ describe('the aggregated API on the real Coder server', { timeout: 600_000 }, ()
     });
     await waitApiServiceAvailable(env.cp, env.operator);
     await kubectlOk(env.admin, ['create', 'namespace', ns]);
-    await controlPlaneWithOperatorAccess(env, ns);
+    const { token } = await controlPlaneWithOperatorAccess(env, ns);
+    // Nothing here needs owner: the operator user holds organization-admin only, and what follows works with it.
+    const me = await env.coder.ok('GET', '/api/v2/users/me', { token });
+    assert.deepEqual(me.roles, [], 'no site role');
     org = env.coder.organization.name;
     owner = env.coder.owner.username;
   });

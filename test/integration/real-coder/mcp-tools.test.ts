@@ -35,7 +35,10 @@ describe('MCP server tools on the real Coder server', () => {
   before(async () => {
     env = await realCoderEnvironment();
     await kubectlOk(env.admin, ['create', 'namespace', ns]);
-    const { controlPlane } = await controlPlaneWithOperatorAccess(env, ns);
+    const { controlPlane, token } = await controlPlaneWithOperatorAccess(env, ns);
+    // Nothing here needs owner: the operator user holds organization-admin only, and what follows works with it.
+    const me = await env.coder.ok('GET', '/api/v2/users/me', { token });
+    assert.deepEqual(me.roles, [], 'no site role');
     controlPlaneUrl = controlPlane.status!.url!;
     await kubectlOk(env.admin, ['apply', '-f', '-'], mcpCallerRbac(caller, ns, 'mcp-real'));
     template = await createEchoTemplate(env.coder, 'starter');

@@ -77,7 +77,8 @@ describe('operator access on the real Coder server', () => {
     assert.equal(user.username, 'coder-k8s-operator');
     assert.deepEqual(
       (user.roles ?? []).map((r) => r.name),
-      ['owner'],
+      [],
+      'no site role: nothing of this control plane needs owner',
     );
     assert.equal((await coder.request('GET', '/api/v2/users/{user}', { params: { user: user.id } })).id, user.id);
     assert.ok(typeof (await coder.getEntitlements()).features === 'object');
@@ -119,6 +120,85 @@ describe('operator access on the real Coder server', () => {
     assert.deepEqual(builds.map((b) => b.transition).sort(), ['delete', 'start', 'stop']);
   });
 
+  it('holds organization-admin, not owner: Coder lets it act for other users in the organization and refuses the owner-only calls, until the control plane needs owner', async () => {
+    const coder = new CoderClient({ baseURL: env.coder.url, token });
+    const org = env.coder.organization.id;
+    const members = await env.coder.ok('GET', `/api/v2/organizations/${org}/members`);
+    const own = members.find((m: { username: string }) => m.username === 'coder-k8s-operator');
+    assert.deepEqual(
+      own.roles.map((r: { name: string }) => r.name),
+      ['organization-admin'],
+    );
+    assert.match((await accessCondition())?.message ?? '', /its Coder roles: organization-admin in every organization/);
+
+    // A workspace for another user (the first owner), as the aggregated API and the MCP tools create one.
+    const template = await createEchoTemplate(env.coder, 'roles-echo');
+    const other = env.coder.owner.username;
+    const ws = await coder.request('POST', '/api/v2/users/{user}/workspaces', {
+      params: { user: other },
+      body: { name: 'for-owner', template_id: template.id },
+    });
+    assert.equal(ws.owner_name, other);
+    await eventually('the build for the other user to succeed', async () => {
+      const got = await env.coder.ok('GET', `/api/v2/workspaces/${ws.id}`);
+      if (['failed', 'canceled'].includes(got.latest_build.job.status)) assert.fail(got.latest_build.job.error);
+      return got.latest_build.job.status === 'succeeded';
+    });
+
+    // Owner only: licenses (enterprise/coderd/licenses.go postLicense authorizes before it reads the JWT, so
+    // the first owner gets 400 for the same body), another user's roles (coderd/users.go userRoles).
+    const license = { body: { license: 'not-a-jwt' } };
+    const refusedLicense = await env.coder.api('POST', '/api/v2/licenses', { ...license, token });
+    assert.equal(refusedLicense.status, 403);
+    assert.equal((await env.coder.api('POST', '/api/v2/licenses', license)).status, 400, "the first owner's answer");
+    const ownerRoles = await env.coder.api('GET', `/api/v2/users/${env.coder.owner.id}/roles`, { token });
+    assert.equal(ownerRoles.status, 404);
+    // Unlicensed, Coder refuses workspace proxies and provisioner keys to every role alike ("… is a Premium
+    // feature"), before any role check: the narrowed role changes nothing there.
+    for (const [method, path] of [
+      ['POST', '/api/v2/workspaceproxies'],
+      ['GET', `/api/v2/organizations/${org}/provisionerkeys`],
+      ['POST', `/api/v2/organizations/${org}/provisionerkeys`],
+    ] as const) {
+      const body = method === 'POST' ? { body: { name: 'roles' } } : {};
+      const asOperator = await env.coder.api(method, path, { token, ...body });
+      const asOwner = await env.coder.api(method, path, body);
+      assert.deepEqual([asOperator.status, asOperator.body.message], [asOwner.status, asOwner.body.message], `${method} ${path}`);
+      assert.equal(asOperator.status, 403);
+    }
+
+    // A license Secret makes the operator owner within seconds, and Coder then reads the license body (400).
+    const core = env.cp.adminConfig().makeApiClient(CoreV1Api);
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'roles-license' }, stringData: { license: 'not-a-jwt' } },
+    });
+    const controlPlanes = coderControlPlaneClient(env.cp.adminConfig());
+    await controlPlanes.mergePatch(ns, 'coder', { spec: { licenseSecretRef: { name: 'roles-license', key: 'license' } } });
+    await eventually(
+      'the operator user to become owner',
+      async () => {
+        const answer = await me(token);
+        return answer.body.roles?.some((r: { name: string }) => r.name === 'owner');
+      },
+      { timeoutMs: 15_000 },
+    );
+    assert.equal((await env.coder.api('POST', '/api/v2/licenses', { ...license, token })).status, 400);
+    assert.match((await accessCondition())?.message ?? '', /its Coder roles: site role owner \(needed by spec.licenseSecretRef\)/);
+
+    await controlPlanes.mergePatch(ns, 'coder', { spec: { licenseSecretRef: null } });
+    await eventually(
+      'the operator user to be organization-admin again',
+      async () => {
+        const answer = await me(token);
+        return answer.status === 200 && (answer.body.roles ?? []).length === 0;
+      },
+      { timeoutMs: 15_000 },
+    );
+    assert.equal((await env.coder.api('POST', '/api/v2/licenses', { ...license, token })).status, 403);
+    await coder.request('POST', '/api/v2/workspaces/{workspace}/builds', { params: { workspace: ws.id }, body: { transition: 'delete' } });
+  });
+
   it("agrees with the test harness's reading of apikey.go: the real server accepts and refuses what coderTokenVerdict does", async () => {
     const accepted = await coderTokenVerdict(env.coder.databaseURL, env.coder.version, token);
     assert.ok(accepted.accepted && accepted.subject.fullScope && accepted.subject.refreshesExpiry);
@@ -130,13 +210,13 @@ describe('operator access on the real Coder server', () => {
     assert.deepEqual(refused, { accepted: false, status: 401, detail: 'API key secret is invalid.' });
   });
 
-  it("lists the operator's user to Coder's admins: GET /api/v2/users shows it to the first owner as an active owner", async () => {
+  it("lists the operator's user to Coder's admins: GET /api/v2/users shows it to the first owner as an active user", async () => {
     const answer = await env.coder.ok('GET', '/api/v2/users');
     const listed = answer.users.find((u: { username: string }) => u.username === 'coder-k8s-operator');
     assert.ok(listed, `not in the user list: ${answer.users.map((u: { username: string }) => u.username).join(', ')}`);
     assert.deepEqual(
       [listed.status, listed.login_type, listed.email, listed.roles.map((r: { name: string }) => r.name)],
-      ['active', 'none', 'coder-k8s-operator@coder-k8s.invalid', ['owner']],
+      ['active', 'none', 'coder-k8s-operator@coder-k8s.invalid', []],
     );
     const members = await env.coder.ok('GET', `/api/v2/organizations/${env.coder.organization.id}/members`);
     assert.ok(
