@@ -38,8 +38,10 @@ export async function reconcileCoderObject<T extends CoderObject>(
   const cached = ctx.caches.objects.get(request.namespace, request.name);
   if (!cached) return;
   if (cached.metadata.deletionTimestamp) return kind.finalize(cached, rc.signal);
-  // The reconcile goes on from the written version: the controller's event filter ignores that write.
-  const obj = await ctx.writer.withFinalizer(kind.resource, cached, kind.finalizer);
+  // The reconcile goes on from the status this operator last wrote (the cache may not show it yet: a pass
+  // from the older status would undo it) and from the written version of the finalizer, whose write the
+  // controller's event filter ignores.
+  const obj = await ctx.writer.withFinalizer(kind.resource, ctx.writer.withOwnStatus(kind.resource, cached), kind.finalizer);
 
   const invalid = kind.specProblem(obj);
   if (invalid) {

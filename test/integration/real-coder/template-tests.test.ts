@@ -155,7 +155,9 @@ describe('CoderTemplateTest on the real Coder server', () => {
     });
     assert.equal((membership as { status?: number }).status, 405);
     const raw = await env.coder.api('GET', `/api/v2/organizations/${env.coder.organization.id}/members/${tester.id}`);
-    assert.deepEqual([raw.status, raw.headers.get('allow'), raw.body], [405, 'POST, DELETE', undefined], 'as the double answers it');
+    // chi lists the allowed methods from a map, so their order changes between runs of one server.
+    const allowed = (raw.headers.get('allow') ?? '').split(',').map((m) => m.trim());
+    assert.deepEqual([raw.status, allowed.toSorted(), raw.body], [405, ['DELETE', 'POST'], undefined], 'as the double answers it');
     const step = coderFailureStep(membership);
     assert.equal(`${step.kind} ${'reason' in step ? step.reason : ''}`, 'fail EndpointNotFound');
     assert.match(step.message, new RegExp(`^Coder ${env.coder.version.replace(/\./g, '\\.')} does not serve GET /api/v2/organizations/`));
