@@ -155,6 +155,16 @@ function operatorUsers(db: CoderDatabase) {
   );
 }
 
+/** The row version (xmin) of the operator's user, every membership and every key: an UPDATE or INSERT changes it. */
+function rowVersions(adminURL: string) {
+  return sql<{ row: string; xmin: string }>(
+    adminURL,
+    `SELECT 'user ' || id AS row, xmin::text FROM users WHERE username = 'coder-k8s-operator'
+     UNION ALL SELECT 'member ' || organization_id, xmin::text FROM organization_members
+     UNION ALL SELECT 'key ' || id, xmin::text FROM api_keys ORDER BY 1`,
+  );
+}
+
 function memberships(db: CoderDatabase, userId: string) {
   return sql<{ organization_id: string; roles: string[]; deleted: boolean }>(
     db.adminURL,
@@ -533,13 +543,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
   it('writes nothing when the user, its memberships and the token already match', async () => {
     const db = await coderDatabase({ organizations: 2 });
     const first = await ensure(db);
-    const versions = () =>
-      sql<{ row: string; xmin: string }>(
-        db.adminURL,
-        `SELECT 'user ' || id AS row, xmin::text FROM users WHERE username = 'coder-k8s-operator'
-         UNION ALL SELECT 'member ' || organization_id, xmin::text FROM organization_members
-         UNION ALL SELECT 'key ' || id, xmin::text FROM api_keys ORDER BY 1`,
-      );
+    const versions = () => rowVersions(db.adminURL);
     const before = await versions();
     // The operator's user, its two memberships and its key, and the membership of Coder's own prebuilds user.
     assert.equal(before.length, 5);
@@ -551,13 +555,7 @@ describe('operator-access bootstrap against real PostgreSQL', () => {
     const db = await coderDatabase({ organizations: 2 });
     const roles = { site: [], organization: ['organization-admin'] };
     const first = await ensure(db, { roles });
-    const versions = () =>
-      sql<{ row: string; xmin: string }>(
-        db.adminURL,
-        `SELECT 'user ' || id AS row, xmin::text FROM users WHERE username = 'coder-k8s-operator'
-         UNION ALL SELECT 'member ' || organization_id, xmin::text FROM organization_members
-         UNION ALL SELECT 'key ' || id, xmin::text FROM api_keys ORDER BY 1`,
-      );
+    const versions = () => rowVersions(db.adminURL);
     const before = await versions();
     for (let i = 0; i < 3; i++) assert.equal((await ensure(db, { existingToken: first.token, roles })).rotated, false);
     assert.deepEqual(await versions(), before, 'no row got a new version (no UPDATE, no INSERT)');

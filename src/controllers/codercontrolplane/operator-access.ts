@@ -21,7 +21,7 @@ import {
   tokenSecretWriteFailed,
 } from './operator-access-condition.ts';
 import { adoptTokenSecret, mayAdopt } from './earlier-token-secret.ts';
-import { chooseOperatorRoles, describeChoice, sameDatabase, type RoleChoice } from './operator-roles.ts';
+import { chooseOperatorRoles, describeChoice, ownerNeeds, sameDatabase, type RoleChoice } from './operator-roles.ts';
 import { resolveDatabaseSecret } from './database-secret.ts';
 import {
   buildTokenSecret,
@@ -228,10 +228,13 @@ async function roleChoice(ctx: ControlPlaneContext, cp: CoderControlPlane, url: 
   const sharing = [];
   for (const other of ctx.caches.controlPlanes.list()) {
     if (other.metadata.uid === cp.metadata.uid || other.metadata.deletionTimestamp || other.spec?.operatorAccess?.disabled) continue;
+    // Only another control plane that needs owner can change the choice: its URL is resolved only then.
+    const dependents = dependentsIn(other.metadata.namespace);
+    if (!ownerNeeds(other, dependents).length) continue;
     const ref = other.spec?.database?.connectionSecretRef;
     const fromSecret = ref ? resolveDatabaseSecret(other, ctx.caches.secrets.get(other.metadata.namespace, ref.name)).url : undefined;
     const otherURL = await postgresURL(ctx, other, fromSecret);
-    if (otherURL && sameDatabase(url, otherURL)) sharing.push({ cp: other, dependents: dependentsIn(other.metadata.namespace) });
+    if (otherURL && sameDatabase(url, otherURL)) sharing.push({ cp: other, dependents });
   }
   return chooseOperatorRoles(cp, dependentsIn(cp.metadata.namespace), sharing);
 }
