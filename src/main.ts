@@ -1,7 +1,8 @@
 // coder-k8s: the operator binary. `coder-k8s validate ...` checks manifests offline; anything else runs
 // the operator in the mode --app names.
 import { readFileSync } from 'node:fs';
-import { StartupError, UsageError } from './app/errors.ts';
+import { UsageError } from './app/errors.ts';
+import { StartupError } from './runtime/startup-error.ts';
 import { parseOperatorArgs, usage } from './app/options.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

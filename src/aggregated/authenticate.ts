@@ -6,16 +6,13 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { reviewToken, type KubeUser } from '../runtime/access-review.ts';
+import { BoundedCache } from '../runtime/bounded-cache.ts';
 import type { KubeHttp } from '../runtime/kube-http.ts';
 import { FailedReviewLimit } from './failed-review-limit.ts';
 import type { FrontProxyTrust } from './front-proxy-trust.ts';
 
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra: Record<string, string[]>;
-}
+export type UserInfo = KubeUser;
 
 const tokenCacheMs = 10_000;
 const maxCachedTokens = 1024;
@@ -61,7 +58,7 @@ function unescapeExtraKey(encoded: string): string {
 export class Authenticator {
   private readonly http: KubeHttp;
   private readonly trust: () => FrontProxyTrust | undefined;
-  private readonly tokens = new Map<string, { at: number; user?: UserInfo }>();
+  private readonly tokens = new BoundedCache<{ user?: UserInfo }>({ maxEntries: maxCachedTokens, ttlMs: tokenCacheMs });
   private readonly failedReviews = new FailedReviewLimit();
 
   constructor(http: KubeHttp, trust: () => FrontProxyTrust | undefined) {
@@ -109,28 +106,17 @@ export class Authenticator {
   private async reviewToken(token: string, source: string): Promise<UserInfo | undefined> {
     const key = createHash('sha256').update(token).digest('hex');
     const cached = this.tokens.get(key);
-    if (cached && Date.now() - cached.at < tokenCacheMs) return cached.user;
+    if (cached) return cached.user;
     this.failedReviews.check(source);
-    let review: {
-      status?: { authenticated?: boolean; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> } };
-    };
+    let user: UserInfo | undefined;
     try {
-      review = await this.http.json('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
-        timeoutMs: 10_000,
-        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
-      });
+      user = await reviewToken(this.http, token);
     } catch {
       // A TokenReview outage is a 401 for the caller, not cached.
       return undefined;
     }
-    const u = review.status?.user;
-    const user =
-      review.status?.authenticated && u?.username
-        ? { username: u.username, uid: u.uid, groups: u.groups ?? [], extra: u.extra ?? {} }
-        : undefined;
     if (!user) this.failedReviews.failed(source);
-    this.tokens.set(key, { at: Date.now(), user });
-    if (this.tokens.size > maxCachedTokens) this.tokens.delete(this.tokens.keys().next().value!);
+    this.tokens.set(key, { user });
     return user;
   }
 }

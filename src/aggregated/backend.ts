@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import type { Cache } from '../runtime/cache.ts';
 import { CoderClient } from '../coder/client.ts';
-import { resolveControlPlane, type ControlPlaneCaches } from '../controllers/shared/control-plane-ref.ts';
-import type { ControllerDeps } from '../controllers/shared/deps.ts';
+import { mayServeNamespace, servingControlPlane } from '../controlplane/serving-control-plane.ts';
+import { resolveControlPlane, type ControlPlaneCaches } from '../controlplane/access.ts';
+import type { CoderClientFor } from '../controlplane/coder-client.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { badRequest, unavailable } from './status.ts';
 
@@ -24,35 +25,24 @@ export interface CoderBackend {
   namespaces(): string[];
 }
 
-function eligible(cp: CoderControlPlane): boolean {
-  return (
-    !cp.metadata.name?.includes('.') &&
-    cp.spec?.operatorAccess?.disabled !== true &&
-    cp.status?.operatorAccessReady === true &&
-    Boolean(cp.status?.operatorTokenSecretRef) &&
-    Boolean(cp.status?.url?.trim()) &&
-    !cp.metadata.deletionTimestamp
-  );
-}
-
 /** The kit's caches, with the listing that finding a namespace's one control plane needs. */
 type BackendCaches = ControlPlaneCaches & { controlPlanes: Pick<Cache<CoderControlPlane>, 'get' | 'list'> };
 
 /** `deps.coderClient` builds clients with --coder-request-timeout (see coderClientFactory). */
-export function controlPlaneBackend(caches: BackendCaches, deps: Pick<ControllerDeps, 'coderClient'>): CoderBackend {
+export function controlPlaneBackend(caches: BackendCaches, deps: { coderClient: CoderClientFor }): CoderBackend {
   return {
     forNamespace(namespace) {
-      const candidates = caches.controlPlanes.list(namespace).filter(eligible);
-      if (candidates.length === 0)
+      const choice = servingControlPlane(caches.controlPlanes.list(namespace));
+      if (choice.kind === 'none')
         throw unavailable(
           `no eligible CoderControlPlane instances found in namespace "${namespace}": the namespace is served by its one ` +
             'CoderControlPlane whose operator access is ready (status.operatorAccessReady true, with an operator token ' +
             'Secret and a URL; spec.operatorAccess not disabled; not being deleted; no "." in its name). See why with ' +
             `kubectl get codercontrolplanes -n ${namespace} -o jsonpath='{.items[*].status.conditions[?(@.type=="OperatorAccessReady")].message}'`,
         );
-      if (candidates.length > 1)
+      if (choice.kind === 'several')
         throw badRequest(`multiple eligible CoderControlPlane instances in namespace "${namespace}"; multi-instance support is planned`);
-      const name = candidates[0]!.metadata.name!;
+      const name = choice.controlPlane.metadata.name!;
       const access = resolveControlPlane(deps, caches, namespace, { name });
       if (!access.usable) throw unavailable(access.message);
       return { client: access.client, label: `CoderControlPlane "${namespace}/${name}"` };
@@ -62,7 +52,7 @@ export function controlPlaneBackend(caches: BackendCaches, deps: Pick<Controller
         ...new Set(
           caches.controlPlanes
             .list()
-            .filter(eligible)
+            .filter(mayServeNamespace)
             .map((cp) => cp.metadata.namespace!),
         ),
       ].sort();

@@ -2,6 +2,7 @@
 // TokenReview takes one from the source's bucket (10, refilled one every 6 s), and a source with none left
 // gets 429 for a token not reviewed recently, without a review. Otherwise a caller sending distinct bogus
 // tokens makes one TokenReview each, on the operator's own share of kube-apiserver.
+import { BoundedCache } from '../runtime/bounded-cache.ts';
 import { ApiStatusError } from './status.ts';
 
 const burst = 10;
@@ -9,7 +10,7 @@ const refillMs = 6_000;
 const maxSources = 4096;
 
 export class FailedReviewLimit {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly buckets = new BoundedCache<{ tokens: number; at: number }>({ maxEntries: maxSources });
   private readonly now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -32,9 +33,7 @@ export class FailedReviewLimit {
   failed(source: string): void {
     const bucket = this.refilled(source) ?? { tokens: burst, at: this.now() };
     bucket.tokens -= 1;
-    this.buckets.delete(source);
     this.buckets.set(source, bucket);
-    if (this.buckets.size > maxSources) this.buckets.delete(this.buckets.keys().next().value!);
   }
 
   private refilled(source: string): { tokens: number; at: number } | undefined {

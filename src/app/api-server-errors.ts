@@ -1,7 +1,7 @@
 // The first request to the API server is where a wrong kubeconfig shows: an unreachable server, refused
 // credentials, a certificate that does not match. Each becomes one line naming the server and the fix.
 import { errorCode } from '../runtime/kube-http.ts';
-import { StartupError } from './errors.ts';
+import { StartupError } from '../runtime/startup-error.ts';
 
 const unreachable: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

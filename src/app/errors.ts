@@ -1,6 +1,3 @@
 // Errors the user fixes: the binary prints their message (no stack) and exits 1.
 /** A command line the binary cannot use. */
 export class UsageError extends Error {}
-
-/** A problem found while starting the operator, e.g. a missing CRD. */
-export class StartupError extends Error {}

@@ -2,7 +2,7 @@
 // identity whose RBAC bounds every tool. Refused with any other mode, which never runs the MCP server.
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { UsageError } from './errors.ts';
-import type { AppMode } from './options.ts';
+import type { AppMode } from './app-mode.ts';
 
 export interface McpOptions {
   /** host:port, loopback only. */

@@ -2,13 +2,11 @@
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { defaultKubeApiBurst, defaultKubeApiQps } from '../runtime/request-budget.ts';
+import { appModes, type AppMode } from './app-mode.ts';
 import { UsageError } from './errors.ts';
 import { mcpFlags, mcpUsage, parseMcpOptions, type McpOptions } from './mcp-options.ts';
 
 export { UsageError };
-
-const appModes = ['all', 'controller', 'aggregated-apiserver', 'mcp-http'] as const;
-export type AppMode = (typeof appModes)[number];
 
 export interface OperatorOptions {
   app: AppMode;

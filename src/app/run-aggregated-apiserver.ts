@@ -6,7 +6,7 @@ import { startAggregatedApiServer } from '../aggregated/start.ts';
 import { KubeHttp } from '../runtime/kube-http.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
-import { StartupError } from './errors.ts';
+import { StartupError } from '../runtime/startup-error.ts';
 import type { OperatorOptions } from './options.ts';
 import { loadKubeConfig, ownNamespace } from './run-operator.ts';
 

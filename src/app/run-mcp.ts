@@ -12,11 +12,11 @@ import { newMcpServer } from '../mcp/server.ts';
 import type { ToolContext } from '../mcp/tool.ts';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { OperatorOptions } from './options.ts';
-import type { ControllerDeps } from '../controllers/shared/deps.ts';
+import type { CoderClientFor } from '../controlplane/coder-client.ts';
 
 export interface McpRunParts {
   loadKubeConfig(path: string | undefined): KubeConfig;
-  coderClient: ControllerDeps['coderClient'];
+  coderClient: CoderClientFor;
   logger: Logger;
 }
 

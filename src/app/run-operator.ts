@@ -12,7 +12,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { allResources, coderControlPlaneResource } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
 import { CoderFacts } from '../controllers/shared/coder-facts.ts';
-import { coderClientFactory, type ControllerDeps } from '../controllers/shared/deps.ts';
+import type { ControllerDeps } from '../controllers/shared/deps.ts';
+import { coderClientFactory, type CoderClientFor } from '../controlplane/coder-client.ts';
 import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
@@ -25,7 +26,7 @@ import { startProbeServer } from '../runtime/probes.ts';
 import { loadSimpleKubeConfig, type KubeConnectionConfig } from '../runtime/kube-config.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { apiServerStartupError } from './api-server-errors.ts';
-import { StartupError } from './errors.ts';
+import { StartupError } from '../runtime/startup-error.ts';
 import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 import { checkShardSelector } from './shard-selector.ts';
@@ -99,7 +100,7 @@ export function kubeConfigErrorMessage(path: string | undefined, err: unknown, g
 }
 
 /** Coder clients for the controllers: each control plane's Service, unless the test-only flag names a loopback URL. No environment variable can redirect them. */
-export function operatorCoderClients(options: Pick<OperatorOptions, 'testOnlyCoderUrl'>, logger: Logger): ControllerDeps['coderClient'] {
+export function operatorCoderClients(options: Pick<OperatorOptions, 'testOnlyCoderUrl'>, logger: Logger): CoderClientFor {
   return coderClientFactory(logger, options.testOnlyCoderUrl);
 }
 

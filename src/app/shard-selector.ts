@@ -2,7 +2,7 @@
 // show as informers failing over and over.
 import { errorCode, type KubeHttp, type KubeApiError } from '../runtime/kube-http.ts';
 import { collectionPath, type ResourceKind } from '../runtime/resource.ts';
-import { StartupError } from './errors.ts';
+import { StartupError } from '../runtime/startup-error.ts';
 
 export async function checkShardSelector(http: KubeHttp, resource: ResourceKind, selector: string): Promise<void> {
   try {

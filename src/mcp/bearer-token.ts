@@ -3,7 +3,7 @@
 // token's length nor a matching prefix shows in the answer time).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { StartupError } from '../app/errors.ts';
+import { StartupError } from '../runtime/startup-error.ts';
 
 export const minTokenBytes = 32;
 

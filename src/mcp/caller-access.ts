@@ -2,6 +2,8 @@
 // server, by SubjectAccessReview, whether that user may do what the tool is about to do, before the
 // operator's own credentials do it: a tool reaches nothing the caller's RBAC does not grant, whatever
 // the operator's role would allow. Verdicts are reused for a few seconds.
+import { reviewAccess, type AccessVerdict } from '../runtime/access-review.ts';
+import { BoundedCache } from '../runtime/bounded-cache.ts';
 import type { KubeHttp } from '../runtime/kube-http.ts';
 
 export interface ResourceAttributes {
@@ -30,7 +32,7 @@ const maxVerdicts = 512;
 export class CallerAccess {
   readonly caller: Caller;
   private readonly http: KubeHttp;
-  private readonly verdicts = new Map<string, { allowed: boolean; reason: string; at: number }>();
+  private readonly verdicts = new BoundedCache<AccessVerdict>({ maxEntries: maxVerdicts, ttlMs: verdictTtlMs });
 
   constructor(http: KubeHttp, caller: Caller) {
     this.http = http;
@@ -40,31 +42,16 @@ export class CallerAccess {
   /** Resolves when the caller may do `attributes`; rejects with CallerForbiddenError otherwise. */
   async require(attributes: ResourceAttributes): Promise<void> {
     const key = JSON.stringify(attributes);
-    const now = Date.now();
     let verdict = this.verdicts.get(key);
-    if (!verdict || now - verdict.at >= verdictTtlMs) {
-      verdict = { ...(await this.review(attributes)), at: now };
-      this.verdicts.delete(key);
+    if (!verdict) {
+      verdict = await reviewAccess(
+        this.http,
+        { username: this.caller.user, groups: this.caller.groups },
+        { resourceAttributes: { ...attributes } },
+      );
       this.verdicts.set(key, verdict);
-      if (this.verdicts.size > maxVerdicts) this.verdicts.delete(this.verdicts.keys().next().value!);
     }
     if (!verdict.allowed) throw new CallerForbiddenError(forbiddenMessage(this.caller.user, attributes, verdict.reason));
-  }
-
-  private async review(attributes: ResourceAttributes): Promise<{ allowed: boolean; reason: string }> {
-    const review = await this.http.json<{ status?: { allowed?: boolean; denied?: boolean; reason?: string } }>(
-      'POST',
-      '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-      {
-        timeoutMs: 10_000,
-        body: {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SubjectAccessReview',
-          spec: { user: this.caller.user, groups: this.caller.groups, resourceAttributes: attributes },
-        },
-      },
-    );
-    return { allowed: review.status?.allowed === true && review.status.denied !== true, reason: review.status?.reason ?? '' };
   }
 }
 

@@ -3,11 +3,12 @@
 // shared resolveControlPlane rule, same-origin redirects only). Read with the operator's credentials:
 // the tool has already checked that the caller may use coderworkspaces/codertemplates there.
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CoderControlPlane, CoderControlPlaneList } from '../../generated/types/codercontrolplane.ts';
+import type { CoderControlPlaneList } from '../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../coder/client.ts';
-import { operatorTokenSecretName } from '../controllers/shared/control-plane-endpoints.ts';
-import { resolveControlPlane } from '../controllers/shared/control-plane-ref.ts';
-import type { ControllerDeps } from '../controllers/shared/deps.ts';
+import { servingControlPlane } from '../controlplane/serving-control-plane.ts';
+import { operatorTokenSecretName } from '../controlplane/endpoints.ts';
+import { resolveControlPlane } from '../controlplane/access.ts';
+import type { CoderClientFor } from '../controlplane/coder-client.ts';
 import { isNotFound, type KubeHttp } from '../runtime/kube-http.ts';
 import { resourcePath } from './tool.ts';
 
@@ -16,32 +17,22 @@ export class NoUsableControlPlaneError extends Error {
   override readonly name = 'NoUsableControlPlaneError';
 }
 
-export function hasOperatorAccess(cp: CoderControlPlane): boolean {
-  return (
-    !cp.metadata.deletionTimestamp &&
-    cp.spec?.operatorAccess?.disabled !== true &&
-    cp.status?.operatorAccessReady === true &&
-    Boolean(cp.status.operatorTokenSecretRef) &&
-    Boolean(cp.status.url?.trim())
-  );
-}
-
-export function controlPlaneCoder(kube: KubeHttp, coderClient: ControllerDeps['coderClient']): (namespace: string) => Promise<CoderClient> {
+export function controlPlaneCoder(kube: KubeHttp, coderClient: CoderClientFor): (namespace: string) => Promise<CoderClient> {
   return async (namespace) => {
     const list = await kube.json<CoderControlPlaneList>('GET', resourcePath('coder.com/v1alpha1', 'codercontrolplanes', namespace));
-    const candidates = list.items.filter(hasOperatorAccess);
-    if (candidates.length === 0) {
+    const choice = servingControlPlane(list.items);
+    if (choice.kind === 'none') {
       throw new NoUsableControlPlaneError(
         `no CoderControlPlane in namespace "${namespace}" has operator access (status.operatorAccessReady true and a status.url)`,
       );
     }
-    if (candidates.length > 1) {
-      const names = candidates.map((cp) => cp.metadata.name).join(', ');
+    if (choice.kind === 'several') {
+      const names = choice.names.join(', ');
       throw new NoUsableControlPlaneError(
         `namespace "${namespace}" has several CoderControlPlanes with operator access (${names}); keep one per namespace`,
       );
     }
-    const cp = candidates[0]!;
+    const cp = choice.controlPlane;
     const secretName = operatorTokenSecretName(cp);
     const secret = await kube.json<V1Secret>('GET', resourcePath('v1', 'secrets', namespace, secretName)).catch((err: unknown) => {
       if (isNotFound(err)) return undefined;

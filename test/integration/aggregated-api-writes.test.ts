@@ -147,6 +147,14 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
         metadata: { name, namespace: served },
         spec: { organization: 'acme', templateName: 'starter', running: true, colour: 'red' },
       });
+    // kubectl asks for server-side field validation only once the group is in kube-apiserver's OpenAPI v3
+    // index, which picks up an aggregated server's document on its own schedule; before that it validates
+    // on the client, with another message.
+    await eventually(
+      'the group in the OpenAPI v3 index',
+      async () => (await kubectlOk(admin, ['get', '--raw', '/openapi/v3'])).includes('apis/aggregation.coder.com/v1alpha1'),
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
     const writes = coderWrites();
     const strict = await kubectl(admin, ['apply', '--validate=strict', '-f', '-'], manifest('acme.alice.strict'));
     assert.notEqual(strict.code, 0);

@@ -18,8 +18,8 @@ import type { MCPServerContext } from '../../src/controllers/codermcpserver/cont
 import { syncMCPServer } from '../../src/controllers/codermcpserver/sync.ts';
 import { CoderFacts } from '../../src/controllers/shared/coder-facts.ts';
 import { CoderIDClaims } from '../../src/controllers/shared/coder-id-claims.ts';
-import { controllerOwnerReference } from '../../src/controllers/shared/object-names.ts';
-import { operatorTokenMarks } from '../../src/controllers/shared/operator-token-marks.ts';
+import { controllerOwnerReference } from '../../src/runtime/object-names.ts';
+import { operatorTokenMarks } from '../../src/controlplane/operator-token-marks.ts';
 import { cacheOf } from '../fixtures/cache.ts';
 import { aGatewayKey } from '../fixtures/coderaigatewaykey.ts';
 import { aProvider } from '../fixtures/coderaiprovider.ts';

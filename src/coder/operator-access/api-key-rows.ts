@@ -1,6 +1,6 @@
 // The operator's named API key rows in api_keys: check a token against its row, or replace the row.
 import { generateToken, hashSecret, splitToken } from './api-key.ts';
-import type { Queryable } from './connection.ts';
+import type { Queryable } from './queryable.ts';
 import type { CoderSchema } from './schema.ts';
 
 export interface TokenOwner {

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { limitBackendMessages, limitUnavailable } from './backend-limits.ts';
 import type { DatabaseEndpoint } from './database-url.ts';
+import type { Queryable } from './queryable.ts';
 import { OperatorAccessError } from './errors.ts';
 import { deadlinePassed, toOperatorAccessError } from './pg-errors.ts';
 
@@ -22,8 +23,6 @@ export const defaultTimeouts: DatabaseTimeouts = { connectMs: 10_000, statementM
 
 /** How long end() may take before the socket is simply dropped (the server then rolls back). */
 const closeGraceMs = 2_000;
-
-export type Queryable = Pick<pg.ClientBase, 'query'>;
 
 export interface Transaction {
   /** Runs one named step; any error it throws becomes an OperatorAccessError naming the step. */

@@ -1,7 +1,7 @@
 // The operator user is a member of every organization that is not deleted, with the organization roles it
 // is given (none while it is owner, which covers every organization): membership is what Coder requires of
 // a workspace's or a resource's owner within an organization.
-import type { Queryable } from './connection.ts';
+import type { Queryable } from './queryable.ts';
 import { OperatorAccessError } from './errors.ts';
 
 /** Returns how many organizations the user is now a member of; rows that already match are not written. */

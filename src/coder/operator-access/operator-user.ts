@@ -2,7 +2,7 @@
 // attributes enforced, so a hand edit in Coder is undone. A user of that name that the operator did not
 // create is never adopted: see isOperatorCreated.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from './connection.ts';
+import type { Queryable } from './queryable.ts';
 import { OperatorAccessError } from './errors.ts';
 
 export const operatorUsername = 'coder-k8s-operator';

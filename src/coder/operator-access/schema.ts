@@ -1,6 +1,6 @@
 // Which of the supported Coder releases' database shapes this database has, read from PostgreSQL's catalog
 // before anything is written: the bootstrap writes Coder's tables directly, so it follows their columns.
-import type { Queryable } from './connection.ts';
+import type { Queryable } from './queryable.ts';
 import { OperatorAccessError } from './errors.ts';
 
 /** The oldest Coder release whose database the bootstrap follows (the oldest the tests load: test/harness/versions.env). */

@@ -9,10 +9,10 @@ import { builtinResources } from '../../runtime/resource.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import { claimedNameProblem, secretNameClaim } from '../shared/claimed-secret-names.ts';
 import { credentialConsent, credentialMarks } from '../shared/credential-secret.ts';
-import { controllerOwnerReference } from '../shared/object-names.ts';
-import { isControllerOwnedBy } from '../shared/ownership.ts';
+import { controllerOwnerReference } from '../../runtime/object-names.ts';
+import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { secretHash } from '../shared/secret-hash.ts';
-import { secretValue } from '../shared/secret-value.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 
 export interface Destination {
   name: string;

@@ -12,7 +12,7 @@ import type { KubeObject } from '../../runtime/informer.ts';
 import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
-import { isControllerOwnedBy } from '../shared/ownership.ts';
+import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { liveRestartedAt } from '../shared/pod-spec.ts';
 import { soonestDelay, type StepOutcome } from '../shared/step-outcome.ts';
 import { accessUrlEnv } from './desired/env.ts';

@@ -4,7 +4,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
-import { secretValue } from '../shared/secret-value.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 import { databaseExtraEnvConflictMessage, pgConnectionUrlEnv } from './desired/env.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.DatabaseSecretResolved;

@@ -11,7 +11,7 @@ import { isCoderNotFound, isDuplicateLicense, isRouteNotServed, isUnauthorizedOr
 import { CoderApiError } from '../../coder/errors.ts';
 import { findCondition, nowTime, type ConditionInput } from '../../runtime/conditions.ts';
 import { censor, scrubSecrets } from '../../runtime/redaction.ts';
-import { secretValue } from '../shared/secret-value.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import type { ControlPlaneContext } from './context.ts';

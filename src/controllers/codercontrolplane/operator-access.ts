@@ -9,7 +9,7 @@ import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
-import { secretValue } from '../shared/secret-value.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
 import type { ControlPlaneContext } from './context.ts';
 import {
@@ -34,7 +34,7 @@ import {
   tokenSecretOwnership,
   tokenWritePatch,
 } from './operator-token.ts';
-import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
+import { operatorTokenKey, operatorTokenSecretName } from '../../controlplane/endpoints.ts';
 
 export const operatorAccessRetryMs = 30_000;
 const day = 24 * 60 * 60;

@@ -8,12 +8,12 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
-import { operatorTokenKey, operatorTokenSecretName } from '../shared/control-plane-endpoints.ts';
+import { operatorTokenKey, operatorTokenSecretName } from '../../controlplane/endpoints.ts';
 import { credentialMarks } from '../shared/credential-secret.ts';
-import { controllerOwnerReference } from '../shared/object-names.ts';
-import { operatorTokenMarks } from '../shared/operator-token-marks.ts';
-import { isControllerOwnedBy } from '../shared/ownership.ts';
-import { secretValue } from '../shared/secret-value.ts';
+import { controllerOwnerReference } from '../../runtime/object-names.ts';
+import { operatorTokenMarks } from '../../controlplane/operator-token-marks.ts';
+import { isControllerOwnedBy } from '../../runtime/ownership.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 import { controlPlaneLabels } from './desired/names.ts';
 
 const { type, reasons } = CoderControlPlaneConditions.OperatorTokenSecretOwned;

@@ -1,7 +1,7 @@
 // The next status of a control plane from the merged outcomes of one reconcile (pure); written only if it differs.
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
-import { statusURL } from '../shared/control-plane-endpoints.ts';
+import { statusURL } from '../../controlplane/endpoints.ts';
 import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
 import { readyReplicas } from '../shared/deployment-ready.ts';
 import { controlPlaneReadyRule, deploymentReadyCondition } from './readiness.ts';

@@ -5,8 +5,8 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { CoderProvisionerConditions, type CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { credentialConsent, resolveCredentialSecret } from '../shared/credential-secret.ts';
-import { isControllerOwnedBy } from '../shared/ownership.ts';
-import { secretValue } from '../shared/secret-value.ts';
+import { isControllerOwnedBy } from '../../runtime/ownership.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 import { keySecretRef } from './desired/names.ts';
 
 const { CredentialSecretReady } = CoderProvisionerConditions;

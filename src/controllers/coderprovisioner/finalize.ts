@@ -6,7 +6,7 @@
 import { coderProvisionerResource } from '../../../generated/clients/coderprovisioner.ts';
 import type { CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
-import { resolveControlPlane } from '../shared/control-plane-ref.ts';
+import { resolveControlPlane } from '../../controlplane/access.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keyName, namespaceOf, organizationName } from './desired/names.ts';

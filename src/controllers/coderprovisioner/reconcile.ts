@@ -11,7 +11,7 @@ import { validateCoderProvisioner } from '../../../generated/validators/coderpro
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
 import { builtinResources } from '../../runtime/resource.ts';
-import { controlPlaneRetryMs, resolveControlPlane } from '../shared/control-plane-ref.ts';
+import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import { partitionSchemaErrors, reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
 import { mergeOutcomes, type StepOutcome } from '../shared/step-outcome.ts';

@@ -5,7 +5,7 @@
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../../coder/client.ts';
-import { resolveControlPlane } from '../shared/control-plane-ref.ts';
+import { resolveControlPlane } from '../../controlplane/access.ts';
 import type { TemplateTestContext } from './context.ts';
 import { R, wait, type Step } from './step.ts';
 

@@ -8,7 +8,7 @@ import {
 } from '../../../generated/types/coderworkspaceproxy.ts';
 import { CoderClient } from '../../coder/client.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
-import { controlPlaneRetryMs, resolveControlPlane } from '../shared/control-plane-ref.ts';
+import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
 import { SpecError } from '../shared/spec-check.ts';
 import type { StepOutcome } from '../shared/step-outcome.ts';
 import type { ProxyContext } from './context.ts';

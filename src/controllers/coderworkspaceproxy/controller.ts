@@ -11,7 +11,7 @@ import { requestKey } from '../../runtime/controller.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
-import { operatorTokenLabel } from '../shared/operator-token-marks.ts';
+import { operatorTokenLabel } from '../../controlplane/operator-token-marks.ts';
 import type { ProxyContext } from './context.ts';
 import { deregistrationFinalizer } from './deregistration.ts';
 import { tokenSecretName } from './names.ts';

@@ -3,7 +3,7 @@ import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { proxyTokenSecretSuffix } from '../shared/claimed-secret-names.ts';
-import { controllerOwnerReference, fitName, fnv32a } from '../shared/object-names.ts';
+import { controllerOwnerReference, fitName, fnv32a } from '../../runtime/object-names.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
 /** The proxy's HTTP listener in the pod (`--http-address=0.0.0.0:3001`). */

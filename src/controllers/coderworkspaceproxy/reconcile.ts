@@ -13,7 +13,7 @@ import { builtinResources } from '../../runtime/resource.ts';
 import type { ValidationError } from '../../validation/error.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import { liveRestartedAt } from '../shared/pod-spec.ts';
-import { isControllerOwnedBy } from '../shared/ownership.ts';
+import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { partitionSchemaErrors, reportInvalidSpec, schemaErrorsMessage, SpecError, specValidCondition } from '../shared/spec-check.ts';
 import { mergeOutcomes, type StepOutcome } from '../shared/step-outcome.ts';
 import { applyChildren, removeDeploymentReferencing } from './children.ts';

@@ -1,7 +1,7 @@
 // The desired Service in front of the proxy pods: port `http` (spec.service.port, default 80) to 3001.
 import type { V1Service } from '@kubernetes/client-node';
 import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
-import { definedEntries } from '../shared/object-names.ts';
+import { definedEntries } from '../../runtime/object-names.ts';
 import { ownedMetadata, proxyHttpPort, proxyLabels } from './names.ts';
 
 const defaultServicePort = 80;

@@ -5,8 +5,8 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { credentialConsent, credentialMarks, type CredentialConsent } from '../shared/credential-secret.ts';
-import { isControllerOwnedBy } from '../shared/ownership.ts';
-import { secretValue } from '../shared/secret-value.ts';
+import { isControllerOwnedBy } from '../../runtime/ownership.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 import { ownedMetadata, proxyTokenKey, tokenSecretName } from './names.ts';
 
 /** The token Secret as the reconcile finds it: absent, created by the operator for this proxy, or someone else's (with or without consent). */

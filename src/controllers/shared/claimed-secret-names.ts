@@ -4,8 +4,8 @@
 // creates under such a name before that object exists would block it (the operator never takes over a
 // Secret it did not create for the object), so a kind that creates Secrets under names its users choose
 // refuses these. The schema of such a kind repeats the suffixes as CEL rules; a unit test keeps them equal.
+import { operatorTokenSecretSuffix } from '../../controlplane/endpoints.ts';
 
-export const operatorTokenSecretSuffix = '-operator-token';
 export const provisionerKeySecretSuffix = '-provisioner-key';
 export const proxyTokenSecretSuffix = '-proxy-token';
 

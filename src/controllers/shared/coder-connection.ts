@@ -7,7 +7,7 @@ import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
 import type { CoderFacts } from './coder-facts.ts';
-import { controlPlaneRetryMs, resolveControlPlane, type ControlPlaneCaches } from './control-plane-ref.ts';
+import { controlPlaneRetryMs, resolveControlPlane, type ControlPlaneCaches } from '../../controlplane/access.ts';
 import type { ControllerDeps } from './deps.ts';
 
 // The AI kinds declare ControlPlaneReady with these reasons; the checks in their controllers use the same constants.

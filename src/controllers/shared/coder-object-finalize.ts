@@ -11,7 +11,7 @@ import type { ResourceKind } from '../../runtime/resource.ts';
 import type { CoderObject, CoderObjectContext } from './coder-object-context.ts';
 import { summaryConditions, writeCoderObjectStatus } from './coder-object-reconcile.ts';
 import { syncFailure } from './coder-sync-failure.ts';
-import { controlPlaneRetryMs, resolveControlPlane } from './control-plane-ref.ts';
+import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
 import { eventTarget } from './event-target.ts';
 
 // The AI kinds declare Ready with these reasons.

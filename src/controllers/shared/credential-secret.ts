@@ -5,8 +5,8 @@ import type { CoderAIProviderConditions } from '../../../generated/types/coderai
 import type { CoderMCPServerConditions } from '../../../generated/types/codermcpserver.ts';
 import type { CoderProvisionerConditions } from '../../../generated/types/coderprovisioner.ts';
 import { CoderWorkspaceProxyConditions } from '../../../generated/types/coderworkspaceproxy.ts';
-import { isControllerOwnedBy } from './ownership.ts';
-import { secretValue } from './secret-value.ts';
+import { isControllerOwnedBy } from '../../runtime/ownership.ts';
+import { secretValue } from '../../runtime/secret-value.ts';
 
 export const credentialLabel = 'coder.com/credential';
 const credentialLabelValue = 'true';

@@ -1,6 +1,4 @@
 // What every controller is built from, made once by the binary and handed to each controller's setup().
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { CoderClient } from '../../coder/client.ts';
 import type { OperatorRoles } from '../../coder/operator-access/roles.ts';
 import type { Controller } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -8,7 +6,7 @@ import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import type { CoderFacts } from './coder-facts.ts';
-import { operatorApiURL } from './control-plane-endpoints.ts';
+import type { CoderClientFor } from '../../controlplane/coder-client.ts';
 
 /** The coder-k8s-operator user and its token in Coder's database (src/coder/operator-access). */
 export interface OperatorAccessBackend {
@@ -35,7 +33,7 @@ export interface ControllerDeps {
   logger: Logger;
   now(): Date;
   /** A Coder client for a control plane's in-cluster Service (same-origin rule), with the operator token. */
-  coderClient(cp: CoderControlPlane, token: string): CoderClient;
+  coderClient: CoderClientFor;
   operatorAccess: OperatorAccessBackend;
   /**
    * How often objects kept in Coder (AI providers, MCP servers, AI Gateway keys) are compared with Coder and
@@ -51,17 +49,3 @@ export const defaultCoderResyncMs = 10 * 60_000;
 
 /** Each controllers/<kind>/controller.ts exports one: registers the controller and its watches. */
 export type ControllerSetup = (manager: Manager, deps: ControllerDeps) => Controller;
-
-/**
- * Coder clients on the control plane's Service URL, or on `urlOverride` (--test-only-coder-url, loopback
- * only) for every control plane; `timeoutMs` per call (the client's default when unset).
- */
-export function coderClientFactory(logger: Logger, urlOverride?: string, timeoutMs?: number): ControllerDeps['coderClient'] {
-  return (cp, token) =>
-    new CoderClient({
-      baseURL: urlOverride ?? operatorApiURL(cp),
-      token,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      logger: logger.child({ coderControlPlane: `${cp.metadata.namespace}/${cp.metadata.name}` }),
-    });
-}

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { buildDeployment } from '../../../src/controllers/codercontrolplane/desired/deployment.ts';
 import { buildService } from '../../../src/controllers/codercontrolplane/desired/service.ts';
-import { operatorApiURL } from '../../../src/controllers/shared/control-plane-endpoints.ts';
+import { operatorApiURL } from '../../../src/controlplane/endpoints.ts';
 
 /** The sample as YAML has it (the client's V1NetworkPolicy calls `from` `_from`). */
 interface IngressRule {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { StartupError } from '../../../src/app/errors.ts';
+import { StartupError } from '../../../src/runtime/startup-error.ts';
 import { bearerCheck, readBearerToken } from '../../../src/mcp/bearer-token.ts';
 import { tempDir } from '../../harness/temp-dir.ts';
 

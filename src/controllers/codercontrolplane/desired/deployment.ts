@@ -1,7 +1,7 @@
 // The desired Coder Deployment: one `coder` container with its env, certificates, probes and scheduling.
 import type { V1Container, V1ContainerPort, V1Deployment, V1PodSpec, V1Probe } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneSpecLivenessProbe } from '../../../../generated/types/codercontrolplane.ts';
-import { tlsEnabled } from '../../shared/control-plane-endpoints.ts';
+import { tlsEnabled } from '../../../controlplane/endpoints.ts';
 import { fromField, ifNonEmpty, podScheduling, restartedAtAnnotation, unique } from '../../shared/pod-spec.ts';
 import { buildCoderEnv } from './env.ts';
 import { coderHttpPort, coderHttpsPort, controlPlaneLabels, defaultImage, ownedMetadata, serviceAccountName } from './names.ts';

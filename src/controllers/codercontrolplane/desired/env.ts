@@ -4,7 +4,7 @@ import type { CoderControlPlane } from '../../../../generated/types/codercontrol
 import { tlsFileList } from './volumes.ts';
 import { coderHttpsPort, defaultAccessURL } from './names.ts';
 import { SpecError } from '../../shared/spec-check.ts';
-import { tlsEnabled } from '../../shared/control-plane-endpoints.ts';
+import { tlsEnabled } from '../../../controlplane/endpoints.ts';
 
 export const accessUrlEnv = 'CODER_ACCESS_URL';
 export const pgConnectionUrlEnv = 'CODER_PG_CONNECTION_URL';

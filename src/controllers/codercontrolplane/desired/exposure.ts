@@ -3,8 +3,8 @@ import type { V1HTTPIngressRuleValue, V1Ingress, V1IngressTLS, V1ObjectMeta } fr
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { nameOf, ownedMetadata } from './names.ts';
 import { SpecError } from '../../shared/spec-check.ts';
-import { backendPort } from '../../shared/control-plane-endpoints.ts';
-import { definedEntries } from '../../shared/object-names.ts';
+import { backendPort } from '../../../controlplane/endpoints.ts';
+import { definedEntries } from '../../../runtime/object-names.ts';
 
 /** The parts of a gateway.networking.k8s.io/v1 HTTPRoute the operator writes. */
 export interface HTTPRoute {

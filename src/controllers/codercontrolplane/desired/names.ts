@@ -2,8 +2,8 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
-import { serviceHost, servicePort, tlsEnabled } from '../../shared/control-plane-endpoints.ts';
-import { controllerOwnerReference, fnv32a } from '../../shared/object-names.ts';
+import { serviceHost, servicePort, tlsEnabled } from '../../../controlplane/endpoints.ts';
+import { controllerOwnerReference, fnv32a } from '../../../runtime/object-names.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
 export const coderHttpPort = 8080;

@@ -2,7 +2,7 @@
 import type { V1ServiceAccount } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { controlPlaneLabels, ownedMetadata, serviceAccountName } from './names.ts';
-import { definedEntries } from '../../shared/object-names.ts';
+import { definedEntries } from '../../../runtime/object-names.ts';
 
 /**
  * The ServiceAccount to apply, or undefined when spec.serviceAccount.disableCreate is true (the pods

@@ -2,8 +2,8 @@
 import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { coderHttpPort, coderHttpsPort, controlPlaneLabels, ownedMetadata } from './names.ts';
-import { definedEntries } from '../../shared/object-names.ts';
-import { servicePort, tlsEnabled } from '../../shared/control-plane-endpoints.ts';
+import { definedEntries } from '../../../runtime/object-names.ts';
+import { servicePort, tlsEnabled } from '../../../controlplane/endpoints.ts';
 
 /**
  * The Service to apply. Annotations are exactly spec.service.annotations. Fields the server assigns

@@ -1,12 +1,12 @@
 // The desired workspace Roles and RoleBindings, their names and labels, and which existing ones count as
 // this control plane's.
 import type { V1ObjectMeta, V1PolicyRule, V1Role, V1RoleBinding } from '@kubernetes/client-node';
-import { isControllerOwnedBy } from '../../shared/ownership.ts';
+import { isControllerOwnedBy } from '../../../runtime/ownership.ts';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { controlPlaneLabels, nameOf, namespaceOf, serviceAccountName } from './names.ts';
 import { SpecError } from '../../shared/spec-check.ts';
 import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
-import { controllerOwnerReference, fitName, fnv32a } from '../../shared/object-names.ts';
+import { controllerOwnerReference, fitName, fnv32a } from '../../../runtime/object-names.ts';
 
 export const controlPlaneLabel = 'coder.com/control-plane';
 export const controlPlaneNamespaceLabel = 'coder.com/control-plane-namespace';

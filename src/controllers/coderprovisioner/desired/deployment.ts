@@ -2,7 +2,7 @@
 // status.url (seed: provisioner pods still connect to status.url), authenticated by the key Secret.
 import type { V1Container, V1Deployment, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
-import { fnv32a } from '../../shared/object-names.ts';
+import { fnv32a } from '../../../runtime/object-names.ts';
 import { fromField, ifNonEmpty, podScheduling, restartedAtAnnotation, unique } from '../../shared/pod-spec.ts';
 import { SpecError } from '../../shared/spec-check.ts';
 import { keySecretRef, ownedMetadata, provisionerLabels, serviceAccountName, workloadName } from './names.ts';

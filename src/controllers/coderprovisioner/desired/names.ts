@@ -4,7 +4,7 @@ import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderProvisionerResource } from '../../../../generated/clients/coderprovisioner.ts';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
 import { provisionerKeySecretSuffix } from '../../shared/claimed-secret-names.ts';
-import { controllerOwnerReference, fnv32a } from '../../shared/object-names.ts';
+import { controllerOwnerReference, fnv32a } from '../../../runtime/object-names.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
 export const defaultOrganization = 'default';

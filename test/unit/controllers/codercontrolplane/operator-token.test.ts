@@ -12,7 +12,7 @@ import {
   tokenSecretOwnership,
 } from '../../../../src/controllers/codercontrolplane/operator-token.ts';
 import { resolveCredentialSecret } from '../../../../src/controllers/shared/credential-secret.ts';
-import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
+import { controllerOwnerReference } from '../../../../src/runtime/object-names.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
 

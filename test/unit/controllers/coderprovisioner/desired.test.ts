@@ -15,7 +15,7 @@ import {
   workloadName,
 } from '../../../../src/controllers/coderprovisioner/desired/names.ts';
 import { buildRole, buildRoleBinding, buildServiceAccount } from '../../../../src/controllers/coderprovisioner/desired/rbac.ts';
-import { fnv32a } from '../../../../src/controllers/shared/object-names.ts';
+import { fnv32a } from '../../../../src/runtime/object-names.ts';
 import { SpecError } from '../../../../src/controllers/shared/spec-check.ts';
 import { aProvisioner } from '../../../fixtures/coderprovisioner.ts';
 

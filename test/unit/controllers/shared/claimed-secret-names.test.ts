@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { keySecretRef } from '../../../../src/controllers/coderprovisioner/desired/names.ts';
 import { tokenSecretName } from '../../../../src/controllers/coderworkspaceproxy/names.ts';
 import { secretNameClaim } from '../../../../src/controllers/shared/claimed-secret-names.ts';
-import { operatorTokenSecretName } from '../../../../src/controllers/shared/control-plane-endpoints.ts';
+import { operatorTokenSecretName } from '../../../../src/controlplane/endpoints.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 import { aProvisioner } from '../../../fixtures/coderprovisioner.ts';
 import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';

@@ -13,7 +13,7 @@ import {
   type ControlPlaneBuilder,
   controlPlaneOwnerReference,
 } from '../../../../fixtures/codercontrolplane.ts';
-import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
+import { fnv32a } from '../../../../../src/runtime/object-names.ts';
 
 const noEnvFrom: DeploymentInputs = { accessUrlFromEnvFrom: false };
 const build = (builder: ControlPlaneBuilder, inputs = noEnvFrom) => buildDeployment(builder.build(), inputs);

@@ -12,8 +12,8 @@ import {
   workspaceScopeHash,
 } from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
-import { backendPort, operatorApiURL, statusURL } from '../../../../../src/controllers/shared/control-plane-endpoints.ts';
-import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
+import { backendPort, operatorApiURL, statusURL } from '../../../../../src/controlplane/endpoints.ts';
+import { fnv32a } from '../../../../../src/runtime/object-names.ts';
 
 describe('names: labels', () => {
   it('labels every child with the three standard labels', () => {

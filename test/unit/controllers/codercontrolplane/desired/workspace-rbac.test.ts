@@ -11,7 +11,7 @@ import {
   workspaceRbacLabelSelector,
 } from '../../../../../src/controllers/codercontrolplane/desired/workspace-rbac.ts';
 import { aControlPlane, controlPlaneOwnerReference } from '../../../../fixtures/codercontrolplane.ts';
-import { fnv32a } from '../../../../../src/controllers/shared/object-names.ts';
+import { fnv32a } from '../../../../../src/runtime/object-names.ts';
 
 const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const hash = fnv32a('coder\0coder');

@@ -1,11 +1,12 @@
 // Where a CoderControlPlane is reached, for its own controller and for every kind that refers to it:
 // its Service's host and ports, status.url, the plain-HTTP URL the operator calls Coder on, and the
 // name of the Secret that holds the operator token.
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { operatorTokenSecretSuffix } from './claimed-secret-names.ts';
-import { fnv32a } from './object-names.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { fnv32a } from '../runtime/object-names.ts';
 
 const defaultServicePort = 80;
+/** The suffix of a control plane's default operator token Secret name, which no other kind may use for a Secret it creates. */
+export const operatorTokenSecretSuffix = '-operator-token';
 /** The key of the operator token in its Secret. */
 export const operatorTokenKey = 'token';
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
-import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
-import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
-import type { CoderClient } from '../../../../src/coder/client.ts';
-import { resolveControlPlane } from '../../../../src/controllers/shared/control-plane-ref.ts';
-import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
-import { operatorTokenMarks } from '../../../../src/controllers/shared/operator-token-marks.ts';
-import { cacheOf } from '../../../fixtures/cache.ts';
-import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
+import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import type { CoderClient } from '../../../src/coder/client.ts';
+import { resolveControlPlane } from '../../../src/controlplane/access.ts';
+import { controllerOwnerReference } from '../../../src/runtime/object-names.ts';
+import { operatorTokenMarks } from '../../../src/controlplane/operator-token-marks.ts';
+import { cacheOf } from '../../fixtures/cache.ts';
+import { aControlPlane } from '../../fixtures/codercontrolplane.ts';
 
 const ready = {
   url: 'http://coder.coder.svc.cluster.local:80',

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
-import { controllerOwnerReference, fitName, fnv32a } from '../../../../src/controllers/shared/object-names.ts';
-import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
+import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
+import { controllerOwnerReference, fitName, fnv32a } from '../../../src/runtime/object-names.ts';
+import { aControlPlane } from '../../fixtures/codercontrolplane.ts';
 
 describe('controllerOwnerReference', () => {
   it('makes a blocking controller reference to the control plane', () => {

@@ -2,13 +2,13 @@
 // namespace (from the cache) → the operator token in the Secret that control plane controls → a Coder
 // client on its in-cluster Service URL (same-origin rule). Pure apart from building the client.
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { CoderClient } from '../../coder/client.ts';
-import type { Cache } from '../../runtime/cache.ts';
-import { operatorTokenKey, operatorTokenSecretName } from './control-plane-endpoints.ts';
-import type { ControllerDeps } from './deps.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import type { CoderClient } from '../coder/client.ts';
+import type { Cache } from '../runtime/cache.ts';
+import { operatorTokenKey, operatorTokenSecretName } from './endpoints.ts';
+import type { CoderClientFor } from './coder-client.ts';
 import { isOperatorTokenSecretOf } from './operator-token-marks.ts';
-import { secretValue } from './secret-value.ts';
+import { secretValue } from '../runtime/secret-value.ts';
 
 /** How often a kind whose control plane is not usable looks again (the schemas' "retried every 30 s"). */
 export const controlPlaneRetryMs = 30_000;
@@ -25,7 +25,7 @@ export interface ControlPlaneCaches {
 
 /** The control plane `ref` names in `namespace`, and a Coder client with its operator token, or why not. */
 export function resolveControlPlane(
-  deps: Pick<ControllerDeps, 'coderClient'>,
+  deps: { coderClient: CoderClientFor },
   caches: ControlPlaneCaches,
   namespace: string,
   ref: { name: string },

@@ -3,8 +3,8 @@
 // records. Neither an owner reference nor the marks are enough: anyone who may create Secrets can copy the
 // control plane's UID into both; only the operator writes the status.
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { isControllerOwnedBy } from './ownership.ts';
+import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { isControllerOwnedBy } from '../runtime/ownership.ts';
 
 /** The label the operator puts on every operator token Secret it creates. */
 export const operatorTokenLabel = 'coder.com/operator-token';

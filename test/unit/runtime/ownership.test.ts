@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isControllerOwnedBy } from '../../../../src/controllers/shared/ownership.ts';
-import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
-import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
-import { controllerOwnerReference } from '../../../../src/controllers/shared/object-names.ts';
+import { isControllerOwnedBy } from '../../../src/runtime/ownership.ts';
+import { aControlPlane } from '../../fixtures/codercontrolplane.ts';
+import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
+import { controllerOwnerReference } from '../../../src/runtime/object-names.ts';
 
 describe('isControllerOwnedBy', () => {
   const cp = aControlPlane('coder').withUid('u-1').build();

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BoundedCache } from '../../../src/runtime/bounded-cache.ts';
+
+describe('BoundedCache', () => {
+  it('keeps at most maxEntries, dropping the one written longest ago', () => {
+    const cache = new BoundedCache<number>({ maxEntries: 2 });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('a', 3); // rewritten: now the newest
+    cache.set('c', 4);
+    assert.equal(cache.size, 2);
+    assert.equal(cache.get('b'), undefined);
+    assert.equal(cache.get('a'), 3);
+    assert.equal(cache.get('c'), 4);
+  });
+
+  it('reads an entry as absent once it is ttlMs old, and again present when rewritten', () => {
+    let now = 0;
+    const cache = new BoundedCache<string>({ maxEntries: 10, ttlMs: 1_000, now: () => now });
+    cache.set('k', 'v');
+    now = 999;
+    assert.equal(cache.get('k'), 'v');
+    now = 1_000;
+    assert.equal(cache.get('k'), undefined);
+    cache.set('k', 'w');
+    assert.equal(cache.get('k'), 'w');
+  });
+
+  it('without a ttl, keeps entries until evicted', () => {
+    let now = 0;
+    const cache = new BoundedCache<string>({ maxEntries: 1, now: () => now });
+    cache.set('k', 'v');
+    now = Number.MAX_SAFE_INTEGER;
+    assert.equal(cache.get('k'), 'v');
+  });
+});
