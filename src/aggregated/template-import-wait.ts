@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoderClient } from '../coder/client.ts';
 import { CoderApiError } from '../coder/errors.ts';
-import { parseDuration } from '../controllers/shared/duration.ts';
+import { parseDuration } from '../runtime/duration.ts';
 import { badRequest, internalError } from './status.ts';
 
 export interface ImportWaitConfig {

@@ -5,7 +5,7 @@ import { followReadMs } from './log-follow-limits.ts';
 import { kubeTime } from './objects.ts';
 import { ApiStatusError } from './status.ts';
 import type { Subresource, SubresourceRequest, TextSink } from './storage.ts';
-import type { WorkspaceAccess } from './workspace-subresources.ts';
+import type { WorkspaceAccess } from './workspace-access.ts';
 
 /** Line format of the Go server: `<RFC3339> [<level>] [<stage, or provisioner without one>] <output>`. */
 export function logLine(log: Schemas['ProvisionerJobLog']): string {

@@ -1,22 +1,12 @@
 // coderworkspaces/start and /stop (reference §2.13): a transition decided from the latest build, queued at
 // most once; and /log (workspace-log.ts).
 import type { Schemas } from '../coder/api-types.ts';
-import type { CoderTarget } from './backend.ts';
+import type { Transition, WorkspaceAccess } from './workspace-access.ts';
 import { badRequest, conflict, groupVersion } from './status.ts';
 import type { Subresource, SubresourceAnswer, SubresourceRequest } from './storage.ts';
 import { workspaceLog } from './workspace-log.ts';
 
-type Transition = 'start' | 'stop';
 export type TransitionOutcome = 'Queued' | 'InProgress' | 'Unchanged' | 'WouldQueue';
-
-/** What the workspace storage lends its subresources. */
-export interface WorkspaceAccess {
-  lookup(namespace: string, name: string): Promise<{ target: CoderTarget; ws: Schemas['Workspace'] }>;
-  build(target: CoderTarget, name: string, id: string, transition: Transition): Promise<Schemas['WorkspaceBuild']>;
-  call<T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T>;
-  /** A build was queued: lists are stale and watchers hear of the workspace as it is now. */
-  changed(namespace: string, ws: Schemas['Workspace']): void;
-}
 
 const active = new Set(['pending', 'running']);
 const ended = new Set(['failed', 'canceled']);

@@ -8,7 +8,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { kubeconfigTokenFile } from '../runtime/token-file.ts';
 import { StartupError } from '../runtime/startup-error.ts';
 import type { OperatorOptions } from './options.ts';
-import { loadKubeConfig, ownNamespace } from './run-operator.ts';
+import { loadKubeConfig, ownNamespace } from './kube-connection.ts';
 
 export async function runAggregatedApiServer(options: OperatorOptions, version: string): Promise<number> {
   const logger = createLogger({ level: options.logLevel });

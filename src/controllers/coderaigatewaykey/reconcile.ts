@@ -4,7 +4,7 @@ import { coderAIGatewayKeyResource } from '../../../generated/clients/coderaigat
 import { CoderAIGatewayKeyConditions as C } from '../../../generated/types/coderaigatewaykey.ts';
 import { validateCoderAIGatewayKey } from '../../../generated/validators/coderaigatewaykey.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
-import { coderObjectFinalizer } from '../shared/coder-object-finalize.ts';
+import { coderObjectFinalizer } from '../shared/coder-object-context.ts';
 import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
 import { blockingSchemaProblem } from '../shared/spec-check.ts';
 import type { GatewayKeyContext } from './context.ts';

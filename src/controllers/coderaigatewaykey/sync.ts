@@ -21,7 +21,7 @@ import {
   stopWhenGatewayDisabled,
   type CoderObjectPass,
 } from '../shared/coder-object-pass.ts';
-import { parseDuration } from '../shared/duration.ts';
+import { parseDuration } from '../../runtime/duration.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import { secretHash } from '../shared/secret-hash.ts';
 import { connectedCondition } from './connected.ts';

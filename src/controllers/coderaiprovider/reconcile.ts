@@ -4,7 +4,7 @@ import { coderAIProviderResource } from '../../../generated/clients/coderaiprovi
 import { CoderAIProviderConditions as C, type CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
 import { validateCoderAIProvider } from '../../../generated/validators/coderaiprovider.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
-import { coderObjectFinalizer } from '../shared/coder-object-finalize.ts';
+import { coderObjectFinalizer } from '../shared/coder-object-context.ts';
 import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
 import { blockingSchemaProblem, SpecError } from '../shared/spec-check.ts';
 import type { ProviderContext } from './context.ts';

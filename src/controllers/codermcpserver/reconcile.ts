@@ -4,7 +4,7 @@ import { coderMCPServerResource } from '../../../generated/clients/codermcpserve
 import { CoderMCPServerConditions as C } from '../../../generated/types/codermcpserver.ts';
 import { validateCoderMCPServer } from '../../../generated/validators/codermcpserver.ts';
 import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
-import { coderObjectFinalizer } from '../shared/coder-object-finalize.ts';
+import { coderObjectFinalizer } from '../shared/coder-object-context.ts';
 import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
 import { blockingSchemaProblem } from '../shared/spec-check.ts';
 import type { MCPServerContext } from './context.ts';

@@ -14,10 +14,12 @@ import type { KubeObject, ObjectMeta } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { CoderFacts } from './coder-facts.ts';
-import { coderObjectFinalizer } from './coder-object-finalize.ts';
 import { defaultCoderResyncMs, type ControllerDeps } from './deps.ts';
 import { ownWritesIgnored } from './event-filters.ts';
 import { referenceWatches } from './reference-watches.ts';
+
+/** The finalizer of every kind that keeps an object in Coder. */
+export const coderObjectFinalizer = 'coder.com/cleanup';
 
 export interface CoderObject extends KubeObject {
   metadata: ObjectMeta;

@@ -8,7 +8,7 @@ import { isCoderNotFound } from '../../coder/error-predicates.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { ReconcileResult } from '../../runtime/controller.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
-import type { CoderObject, CoderObjectContext } from './coder-object-context.ts';
+import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './coder-object-context.ts';
 import { summaryConditions, writeCoderObjectStatus } from './coder-object-reconcile.ts';
 import { syncFailure } from './coder-sync-failure.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
@@ -16,9 +16,6 @@ import { eventTarget } from './event-target.ts';
 
 // The AI kinds declare Ready with these reasons.
 const R = CoderAIProviderConditions.Ready;
-
-/** The finalizer of every kind that keeps an object in Coder. */
-export const coderObjectFinalizer = 'coder.com/cleanup';
 
 export interface CoderObjectDeletion {
   resource: ResourceKind;

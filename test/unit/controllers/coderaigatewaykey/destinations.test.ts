@@ -8,7 +8,7 @@ import {
   holdsKey,
 } from '../../../../src/controllers/coderaigatewaykey/destinations.ts';
 import { connectedCondition } from '../../../../src/controllers/coderaigatewaykey/connected.ts';
-import { parseDuration } from '../../../../src/controllers/shared/duration.ts';
+import { parseDuration } from '../../../../src/runtime/duration.ts';
 import { secretHash } from '../../../../src/controllers/shared/secret-hash.ts';
 import { aGatewayKey } from '../../../fixtures/coderaigatewaykey.ts';
 
