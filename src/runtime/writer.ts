@@ -6,6 +6,7 @@ import { Applier } from './apply.ts';
 import type { KubeObject } from './informer.ts';
 import { isConflict, isNotFound, type KubeHttp } from './kube-http.ts';
 import { applyMergePatch, mergePatchDiff } from './merge-patch.ts';
+import { OwnWrites } from './own-writes.ts';
 import { collectionPath, objectPath, type ResourceKind } from './resource.ts';
 
 const mergePatch = 'application/merge-patch+json';
@@ -16,14 +17,6 @@ const discoveryTtlMs = 60_000;
  * often lags the write a reconcile made a moment before; past this many, the conflict goes to the queue.
  */
 const statusConflictRetries = 3;
-/** How many objects' last status writes are remembered (see afterOwnWrite). */
-const maxRememberedStatusWrites = 10_000;
-/** How long a status write is remembered: a cache that has not caught up by then meets a 409 instead. */
-const rememberStatusWritesMs = 30_000;
-
-function statusWriteKey(resource: ResourceKind, namespace: string | undefined, name: string): string {
-  return `${resource.apiVersion}/${resource.plural}/${namespace ?? ''}/${name}`;
-}
 
 function identity(obj: KubeObject): { namespace?: string; name: string; resourceVersion?: string } {
   const name = obj.metadata?.name;
@@ -35,8 +28,7 @@ export class Writer {
   private readonly http: KubeHttp;
   private readonly applier: Applier;
   private readonly discovery = new Map<string, { at: number; plurals: Set<string> }>();
-  /** Per object: the status this writer last wrote, its resourceVersion, and the version it wrote over. */
-  private readonly statusWrites = new Map<string, { over: string; resourceVersion: string; status: unknown; at: number }>();
+  private readonly ownWrites = new OwnWrites();
 
   constructor(http: KubeHttp) {
     this.http = http;
@@ -101,98 +93,56 @@ export class Writer {
   }
 
   /**
-   * Patches the status subresource from `obj.status` to `next`; returns false (and sends nothing) when
-   * nothing changed. On 409 the same change is applied to the object read afresh and sent again (a few
-   * times), so a cache one write behind costs a read, not a failed reconcile.
+   * The object to reconcile: `cached`, or the object as this writer last left it while the cache has not
+   * seen that write yet (own-writes.ts). A reconcile that starts at once after another goes on from what
+   * that one wrote, not from an older status, finalizer list or resourceVersion.
    */
-  async writeStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<boolean> {
-    const { namespace, name, resourceVersion: cachedVersion } = identity(obj);
-    const key = statusWriteKey(resource, namespace, name);
-    let current: KubeObject & { status?: unknown } = this.afterOwnWrite(key, obj);
+  current<T extends KubeObject>(resource: ResourceKind, cached: T): T {
+    return this.ownWrites.current(resource, cached);
+  }
+
+  /**
+   * Patches the status subresource from `obj.status` to `next`, from the object as this writer last left
+   * it; sends nothing when nothing changed. On 409 the same change is applied to the object read afresh and
+   * sent again (a few times), so a cache one write behind costs a read, not a failed reconcile; with
+   * `onConflict: 'fail'` the 409 is thrown instead, for a decision that must not rest on another version
+   * than the one it was made from. Returns the object as it now stands.
+   */
+  async writeStatus<T extends KubeObject & { status?: unknown }>(
+    resource: ResourceKind,
+    obj: T,
+    next: T['status'],
+    options: { onConflict?: 'retry' | 'fail' } = {},
+  ): Promise<{ wrote: boolean; object: T }> {
+    const { namespace, name } = identity(obj);
+    let current = this.current(resource, obj);
     const change = mergePatchDiff(current.status ?? {}, next ?? {});
-    if (change === undefined) return false;
+    if (change === undefined) return { wrote: false, object: current };
     for (let retries = 0; ; retries++) {
+      const over = current.metadata?.resourceVersion;
+      if (!over) throw new Error(`${resource.kind} "${namespace ?? ''}/${name}" has no resourceVersion to write status at`);
       try {
-        const written = await this.http.json<KubeObject & { status?: unknown }>(
-          'PATCH',
-          `${objectPath(resource, namespace, name)}/status`,
-          {
-            contentType: mergePatch,
-            body: { metadata: { resourceVersion: current.metadata?.resourceVersion }, status: change },
-          },
-        );
-        this.rememberStatusWrite(key, cachedVersion, written);
-        return true;
+        const written = await this.http.json<T>('PATCH', `${objectPath(resource, namespace, name)}/status`, {
+          contentType: mergePatch,
+          body: { metadata: { resourceVersion: over }, status: change },
+        });
+        this.ownWrites.wrote(resource, over, written);
+        return { wrote: true, object: written };
       } catch (err) {
-        if (!isConflict(err) || retries === statusConflictRetries) throw err;
+        if (!isConflict(err) || options.onConflict === 'fail' || retries === statusConflictRetries) throw err;
       }
       const live = await this.get<T>(resource, namespace, name);
       // Deleted meanwhile, or someone already wrote what this change would: nothing left to send.
-      if (!live || mergePatchDiff(live.status ?? {}, applyMergePatch(live.status ?? {}, change)) === undefined) return false;
+      if (!live) return { wrote: false, object: current };
+      if (mergePatchDiff(live.status ?? {}, applyMergePatch(live.status ?? {}, change)) === undefined)
+        return { wrote: false, object: live };
       current = live;
     }
   }
 
-  /**
-   * Patches the status subresource only while the object is still at the resourceVersion it was read with:
-   * a 409 is thrown, never retried, for a controller whose next decision must not rest on a stale object.
-   * Returns the object as written (its new resourceVersion), or `obj` itself when nothing changed.
-   */
-  async writeStatusAtVersion<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T, next: T['status']): Promise<T> {
-    const change = mergePatchDiff(obj.status ?? {}, next ?? {});
-    if (change === undefined) return obj;
-    const { namespace, name, resourceVersion } = identity(obj);
-    if (!resourceVersion) throw new Error(`${resource.kind} "${namespace ?? ''}/${name}" has no resourceVersion to write status at`);
-    return this.http.json<T>('PATCH', `${objectPath(resource, namespace, name)}/status`, {
-      contentType: mergePatch,
-      body: { metadata: { resourceVersion }, status: change },
-    });
-  }
-
-  /**
-   * `obj` (from a cache) with the status this writer last wrote to it, when the cache has not caught up
-   * with that write yet: a reconcile that starts at once after another sees what that one wrote, not
-   * an older status (and so, say, does not report the same problem twice).
-   */
-  withOwnStatus<T extends KubeObject & { status?: unknown }>(resource: ResourceKind, obj: T): T {
-    const { namespace, name } = identity(obj);
-    return this.afterOwnWrite(statusWriteKey(resource, namespace, name), obj);
-  }
-
-  /**
-   * `obj` as this writer last left it, when the cache still shows the version it wrote over: the next
-   * status write then goes from what the API server holds and meets no 409 (each one costs a read and
-   * a write more). Once the cache shows anything else, it is the truth again.
-   */
-  private afterOwnWrite<T extends KubeObject & { status?: unknown }>(key: string, obj: T): T {
-    const own = this.statusWrites.get(key);
-    if (!own) return obj;
-    if (own.over !== obj.metadata?.resourceVersion) {
-      this.statusWrites.delete(key);
-      return obj;
-    }
-    return { ...obj, metadata: { ...obj.metadata, resourceVersion: own.resourceVersion }, status: own.status };
-  }
-
-  private rememberStatusWrite(key: string, over: string | undefined, written: KubeObject & { status?: unknown }): void {
-    const resourceVersion = written?.metadata?.resourceVersion;
-    if (!over || !resourceVersion) return;
-    this.statusWrites.delete(key);
-    // Oldest first out: a cache catches up within seconds, and an object deleted meanwhile leaves no entry for ever.
-    const now = Date.now();
-    for (const [oldest, entry] of this.statusWrites) {
-      if (this.statusWrites.size < maxRememberedStatusWrites && now - entry.at < rememberStatusWritesMs) break;
-      this.statusWrites.delete(oldest);
-    }
-    this.statusWrites.set(key, { over, resourceVersion, status: written.status, at: now });
-  }
-
   /** Adds `finalizer` unless present; returns whether it wrote. */
   async addFinalizer(resource: ResourceKind, obj: KubeObject, finalizer: string): Promise<boolean> {
-    const current = obj.metadata?.finalizers ?? [];
-    if (current.includes(finalizer)) return false;
-    await this.mergePatch(resource, obj, { metadata: { finalizers: [...current, finalizer] } });
-    return true;
+    return (await this.withFinalizer(resource, obj, finalizer)) !== obj;
   }
 
   /**
@@ -203,9 +153,8 @@ export class Writer {
     const current = obj.metadata?.finalizers ?? [];
     if (current.includes(finalizer)) return obj;
     const written = await this.mergePatch<T>(resource, obj, { metadata: { finalizers: [...current, finalizer] } });
-    // As the caches keep objects: without managedFields.
-    if (written.metadata?.managedFields !== undefined) delete written.metadata.managedFields;
-    return written;
+    this.ownWrites.wrote(resource, obj.metadata?.resourceVersion, written);
+    return this.current(resource, obj);
   }
 
   /** Removes `finalizer` if present; returns whether it wrote. */
@@ -213,7 +162,8 @@ export class Writer {
     const current = obj.metadata?.finalizers ?? [];
     if (!current.includes(finalizer)) return false;
     try {
-      await this.mergePatch(resource, obj, { metadata: { finalizers: current.filter((f) => f !== finalizer) } });
+      const written = await this.mergePatch(resource, obj, { metadata: { finalizers: current.filter((f) => f !== finalizer) } });
+      this.ownWrites.wrote(resource, obj.metadata?.resourceVersion, written);
     } catch (err) {
       // A cache that has not yet seen the deletion the last removal completed: the object is gone already.
       if (isNotFound(err)) return false;

@@ -10,7 +10,7 @@ import { CoderClient } from '../../src/coder/client.ts';
 import type { ControlPlaneContext } from '../../src/controllers/codercontrolplane/context.ts';
 import { refreshEntitlements } from '../../src/controllers/codercontrolplane/entitlements.ts';
 import { reconcileLicense } from '../../src/controllers/codercontrolplane/license.ts';
-import { nextConditions } from '../../src/controllers/shared/step-outcome.ts';
+import { nextConditions } from '../../src/controllers/shared/reconcile/status.ts';
 import type { EventRecorder } from '../../src/runtime/events.ts';
 import { createLogger } from '../../src/runtime/logger.ts';
 import { cacheOf } from '../fixtures/cache.ts';

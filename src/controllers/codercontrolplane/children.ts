@@ -14,7 +14,7 @@ import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { liveRestartedAt } from '../shared/pod-spec.ts';
-import { soonestDelay, type StepOutcome } from '../shared/step-outcome.ts';
+import { soonestDelay, type StepOutcome } from '../shared/reconcile/outcome.ts';
 import { accessUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { buildDeployment } from './desired/deployment.ts';

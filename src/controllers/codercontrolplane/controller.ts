@@ -10,7 +10,8 @@ import { builtinResources } from '../../runtime/resource.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
-import { controlPlaneFinalizer, reconcileControlPlane } from './reconcile.ts';
+import { reconcileKind } from '../shared/reconcile/kind.ts';
+import { controlPlaneFinalizer, controlPlaneKind } from './reconcile.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
 import { controlPlaneNamed, ownerDependentKinds, type ControlPlaneDependent } from './operator-roles.ts';
@@ -102,5 +103,5 @@ export const setup: ControllerSetup = (manager, deps) => {
       controlPlaneRefChanged,
     );
   }
-  return builder.build((request, rc) => reconcileControlPlane(ctx, request, rc));
+  return builder.build((request, rc) => reconcileKind(ctx, controlPlaneKind, request, rc));
 };

@@ -12,7 +12,7 @@ import { CoderApiError } from '../../coder/errors.ts';
 import { findCondition, nowTime, type ConditionInput } from '../../runtime/conditions.ts';
 import { censor, scrubSecrets } from '../../runtime/redaction.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import type { StepOutcome } from '../shared/step-outcome.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import type { ControlPlaneContext } from './context.ts';
 

@@ -10,7 +10,7 @@ import { builtinResources } from '../../runtime/resource.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import type { StepOutcome } from '../shared/step-outcome.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import type { ControlPlaneContext } from './context.ts';
 import {
   accessFailed,

@@ -1,15 +1,9 @@
-// When a control plane is Ready (the summary kubectl wait and kstatus read), and whether its Deployment has a ready pod.
-import type { V1Deployment } from '@kubernetes/client-node';
+// When a control plane is Ready (the summary kubectl wait and kstatus read).
 import { CoderControlPlaneConditions as C } from '../../../generated/types/codercontrolplane.ts';
-import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
-import { deploymentReadyCondition as sharedDeploymentReady } from '../shared/deployment-ready.ts';
-import type { ReadyRule } from '../shared/ready.ts';
+import type { Condition } from '../../runtime/conditions.ts';
+import type { ReadyRule } from '../shared/reconcile/readiness.ts';
 
 const R = C.Ready.reasons;
-
-export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
-  return sharedDeploymentReady(deployment, C.DeploymentReady, 'Coder');
-}
 
 // Operator access and the license have their own conditions: a control plane on the built-in database
 // serves Coder without operator access, and `kubectl wait` must not hang on it.

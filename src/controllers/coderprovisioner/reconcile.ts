@@ -50,7 +50,7 @@ export async function reconcileProvisioner(
   // Goes on from the written version: the controller's event filter ignores its own finalizer write.
   const p = await ctx.writer.withFinalizer(
     coderProvisionerResource,
-    ctx.writer.withOwnStatus(coderProvisionerResource, cached),
+    ctx.writer.current(coderProvisionerResource, cached),
     keyCleanupFinalizer,
   );
   const { blocking, tolerated } = partitionSchemaErrors(validateCoderProvisioner(p));

@@ -22,6 +22,8 @@ import { cleanupDone, isFinal, mayHaveWorkspace, nextCleanupStatus, nextTestStat
 import { CoderAnswerMismatch, fail, R, wait, WD, type Step } from './step.ts';
 
 const defaultTimeoutSeconds = 900;
+/** Every status write happens at the version its decision was made from: a conflict aborts the reconcile. */
+const atVersion = { onConflict: 'fail' } as const;
 /** Waits that only a person ends (a setting, a template, a version): a Warning Event when they start or change. */
 const waitsForUser = new Set<string>([
   R.ControlPlaneNotReady,
@@ -37,8 +39,10 @@ export async function reconcileTemplateTest(
   request: Request,
   rc: ReconcileContext,
 ): Promise<ReconcileResult | void> {
-  const test = ctx.caches.tests.get(request.namespace, request.name);
-  if (!test) return;
+  const cached = ctx.caches.tests.get(request.namespace, request.name);
+  if (!cached) return;
+  // The cache may not show what the previous reconcile wrote a moment ago.
+  const test = ctx.writer.current(coderTemplateTestResource, cached);
   try {
     return await reconcileTest(ctx, test, rc);
   } catch (err) {
@@ -75,7 +79,7 @@ async function reconcileTest(ctx: TemplateTestContext, test: CoderTemplateTest, 
 
 async function initialize(ctx: TemplateTestContext, test: CoderTemplateTest, workspaceName: string): Promise<void> {
   const step = wait(R.Initializing, 'The controller started the test.', { status: { startTime: nowTime(ctx.now()), workspaceName } });
-  await ctx.writer.writeStatusAtVersion(coderTemplateTestResource, test, nextTestStatus(test, step, ctx.now()));
+  await ctx.writer.writeStatus(coderTemplateTestResource, test, nextTestStatus(test, step, ctx.now()), atVersion);
 }
 
 function deadlineOf(test: CoderTemplateTest): number {
@@ -132,7 +136,12 @@ async function run(
   const marker = wait(R.CreatingWorkspace, `The controller is creating workspace ${workspaceName}.`, {
     status: { ...step.status, createAttemptTime: nowTime(ctx.now()) },
   });
-  const marked = await ctx.writer.writeStatusAtVersion(coderTemplateTestResource, test, nextTestStatus(test, marker, ctx.now()));
+  const { object: marked } = await ctx.writer.writeStatus(
+    coderTemplateTestResource,
+    test,
+    nextTestStatus(test, marker, ctx.now()),
+    atVersion,
+  );
   if (ctx.now().getTime() >= deadline) {
     return apply(ctx, marked, deadlineExceeded(test, { reason: R.CreatingWorkspace }), rc, { createAttemptTime: undefined });
   }
@@ -167,7 +176,7 @@ async function apply(
   const uid = test.metadata.uid!;
   const now = ctx.now();
   const withExtra: Step = { ...step, status: { ...step.status, ...extra } } as Step;
-  await ctx.writer.writeStatusAtVersion(coderTemplateTestResource, test, nextTestStatus(test, withExtra, now));
+  await ctx.writer.writeStatus(coderTemplateTestResource, test, nextTestStatus(test, withExtra, now), atVersion);
   if (step.kind === 'wait' && step.rateLimited) {
     const delay = ctx.rateLimits.limited(uid, now.getTime(), ctx.random);
     rc.logger.info({ attempt: ctx.rateLimits.count(uid), delayMs: delay }, 'Coder answered 429; the test backs off');
@@ -204,10 +213,11 @@ async function cleanup(ctx: TemplateTestContext, test: CoderTemplateTest, rc: Re
   const paused = ctx.cleanupPauses.remainingMs(uid, ctx.now().getTime());
   if (paused > 0) return { requeueAfterMs: paused };
   const step = await cleanupStep(ctx, test, rc.signal);
-  await ctx.writer.writeStatusAtVersion(
+  await ctx.writer.writeStatus(
     coderTemplateTestResource,
     test,
     nextCleanupStatus(test, step.deleted, step.status ?? {}, ctx.now()),
+    atVersion,
   );
   if ((step.deleted.reason === WD.ControlPlaneUnavailable || step.deleted.reason === WD.EndpointNotFound) && step.requeueAfterMs)
     ctx.cleanupPauses.pause(uid, ctx.now().getTime(), step.requeueAfterMs);

@@ -10,7 +10,7 @@ import { CoderClient } from '../../coder/client.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
 import { SpecError } from '../shared/spec-check.ts';
-import type { StepOutcome } from '../shared/step-outcome.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import type { ProxyContext } from './context.ts';
 
 export type RegistrationMode = 'controlPlane' | 'bootstrap' | 'manual';

@@ -3,7 +3,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { CoderWorkspaceProxyConditions as C } from '../../../generated/types/coderworkspaceproxy.ts';
 import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
 import { deploymentReadyCondition as sharedDeploymentReady } from '../shared/deployment-ready.ts';
-import type { ReadyRule } from '../shared/ready.ts';
+import type { ReadyRule } from '../shared/reconcile/readiness.ts';
 
 const R = C.Ready.reasons;
 

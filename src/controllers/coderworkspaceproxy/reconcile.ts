@@ -38,7 +38,7 @@ export async function reconcileWorkspaceProxy(ctx: ProxyContext, request: Reques
   const cached = ctx.caches.proxies.get(request.namespace, request.name);
   if (!cached) return;
   // The cache may not show the status the previous reconcile wrote a moment ago.
-  const proxy = ctx.writer.withOwnStatus(coderWorkspaceProxyResource, cached);
+  const proxy = ctx.writer.current(coderWorkspaceProxyResource, cached);
   if (proxy.metadata.deletionTimestamp) return finalize(ctx, proxy, rc.signal);
   const { blocking, tolerated } = partitionSchemaErrors(validateCoderWorkspaceProxy(proxy));
   if (blocking.length) {

@@ -9,8 +9,9 @@ import type { ResourceKind } from '../../runtime/resource.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { eventTarget } from './event-target.ts';
-import type { ReadyRule } from './ready.ts';
-import type { ValidatedObject } from './spec-check.ts';
+import type { ReadyRule } from './reconcile/readiness.ts';
+import type { StepOutcome } from './reconcile/outcome.ts';
+import { invalidSpec, SpecError, type SpecValidCondition, type ValidatedObject } from './spec-check.ts';
 import { writeConditions } from './step-outcome.ts';
 
 const refusedCodes = new Set([400, 403, 422]);
@@ -37,6 +38,26 @@ export function childRefusalMessage(err: unknown, owner: ResourceKind): string |
   return scrubSecrets(
     `The API server refused a child object${named}: ${message}. Change the spec so the object is valid; retried every 5 minutes otherwise.`,
   );
+}
+
+/**
+ * What a step's error means for the kinds that build children from their spec: a spec no builder can use
+ * (SpecError) or a child the API server refuses, as SpecValid False with a Warning Event (the steps stop and
+ * the rest of the status keeps describing what runs); undefined for any other error.
+ */
+export async function refusedSpec<Status>(
+  deps: { events: Pick<EventRecorder, 'record'> },
+  owner: ResourceKind,
+  obj: ValidatedObject,
+  condition: SpecValidCondition & ChildRefusedCondition,
+  err: unknown,
+): Promise<StepOutcome<Status> | undefined> {
+  if (err instanceof SpecError) return invalidSpec<Status>(deps, obj, condition, err.message);
+  const message = childRefusalMessage(err, owner);
+  if (!message) return undefined;
+  await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.ChildRefused, 'ApplyChildren', message);
+  const refused = { type: condition.type, status: 'False' as const, reason: condition.reasons.ChildRefused, message };
+  return { conditions: { [condition.type]: refused }, conditionsOnly: true, stop: true, requeueAfterMs: refusedRetryMs };
 }
 
 /** SpecValid False ChildRefused with a Warning Event; the rest of the status keeps describing what runs. */

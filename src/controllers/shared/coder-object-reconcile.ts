@@ -41,7 +41,7 @@ export async function reconcileCoderObject<T extends CoderObject>(
   // The reconcile goes on from the status this operator last wrote (the cache may not show it yet: a pass
   // from the older status would undo it) and from the written version of the finalizer, whose write the
   // controller's event filter ignores.
-  const obj = await ctx.writer.withFinalizer(kind.resource, ctx.writer.withOwnStatus(kind.resource, cached), kind.finalizer);
+  const obj = await ctx.writer.withFinalizer(kind.resource, ctx.writer.current(kind.resource, cached), kind.finalizer);
 
   const invalid = kind.specProblem(obj);
   if (invalid) {

@@ -1,4 +1,5 @@
-// DeploymentReady: whether a kind's Deployment has at least one ready pod (the control plane, provisioners, proxies).
+// What runs, for the kinds with pods (the control plane, provisioners, proxies): whether the Deployment has at
+// least one ready pod (DeploymentReady), its ready replicas and the phase they give.
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 
@@ -31,4 +32,21 @@ export function deploymentReadyCondition(
   }
   const message = !deployment && notApplied ? notApplied : `No ${pod} pod is ready yet (0 of ${wanted}).`;
   return { type: declaration.type, status: 'False', reason: declaration.reasons.NoReplicasReady, message };
+}
+
+/**
+ * The status fields and DeploymentReady that describe what runs, from the Deployment (as the cache has it, or as
+ * just applied). Added under the steps' outcomes: a step's own DeploymentReady (for example ObjectNotOwned) wins.
+ */
+export function workloadStatus(
+  deployment: V1Deployment | undefined,
+  declaration: DeploymentReadyDeclaration,
+  pod: string,
+  notApplied?: string,
+): { status: { readyReplicas: number; phase: 'Ready' | 'Pending' }; conditions: Record<string, ConditionInput> } {
+  const ready = readyReplicas(deployment);
+  return {
+    status: { readyReplicas: ready, phase: ready > 0 ? 'Ready' : 'Pending' },
+    conditions: { [declaration.type]: deploymentReadyCondition(deployment, declaration, pod, notApplied) },
+  };
 }

@@ -12,7 +12,8 @@ import { TerminalError } from '../../runtime/terminal-error.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import { isWrongType, type ValidationError } from '../../validation/error.ts';
 import { eventTarget } from './event-target.ts';
-import type { ReadyRule } from './ready.ts';
+import type { ReadyRule } from './reconcile/readiness.ts';
+import type { StepOutcome } from './reconcile/outcome.ts';
 import { writeConditions } from './step-outcome.ts';
 
 /**
@@ -86,6 +87,37 @@ export async function specValidCondition<T extends ValidatedObject>(
   const previous = findCondition(obj.status?.conditions, condition.type);
   if (previous?.message !== full) await deps.events.record(eventTarget(obj), 'Warning', 'SchemaWarning', 'ValidateSpec', warning);
   return { type: condition.type, status: 'True', reason: condition.reasons.Valid, message: full };
+}
+
+/**
+ * The outcome of a spec the kind cannot act on: SpecValid False with `message` and a Warning Event; the steps
+ * stop and the rest of the status is left as it is.
+ */
+export async function invalidSpec<Status>(
+  deps: { events: Pick<EventRecorder, 'record'> },
+  obj: ValidatedObject,
+  condition: SpecValidCondition,
+  message: string,
+): Promise<StepOutcome<Status>> {
+  await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.InvalidSpec, 'ValidateSpec', message);
+  const invalid = { type: condition.type, status: 'False' as const, reason: condition.reasons.InvalidSpec, message };
+  return { conditions: { [condition.type]: invalid }, conditionsOnly: true, stop: true };
+}
+
+/**
+ * The schema step: the object against the kind's schema. A value of the wrong type stops the steps (invalidSpec);
+ * other errors are `tolerated`, for specValidCondition to name.
+ */
+export async function checkSchema<Status>(
+  deps: { events: Pick<EventRecorder, 'record'> },
+  obj: ValidatedObject,
+  kind: string,
+  condition: SpecValidCondition,
+  errors: readonly ValidationError[],
+): Promise<StepOutcome<Status> & { tolerated: readonly ValidationError[] }> {
+  const { blocking, tolerated } = partitionSchemaErrors(errors);
+  if (blocking.length) return { ...(await invalidSpec<Status>(deps, obj, condition, schemaErrorsMessage(kind, blocking))), tolerated };
+  return { tolerated };
 }
 
 /** SpecValid False with `message`, and a Warning Event; the rest of the status is left as it is. */

@@ -1,11 +1,15 @@
 // What one step of a reconcile decides, and how the steps' decisions combine: the conditions it sets
 // (undefined removes a type), the status fields it owns, and when it wants to look again.
 import type { ReconcileResult } from '../../runtime/controller.ts';
-import { removeCondition, setCondition, type Condition, type ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
 import type { Writer } from '../../runtime/writer.ts';
-import { readinessChanges, type ReadyRule } from './ready.ts';
+import { soonestDelay } from './reconcile/outcome.ts';
+import type { ReadyRule } from './reconcile/readiness.ts';
+import { nextConditions } from './reconcile/status.ts';
+
+export { nextConditions, soonestDelay };
 
 export interface StepOutcome<Status> {
   conditions?: Record<string, ConditionInput | undefined>;
@@ -29,32 +33,6 @@ export function mergeOutcomes<Status>(
 function soonest(...delays: (number | undefined)[]): ReconcileResult | undefined {
   const delay = soonestDelay(...delays);
   return delay === undefined ? undefined : { requeueAfterMs: delay };
-}
-
-/** The earliest positive delay, or undefined when none is set. */
-export function soonestDelay(...delays: (number | undefined)[]): number | undefined {
-  const positive = delays.filter((d): d is number => d !== undefined && d > 0);
-  return positive.length ? Math.min(...positive) : undefined;
-}
-
-/**
- * `obj`'s conditions with each change applied (metav1.Condition rules); a type mapped to undefined is
- * removed. With a ready rule, Ready (and Stalled) are then decided from the result.
- */
-export function nextConditions(
-  obj: { metadata: { generation?: number }; status?: { conditions?: unknown } },
-  changes: Record<string, ConditionInput | undefined>,
-  now: Date,
-  readyRule?: ReadyRule,
-): Condition[] {
-  const apply = (conditions: Condition[], list: Record<string, ConditionInput | undefined>) => {
-    for (const [type, condition] of Object.entries(list)) {
-      conditions = condition ? setCondition(conditions, condition, obj.metadata.generation, now) : removeCondition(conditions, type);
-    }
-    return conditions;
-  };
-  const conditions = apply((obj.status?.conditions ?? []) as Condition[], changes);
-  return readyRule ? apply(conditions, readinessChanges(conditions, readyRule)) : conditions;
 }
 
 /**

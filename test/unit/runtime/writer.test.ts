@@ -82,7 +82,7 @@ describe('Writer.writeStatus on conflict', () => {
   it('re-reads the object and applies the same change when the cached copy is stale', async () => {
     const cached = structuredClone(state.object);
     bumpElsewhere(state.object); // the cache is one write behind
-    const wrote = await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' });
+    const { wrote } = await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' });
     assert.equal(wrote, true);
     assert.deepEqual(state.requests, ['PATCH status rv=1', 'GET object', 'PATCH status rv=2']);
     // The change lands and the other writer's field survives.
@@ -92,30 +92,40 @@ describe('Writer.writeStatus on conflict', () => {
   it('sends nothing more when the fresh object already holds the change', async () => {
     const cached = structuredClone(state.object);
     state.object = { metadata: { ...state.object.metadata, resourceVersion: '2' }, status: { phase: 'Ready' } };
-    const wrote = await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' });
+    const { wrote } = await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' });
     assert.equal(wrote, false);
     assert.deepEqual(state.requests, ['PATCH status rv=1', 'GET object']);
   });
 
   it('goes on from its own last status write while the cache has not caught up with it', async () => {
     const cached = structuredClone(state.object);
-    assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Pending', message: 'waiting' }), true);
+    assert.equal((await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Pending', message: 'waiting' })).wrote, true);
     // The cache still shows version 1: the next write goes from version 2, which the writer made.
-    assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' }), true);
+    assert.equal((await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' })).wrote, true);
     assert.deepEqual(state.requests, ['PATCH status rv=1', 'PATCH status rv=2']);
     assert.deepEqual(state.object.status, { phase: 'Ready' });
     // A reconcile starting from the lagging cache sees what was written last.
-    assert.deepEqual(writer.withOwnStatus(coderControlPlaneResource, cached), {
+    assert.deepEqual(writer.current(coderControlPlaneResource, cached), {
       metadata: { name: 'cp', namespace: 'ns', resourceVersion: '3' },
       status: { phase: 'Ready' },
     });
     // Nothing to send when what it wrote last is what is wanted.
-    assert.equal(await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' }), false);
+    assert.equal((await writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' })).wrote, false);
     // Once the cache shows another version, that is what counts.
     bumpElsewhere(state.object);
     const fresh = structuredClone(state.object);
-    assert.equal(await writer.writeStatus(coderControlPlaneResource, fresh, { phase: 'Ready', message: 'done' }), true);
+    assert.equal((await writer.writeStatus(coderControlPlaneResource, fresh, { phase: 'Ready', message: 'done' })).wrote, true);
     assert.deepEqual(state.requests.slice(2), ['PATCH status rv=4']);
+  });
+
+  it('throws the conflict at once with onConflict fail, reading nothing', async () => {
+    const cached = structuredClone(state.object);
+    bumpElsewhere(state.object);
+    await assert.rejects(
+      writer.writeStatus(coderControlPlaneResource, cached, { phase: 'Ready' }, { onConflict: 'fail' }),
+      (err: unknown) => (err as { code?: number }).code === 409,
+    );
+    assert.deepEqual(state.requests, ['PATCH status rv=1']);
   });
 
   it('gives the conflict to the caller after a bounded number of attempts', async () => {

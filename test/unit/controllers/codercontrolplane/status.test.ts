@@ -1,14 +1,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Deployment } from '@kubernetes/client-node';
-import { computeStatus } from '../../../../src/controllers/codercontrolplane/status.ts';
+import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../../generated/types/codercontrolplane.ts';
+import { controlPlaneReadyRule } from '../../../../src/controllers/codercontrolplane/readiness.ts';
+import { controlPlaneWorkload } from '../../../../src/controllers/codercontrolplane/status.ts';
+import { Outcomes, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
+import { nextStatus } from '../../../../src/controllers/shared/reconcile/status.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 
 const now = new Date('2026-12-01T10:00:00Z');
 const deployment = (readyReplicas?: number) => ({ spec: { replicas: 2 }, status: { readyReplicas } }) as V1Deployment;
 const exposed = { type: 'Exposed', status: 'True' as const, reason: 'IngressApplied', message: 'Ingress "coder" is applied.' };
 
-describe('computeStatus', () => {
+/** The status the reconcile writes after a step's outcome, with what runs under it. */
+function computeStatus(cp: CoderControlPlane, d: V1Deployment, step: StepOutcome<CoderControlPlaneStatus>, at: Date) {
+  const out = new Outcomes<CoderControlPlaneStatus>().add(step).underlay(controlPlaneWorkload(cp, d));
+  return nextStatus(cp, out, controlPlaneReadyRule, at);
+}
+
+describe('the control plane status', () => {
   it('is Ready with the ready replicas, the Service URL and the observed generation once a replica is ready', () => {
     const cp = aControlPlane('coder').inNamespace('coder').build();
     cp.metadata.generation = 3;

@@ -1,6 +1,8 @@
-// The summary conditions that Kubernetes tooling reads (kubectl wait, kstatus in Flux and Argo CD):
-// Ready from a kind's own conditions, and Stalled while only the user can move the object on.
-import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+// The summary conditions that Kubernetes tooling reads (kubectl wait, kstatus in Flux and Argo CD), decided
+// the same way for every kind: Ready names what a step stopped on, else the first of the kind's conditions
+// that is not True, else the kind's ready reason; Stalled is True while only the user can move the object on.
+import type { Condition, ConditionInput } from '../../../runtime/conditions.ts';
+import type { Stop } from './outcome.ts';
 
 export const readyType = 'Ready';
 export const stalledType = 'Stalled';
@@ -29,11 +31,17 @@ export interface ReadyRule {
   userMustAct?(condition: Condition): boolean;
 }
 
-/** Ready and Stalled for `conditions` (Stalled mapped to undefined removes it). */
+/** Ready and Stalled for `conditions`, or for the stop a step gave its own reason (Stalled mapped to undefined removes it). */
 export function readinessChanges(
   conditions: readonly Condition[],
   rule: ReadyRule,
+  stop?: Stop,
 ): { [readyType]: ConditionInput; [stalledType]?: ConditionInput | undefined } {
+  if (stop) {
+    const ready: ConditionInput = { type: readyType, status: 'False', reason: stop.reason, message: stop.message };
+    if (!rule.userMustAct) return { [readyType]: ready };
+    return { [readyType]: ready, [stalledType]: stop.userMustAct ? { ...ready, type: stalledType, status: 'True' } : undefined };
+  }
   const byType = new Map(conditions.map((c) => [c.type, c]));
   for (const requirement of rule.requirements) {
     const condition = byType.get(requirement.type);

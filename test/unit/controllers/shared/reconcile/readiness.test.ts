@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Condition } from '../../../../src/runtime/conditions.ts';
-import { readinessChanges, specOrCredentialProblem, type ReadyRule } from '../../../../src/controllers/shared/ready.ts';
+import type { Condition } from '../../../../../src/runtime/conditions.ts';
+import { readinessChanges, specOrCredentialProblem, type ReadyRule } from '../../../../../src/controllers/shared/reconcile/readiness.ts';
 
 const condition = (type: string, status: Condition['status'], reason = 'Some', message = `${type} says so.`): Condition => ({
   type,

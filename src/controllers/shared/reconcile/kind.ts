@@ -1,0 +1,99 @@
+// The one shape of a reconcile, for every kind: read the object (from the cache, or as this operator last
+// wrote it), finalize it when it is being deleted, put the kind's finalizer on it, run the kind's steps in
+// order until one stops, tell a person about each problem that is new, then write the status (only when it
+// changed) and throw a step's transient failure, so the queue backs off.
+import type { ReconcileContext, ReconcileResult, Request } from '../../../runtime/controller.ts';
+import type { Condition } from '../../../runtime/conditions.ts';
+import type { EventRecorder } from '../../../runtime/events.ts';
+import type { KubeObject } from '../../../runtime/informer.ts';
+import type { ResourceKind } from '../../../runtime/resource.ts';
+import type { Writer } from '../../../runtime/writer.ts';
+import { warnOnNewProblem } from '../event-target.ts';
+import { Outcomes, type StepOutcome } from './outcome.ts';
+import type { ReadyRule } from './readiness.ts';
+import { nextStatus } from './status.ts';
+
+export interface ReconciledObject extends KubeObject {
+  metadata: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    generation?: number;
+    resourceVersion?: string;
+    finalizers?: string[];
+    deletionTimestamp?: string | Date;
+  };
+  status?: { conditions?: readonly Condition[]; observedGeneration?: number };
+}
+
+/** What the skeleton needs of a kind's context. */
+export interface KindDeps {
+  writer: Writer;
+  events: EventRecorder;
+  now(): Date;
+}
+
+export type StatusOf<T extends ReconciledObject> = NonNullable<T['status']>;
+
+export interface Kind<T extends ReconciledObject, Ctx extends KindDeps> {
+  resource: ResourceKind;
+  /** The object of `request` in the kind's cache. */
+  cached(ctx: Ctx, request: Request): T | undefined;
+  /** Ready and Stalled. */
+  readyRule: ReadyRule;
+  /** The object is being deleted: clean up what no owner reference reaches, then remove the finalizer. */
+  finalize(ctx: Ctx, obj: T, rc: ReconcileContext): Promise<ReconcileResult | void>;
+  /**
+   * The finalizer a live object needs now, if any: put on before the steps run, and taken off (ending this
+   * reconcile; the new version brings the next) when the object no longer needs it.
+   */
+  finalizer?(obj: T): { name: string; needed: boolean } | undefined;
+  /** Whether nothing may be done now, not even a status write (the namespace is being deleted). */
+  skip?(ctx: Ctx, obj: T, rc: ReconcileContext): boolean;
+  /** The kind's steps, in order: each adds its outcome to `out`, and the list ends at the first that stops. */
+  steps(ctx: Ctx, obj: T, out: Outcomes<StatusOf<T>>, rc: ReconcileContext): Promise<void>;
+  /**
+   * What an error thrown by a step means when retrying cannot help (a spec no builder can use, a child the API
+   * server refuses): an outcome to report, `'end'` to end the reconcile without a write, or undefined to throw it.
+   */
+  stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>> | 'end' | undefined>;
+  /** The condition types whose turn to False a person should see as a Warning Event, with the Event's action. */
+  warnings: Readonly<Record<string, string>>;
+  /** `'fail'`: the status is written only at the version the steps decided from; a 409 ends the reconcile. */
+  statusConflicts?: 'retry' | 'fail';
+}
+
+export async function reconcileKind<T extends ReconciledObject, Ctx extends KindDeps>(
+  ctx: Ctx,
+  kind: Kind<T, Ctx>,
+  request: Request,
+  rc: ReconcileContext,
+): Promise<ReconcileResult | void> {
+  const cached = kind.cached(ctx, request);
+  if (!cached) return;
+  // The cache may not show what the previous reconcile wrote a moment ago: go on from that.
+  let obj = ctx.writer.current(kind.resource, cached);
+  if (obj.metadata.deletionTimestamp) return kind.finalize(ctx, obj, rc);
+  if (kind.skip?.(ctx, obj, rc)) return;
+  const finalizer = kind.finalizer?.(obj);
+  if (finalizer?.needed) obj = await ctx.writer.withFinalizer(kind.resource, obj, finalizer.name);
+  else if (finalizer && (await ctx.writer.removeFinalizer(kind.resource, obj, finalizer.name))) return;
+
+  const out = new Outcomes<StatusOf<T>>();
+  try {
+    await kind.steps(ctx, obj, out, rc);
+  } catch (err) {
+    const failure = await kind.stepFailure?.(ctx, obj, err);
+    if (failure === 'end') return;
+    if (!failure) throw err;
+    out.add({ ...failure, stop: failure.stop ?? true });
+  }
+  // On shutdown the calls end early; what they report then is not the object's state.
+  rc.signal.throwIfAborted();
+  for (const [type, action] of Object.entries(kind.warnings)) await warnOnNewProblem(ctx.events, obj, out.conditions[type], action);
+  await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), {
+    onConflict: kind.statusConflicts,
+  });
+  if (out.error) throw out.error;
+  return out.result();
+}

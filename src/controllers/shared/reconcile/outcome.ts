@@ -1,0 +1,85 @@
+// What one step of a reconcile decides, and how the steps' decisions add up: the conditions it sets
+// (undefined removes a type), the status fields it owns, when it wants to look again, and whether the
+// reconcile stops here. Later steps win on the same condition type or status field.
+import type { ReconcileResult } from '../../../runtime/controller.ts';
+import type { ConditionInput } from '../../../runtime/conditions.ts';
+
+/** Condition changes by type; a type mapped to undefined is removed. */
+export type ConditionChanges = Partial<Record<string, ConditionInput | undefined>>;
+
+/** Why a reconcile stopped, in Ready's words, for a blocker that no condition of the kind states by itself. */
+export interface Stop {
+  /** Ready's reason. */
+  reason: string;
+  /** Ready's message. */
+  message: string;
+  /** Whether only the user can move the object on (Stalled True), rather than time or a retry. */
+  userMustAct: boolean;
+}
+
+export interface StepOutcome<Status> {
+  conditions?: ConditionChanges;
+  status?: Partial<Status>;
+  requeueAfterMs?: number;
+  /**
+   * The steps after this one do not run. `true`: the conditions this step set say why, and Ready follows
+   * the kind's rule; a Stop: Ready says its reason and message.
+   */
+  stop?: true | Stop;
+  /** Only the conditions and observedGeneration are written: the rest of the status keeps describing what runs. */
+  conditionsOnly?: boolean;
+  /** A failure that may pass on its own: thrown once the status is written, so the queue backs off. */
+  error?: Error;
+}
+
+/** The outcomes of a reconcile's steps so far, merged. */
+export class Outcomes<Status> {
+  readonly conditions: ConditionChanges = {};
+  readonly status: Partial<Status> = {};
+  requeueAfterMs: number | undefined;
+  stop: true | Stop | undefined;
+  conditionsOnly = false;
+  error: Error | undefined;
+
+  /** Adds `outcome`; later steps win on the same condition type or status field, the soonest requeue wins. */
+  add(outcome: StepOutcome<Status>): this {
+    Object.assign(this.conditions, outcome.conditions);
+    Object.assign(this.status, outcome.status);
+    this.requeueAfterMs = soonestDelay(this.requeueAfterMs, outcome.requeueAfterMs);
+    if (outcome.stop) this.stop = outcome.stop;
+    if (outcome.conditionsOnly) this.conditionsOnly = true;
+    if (outcome.error) this.error = outcome.error;
+    return this;
+  }
+
+  /**
+   * Adds `outcome` and tells whether it stops the reconcile: `if (out.stopsAt(step)) return;` — the steps after
+   * it must not run. In the false branch `outcome` is narrowed to its variants without a stop.
+   */
+  stopsAt<O extends StepOutcome<Status>>(outcome: O): outcome is Extract<O, { stop: true | Stop }> {
+    this.add(outcome);
+    return outcome.stop !== undefined;
+  }
+
+  /** `outcome` where no step decided: a condition type or status field a step set keeps the step's value. */
+  underlay(outcome: StepOutcome<Status>): this {
+    for (const [type, condition] of Object.entries(outcome.conditions ?? {})) {
+      if (!(type in this.conditions)) this.conditions[type] = condition;
+    }
+    for (const [field, value] of Object.entries(outcome.status ?? {}) as [keyof Status, Status[keyof Status]][]) {
+      if (!(field in this.status)) this.status[field] = value;
+    }
+    return this;
+  }
+
+  /** What the controller does next: the soonest requeue any step asked for, or nothing. */
+  result(): ReconcileResult | undefined {
+    return this.requeueAfterMs === undefined ? undefined : { requeueAfterMs: this.requeueAfterMs };
+  }
+}
+
+/** The earliest positive delay, or undefined when none is set. */
+export function soonestDelay(...delays: (number | undefined)[]): number | undefined {
+  const positive = delays.filter((d): d is number => d !== undefined && d > 0);
+  return positive.length ? Math.min(...positive) : undefined;
+}
