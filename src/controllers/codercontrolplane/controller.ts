@@ -2,7 +2,7 @@
 // Secret to every control plane that names it (database, license, envFrom, legacy extraEnv), so a
 // Secret change reconciles them at once instead of by polling; and the index from a namespace to the control
 // planes that want workspace RBAC there, so a namespace that gives or withdraws consent takes effect at once.
-import type { V1Namespace, V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
+import type { V1Namespace, V1Role, V1RoleBinding } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { requestKey } from '../../runtime/controller.ts';
@@ -11,27 +11,23 @@ import type { ControllerSetup } from '../shared/deps.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { reconcileKind } from '../shared/reconcile/kind.ts';
+import { watchReferences } from '../shared/reference-watches.ts';
 import { controlPlaneFinalizer, controlPlaneKind } from './reconcile.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
 import { controlPlaneNamed, ownerDependentKinds, type ControlPlaneDependent } from './operator-roles.ts';
 
 const controllerName = 'codercontrolplane';
-const secretRefIndex = 'secret-refs';
 const workspaceNamespaceIndex = 'workspace-namespaces';
 
-/** namespace/name of every Secret a control plane reads. */
-export function referencedSecrets(cp: CoderControlPlane): string[] {
-  const ns = cp.metadata.namespace;
-  const names = new Set<string>();
-  if (cp.spec?.database?.connectionSecretRef.name) names.add(cp.spec.database.connectionSecretRef.name);
-  if (cp.spec?.licenseSecretRef?.name) names.add(cp.spec.licenseSecretRef.name);
-  for (const source of cp.spec?.envFrom ?? []) if (source.secretRef?.name) names.add(source.secretRef.name.trim());
-  for (const env of cp.spec?.extraEnv ?? []) {
-    const ref = env.valueFrom?.secretKeyRef;
-    if (env.name === pgConnectionUrlEnv && ref?.name) names.add(ref.name.trim());
-  }
-  return [...names].map((name) => `${ns}/${name}`);
+/** Every Secret a control plane reads: database, license, envFrom and the legacy extraEnv database URL. */
+export function referencedSecrets(cp: CoderControlPlane): (string | undefined)[] {
+  return [
+    cp.spec?.database && cp.spec.database.connectionSecretRef.name,
+    cp.spec?.licenseSecretRef?.name,
+    ...(cp.spec?.envFrom ?? []).map((source) => source.secretRef?.name),
+    ...(cp.spec?.extraEnv ?? []).map((env) => (env.name === pgConnectionUrlEnv ? env.valueFrom?.secretKeyRef?.name : undefined)),
+  ];
 }
 
 /** The namespaces other than its own where a control plane asks for workspace RBAC (never throws: blank entries are skipped). */
@@ -48,7 +44,6 @@ const controlPlaneRefChanged = {
 
 export const setup: ControllerSetup = (manager, deps) => {
   const controlPlanes = manager.cache<CoderControlPlane>(coderControlPlaneResource);
-  controlPlanes.addIndex(secretRefIndex, referencedSecrets);
   controlPlanes.addIndex(workspaceNamespaceIndex, requestedWorkspaceNamespaces);
   const ownerDependents = new Map(ownerDependentKinds.map((kind) => [kind, manager.cache<ControlPlaneDependent>(kind)]));
   const ctx: ControlPlaneContext = {
@@ -82,16 +77,12 @@ export const setup: ControllerSetup = (manager, deps) => {
     .owns(builtinResources.secret, childDrift)
     .watches<V1Role>(builtinResources.role, workspaceRbacOwner, childDrift)
     .watches<V1RoleBinding>(builtinResources.roleBinding, workspaceRbacOwner, childDrift)
-    .watches<V1Secret>(builtinResources.secret, (secret) =>
-      controlPlanes
-        .byIndex(secretRefIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)
-        .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
-    )
     .watches<V1Namespace>(builtinResources.namespace, (ns) =>
       controlPlanes
         .byIndex(workspaceNamespaceIndex, ns.metadata?.name ?? '')
         .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
     );
+  watchReferences(builder, controlPlanes, { secrets: referencedSecrets });
   // An object that appears, goes or names another control plane changes the roles the operator user needs.
   for (const kind of ownerDependentKinds) {
     builder.watches<ControlPlaneDependent>(

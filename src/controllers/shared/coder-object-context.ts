@@ -16,7 +16,7 @@ import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
 import { CoderFacts } from './coder-facts.ts';
 import { defaultCoderResyncMs, type ControllerDeps } from './deps.ts';
 import { ownWritesIgnored } from './event-filters.ts';
-import { referenceWatches } from './reference-watches.ts';
+import { watchReferences } from './reference-watches.ts';
 
 /** The finalizer of every kind that keeps an object in Coder. */
 export const coderObjectFinalizer = 'coder.com/cleanup';
@@ -74,12 +74,8 @@ export function coderObjectController<T extends CoderObject>(
   reconcile: (request: Request, rc: ReconcileContext) => Promise<ReconcileResult | void>,
   ownKind?: { map: (obj: T) => string[]; filter: EventFilter<T> },
 ): Controller {
-  const watches = referenceWatches(ctx.caches.objects, secretNames);
-  const builder = manager
-    .controller(name)
-    .for(resource, ownWritesIgnored<T>(coderObjectFinalizer))
-    .watches<CoderControlPlane>(coderControlPlaneResource, watches.fromControlPlane)
-    .watches<V1Secret>(builtinResources.secret, watches.fromSecret);
+  const builder = manager.controller(name).for(resource, ownWritesIgnored<T>(coderObjectFinalizer));
+  watchReferences(builder, ctx.caches.objects, { controlPlanes: (obj) => [obj.spec.controlPlaneRef?.name], secrets: secretNames });
   if (ownKind) builder.watches<T>(resource, ownKind.map, ownKind.filter);
   return builder.build(reconcile);
 }

@@ -1,45 +1,67 @@
-// The watches of a kind whose objects name a control plane and Secrets: indexes from
-// `<namespace>/<control plane>` and `<namespace>/<Secret>` to the objects, so a control plane that gains
-// operator access, or a Secret that is created, marked or changed, reconciles its objects at once.
+// The watches every kind makes on what its objects name: indexes from `<namespace>/<control plane>` and
+// `<namespace>/<Secret>` to the objects, so a control plane that gains operator access, or a Secret that is
+// created, marked or changed, reconciles its objects at once instead of at their next poll.
 import type { V1Secret } from '@kubernetes/client-node';
+import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { requestKey } from '../../runtime/controller.ts';
+import { operatorTokenLabel } from '../../controlplane/operator-token-marks.ts';
 import type { Cache } from '../../runtime/cache.ts';
+import type { ControllerBuilder } from '../../runtime/controller-builder.ts';
+import { requestKey } from '../../runtime/controller.ts';
+import { builtinResources } from '../../runtime/resource.ts';
 
-const controlPlaneIndex = 'control-plane-ref';
+const controlPlaneIndex = 'control-plane-refs';
 const secretIndex = 'secret-refs';
 
 interface ReferencingObject {
   metadata: { name?: string; namespace?: string };
-  spec?: { controlPlaneRef?: { name?: string } };
 }
 
-export interface ReferenceWatches {
-  /** The objects that name a control plane, as queue keys. */
-  fromControlPlane(cp: CoderControlPlane): string[];
-  /** The objects that name a Secret, as queue keys. */
-  fromSecret(secret: V1Secret): string[];
+export interface References<T> {
+  /** The control planes, in the object's namespace, it uses. */
+  controlPlanes?(obj: T): unknown[];
+  /** The Secrets, in the object's namespace, it reads, adopts or hands to its pods. */
+  secrets?(obj: T): unknown[];
+  /** Whether a control plane's operator token Secret also reconciles the objects that use the control plane. */
+  operatorTokens?: boolean;
 }
 
-/** Adds the two indexes to `cache`; `secretNames` lists the Secret names an object's spec names. */
-export function referenceWatches<T extends ReferencingObject>(cache: Cache<T>, secretNames: (obj: T) => string[]): ReferenceWatches {
-  // An object stored without this schema (a list that is a string) names no Secret here; its reconcile
-  // reports the spec as invalid.
-  const namesOf = (obj: T): string[] => {
-    try {
-      return secretNames(obj).filter((name) => typeof name === 'string');
-    } catch {
-      return [];
-    }
-  };
-  cache.addIndex(controlPlaneIndex, (obj) => {
-    const name = obj.spec?.controlPlaneRef?.name;
-    return name ? [`${obj.metadata.namespace}/${name}`] : [];
+/**
+ * Adds to `cache` an index of `names`, blank and non-string ones skipped. A spec the function cannot read (one
+ * stored without this schema) indexes nothing; the informer logs it, and the reconcile reports the spec.
+ */
+function addNameIndex<T extends ReferencingObject>(cache: Cache<T>, index: string, names: (obj: T) => unknown[]): void {
+  cache.addIndex(index, (obj) => {
+    const valid = names(obj)
+      .filter((n): n is string => typeof n === 'string' && n.trim() !== '')
+      .map((n) => n.trim());
+    return [...new Set(valid)].map((name) => `${obj.metadata.namespace}/${name}`);
   });
-  cache.addIndex(secretIndex, (obj) => [...new Set(namesOf(obj))].map((name) => `${obj.metadata.namespace}/${name}`));
-  const keys = (objs: T[]) => objs.map((o) => requestKey(o.metadata.namespace, o.metadata.name!));
-  return {
-    fromControlPlane: (cp) => keys(cache.byIndex(controlPlaneIndex, `${cp.metadata.namespace}/${cp.metadata.name}`)),
-    fromSecret: (secret) => keys(cache.byIndex(secretIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)),
-  };
+}
+
+/** Indexes `cache` by what its objects name and adds the watches that map a control plane or a Secret to them. */
+export function watchReferences<T extends ReferencingObject>(
+  builder: ControllerBuilder,
+  cache: Cache<T>,
+  refs: References<T>,
+): ControllerBuilder {
+  const keys = (index: string, namespace: string | undefined, name: string | undefined) =>
+    cache.byIndex(index, `${namespace}/${name}`).map((o) => requestKey(o.metadata.namespace, o.metadata.name!));
+  if (refs.controlPlanes) {
+    addNameIndex(cache, controlPlaneIndex, refs.controlPlanes);
+    builder.watches<CoderControlPlane>(coderControlPlaneResource, (cp) => keys(controlPlaneIndex, cp.metadata.namespace, cp.metadata.name));
+  }
+  if (refs.secrets) {
+    addNameIndex(cache, secretIndex, refs.secrets);
+    builder.watches<V1Secret>(builtinResources.secret, (secret) => {
+      const { namespace, name } = secret.metadata ?? {};
+      const found = keys(secretIndex, namespace, name);
+      if (refs.operatorTokens && refs.controlPlanes && secret.metadata?.labels?.[operatorTokenLabel] === 'true') {
+        const owner = secret.metadata.ownerReferences?.find((r) => r.controller && r.kind === coderControlPlaneResource.kind);
+        if (owner) found.push(...keys(controlPlaneIndex, namespace, owner.name));
+      }
+      return found;
+    });
+  }
+  return builder;
 }
