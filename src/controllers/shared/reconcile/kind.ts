@@ -5,6 +5,7 @@
 import type { ReconcileContext, ReconcileResult, Request } from '../../../runtime/controller.ts';
 import type { Condition } from '../../../runtime/conditions.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
+import { isConflict, isNotFound } from '../../../runtime/kube-http.ts';
 import type { KubeObject } from '../../../runtime/informer.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
 import type { Writer } from '../../../runtime/writer.ts';
@@ -59,7 +60,10 @@ export interface Kind<T extends ReconciledObject, Ctx extends KindDeps> {
   stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>> | 'end' | undefined>;
   /** The condition types whose turn to False a person should see as a Warning Event, with the Event's action. */
   warnings: Readonly<Record<string, string>>;
-  /** `'fail'`: the status is written only at the version the steps decided from; a 409 ends the reconcile. */
+  /**
+   * `'fail'`: the status is written only at the version the steps decided from, and a 409 (or 404) ends the
+   * reconcile quietly; by default a 409 is retried on the object read afresh (Writer.writeStatus).
+   */
   statusConflicts?: 'retry' | 'fail';
 }
 
@@ -91,9 +95,14 @@ export async function reconcileKind<T extends ReconciledObject, Ctx extends Kind
   // On shutdown the calls end early; what they report then is not the object's state.
   rc.signal.throwIfAborted();
   for (const [type, action] of Object.entries(kind.warnings)) await warnOnNewProblem(ctx.events, obj, out.conditions[type], action);
-  await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), {
-    onConflict: kind.statusConflicts,
-  });
+  try {
+    await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), { onConflict: kind.statusConflicts });
+  } catch (err) {
+    if (kind.statusConflicts !== 'fail' || !(isConflict(err) || isNotFound(err))) throw err;
+    // Written (or deleted) since it was read: the newer version comes through the watch and is decided afresh.
+    rc.logger.debug({ err: (err as Error).message }, 'the object changed meanwhile; deciding again from the newer version');
+    return;
+  }
   if (out.error) throw out.error;
   return out.result();
 }
