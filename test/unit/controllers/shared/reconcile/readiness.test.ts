@@ -80,4 +80,19 @@ describe('readinessChanges', () => {
     assert.equal(changes.Ready.reason, 'InvalidSpec');
     assert.equal('Stalled' in changes, false);
   });
+
+  it('says what a step stopped on in its own words, Stalled only when the user must act', () => {
+    const conditions = [condition('DeploymentReady', 'True')];
+    const waiting = readinessChanges(conditions, rule, { reason: 'ControlPlaneNotReady', message: 'Not yet.', userMustAct: false });
+    assert.deepEqual(waiting, {
+      Ready: { type: 'Ready', status: 'False', reason: 'ControlPlaneNotReady', message: 'Not yet.' },
+      Stalled: undefined,
+    });
+    const stuck = readinessChanges(conditions, rule, { reason: 'InvalidSpec', message: 'spec.x: wrong.', userMustAct: true });
+    assert.deepEqual(stuck.Stalled, { type: 'Stalled', status: 'True', reason: 'InvalidSpec', message: 'spec.x: wrong.' });
+    const { userMustAct: _, ...withoutStalled } = rule;
+    assert.deepEqual(Object.keys(readinessChanges(conditions, withoutStalled, { reason: 'X', message: 'x', userMustAct: true })), [
+      'Ready',
+    ]);
+  });
 });
