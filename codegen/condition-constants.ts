@@ -1,10 +1,14 @@
 // Stage: the condition constants in TypeScript. generated/types/conditions.ts holds each shared condition set
 // once; a kind's <Kind>Conditions refers to the sets its schema refers to, so that code shared by kinds uses one
-// constant, and lists its own reasons.
+// constant, and lists its own reasons. Each kind also gets <Kind>Condition and <Kind>ConditionChanges, the
+// literal types of src/runtime/conditions.ts, so that a reason of another type does not compile.
 import { joinedList } from './condition-types.ts';
 import type { ConditionDeclaration, ConditionSet } from './conditions.ts';
 import { docComment } from './doc-comment.ts';
 import type { KindSource } from './load.ts';
+
+/** Where generated/types/*.ts import the condition types from. */
+const runtimeConditions = '../../src/runtime/conditions.ts';
 
 /** `reason: value,` lines, each after the doc comment of its meaning. */
 function reasonLines(reasons: Record<string, string>, value: (reason: string) => string, indent: string): string[] {
@@ -71,15 +75,29 @@ function declarationLines(type: string, decl: ConditionDeclaration): string[] {
 /** The imports the condition part of a kind's types file needs. */
 export function conditionImports(kind: KindSource): string[] {
   const constants = [...new Set(Object.values(kind.conditions).flatMap((d) => (d.shared ? [d.shared.constant] : [])))].sort();
-  return constants.length ? [`import { ${constants.join(', ')} } from './conditions.ts';`] : [];
+  return [
+    `import type { ConditionChanges, ConditionOf } from '${runtimeConditions}';`,
+    ...(constants.length ? [`import { ${constants.join(', ')} } from './conditions.ts';`] : []),
+  ];
 }
 
-/** <Kind>Conditions. */
+/** <Kind>Conditions, <Kind>Condition and <Kind>ConditionChanges. */
 export function conditionConstants(kind: KindSource): string {
+  const name = `${kind.kind}Conditions`;
+  const types = Object.keys(kind.conditions);
   return [
     docComment(`Condition types and reasons of ${kind.kind}, as declared in schemas/${kind.file}.`),
-    `export const ${kind.kind}Conditions = {`,
+    `export const ${name} = {`,
     ...Object.entries(kind.conditions).flatMap(([type, decl]) => declarationLines(type, decl)),
     '} as const;',
+    '',
+    docComment(`A condition of ${kind.kind}: one of its types, with a reason of that type.`),
+    `export type ${kind.kind}Condition =`,
+    ...(types.length
+      ? types.map((type, i) => `  | ConditionOf<typeof ${name}.${type}>${i === types.length - 1 ? ';' : ''}`)
+      : ['  never;']),
+    '',
+    docComment(`The conditions one ${kind.kind} reconcile sets, by type (undefined removes one).`),
+    `export type ${kind.kind}ConditionChanges = ConditionChanges<typeof ${name}>;`,
   ].join('\n');
 }

@@ -63,8 +63,22 @@ describe('condition constants', () => {
     );
     assert.deepEqual(
       conditionImports(widget({ Synced: { description: '', reasons: {}, shared: set }, Ready: { description: '', reasons: {} } })),
-      ["import { SyncedCondition } from './conditions.ts';"],
+      [
+        "import type { ConditionChanges, ConditionOf } from '../../src/runtime/conditions.ts';",
+        "import { SyncedCondition } from './conditions.ts';",
+      ],
     );
+  });
+
+  it('emits the literal condition types of each kind', () => {
+    const text = conditionConstants(
+      widget({ Ready: { description: 'Whether.', reasons: { Up: 'True.' } }, Synced: { ...set, shared: set } }),
+    );
+    assert.match(
+      text,
+      /export type WidgetCondition =\n {2}\| ConditionOf<typeof WidgetConditions\.Ready>\n {2}\| ConditionOf<typeof WidgetConditions\.Synced>;\n/,
+    );
+    assert.match(text, /export type WidgetConditionChanges = ConditionChanges<typeof WidgetConditions>;$/);
   });
 });
 
