@@ -3,19 +3,18 @@
 import { parseArgs } from 'node:util';
 import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
+import { conditionSetsFile } from './condition-constants.ts';
 import { withConditionTypesListed } from './condition-types.ts';
 import { crdKustomizationPath, crdKustomizationYaml, crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
 import { compatibilityProblems } from './kubernetes-compat.ts';
-import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, type ResolvedKind } from './load.ts';
+import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, loadSharedConditions, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
-import { repoRoot } from './paths.ts';
+import { repoRoot, schemasDir } from './paths.ts';
 import { clusterRoleYaml, namespacedInstallRolesYaml, readPermissions } from './rbac.ts';
+import { SchemaRuleError } from './schema-rule-error.ts';
 import { commonTypesFile, kindTypesFile } from './types.ts';
 import { validatorFile, validatorsIndexFile } from './validators.ts';
-
-/** A schema that breaks a rule: reported in one message, without a stack trace. */
-class SchemaRuleError extends Error {}
 
 async function generate(): Promise<OutputSet> {
   const problems = compatibilityProblems(loadKubernetesDefinitions());
@@ -26,16 +25,25 @@ async function generate(): Promise<OutputSet> {
   }
   const out = new OutputSet();
   const common = loadCommonSchemas();
-  const kinds: ResolvedKind[] = loadKinds().map(withConditionTypesListed);
+  const conditionSets = loadSharedConditions();
+  const kinds: ResolvedKind[] = loadKinds(schemasDir, conditionSets).map(withConditionTypesListed);
   out.add(
     'generated/types/common.ts',
     common.map((c) => `schemas/${c.file}`),
     await commonTypesFile(common),
   );
+  out.add(
+    'generated/types/conditions.ts',
+    [...conditionSets.map((c) => `schemas/${c.file}`), ...kinds.map((k) => `schemas/${k.file}`)],
+    conditionSetsFile(conditionSets, kinds),
+  );
   for (const kind of kinds) {
     const source = `schemas/${kind.file}`;
+    const conditionSources = [
+      ...new Set(Object.values(kind.conditions).flatMap((d) => (d.shared ? [`schemas/${d.shared.file}`] : []))),
+    ].sort();
     out.add(crdPath(kind), [source], crdYaml(kind, kind.resolved));
-    out.add(`generated/types/${kind.names.singular}.ts`, [source], await kindTypesFile(kind, kind.resolved));
+    out.add(`generated/types/${kind.names.singular}.ts`, [source, ...conditionSources], await kindTypesFile(kind, kind.resolved));
     out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
     out.add(`generated/validators/${kind.names.singular}.ts`, [source], validatorFile(kind, kind.resolved));
   }
@@ -56,7 +64,7 @@ async function generate(): Promise<OutputSet> {
   );
   out.add(
     'docs/reference/api.md',
-    kinds.map((k) => `schemas/${k.file}`),
+    [...kinds.map((k) => `schemas/${k.file}`), ...conditionSets.map((c) => `schemas/${c.file}`)],
     apiReference(kinds),
   );
   const permissions = readPermissions();

@@ -3,7 +3,8 @@
 import type { JsonSchema } from './json-schema.ts';
 import type { ResolvedKind } from './load.ts';
 
-function joinedList(items: string[]): string {
+/** a; a and b; a, b and c. */
+export function joinedList(items: string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 

@@ -2,9 +2,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { loadConditionSets, resolveConditions, unreferencedSets, type ConditionDeclaration, type ConditionSet } from './conditions.ts';
 import type { JsonSchema } from './json-schema.ts';
 import { kubernetesDefinitionsFile, schemasDir } from './paths.ts';
 import { resolveRefs } from './resolve.ts';
+import { SchemaRuleError } from './schema-rule-error.ts';
 
 export interface PrinterColumn {
   name: string;
@@ -13,11 +15,6 @@ export interface PrinterColumn {
   description?: string;
   priority?: number;
   format?: string;
-}
-
-export interface ConditionDeclaration {
-  description: string;
-  reasons: Record<string, string>;
 }
 
 export interface KindSource {
@@ -54,8 +51,21 @@ export function loadCommonSchemas(dir = schemasDir): CommonSchema[] {
     });
 }
 
-export function loadKinds(dir = schemasDir): ResolvedKind[] {
-  return readdirSync(dir)
+function throwProblems(problems: string[]): void {
+  if (problems.length) throw new SchemaRuleError(`x-coder-conditions breaks the rules (schemas/README.md):\n  ${problems.join('\n  ')}`);
+}
+
+/** The shared condition sets of schemas/common/conditions/. */
+export function loadSharedConditions(dir = schemasDir): ConditionSet[] {
+  const problems: string[] = [];
+  const sets = loadConditionSets(dir, problems);
+  throwProblems(problems);
+  return sets;
+}
+
+export function loadKinds(dir = schemasDir, sets = loadSharedConditions(dir)): ResolvedKind[] {
+  const problems: string[] = [];
+  const kinds = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
     .map((file) => {
@@ -70,11 +80,14 @@ export function loadKinds(dir = schemasDir): ResolvedKind[] {
         scope: doc.scope as KindSource['scope'],
         names: doc.names as KindSource['names'],
         printerColumns: (doc.printerColumns ?? []) as PrinterColumn[],
-        conditions: (doc['x-coder-conditions'] ?? {}) as Record<string, ConditionDeclaration>,
+        conditions: resolveConditions(file, doc['x-coder-conditions'], dir, sets, problems),
         schema: doc.schema as JsonSchema,
         resolved: resolveRefs(doc.schema as JsonSchema, join(dir, file)),
       };
     });
+  problems.push(...unreferencedSets(sets, kinds));
+  throwProblems(problems);
+  return kinds;
 }
 
 /** The Kubernetes definitions that schemas/ references (see kubernetes-dump.ts). */

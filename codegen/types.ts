@@ -1,7 +1,9 @@
 // Stage: TypeScript types per kind (object, list, spec, status) with json-schema-to-typescript, plus the
-// condition type and reason constants. Kubernetes types become @kubernetes/client-node models.
+// condition constants (condition-constants.ts). Kubernetes types become @kubernetes/client-node models.
 import { compile } from 'json-schema-to-typescript';
 import { basename } from 'node:path';
+import { conditionConstants, conditionImports } from './condition-constants.ts';
+import { docComment } from './doc-comment.ts';
 import type { JsonSchema } from './json-schema.ts';
 import type { CommonSchema, KindSource } from './load.ts';
 import { commonTypeKey, kubernetesTypeKey } from './resolve.ts';
@@ -95,27 +97,6 @@ export async function commonTypesFile(common: CommonSchema[]): Promise<string> {
   return parts.join('\n');
 }
 
-/** A one-line doc comment; `*\/` inside the text would end it early. */
-function docComment(text: string): string {
-  return `/** ${text.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim()} */`;
-}
-
-function conditionConstants(kind: KindSource): string {
-  const lines = [
-    docComment(`Condition types and reasons of ${kind.kind}, as declared in schemas/${kind.file}.`),
-    `export const ${kind.kind}Conditions = {`,
-  ];
-  for (const [type, decl] of Object.entries(kind.conditions)) {
-    lines.push(`  ${docComment(decl.description)}`, `  ${type}: {`, `    type: '${type}',`, '    reasons: {');
-    for (const [reason, meaning] of Object.entries(decl.reasons)) {
-      lines.push(`      ${docComment(meaning)}`, `      ${reason}: '${reason}',`);
-    }
-    lines.push('    },', '  },');
-  }
-  lines.push('} as const;');
-  return lines.join('\n');
-}
-
 export async function kindTypesFile(kind: KindSource, resolved: JsonSchema): Promise<string> {
   const refs: TypeRefs = { kubernetes: new Set(['V1ObjectMeta', 'V1ListMeta']), common: new Set() };
   const props = (resolved.properties ?? {}) as JsonSchema;
@@ -129,6 +110,7 @@ export async function kindTypesFile(kind: KindSource, resolved: JsonSchema): Pro
   const imports = [
     `import type { ${[...refs.kubernetes].sort().join(', ')} } from '@kubernetes/client-node';`,
     ...(refs.common.size ? [`import type { ${[...refs.common].sort().join(', ')} } from './common.ts';`] : []),
+    ...conditionImports(kind),
   ];
   const object = [
     docComment(String(resolved.description ?? kind.kind)),

@@ -11,6 +11,29 @@ export interface Condition {
 
 export type ConditionInput = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
 
+/** A condition type as codegen declares it (generated/types/*.ts): its type and its reasons, as literals. */
+export interface ConditionDefinition {
+  readonly type: string;
+  readonly reasons: { readonly [name: string]: string };
+}
+
+/**
+ * A condition of the type `D` declares: `D`'s type and one of `D`'s reasons, so a misspelt reason or one of
+ * another type does not compile. For a union of definitions, the union of their conditions.
+ */
+export type ConditionOf<D extends ConditionDefinition> = D extends ConditionDefinition
+  ? { type: D['type']; status: Condition['status']; reason: D['reasons'][keyof D['reasons']]; message: string }
+  : never;
+
+/**
+ * The conditions a reconcile sets for a kind whose definitions are `S` (its generated `<Kind>Conditions`),
+ * keyed by type, so `{ [C.SpecValid.type]: condition }` checks the condition against SpecValid; undefined
+ * removes the type.
+ */
+export type ConditionChanges<S extends { readonly [name: string]: ConditionDefinition }> = {
+  [K in keyof S as S[K]['type']]?: ConditionOf<S[K]> | undefined;
+};
+
 /** Seconds precision, like metav1.Time, so a read-back value compares equal. */
 export function nowTime(now = new Date()): string {
   return new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');

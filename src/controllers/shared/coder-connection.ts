@@ -1,17 +1,17 @@
 // The first step of every kind that keeps an object in a control plane's Coder: spec.controlPlaneRef →
 // the control plane with operator access (resolveControlPlane) → its build info, read through the shared
-// CoderFacts cache. The outcome is the ControlPlaneReady condition these kinds declare, with the same reasons.
+// CoderFacts cache. The outcome is the ControlPlaneReady condition these kinds declare (the shared set
+// schemas/common/conditions/control-plane-ready.yaml).
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
+import { ControlPlaneReadyCondition } from '../../../generated/types/conditions.ts';
 import type { CoderFacts } from './coder-facts.ts';
 import { controlPlaneRetryMs, resolveControlPlane, type ControlPlaneCaches } from '../../controlplane/access.ts';
 import type { ControllerDeps } from './deps.ts';
 
-// The AI kinds declare ControlPlaneReady with these reasons; the checks in their controllers use the same constants.
-const C = CoderAIProviderConditions.ControlPlaneReady;
+const C = ControlPlaneReadyCondition;
 
 export type CoderConnection =
   | {

@@ -7,7 +7,7 @@
 // same id manage the same object of the same Coder, through whichever control plane they reach it. When two
 // objects record one id (two operator processes, or objects from before this check), the older
 // (creationTimestamp, then uid) keeps it.
-import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
+import { SyncedCondition } from '../../../generated/types/conditions.ts';
 import type { Condition } from '../../runtime/conditions.ts';
 import type { Cache } from '../../runtime/cache.ts';
 import { requestKey } from '../../runtime/controller.ts';
@@ -20,8 +20,9 @@ export interface ClaimingObject extends CoderObject {
   status?: { coderID?: string; conditions?: readonly Condition[]; observedGeneration?: number };
 }
 
-// The kinds that adopt (CoderAIProvider, CoderMCPServer) declare Synced and Ready ManagedByAnotherObject.
-const Synced = CoderAIProviderConditions.Synced;
+// The kinds that adopt (CoderAIProvider, CoderMCPServer) declare Synced and Ready ManagedByAnotherObject; Synced's
+// is the shared set's (schemas/common/conditions/synced.yaml), which the gateway key, never adopting, omits.
+const Synced = SyncedCondition;
 const managedByAnotherObject = Synced.reasons.ManagedByAnotherObject;
 
 const coderIDIndex = 'status-coder-id';

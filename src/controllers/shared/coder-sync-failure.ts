@@ -3,12 +3,12 @@
 // Coder does not serve: HTTP 405, or 404 "Route not found.").
 import { CoderApiError, routeNotServedMessage } from '../../coder/errors.ts';
 import { isRouteNotServed, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionInput, ConditionOf } from '../../runtime/conditions.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
-import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
+import { SyncedCondition } from '../../../generated/types/conditions.ts';
 
-// The AI kinds declare Synced with these reasons.
-const S = CoderAIProviderConditions.Synced;
+// The AI kinds declare Synced with these reasons (schemas/common/conditions/synced.yaml).
+const S = SyncedCondition;
 
 export interface SyncFailure {
   condition: ConditionInput;
@@ -19,7 +19,7 @@ export interface SyncFailure {
 /** `action` says what was tried, for example `create the provider "openai"`. */
 export function syncFailure(action: string, err: unknown): SyncFailure {
   const message = scrubSecrets(`Could not ${action}: ${err instanceof Error ? err.message : String(err)}`);
-  const failed = (reason: string, retry: boolean): SyncFailure => ({
+  const failed = (reason: ConditionOf<typeof S>['reason'], retry: boolean): SyncFailure => ({
     condition: { type: S.type, status: 'False', reason, message },
     retry,
   });

@@ -4,7 +4,8 @@ import type { CoderAIGatewayKeyConditions } from '../../../generated/types/coder
 import type { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
 import type { CoderMCPServerConditions } from '../../../generated/types/codermcpserver.ts';
 import type { CoderProvisionerConditions } from '../../../generated/types/coderprovisioner.ts';
-import { CoderWorkspaceProxyConditions } from '../../../generated/types/coderworkspaceproxy.ts';
+import type { CoderWorkspaceProxyConditions } from '../../../generated/types/coderworkspaceproxy.ts';
+import { CredentialSecretReadyCondition } from '../../../generated/types/conditions.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
 
@@ -12,10 +13,10 @@ export const credentialLabel = 'coder.com/credential';
 const credentialLabelValue = 'true';
 export const credentialDestinationsAnnotation = 'coder.com/credential-destinations';
 
-// CoderWorkspaceProxy declares every reason of this condition; the checks at the end of the file prove
-// that each other kind declares the reasons it can be handed.
-export const credentialSecretReadyType = CoderWorkspaceProxyConditions.CredentialSecretReady.type;
-export const credentialSecretReasons = CoderWorkspaceProxyConditions.CredentialSecretReady.reasons;
+// The condition is declared once (schemas/common/conditions/credential-secret-ready.yaml); the checks at the end
+// of the file prove that each kind declaring it declares the reasons it can be handed.
+export const credentialSecretReadyType = CredentialSecretReadyCondition.type;
+export const credentialSecretReasons = CredentialSecretReadyCondition.reasons;
 
 /** Why a Secret the consumer does not own may not be used although it exists. */
 export type CredentialMarkReason =
@@ -158,6 +159,7 @@ type Resolving = CredentialSecretReason | typeof credentialSecretReasons.Credent
 type Consenting = CredentialMarkReason | typeof credentialSecretReasons.CredentialAccepted;
 export type CredentialReasonChecks = [
   Declares<ReasonsOf<typeof CoderProvisionerConditions>, Resolving>,
+  Declares<ReasonsOf<typeof CoderWorkspaceProxyConditions>, Resolving>,
   Declares<ReasonsOf<typeof CoderAIProviderConditions>, Resolving>,
   Declares<ReasonsOf<typeof CoderMCPServerConditions>, Resolving>,
   Declares<ReasonsOf<typeof CoderAIGatewayKeyConditions>, Consenting>,
