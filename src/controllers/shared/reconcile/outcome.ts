@@ -26,6 +26,8 @@ export interface StepOutcome<Status> {
    * the kind's rule; a Stop: Ready says its reason and message.
    */
   stop?: true | Stop;
+  /** Ready's message when the kind's rule finds the object Ready, where this step says more than the rule's own. */
+  readyMessage?: string;
   /** Only the conditions and observedGeneration are written: the rest of the status keeps describing what runs. */
   conditionsOnly?: boolean;
   /** A failure that may pass on its own: thrown once the status is written, so the queue backs off. */
@@ -38,6 +40,7 @@ export class Outcomes<Status> {
   readonly status: Partial<Status> = {};
   requeueAfterMs: number | undefined;
   stop: true | Stop | undefined;
+  readyMessage: string | undefined;
   conditionsOnly = false;
   error: Error | undefined;
 
@@ -47,6 +50,7 @@ export class Outcomes<Status> {
     Object.assign(this.status, outcome.status);
     this.requeueAfterMs = soonestDelay(this.requeueAfterMs, outcome.requeueAfterMs);
     if (outcome.stop) this.stop = outcome.stop;
+    if (outcome.readyMessage !== undefined) this.readyMessage = outcome.readyMessage;
     if (outcome.conditionsOnly) this.conditionsOnly = true;
     if (outcome.error) this.error = outcome.error;
     return this;

@@ -1,11 +1,13 @@
 // The summary conditions that Kubernetes tooling reads (kubectl wait, kstatus in Flux and Argo CD), decided
 // the same way for every kind: Ready names what a step stopped on, else the first of the kind's conditions
-// that is not True, else the kind's ready reason; Stalled is True while only the user can move the object on.
+// that is not True, else the kind's ready reason; Stalled is True while only the user can move the object on;
+// Reconciling, for a kind that reports it, is True while the object is neither Ready nor Stalled.
 import type { Condition, ConditionInput } from '../../../runtime/conditions.ts';
 import type { Stop } from './outcome.ts';
 
 export const readyType = 'Ready';
 export const stalledType = 'Stalled';
+export const reconcilingType = 'Reconciling';
 
 /** A condition that Ready waits for, and the reason Ready gives while it is not True. */
 export interface ReadyRequirement {
@@ -20,7 +22,7 @@ export interface ReadyRequirement {
 export interface ReadyRule {
   /** In the order a blocking one is reported. */
   requirements: readonly ReadyRequirement[];
-  /** Ready's reason and message once every requirement is True. */
+  /** Ready's reason and message once every requirement is True (a step's own readyMessage wins over this one). */
   readyReason: string;
   readyMessage: string;
   /**
@@ -29,18 +31,46 @@ export interface ReadyRule {
    * for it, the kind sets no Stalled condition.
    */
   userMustAct?(condition: Condition): boolean;
+  /**
+   * `'False'`: while nothing waits for the user, Stalled is written False with Ready's reason and message
+   * instead of removed, and the kind sets Stalled even without a userMustAct rule.
+   */
+  stalledWhenClear?: 'False';
+  /** Whether the kind sets Reconciling too: True with Ready's reason and message while neither Ready nor Stalled, else False. */
+  reconciling?: boolean;
 }
 
-/** Ready and Stalled for `conditions`, or for the stop a step gave its own reason (Stalled mapped to undefined removes it). */
-export function readinessChanges(
+type ReadinessChanges = {
+  [readyType]: ConditionInput;
+  [reconcilingType]?: ConditionInput;
+  [stalledType]?: ConditionInput | undefined;
+};
+
+/**
+ * Ready and Stalled (and Reconciling) for `conditions`, or for the stop a step gave its own reason; `readyMessage`
+ * is Ready's message when it is True, where a step says more than the rule. Stalled mapped to undefined removes it.
+ */
+export function readinessChanges(conditions: readonly Condition[], rule: ReadyRule, stop?: Stop, readyMessage?: string): ReadinessChanges {
+  const { ready, userMustAct } = decideReady(conditions, rule, stop, readyMessage);
+  const changes: ReadinessChanges = { [readyType]: ready };
+  if (rule.reconciling) {
+    changes[reconcilingType] = { ...ready, type: reconcilingType, status: ready.status !== 'True' && !userMustAct ? 'True' : 'False' };
+  }
+  if (!rule.userMustAct && !rule.stalledWhenClear) return changes;
+  if (userMustAct) changes[stalledType] = { ...ready, type: stalledType, status: 'True' };
+  else changes[stalledType] = rule.stalledWhenClear ? { ...ready, type: stalledType, status: 'False' } : undefined;
+  return changes;
+}
+
+/** Ready, and whether what holds it back waits for the user. */
+function decideReady(
   conditions: readonly Condition[],
   rule: ReadyRule,
-  stop?: Stop,
-): { [readyType]: ConditionInput; [stalledType]?: ConditionInput | undefined } {
+  stop: Stop | undefined,
+  readyMessage: string | undefined,
+): { ready: ConditionInput; userMustAct: boolean } {
   if (stop) {
-    const ready: ConditionInput = { type: readyType, status: 'False', reason: stop.reason, message: stop.message };
-    if (!rule.userMustAct) return { [readyType]: ready };
-    return { [readyType]: ready, [stalledType]: stop.userMustAct ? { ...ready, type: stalledType, status: 'True' } : undefined };
+    return { ready: { type: readyType, status: 'False', reason: stop.reason, message: stop.message }, userMustAct: stop.userMustAct };
   }
   const byType = new Map(conditions.map((c) => [c.type, c]));
   for (const requirement of rule.requirements) {
@@ -51,13 +81,13 @@ export function readinessChanges(
       ? `${condition.type} is ${condition.status} (${condition.reason}): ${condition.message}`
       : `Waiting for ${requirement.type} to be reported.`;
     const reason = (condition && requirement.reasonsByCause?.[condition.reason]) || requirement.reason;
-    const ready: ConditionInput = { type: readyType, status: 'False', reason, message };
-    if (!rule.userMustAct) return { [readyType]: ready };
-    const stalled = condition !== undefined && rule.userMustAct(condition);
-    return { [readyType]: ready, [stalledType]: stalled ? { ...ready, type: stalledType, status: 'True' } : undefined };
+    const userMustAct = condition !== undefined && (rule.userMustAct?.(condition) ?? false);
+    return { ready: { type: readyType, status: 'False', reason, message }, userMustAct };
   }
-  const ready: ConditionInput = { type: readyType, status: 'True', reason: rule.readyReason, message: rule.readyMessage };
-  return rule.userMustAct ? { [readyType]: ready, [stalledType]: undefined } : { [readyType]: ready };
+  return {
+    ready: { type: readyType, status: 'True', reason: rule.readyReason, message: readyMessage ?? rule.readyMessage },
+    userMustAct: false,
+  };
 }
 
 /** What usually needs the user: a spec the controller cannot act on, or a Secret it may not use. */

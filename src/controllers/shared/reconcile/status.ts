@@ -12,7 +12,8 @@ interface WithStatus {
 
 /**
  * `obj`'s conditions with each change applied; a type mapped to undefined is removed. With a ready rule,
- * Ready (and Stalled) are then decided from the result, or from the stop a step gave its own reason.
+ * Ready (and Stalled) are then decided from the result, or from the stop a step gave its own reason
+ * (`readyMessage`: a step's own words for Ready True).
  */
 export function nextConditions(
   obj: WithStatus,
@@ -20,6 +21,7 @@ export function nextConditions(
   now: Date,
   readyRule?: ReadyRule,
   stop?: Outcomes<unknown>['stop'],
+  readyMessage?: string,
 ): Condition[] {
   const apply = (conditions: Condition[], list: ConditionChanges) => {
     for (const [type, condition] of Object.entries(list)) {
@@ -28,7 +30,9 @@ export function nextConditions(
     return conditions;
   };
   const conditions = apply([...((obj.status?.conditions ?? []) as Condition[])], changes);
-  return readyRule ? apply(conditions, readinessChanges(conditions, readyRule, stop === true ? undefined : stop)) : conditions;
+  return readyRule
+    ? apply(conditions, readinessChanges(conditions, readyRule, stop === true ? undefined : stop, readyMessage))
+    : conditions;
 }
 
 /**
@@ -45,6 +49,6 @@ export function nextStatus<T extends WithStatus>(
     ...obj.status,
     observedGeneration: obj.metadata.generation,
     ...(out.conditionsOnly ? {} : out.status),
-    conditions: nextConditions(obj, out.conditions, now, readyRule, out.stop),
+    conditions: nextConditions(obj, out.conditions, now, readyRule, out.stop, out.readyMessage),
   } as NonNullable<T['status']>;
 }

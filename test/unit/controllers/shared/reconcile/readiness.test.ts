@@ -95,4 +95,40 @@ describe('readinessChanges', () => {
       'Ready',
     ]);
   });
+
+  it("gives Ready True the step's own message where it has one, and the rule's otherwise", () => {
+    const conditions = [condition('DeploymentReady', 'True')];
+    assert.equal(
+      readinessChanges(conditions, rule, undefined, 'Passed: every agent was ready.').Ready.message,
+      'Passed: every agent was ready.',
+    );
+    assert.equal(readinessChanges(conditions, rule).Ready.message, 'All there.');
+    assert.equal(readinessChanges([], rule, undefined, 'Passed.').Ready.message, 'Waiting for DeploymentReady to be reported.');
+  });
+
+  it("writes Stalled False with Ready's reason and message instead of removing it when the rule says so, even without a user-must-act rule", () => {
+    const steps: ReadyRule = { requirements: [], readyReason: 'Succeeded', readyMessage: 'Done.', stalledWhenClear: 'False' };
+    const waiting = readinessChanges([], steps, { reason: 'Waiting', message: 'Still waiting.', userMustAct: false });
+    assert.deepEqual(waiting.Stalled, { type: 'Stalled', status: 'False', reason: 'Waiting', message: 'Still waiting.' });
+    const failed = readinessChanges([], steps, { reason: 'Broken', message: 'It broke.', userMustAct: true });
+    assert.deepEqual(failed.Stalled, { type: 'Stalled', status: 'True', reason: 'Broken', message: 'It broke.' });
+    assert.deepEqual(readinessChanges([], steps).Stalled, { type: 'Stalled', status: 'False', reason: 'Succeeded', message: 'Done.' });
+    const fromConditions = readinessChanges([condition('DeploymentReady', 'False', 'NoReplicasReady')], {
+      ...rule,
+      stalledWhenClear: 'False',
+    });
+    assert.equal(fromConditions.Stalled?.status, 'False');
+    assert.equal(fromConditions.Stalled?.reason, 'DeploymentNotReady');
+  });
+
+  it("sets Reconciling, when the rule asks for it, True while neither Ready nor Stalled and False otherwise, in Ready's words", () => {
+    const reconciling: ReadyRule = { ...rule, reconciling: true };
+    const progressing = readinessChanges([condition('DeploymentReady', 'False', 'NoReplicasReady')], reconciling);
+    assert.deepEqual(progressing.Reconciling, { ...progressing.Ready, type: 'Reconciling', status: 'True' });
+    const stalled = readinessChanges([], reconciling, { reason: 'Broken', message: 'It broke.', userMustAct: true });
+    assert.deepEqual(stalled.Reconciling, { type: 'Reconciling', status: 'False', reason: 'Broken', message: 'It broke.' });
+    const ready = readinessChanges([condition('DeploymentReady', 'True')], reconciling);
+    assert.deepEqual(ready.Reconciling, { type: 'Reconciling', status: 'False', reason: 'Available', message: 'All there.' });
+    assert.equal('Reconciling' in readinessChanges([], rule), false);
+  });
 });
