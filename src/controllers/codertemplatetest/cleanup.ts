@@ -1,6 +1,7 @@
 // Cleanup of a template test (reference §3.8): once it is final, or when it is deleted, its workspace goes
 // (or is retained when the control plane allows it). Cleanup has no deadline and changes only
-// WorkspaceDeleted; the finalizer stays until nothing of the test can be left in Coder.
+// WorkspaceDeleted; the finalizer stays until nothing of the test can be left in Coder. While Coder is
+// unavailable (or serves no such call), cleanup calls it again only after 60 s, whatever event comes first.
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import { isRouteNotServed } from '../../coder/error-predicates.ts';
 import { routeNotServedMessage } from '../../coder/errors.ts';
@@ -11,7 +12,7 @@ import type { TemplateTestContext } from './context.ts';
 import { deleteWorkspaceStep } from './delete-workspace.ts';
 import { cleanupDeletingPollMs, cleanupUnavailablePollMs } from './intervals.ts';
 import { deletionPolicyAnnotation } from './names.ts';
-import { mayHaveWorkspace, workspaceDeletedCondition } from './status.ts';
+import { mayHaveWorkspace, workspaceDeletedChange, workspaceDeletedCondition, type TestOutcome } from './status.ts';
 import { CoderAnswerMismatch, WD, type TestStatus, type WorkspaceDeletedState } from './step.ts';
 
 export interface CleanupStep {
@@ -142,4 +143,22 @@ export async function cleanupStep(ctx: TemplateTestContext, test: CoderTemplateT
       return unavailable(`Coder could not be reached to delete the workspace: ${(err as Error).message}`);
     throw err;
   }
+}
+
+/** One cleanup pass as an outcome: nothing while a pause lasts, else the cleanup step, which may start the next pause. */
+export async function cleanupOutcome(ctx: TemplateTestContext, test: CoderTemplateTest, signal: AbortSignal): Promise<TestOutcome> {
+  const uid = test.metadata.uid!;
+  const paused = ctx.cleanupPauses.remainingMs(uid, ctx.now().getTime());
+  if (paused > 0) return { requeueAfterMs: paused };
+  const step = await cleanupStep(ctx, test, signal);
+  if ((step.deleted.reason === WD.ControlPlaneUnavailable || step.deleted.reason === WD.EndpointNotFound) && step.requeueAfterMs)
+    ctx.cleanupPauses.pause(uid, ctx.now().getTime(), step.requeueAfterMs);
+  else ctx.cleanupPauses.forget(uid);
+  return { conditions: workspaceDeletedChange(step.deleted), status: step.status ?? {}, requeueAfterMs: step.requeueAfterMs };
+}
+
+/** Nothing more is sent to Coder for this test: its memories go, so none lingers after it. */
+export function forgetTest(ctx: TemplateTestContext, test: CoderTemplateTest): void {
+  ctx.rateLimits.forget(test.metadata.uid!);
+  ctx.cleanupPauses.forget(test.metadata.uid!);
 }

@@ -5,11 +5,12 @@ import { coderControlPlaneResource } from '../../../generated/clients/codercontr
 import { coderTemplateTestResource } from '../../../generated/clients/codertemplatetest.ts';
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import { builtinResources } from '../../runtime/resource.ts';
+import { reconcileKind } from '../shared/reconcile/kind.ts';
 import { watchReferences } from '../shared/reference-watches.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { TemplateTestContext } from './context.ts';
 import { RateLimitMemory } from './rate-limit-memory.ts';
-import { reconcileTemplateTest } from './reconcile.ts';
+import { templateTestKind } from './reconcile.ts';
 
 const controllerName = 'codertemplatetest';
 
@@ -27,6 +28,6 @@ export const setup: ControllerSetup = (manager, deps) => {
   };
   const builder = manager.controller(controllerName).for(coderTemplateTestResource);
   return watchReferences(builder, tests, { controlPlanes: (t) => [t.spec?.controlPlaneRef?.name] }).build((request, rc) =>
-    reconcileTemplateTest(ctx, request, rc),
+    reconcileKind(ctx, templateTestKind, request, rc),
   );
 };

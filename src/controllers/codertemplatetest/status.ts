@@ -1,14 +1,32 @@
-// The status of a template test: the next one after a step (phase, reason, message, Ready, Reconciling,
-// Stalled, WorkspaceDeleted) and after a cleanup step (WorkspaceDeleted and the delete fields only).
+// The status of a template test: what a step makes of it (phase, reason, message, completionTime, the pins,
+// WorkspaceDeleted, and Ready, Reconciling and Stalled by the ready rule) and what a cleanup step makes of
+// it (WorkspaceDeleted and the delete fields only).
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
-import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
+import type { Condition } from '../../runtime/conditions.ts';
 import { findCondition, nowTime } from '../../runtime/conditions.ts';
 import { truncateUtf8 } from '../../runtime/events.ts';
-import { nextConditions } from '../shared/step-outcome.ts';
+import { Outcomes, type ConditionChanges, type StepOutcome } from '../shared/reconcile/outcome.ts';
+import type { ReadyRule } from '../shared/reconcile/readiness.ts';
+import { nextConditions, nextStatus } from '../shared/reconcile/status.ts';
 import { deletionPolicyAnnotation } from './names.ts';
 import { R, WD, type Step, type TestStatus, type WorkspaceDeletedState } from './step.ts';
 
 const maxMessageBytes = 256;
+
+export type TestOutcome = StepOutcome<TestStatus>;
+
+/**
+ * Only the steps know where a test stands, so Ready waits for no condition: a wait or a failure stops with
+ * its own reason (a failure waits for the user: Stalled True), a pass is Ready with its own message. Stalled
+ * is False rather than absent while the test runs, and Reconciling True until it is final.
+ */
+export const templateTestReadyRule: ReadyRule = {
+  requirements: [],
+  readyReason: R.Succeeded,
+  readyMessage: 'The test succeeded.',
+  stalledWhenClear: 'False',
+  reconciling: true,
+};
 
 export function isFinal(status: TestStatus | undefined): boolean {
   return status?.phase === 'Succeeded' || status?.phase === 'Failed';
@@ -40,8 +58,10 @@ function message(text: string): string {
   return truncateUtf8(text, maxMessageBytes);
 }
 
-function condition(type: string, status: ConditionInput['status'], reason: string, text: string): ConditionInput {
-  return { type, status, reason, message: message(text) };
+export function workspaceDeletedChange(deleted: WorkspaceDeletedState): ConditionChanges {
+  return {
+    WorkspaceDeleted: { type: 'WorkspaceDeleted', status: deleted.status, reason: deleted.reason, message: message(deleted.message) },
+  };
 }
 
 function finalWorkspaceDeleted(step: Step, status: TestStatus): WorkspaceDeletedState {
@@ -52,40 +72,40 @@ function finalWorkspaceDeleted(step: Step, status: TestStatus): WorkspaceDeleted
     : { status: 'True', reason: WD.NotCreated, message: 'The controller never sent a workspace create request.' };
 }
 
-/** The status after `step`: pins merged in, phase by the create rule, conditions for kstatus, Argo CD and Flux. */
-export function nextTestStatus(test: CoderTemplateTest, step: Step, now: Date): TestStatus {
+/** Ready as a step of this kind leaves it (the ready rule makes Reconciling and Stalled of it). */
+function readiness(kind: Step['kind'], reason: string, text: string): TestOutcome {
+  return kind === 'succeed' ? { readyMessage: text } : { stop: { reason, message: text, userMustAct: kind === 'fail' } };
+}
+
+/** What `step` makes of the status: pins merged in, the phase by the create rule, the result for kstatus, Argo CD and Flux. */
+export function stepOutcome(test: CoderTemplateTest, step: Step, now: Date): TestOutcome {
   const merged: TestStatus = { ...test.status, ...step.status };
   const final = step.kind !== 'wait';
   const phase = step.kind === 'succeed' ? 'Succeeded' : step.kind === 'fail' ? 'Failed' : mayHaveWorkspace(merged) ? 'Running' : 'Pending';
   const reason = step.kind === 'succeed' ? R.Succeeded : step.reason;
-  const changes: Record<string, ConditionInput | undefined> = {
-    Ready: condition('Ready', step.kind === 'succeed' ? 'True' : 'False', reason, step.message),
-    Reconciling: condition('Reconciling', final ? 'False' : 'True', reason, step.message),
-    Stalled: condition('Stalled', step.kind === 'fail' ? 'True' : 'False', reason, step.message),
-  };
-  if (final) {
-    const deleted = finalWorkspaceDeleted(step, merged);
-    changes.WorkspaceDeleted = condition('WorkspaceDeleted', deleted.status, deleted.reason, deleted.message);
-  }
   return {
-    ...merged,
-    observedGeneration: test.metadata.generation,
-    phase,
-    reason,
-    message: message(step.message),
-    ...(final ? { completionTime: nowTime(now) } : {}),
-    conditions: nextConditions({ metadata: test.metadata, status: merged }, changes, now),
+    status: { ...step.status, phase, reason, message: message(step.message), ...(final ? { completionTime: nowTime(now) } : {}) },
+    ...(final ? { conditions: workspaceDeletedChange(finalWorkspaceDeleted(step, merged)) } : {}),
+    ...readiness(step.kind, reason, message(step.message)),
   };
 }
 
-/** The status after a cleanup step: WorkspaceDeleted and the delete fields, never the phase or the result. */
-export function nextCleanupStatus(
-  test: CoderTemplateTest,
-  deleted: WorkspaceDeletedState,
-  fields: Partial<TestStatus>,
-  now: Date,
-): TestStatus {
-  const merged: TestStatus = { ...test.status, ...fields };
-  const changes = { WorkspaceDeleted: condition('WorkspaceDeleted', deleted.status, deleted.reason, deleted.message) };
-  return { ...merged, conditions: nextConditions({ metadata: test.metadata, status: merged }, changes, now) };
+/** Ready, Reconciling and Stalled as the status records them: for a reconcile that decides nothing about the result. */
+export function recordedReadiness(status: TestStatus): TestOutcome {
+  const kind = status.phase === 'Succeeded' ? 'succeed' : status.phase === 'Failed' ? 'fail' : 'wait';
+  return readiness(kind, status.reason ?? '', status.message ?? '');
+}
+
+/** The status after `step` alone, as the create marker is written before the create request goes out. */
+export function nextTestStatus(test: CoderTemplateTest, step: Step, now: Date): TestStatus {
+  return nextStatus(test, new Outcomes<TestStatus>().add(stepOutcome(test, step, now)), templateTestReadyRule, now);
+}
+
+/**
+ * The status of a deleted test after a cleanup step: WorkspaceDeleted and the delete fields, never the phase,
+ * the result or observedGeneration (the deletion raised the generation; the result describes the one before).
+ */
+export function nextCleanupStatus(test: CoderTemplateTest, cleanup: TestOutcome, now: Date): TestStatus {
+  const merged: TestStatus = { ...test.status, ...cleanup.status };
+  return { ...merged, conditions: nextConditions({ metadata: test.metadata, status: merged }, cleanup.conditions ?? {}, now) };
 }

@@ -2,8 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CoderTemplateTestStatus } from '../../../../generated/types/codertemplatetest.ts';
 import { workspaceNameOf } from '../../../../src/controllers/codertemplatetest/names.ts';
-import { cleanupDone, nextCleanupStatus, nextTestStatus } from '../../../../src/controllers/codertemplatetest/status.ts';
-import { fail, R, wait, WD } from '../../../../src/controllers/codertemplatetest/step.ts';
+import {
+  cleanupDone,
+  nextCleanupStatus,
+  nextTestStatus,
+  recordedReadiness,
+  templateTestReadyRule,
+  workspaceDeletedChange,
+} from '../../../../src/controllers/codertemplatetest/status.ts';
+import { fail, R, wait, WD, type WorkspaceDeletedState } from '../../../../src/controllers/codertemplatetest/step.ts';
+import { Outcomes } from '../../../../src/controllers/shared/reconcile/outcome.ts';
+import { nextStatus } from '../../../../src/controllers/shared/reconcile/status.ts';
 import { aTemplateTest } from '../../../fixtures/codertemplatetest.ts';
 
 const now = new Date('2026-12-01T10:00:00Z');
@@ -12,6 +21,8 @@ const aTest = (status?: CoderTemplateTestStatus, annotations?: Record<string, st
   if (annotations) t.metadata.annotations = annotations;
   return t;
 };
+const afterCleanup = (status: CoderTemplateTestStatus, deleted: WorkspaceDeletedState) =>
+  nextCleanupStatus(aTest(status), { conditions: workspaceDeletedChange(deleted) }, now);
 const line = (status: CoderTemplateTestStatus, type: string) => {
   const c = status.conditions?.find((x) => x.type === type);
   return c ? `${c.status} ${c.reason}` : 'none';
@@ -67,20 +78,37 @@ describe('template-test status', () => {
 
   it('changes only WorkspaceDeleted in cleanup, never the result', () => {
     const failed = nextTestStatus(aTest({ workspaceID: 'w' }), fail(R.BuildFailed, 'failed'), now);
-    const cleaned = nextCleanupStatus(aTest(failed), { status: 'True', reason: WD.Deleted, message: 'gone' }, {}, now);
+    const deleted: WorkspaceDeletedState = { status: 'True', reason: WD.Deleted, message: 'gone' };
+    const cleaned = afterCleanup(failed, deleted);
     assert.equal(cleaned.phase, 'Failed');
     assert.equal(cleaned.reason, 'BuildFailed');
     assert.equal(line(cleaned, 'WorkspaceDeleted'), 'True Deleted');
     assert.equal(line(cleaned, 'Stalled'), 'True BuildFailed');
+    // A final test that is not deleted is cleaned up through the reconcile's own status, to the same effect.
+    const out = new Outcomes<CoderTemplateTestStatus>().add({ conditions: workspaceDeletedChange(deleted), ...recordedReadiness(failed) });
+    assert.deepEqual(nextStatus(aTest(failed), out, templateTestReadyRule, now), cleaned);
+  });
+
+  it('keeps Ready, Reconciling, Stalled and the result as they are in a reconcile that decides nothing about the test', () => {
+    const later = new Date('2026-12-01T10:05:00Z');
+    const results = [
+      nextTestStatus(aTest(), wait(R.WaitingForAgents, 'waiting', { status: { workspaceID: 'w' } }), now),
+      nextTestStatus(aTest({ workspaceID: 'w' }), fail(R.BuildFailed, 'failed'), now),
+      nextTestStatus(aTest({ workspaceID: 'w' }), { kind: 'succeed', message: 'passed' }, now),
+    ];
+    for (const status of results) {
+      const out = new Outcomes<CoderTemplateTestStatus>().add(recordedReadiness(status));
+      assert.deepEqual(nextStatus(aTest(status), out, templateTestReadyRule, later), status, status.phase);
+    }
   });
 
   it('is done with cleanup when nothing can be left, or when retained while the annotation still says retain', () => {
     const failed = nextTestStatus(aTest({ workspaceID: 'w' }), fail(R.BuildFailed, 'failed'), now);
     assert.equal(cleanupDone(aTest(failed)), false);
-    const retained = nextCleanupStatus(aTest(failed), { status: 'False', reason: WD.Retained, message: 'kept' }, {}, now);
+    const retained = afterCleanup(failed, { status: 'False', reason: WD.Retained, message: 'kept' });
     assert.equal(cleanupDone(aTest(retained, { 'coder.com/deletion-policy': 'retain' })), true);
     assert.equal(cleanupDone(aTest(retained, { 'coder.com/deletion-policy': 'delete' })), false);
-    const gone = nextCleanupStatus(aTest(failed), { status: 'Unknown', reason: WD.ControlPlaneGone, message: 'gone' }, {}, now);
+    const gone = afterCleanup(failed, { status: 'Unknown', reason: WD.ControlPlaneGone, message: 'gone' });
     assert.equal(cleanupDone(aTest(gone)), true);
     assert.equal(cleanupDone(aTest({ phase: 'Running' })), true, 'a test that never sent a create holds nothing in Coder');
   });
