@@ -108,23 +108,32 @@ async function run(
   if (step.kind !== 'resolved') return decide(test, step);
 
   // Every input is pinned: store the create marker first; only then may the request go out.
-  const marker = wait(R.CreatingWorkspace, `The controller is creating workspace ${workspaceName}.`, {
-    status: { ...step.status, createAttemptTime: nowTime(ctx.now()) },
-  });
-  const { object: marked } = await ctx.writer.writeStatus(
-    coderTemplateTestResource,
-    test,
-    nextTestStatus(test, marker, ctx.now()),
-    atVersion,
-  );
-  // The status written at the end goes on from the marked one: it keeps the marker's pins.
-  out.add({ status: marker.status });
+  const marked = await writeCreateMarker(ctx, test, step, workspaceName, out);
   if (ctx.now().getTime() >= deadline) {
     return decide(marked, deadlineExceeded(test, { reason: R.CreatingWorkspace }, { createAttemptTime: undefined }));
   }
   let created = await coderStep(rc, () => createWorkspace(access.client, marked, rc.signal));
   if (created.kind === 'wait' && ctx.now().getTime() >= deadline) created = deadlineExceeded(test, created);
   return decide(marked, created);
+}
+
+/**
+ * Writes the create marker (status.createAttemptTime) with the pinned inputs, at the version the steps decided
+ * from, and returns the marked object; the status written at the end goes on from it and keeps the pins.
+ */
+async function writeCreateMarker(
+  ctx: TemplateTestContext,
+  test: CoderTemplateTest,
+  resolved: Resolved,
+  workspaceName: string,
+  out: Out,
+): Promise<CoderTemplateTest> {
+  const marker = wait(R.CreatingWorkspace, `The controller is creating workspace ${workspaceName}.`, {
+    status: { ...resolved.status, createAttemptTime: nowTime(ctx.now()) },
+  });
+  const { object } = await ctx.writer.writeStatus(coderTemplateTestResource, test, nextTestStatus(test, marker, ctx.now()), atVersion);
+  out.add({ status: marker.status });
+  return object;
 }
 
 /** The control plane went while a workspace of the test could exist: nothing can reach it any more. */
