@@ -1,11 +1,15 @@
 // The status of a template test: what a step makes of it (phase, reason, message, completionTime, the pins,
 // WorkspaceDeleted, and Ready, Reconciling and Stalled by the ready rule) and what a cleanup step makes of
 // it (WorkspaceDeleted and the delete fields only).
-import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
+import {
+  CoderTemplateTestConditions as C,
+  type CoderTemplateTest,
+  type CoderTemplateTestConditionChanges,
+} from '../../../generated/types/codertemplatetest.ts';
 import type { Condition } from '../../runtime/conditions.ts';
 import { findCondition, nowTime } from '../../runtime/conditions.ts';
 import { truncateUtf8 } from '../../runtime/events.ts';
-import { Outcomes, type ConditionChanges, type StepOutcome } from '../shared/reconcile/outcome.ts';
+import { Outcomes, type StepOutcome } from '../shared/reconcile/outcome.ts';
 import type { ReadyRule } from '../shared/reconcile/readiness.ts';
 import { nextConditions, nextStatus } from '../shared/reconcile/status.ts';
 import { deletionPolicyAnnotation } from './names.ts';
@@ -38,7 +42,7 @@ export function mayHaveWorkspace(status: TestStatus | undefined): boolean {
 }
 
 export function workspaceDeletedCondition(status: TestStatus | undefined): Condition | undefined {
-  return findCondition(status?.conditions as Condition[] | undefined, 'WorkspaceDeleted');
+  return findCondition(status?.conditions as Condition[] | undefined, C.WorkspaceDeleted.type);
 }
 
 export function retainRequested(test: CoderTemplateTest): boolean {
@@ -58,10 +62,9 @@ function message(text: string): string {
   return truncateUtf8(text, maxMessageBytes);
 }
 
-export function workspaceDeletedChange(deleted: WorkspaceDeletedState): ConditionChanges {
-  return {
-    WorkspaceDeleted: { type: 'WorkspaceDeleted', status: deleted.status, reason: deleted.reason, message: message(deleted.message) },
-  };
+export function workspaceDeletedChange(deleted: WorkspaceDeletedState): CoderTemplateTestConditionChanges {
+  const type = C.WorkspaceDeleted.type;
+  return { [type]: { type, status: deleted.status, reason: deleted.reason, message: message(deleted.message) } };
 }
 
 function finalWorkspaceDeleted(step: Step, status: TestStatus): WorkspaceDeletedState {
