@@ -2,18 +2,18 @@
 // APIService caBundle, and the HTTPS listener, with the Coder backend of the mode.
 import type { KubeHttp } from '../runtime/kube-http.ts';
 import type { Logger } from '../runtime/logger.ts';
-import { ApiServiceCaBundle } from './apiservice-ca.ts';
-import { Authenticator } from './authenticate.ts';
-import { Authorizer } from './authorize.ts';
+import { ApiServiceCaBundle } from './pki/apiservice-ca.ts';
+import { Authenticator } from './auth/authenticate.ts';
+import { Authorizer } from './auth/authorize.ts';
 import type { CoderBackend } from './backend.ts';
-import { FrontProxyTrustSource } from './front-proxy-trust.ts';
-import { NamespaceStates } from './namespace-state.ts';
-import { AggregatedServer } from './server.ts';
-import { ensureServingCert } from './serving-cert.ts';
-import { ServingCertWatch } from './serving-cert-watch.ts';
-import { templateStorage } from './template-storage.ts';
-import { templateVersionStorage } from './template-version-storage.ts';
-import { workspaceStorage } from './workspace-storage.ts';
+import { FrontProxyTrustSource } from './auth/front-proxy-trust.ts';
+import { NamespaceStates } from './server/namespace-state.ts';
+import { AggregatedServer } from './server/server.ts';
+import { ensureServingCert } from './pki/serving-cert.ts';
+import { ServingCertWatch } from './pki/serving-cert-watch.ts';
+import { templateStorage } from './storage/codertemplate/template-storage.ts';
+import { templateVersionStorage } from './storage/codertemplateversion/template-version-storage.ts';
+import { workspaceStorage } from './storage/coderworkspace/workspace-storage.ts';
 
 export interface AggregatedApiServerInput {
   http: KubeHttp;

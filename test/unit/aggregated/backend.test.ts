@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlPlaneBackend, staticBackend } from '../../../src/aggregated/backend.ts';
 import { ApiStatusError } from '../../../src/aggregated/status.ts';
-import { workspaceStorage } from '../../../src/aggregated/workspace-storage.ts';
+import { workspaceStorage } from '../../../src/aggregated/storage/coderworkspace/workspace-storage.ts';
 import { coderClientFactory } from '../../../src/controlplane/coder-client.ts';
 import { controllerOwnerReference } from '../../../src/runtime/object-names.ts';
 import { operatorTokenMarks } from '../../../src/controlplane/operator-token-marks.ts';
