@@ -5,26 +5,14 @@ import type { CoderBackend, CoderTarget } from '../../backend.ts';
 import { coderCall } from '../coder-errors.ts';
 import { ListCache } from '../list-cache.ts';
 import { listAllTemplates } from '../../../coder/template-list.ts';
-import { templateVersionObject, type CoderTemplateVersionObject } from '../../convert/objects.ts';
-import { badRequest, methodNotAllowed } from '../../status.ts';
+import { parseVersionName } from '../../convert/object-names.ts';
+import type { CoderTemplateVersionObject } from '../../convert/objects.ts';
+import { templateVersionObject } from '../../convert/template-version.ts';
+import { methodNotAllowed } from '../../status.ts';
 import type { Storage } from '../storage.ts';
 import { WatchHub } from '../watch-hub.ts';
 
 const resource = 'codertemplateversions';
-
-/** `<org>.<template>.<version>`; the version name may itself hold ".". */
-export function parseVersionName(name: string): [string, string, string] {
-  const parts = name.split('.');
-  const problem = !name
-    ? 'name must not be empty'
-    : parts.length < 3
-      ? 'expected at least 2 separators (".")'
-      : parts.slice(0, 2).some((p) => !p) || !parts.slice(2).join('.')
-        ? 'organization, template and version must not be empty'
-        : undefined;
-  if (problem) throw badRequest(`invalid template version name "${name}": ${problem}`);
-  return [parts[0]!, parts[1]!, parts.slice(2).join('.')];
-}
 
 /** `templates`: a write to a template through this server (new files, promote) drops its namespace's cached list. */
 export function templateVersionStorage(backend: CoderBackend, templates: Pick<Storage, 'hub'>): Storage {

@@ -2,7 +2,7 @@
 // limitBytes; with ?follow, streamed from Coder's build-log websocket as lines arrive until the job ends.
 import type { Schemas } from '../../../coder/api-types.ts';
 import { followReadMs } from '../../server/filters/log-follow-limit.ts';
-import { kubeTime } from '../../convert/objects.ts';
+import { kubeTime } from '../../convert/object-meta.ts';
 import { ApiStatusError } from '../../status.ts';
 import type { Subresource, SubresourceRequest, TextSink } from '../storage.ts';
 import type { WorkspaceAccess } from './workspace-access.ts';

@@ -4,7 +4,9 @@
 import type { CoderBackend, CoderTarget } from '../../backend.ts';
 import { coderCall, kubernetesError } from '../coder-errors.ts';
 import { ListCache } from '../list-cache.ts';
-import { parseName, workspaceObject, type CoderWorkspaceObject } from '../../convert/objects.ts';
+import { parseName } from '../../convert/object-names.ts';
+import type { CoderWorkspaceObject } from '../../convert/objects.ts';
+import { workspaceObject } from '../../convert/workspace.ts';
 import { ApiStatusError, badRequest, notFound } from '../../status.ts';
 import { checkCreateMeta, checkUpdateMeta, type Storage } from '../storage.ts';
 import { WatchHub } from '../watch-hub.ts';

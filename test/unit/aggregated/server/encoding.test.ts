@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { humanDuration, negotiate, table } from '../../../../src/aggregated/server/encoding.ts';
-import { workspaceObject } from '../../../../src/aggregated/convert/objects.ts';
+import { workspaceObject } from '../../../../src/aggregated/convert/workspace.ts';
 import { ApiStatusError } from '../../../../src/aggregated/status.ts';
 
 describe('ages as kubectl shows them', () => {

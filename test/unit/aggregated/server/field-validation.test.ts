@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fieldValidation, unknownFields, validateFields } from '../../../../src/aggregated/server/field-validation.ts';
-import { templateObject, workspaceObject } from '../../../../src/aggregated/convert/objects.ts';
+import { templateObject } from '../../../../src/aggregated/convert/template.ts';
+import { workspaceObject } from '../../../../src/aggregated/convert/workspace.ts';
 import { ApiStatusError } from '../../../../src/aggregated/status.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

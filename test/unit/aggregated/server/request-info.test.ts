@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseName } from '../../../../src/aggregated/convert/objects.ts';
+import { parseName } from '../../../../src/aggregated/convert/object-names.ts';
 import { isHealthPath, requestTarget, route } from '../../../../src/aggregated/server/request-info.ts';
 import type { ApiStatusError } from '../../../../src/aggregated/status.ts';
 
