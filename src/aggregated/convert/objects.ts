@@ -66,4 +66,3 @@ export interface CoderTemplateVersionObject {
 }
 
 export type AggregatedObject = CoderWorkspaceObject | CoderTemplateObject | CoderTemplateVersionObject;
-

@@ -1,6 +1,8 @@
-// Discovery documents (reference R11, R12): /apis, the group, and the version's resource list.
+// Discovery (reference R11, R12): /apis, the group, and the version's resource list, as plain JSON.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Storage } from '../storage/storage.ts';
-import { group, groupVersion, version } from '../status.ts';
+import { ApiStatusError, group, groupVersion, version } from '../status.ts';
+import { sendJson } from './response.ts';
 
 const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -30,4 +32,21 @@ export function apiResourceList(storages: Storage[]): object {
       })),
     ]),
   };
+}
+
+/** Whether Accept allows a plain JSON document (not only the aggregated discovery kinds). */
+function acceptsPlainJson(accept: string): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((entry) => {
+    const e = entry.trim();
+    return /^(application\/json|application\/\*|\*\/\*)\s*(;|$)/.test(e) && !/;\s*as=/.test(e);
+  });
+}
+
+export function serveDiscovery(req: IncomingMessage, res: ServerResponse, doc: 'apis' | 'group' | 'version', storages: Storage[]): void {
+  const accept = req.headers.accept ?? '';
+  // Aggregated discovery (apidiscovery.k8s.io) is not served: the aggregator falls back to these documents.
+  if (doc === 'apis' && !acceptsPlainJson(accept))
+    throw new ApiStatusError(406, 'NotAcceptable', 'aggregated discovery is not served; ask for application/json');
+  sendJson(res, 200, doc === 'apis' ? apiGroupList() : doc === 'group' ? apiGroup() : apiResourceList(storages));
 }

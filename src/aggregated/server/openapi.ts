@@ -1,7 +1,9 @@
 // OpenAPI v2 and v3 of the group (reference R24), so `kubectl explain` and the kube-apiserver's
 // aggregated OpenAPI know the kinds. Schemas only; the field descriptions are the users' documentation.
 import { createHash } from 'node:crypto';
-import { group, groupVersion, version } from '../status.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiStatusError, group, groupVersion, version } from '../status.ts';
+import { sendJson } from './response.ts';
 
 const prefix = 'com.coder.aggregation.v1alpha1';
 const objectMeta = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -287,4 +289,11 @@ const v3Hash = createHash('sha512').update(JSON.stringify(openApiV3Document())).
 
 export function openApiV3Index(): object {
   return { paths: { [v3Path]: { serverRelativeURL: `/openapi/v3/${v3Path}?hash=${v3Hash}` } } };
+}
+
+export function serveOpenApi(req: IncomingMessage, res: ServerResponse, doc: 'v2' | 'v3' | 'v3group'): void {
+  // Protobuf is not served: 406 makes clients ask again for JSON.
+  if (!/application\/json|application\/\*|\*\/\*/.test(req.headers.accept ?? '*/*'))
+    throw new ApiStatusError(406, 'NotAcceptable', 'the OpenAPI documents are served as application/json only');
+  sendJson(res, 200, doc === 'v2' ? openApiV2() : doc === 'v3' ? openApiV3Index() : openApiV3Document());
 }

@@ -35,9 +35,12 @@ export function kubernetesError(err: unknown, target: CoderCallTarget): ApiStatu
   return internalError(`calling Coder for ${target.backend}: ${(err as Error)?.name ?? 'error'}`);
 }
 
-/** A Coder call of a storage of `resource`: its failure as the Kubernetes error kubernetesError() makes. */
-export function coderCall(resource: string) {
-  return async <T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T> => {
+/** A Coder call for the object `name` (or "<list>"): its failure as the Kubernetes error kubernetesError() makes. */
+export type CoderCall = <T>(target: CoderTarget, name: string, fn: () => Promise<T>) => Promise<T>;
+
+/** The CoderCall of a storage of `resource`. */
+export function coderCall(resource: string): CoderCall {
+  return async (target, name, fn) => {
     try {
       return await fn();
     } catch (err) {

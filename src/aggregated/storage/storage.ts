@@ -1,8 +1,7 @@
-// What the router needs of a resource: its names and the verbs, each answering Kubernetes objects or
-// throwing an ApiStatusError.
+// What the server's handlers need of a resource, as k8s.io/apiserver's rest.Storage interfaces: its names,
+// the verbs it serves and a method for each, answering Kubernetes objects or throwing an ApiStatusError.
 import type { AggregatedObject } from '../convert/objects.ts';
-import { badRequest, conflict } from '../status.ts';
-import type { WatchHub } from './watch-hub.ts';
+import type { WatchListener } from './watch-hub.ts';
 
 export interface ResourceNames {
   plural: string;
@@ -42,42 +41,25 @@ export interface Subresource {
 }
 
 export interface Storage {
-  names: ResourceNames;
-  /** The verbs served, as discovery lists them; every verb of a read-write resource when unset. */
-  verbs?: string[];
-  subresources?: Record<string, Subresource>;
-  hub: WatchHub;
+  readonly names: ResourceNames;
+  /**
+   * The verbs served, as discovery lists them, for a resource that serves fewer than all: the handlers answer
+   * 405 for any other before calling the storage. Unset: every verb that has a method below.
+   */
+  readonly verbs?: readonly string[];
+  readonly subresources?: Record<string, Subresource>;
   list(namespace: string): Promise<AggregatedObject[]>;
   get(namespace: string, name: string): Promise<AggregatedObject>;
-  create(namespace: string, body: Record<string, any>): Promise<AggregatedObject>;
+  /** Tells `listener` of the writes made through this server from now on; returns the unsubscribe. */
+  watch?(listener: WatchListener): () => void;
+  create?(namespace: string, body: Record<string, any>): Promise<AggregatedObject>;
   /** PUT, and patches once applied to the live object; `allowCreate` for server-side apply of a missing object. */
-  update(
+  update?(
     namespace: string,
     name: string,
     body: Record<string, any>,
     allowCreate: boolean,
   ): Promise<{ object: AggregatedObject; created: boolean }>;
   /** `deleted` false when Coder deletes in the background (a workspace's delete build). */
-  delete(namespace: string, name: string): Promise<{ object: AggregatedObject; deleted: boolean }>;
-}
-
-/** The checks the Go generic handler makes before storage on create (reference R17, §2.6). */
-export function checkCreateMeta(body: Record<string, any>, namespace: string): string {
-  const name = body?.metadata?.name;
-  if (typeof name !== 'string' || name === '') throw badRequest('metadata.name must not be empty');
-  const ns = body.metadata.namespace;
-  if (ns && ns !== namespace) throw badRequest(`metadata.namespace "${ns}" must match request namespace "${namespace}"`);
-  return name;
-}
-
-/** Name, namespace and resourceVersion checks of an update (reference §2.6). */
-export function checkUpdateMeta(body: Record<string, any>, namespace: string, name: string, current: AggregatedObject): void {
-  const bodyName = body?.metadata?.name;
-  if (bodyName && bodyName !== name) throw badRequest(`updated object metadata.name "${bodyName}" must match request name "${name}"`);
-  const ns = body?.metadata?.namespace;
-  if (ns && ns !== namespace) throw badRequest(`metadata.namespace "${ns}" does not match request namespace "${namespace}"`);
-  const rv = body?.metadata?.resourceVersion;
-  if (!rv) throw badRequest('metadata.resourceVersion is required for update');
-  if (rv !== current.metadata.resourceVersion)
-    throw conflict(`resource version mismatch: got "${rv}", current is "${current.metadata.resourceVersion}"`);
+  delete?(namespace: string, name: string): Promise<{ object: AggregatedObject; deleted: boolean }>;
 }

@@ -1,11 +1,8 @@
-// Limits of followed logs (reference §2.13): how long one may read and write, and how many may be open at
-// once on this server and per user; past either count a follow is refused with 429 and Retry-After: 5.
+// How many followed logs may be open at once (reference §2.13), on this server and per user: past either
+// count a follow is refused with 429 and Retry-After: 5. A followed log is long-running, so it is not
+// counted in flight (max-in-flight.ts) but here.
 import { ApiStatusError } from '../../status.ts';
 
-/** The most a follow reads from Coder; the stream then ends as if the build had. */
-export const followReadMs = 25 * 60_000;
-/** The most a follow's response may take to write: a client that stops reading is cut off here. */
-export const followWriteMs = 26 * 60_000;
 export const followRetryAfterSeconds = 5;
 
 /** Open follows, counted per server and per user. */

@@ -2,6 +2,7 @@
 // and confirm Coder did.
 import type { Schemas } from '../../../coder/api-types.ts';
 import type { CoderTarget } from '../../backend.ts';
+import type { CoderCall } from '../coder-errors.ts';
 import { ApiStatusError, badRequest, groupVersion, unavailable } from '../../status.ts';
 import type { Subresource } from '../storage.ts';
 
@@ -10,7 +11,7 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What the template storage lends the subresource. */
 export interface TemplateAccess {
   lookup(namespace: string, name: string): Promise<{ target: CoderTarget; template: Schemas['Template'] }>;
-  call<T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T>;
+  readonly call: CoderCall;
   /** The active version changed: lists are stale and watchers hear of the template as it is now. */
   changed(namespace: string, template: Schemas['Template']): void;
 }

@@ -1,6 +1,7 @@
 // What the workspace storage lends the workspace subresources (start, stop, log).
 import type { Schemas } from '../../../coder/api-types.ts';
 import type { CoderTarget } from '../../backend.ts';
+import type { CoderCall } from '../coder-errors.ts';
 
 export type Transition = 'start' | 'stop';
 
@@ -8,7 +9,7 @@ export type Transition = 'start' | 'stop';
 export interface WorkspaceAccess {
   lookup(namespace: string, name: string): Promise<{ target: CoderTarget; ws: Schemas['Workspace'] }>;
   build(target: CoderTarget, name: string, id: string, transition: Transition): Promise<Schemas['WorkspaceBuild']>;
-  call<T>(target: CoderTarget, name: string, fn: () => Promise<T>): Promise<T>;
+  readonly call: CoderCall;
   /** A build was queued: lists are stale and watchers hear of the workspace as it is now. */
   changed(namespace: string, ws: Schemas['Workspace']): void;
 }

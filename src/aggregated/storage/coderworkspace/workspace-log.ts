@@ -1,7 +1,6 @@
 // coderworkspaces/log (reference §2.13): the latest build's log as text/plain, one line per entry, cut at
 // limitBytes; with ?follow, streamed from Coder's build-log websocket as lines arrive until the job ends.
 import type { Schemas } from '../../../coder/api-types.ts';
-import { followReadMs } from '../../server/filters/log-follow-limit.ts';
 import { kubeTime } from '../../convert/object-meta.ts';
 import { ApiStatusError } from '../../status.ts';
 import type { Subresource, SubresourceRequest, TextSink } from '../storage.ts';
@@ -13,6 +12,9 @@ export function logLine(log: Schemas['ProvisionerJobLog']): string {
 }
 
 const maxLogBytes = 4 * 1024 * 1024;
+
+/** The most a follow reads from Coder; the stream then ends as if the build had (the server cuts the response a minute later). */
+export const followReadMs = 25 * 60_000;
 
 /** Bare `follow` follows; `follow=false` (or no follow) reads the log as it is. */
 export function isFollow(query: URLSearchParams): boolean {

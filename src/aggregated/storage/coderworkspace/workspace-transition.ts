@@ -1,10 +1,9 @@
 // coderworkspaces/start and /stop (reference §2.13): a transition decided from the latest build, queued at
-// most once; and /log (workspace-log.ts).
+// most once.
 import type { Schemas } from '../../../coder/api-types.ts';
 import type { Transition, WorkspaceAccess } from './workspace-access.ts';
 import { badRequest, conflict, groupVersion } from '../../status.ts';
 import type { Subresource, SubresourceAnswer, SubresourceRequest } from '../storage.ts';
-import { workspaceLog } from './workspace-log.ts';
 
 export type TransitionOutcome = 'Queued' | 'InProgress' | 'Unchanged' | 'WouldQueue';
 
@@ -41,7 +40,7 @@ function transitionObject(request: SubresourceRequest, want: Transition, outcome
   };
 }
 
-function transition(access: WorkspaceAccess, want: Transition): Subresource {
+export function workspaceTransition(access: WorkspaceAccess, want: Transition): Subresource {
   return {
     verb: 'create',
     kind: 'CoderWorkspaceTransition',
@@ -60,8 +59,4 @@ function transition(access: WorkspaceAccess, want: Transition): Subresource {
       return { code: 201, json: transitionObject(request, want, 'Queued', now) };
     },
   };
-}
-
-export function workspaceSubresources(access: WorkspaceAccess): Record<string, Subresource> {
-  return { log: workspaceLog(access), start: transition(access, 'start'), stop: transition(access, 'stop') };
 }

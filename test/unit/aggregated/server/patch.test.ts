@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyPatch, jsonPatch, mergePatch, parsePatchBody } from '../../../../src/aggregated/server/patch.ts';
+import { jsonPatch } from '../../../../src/aggregated/server/json-patch.ts';
+import { applyPatch, parsePatchBody } from '../../../../src/aggregated/server/patch.ts';
+import { applyMergePatch } from '../../../../src/runtime/merge-patch.ts';
 import { ApiStatusError } from '../../../../src/aggregated/status.ts';
 
 describe('patches of the aggregated resources (R18)', () => {
   const live = { metadata: { name: 'a.b.c', resourceVersion: '1' }, spec: { running: true, templateName: 't' } };
 
   it('merges, deleting keys set to null; a strategic merge patch is the same', () => {
-    assert.deepEqual(mergePatch(live, { spec: { running: false, templateName: null } }), {
+    assert.deepEqual(applyMergePatch(live, { spec: { running: false, templateName: null } }), {
       metadata: { name: 'a.b.c', resourceVersion: '1' },
       spec: { running: false },
     });

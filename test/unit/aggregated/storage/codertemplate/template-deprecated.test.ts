@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { staticBackend } from '../../../../../src/aggregated/backend.ts';
 import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
-import { templateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
-import { templateVersionStorage } from '../../../../../src/aggregated/storage/codertemplateversion/template-version-storage.ts';
+import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
+import { CoderTemplateVersionStorage } from '../../../../../src/aggregated/storage/codertemplateversion/template-version-storage.ts';
 import { createLogger } from '../../../../../src/runtime/logger.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../../../../harness/coder-api-double.ts';
 import { seedOrganization, seedTemplateWithVersion } from '../../../../harness/coder-api-double/workspace-world.ts';
@@ -15,14 +15,14 @@ const token = 'templatedeprecated-operatortokenvalue00';
 const ns = 'coder';
 
 let coder: CoderApiDouble;
-let templates: ReturnType<typeof templateStorage>;
-let versions: ReturnType<typeof templateVersionStorage>;
+let templates: CoderTemplateStorage;
+let versions: CoderTemplateVersionStorage;
 
 before(async () => {
   coder = await startCoderApiDouble({ tokens: [token] });
   const backend = staticBackend({ url: coder.url, token, namespace: ns, timeoutMs: 5_000, logger: createLogger({ level: 'error' }) });
-  templates = templateStorage(backend);
-  versions = templateVersionStorage(backend, templates);
+  templates = new CoderTemplateStorage(backend);
+  versions = new CoderTemplateVersionStorage(backend, templates);
 });
 after(async () => coder?.stop());
 

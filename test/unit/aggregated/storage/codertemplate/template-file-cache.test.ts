@@ -8,7 +8,7 @@ import { staticBackend } from '../../../../../src/aggregated/backend.ts';
 import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
 import { writeTar } from '../../../../../src/aggregated/storage/codertemplate/template-archive.ts';
 import { TemplateFileCache } from '../../../../../src/aggregated/storage/codertemplate/template-file-cache.ts';
-import { templateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
+import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
 import { createLogger } from '../../../../../src/runtime/logger.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../../../../harness/coder-api-double.ts';
 import { seedOrganization, seedTemplateWithVersion } from '../../../../harness/coder-api-double/workspace-world.ts';
@@ -32,7 +32,7 @@ after(async () => {
 /** A storage of its own (an empty cache), as a freshly started operator has. */
 function freshStorage() {
   warnings = [];
-  return templateStorage(
+  return new CoderTemplateStorage(
     staticBackend({ url: coder.url, token, namespace: ns, timeoutMs: 5_000, logger: createLogger({ level: 'error' }) }),
     { logger: { warn: (_obj: object, msg?: string) => void warnings.push(msg ?? '') } as never },
   );

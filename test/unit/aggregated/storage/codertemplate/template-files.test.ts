@@ -7,7 +7,7 @@ import { staticBackend } from '../../../../../src/aggregated/backend.ts';
 import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
 import { ApiStatusError } from '../../../../../src/aggregated/status.ts';
 import { readTar, writeTar } from '../../../../../src/aggregated/storage/codertemplate/template-archive.ts';
-import { templateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
+import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
 import { createLogger } from '../../../../../src/runtime/logger.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../../../../harness/coder-api-double.ts';
 import { seedOrganization } from '../../../../harness/coder-api-double/workspace-world.ts';
@@ -17,7 +17,7 @@ const ns = 'coder';
 const mainTf = 'resource "null_resource" "a" {}\n';
 
 let coder: CoderApiDouble;
-let storage: ReturnType<typeof templateStorage>;
+let storage: CoderTemplateStorage;
 
 const rejection = async (promise: Promise<unknown>): Promise<ApiStatusError> => {
   try {
@@ -47,7 +47,7 @@ const template = (files: Record<string, string>, extra: Record<string, unknown> 
 before(async () => {
   process.env.CODER_K8S_TEMPLATE_BUILD_INITIAL_POLL_INTERVAL = '10ms';
   coder = await startCoderApiDouble({ tokens: [token] });
-  storage = templateStorage(
+  storage = new CoderTemplateStorage(
     staticBackend({ url: coder.url, token, namespace: ns, timeoutMs: 5_000, logger: createLogger({ level: 'error' }) }),
   );
 });

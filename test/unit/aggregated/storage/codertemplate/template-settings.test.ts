@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { staticBackend } from '../../../../../src/aggregated/backend.ts';
 import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
 import { templateMetaUpdate } from '../../../../../src/aggregated/storage/codertemplate/template-settings.ts';
-import { templateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
+import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
 import { createLogger } from '../../../../../src/runtime/logger.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../../../../harness/coder-api-double.ts';
 import { seedOrganization, seedTemplateWithVersion } from '../../../../harness/coder-api-double/workspace-world.ts';
@@ -15,11 +15,11 @@ const token = 'templatesettings-operatortokenvalue0000';
 const ns = 'coder';
 
 let coder: CoderApiDouble;
-let storage: ReturnType<typeof templateStorage>;
+let storage: CoderTemplateStorage;
 
 before(async () => {
   coder = await startCoderApiDouble({ tokens: [token] });
-  storage = templateStorage(
+  storage = new CoderTemplateStorage(
     staticBackend({ url: coder.url, token, namespace: ns, timeoutMs: 5_000, logger: createLogger({ level: 'error' }) }),
   );
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { humanDuration, negotiate, table } from '../../../../src/aggregated/server/encoding.ts';
+import { negotiate } from '../../../../src/aggregated/server/negotiation.ts';
+import { humanDuration, table } from '../../../../src/aggregated/server/table.ts';
 import { workspaceObject } from '../../../../src/aggregated/convert/workspace.ts';
 import { ApiStatusError } from '../../../../src/aggregated/status.ts';
 
