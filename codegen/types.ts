@@ -81,7 +81,7 @@ const compileOptions = {
   ignoreMinAndMaxItems: true,
 } as const;
 
-async function compileType(schema: JsonSchema, name: string): Promise<string> {
+export async function compileType(schema: JsonSchema, name: string): Promise<string> {
   return compile(schema as never, name, compileOptions);
 }
 
@@ -96,7 +96,7 @@ export async function commonTypesFile(common: CommonSchema[]): Promise<string> {
 }
 
 /** A one-line doc comment; `*\/` inside the text would end it early. */
-function docComment(text: string): string {
+export function docComment(text: string): string {
   return `/** ${text.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim()} */`;
 }
 

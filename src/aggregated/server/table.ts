@@ -1,24 +1,13 @@
 // The Table rendering of the served objects (reference R14, R15): the columns `kubectl get` prints for each
-// kind, and the rows, with the object, its metadata or nothing as includeObject asks.
+// kind (generated from schemas/aggregated/), and the rows, with the object, its metadata or nothing as
+// includeObject asks.
+import { aggregatedResources, type AggregatedTableColumn } from '../../../generated/aggregated/resources.ts';
 import type { AggregatedObject } from '../convert/objects.ts';
 import { badRequest } from '../status.ts';
 import { partialMetadata } from './negotiation.ts';
 
-interface Column {
-  name: string;
-  type: string;
-  format?: string;
-  description: string;
-  cell(obj: AggregatedObject): unknown;
-}
+const columnsByKind = new Map(aggregatedResources.map((r) => [r.names.kind, r.columns]));
 
-const nameColumn: Column = {
-  name: 'Name',
-  type: 'string',
-  format: 'name',
-  description: '<org>.<owner>.<workspace>, <org>.<template> or <org>.<template>.<version>',
-  cell: (o) => o.metadata.name,
-};
 /** kubectl prints cells as given: the age is a short duration, as kube-apiserver's own tables show it. */
 export function humanDuration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -35,43 +24,20 @@ export function humanDuration(ms: number): string {
   return `${Math.floor(d / 365)}y`;
 }
 
-const ageColumn: Column = {
-  name: 'Age',
-  type: 'string',
-  description: 'How long ago Coder created it (metadata.creationTimestamp)',
-  cell: (o) => (o.metadata.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>'),
-};
+/** The value at `jsonPath` (`.spec.templateName`) of `obj`; undefined when a step is missing. */
+function valueAt(obj: AggregatedObject, jsonPath: string): unknown {
+  let node: unknown = obj;
+  for (const key of jsonPath.split('.').slice(1))
+    node = node === null || typeof node !== 'object' ? undefined : (node as Record<string, unknown>)[key];
+  return node;
+}
 
-const columns: Record<string, Column[]> = {
-  CoderWorkspace: [
-    nameColumn,
-    { name: 'Template', type: 'string', description: 'spec.templateName', cell: (o: any) => o.spec.templateName },
-    { name: 'Running', type: 'boolean', description: 'spec.running', cell: (o: any) => o.spec.running },
-    { name: 'Build', type: 'string', description: 'status.latestBuildStatus', cell: (o: any) => o.status?.latestBuildStatus ?? '' },
-    {
-      name: 'Auto Shutdown',
-      type: 'string',
-      priority: 1,
-      description: 'status.autoShutdown',
-      cell: (o: any) => o.status?.autoShutdown ?? '',
-    } as Column,
-    ageColumn,
-  ],
-  CoderTemplate: [
-    nameColumn,
-    { name: 'Display Name', type: 'string', description: 'spec.displayName', cell: (o: any) => o.spec.displayName ?? '' },
-    { name: 'Active Version', type: 'string', description: 'status.activeVersionID', cell: (o: any) => o.status?.activeVersionID ?? '' },
-    { name: 'Deprecated', type: 'boolean', description: 'status.deprecated', cell: (o: any) => o.status?.deprecated ?? false },
-    ageColumn,
-  ],
-  CoderTemplateVersion: [
-    nameColumn,
-    { name: 'Template', type: 'string', description: 'spec.templateName', cell: (o: any) => o.spec.templateName },
-    { name: 'Active', type: 'boolean', description: 'status.active', cell: (o: any) => o.status?.active ?? false },
-    { name: 'Import', type: 'string', description: 'status.job.status', cell: (o: any) => o.status?.job?.status ?? '' },
-    ageColumn,
-  ],
-};
+/** A row's cell: the value, '' or false when it is missing; for an age column the time since the date. */
+function cell(obj: AggregatedObject, column: AggregatedTableColumn): unknown {
+  const value = valueAt(obj, column.jsonPath);
+  if (column.cell === 'age') return value ? humanDuration(Date.now() - Date.parse(String(value))) : '<unknown>';
+  return value ?? (column.definition.type === 'boolean' ? false : '');
+}
 
 export interface TableOptions {
   version: string;
@@ -84,7 +50,7 @@ export interface TableOptions {
 export function table(objects: AggregatedObject[], options: TableOptions): object {
   const include = options.includeObject || 'Metadata';
   if (!['None', 'Metadata', 'Object'].includes(include)) throw badRequest(`includeObject=${include}: expected None, Metadata or Object`);
-  const cols = columns[options.kind] ?? [nameColumn, ageColumn];
+  const cols = columnsByKind.get(options.kind) ?? [];
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${options.version}`,
@@ -92,16 +58,10 @@ export function table(objects: AggregatedObject[], options: TableOptions): objec
     ...(options.noHeaders
       ? {}
       : {
-          columnDefinitions: cols.map(({ name, type, format, description, ...rest }) => ({
-            name,
-            type,
-            format: format ?? '',
-            description,
-            priority: (rest as { priority?: number }).priority ?? 0,
-          })),
+          columnDefinitions: cols.map((c) => c.definition),
         }),
     rows: objects.map((obj) => ({
-      cells: cols.map((c) => c.cell(obj)),
+      cells: cols.map((c) => cell(obj, c)),
       ...(include === 'None' ? {} : { object: include === 'Object' ? obj : partialMetadata(obj, 'v1') }),
     })),
   };
