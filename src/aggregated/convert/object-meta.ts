@@ -1,7 +1,7 @@
 // The metadata of a served object, built from Coder's answer only (reference §2.2, §2.3): Kubernetes-only
 // metadata (labels set by a client, managedFields, ...) is never stored, so never returned.
 import { createHash } from 'node:crypto';
-import type { AggregatedObject } from './objects.ts';
+import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 
 /** metav1.Time: RFC 3339 in whole seconds, UTC. */
 export function kubeTime(value: string | undefined | null): string | undefined {

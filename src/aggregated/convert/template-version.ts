@@ -2,14 +2,14 @@
 import type { Schemas } from '../../coder/api-types.ts';
 import { groupVersion } from '../status.ts';
 import { kubeTime, nameLabels, withFingerprint } from './object-meta.ts';
-import type { CoderTemplateVersionObject } from './objects.ts';
+import type { CoderTemplateVersion } from '../../../generated/aggregated/types.ts';
 
 /** A version of `template`, named `<org>.<template>.<version>` (reference §2.3); the job's error text is left out. */
 export function templateVersionObject(
   v: Schemas['TemplateVersion'],
   template: Schemas['Template'],
   namespace: string,
-): CoderTemplateVersionObject {
+): CoderTemplateVersion {
   const org = template.organization_name ?? '';
   const job = v.job;
   return withFingerprint({

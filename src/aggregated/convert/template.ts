@@ -2,9 +2,9 @@
 import type { Schemas } from '../../coder/api-types.ts';
 import { groupVersion } from '../status.ts';
 import { kubeTime, nameLabels, withFingerprint } from './object-meta.ts';
-import type { CoderTemplateObject } from './objects.ts';
+import type { CoderTemplate } from '../../../generated/aggregated/types.ts';
 
-export function templateObject(t: Schemas['Template'], namespace: string): CoderTemplateObject {
+export function templateObject(t: Schemas['Template'], namespace: string): CoderTemplate {
   const org = t.organization_name ?? '';
   return withFingerprint({
     apiVersion: groupVersion,

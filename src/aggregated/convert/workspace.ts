@@ -2,11 +2,11 @@
 import type { Schemas } from '../../coder/api-types.ts';
 import { groupVersion } from '../status.ts';
 import { kubeTime, nameLabels, withFingerprint } from './object-meta.ts';
-import type { CoderWorkspaceObject } from './objects.ts';
+import type { CoderWorkspace } from '../../../generated/aggregated/types.ts';
 
 const runningStatuses = new Set(['pending', 'starting', 'running']);
 
-export function workspaceObject(ws: Schemas['Workspace'], namespace: string): CoderWorkspaceObject {
+export function workspaceObject(ws: Schemas['Workspace'], namespace: string): CoderWorkspace {
   const build = ws.latest_build;
   const org = ws.organization_name ?? '';
   const owner = ws.owner_name ?? '';

@@ -1,10 +1,8 @@
 // Discovery (reference R11, R12): /apis, the group, and the version's resource list, as plain JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Storage } from '../storage/storage.ts';
+import { aggregatedResources } from '../../../generated/aggregated/resources.ts';
 import { ApiStatusError, group, groupVersion, version } from '../status.ts';
 import { sendJson } from './response.ts';
-
-const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
 export function apiGroup(): object {
   const v = { groupVersion, version };
@@ -16,17 +14,18 @@ export function apiGroupList(): object {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups: [g] };
 }
 
-export function apiResourceList(storages: Storage[]): object {
+/** The resources of the version, generated from schemas/aggregated/ (the storages serve the same). */
+export function apiResourceList(): object {
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion,
-    resources: storages.flatMap((s) => [
-      { name: s.names.plural, singularName: s.names.singular, namespaced: true, kind: s.names.kind, verbs: s.verbs ?? verbs },
-      ...Object.entries(s.subresources ?? {}).map(([sub, { verb, kind }]) => ({
-        name: `${s.names.plural}/${sub}`,
+    resources: aggregatedResources.flatMap(({ names, namespaced, verbs, subresources }) => [
+      { name: names.plural, singularName: names.singular, namespaced, kind: names.kind, verbs },
+      ...Object.entries(subresources).map(([sub, { verb, kind }]) => ({
+        name: `${names.plural}/${sub}`,
         singularName: '',
-        namespaced: true,
+        namespaced,
         kind,
         verbs: [verb],
       })),
@@ -43,10 +42,10 @@ function acceptsPlainJson(accept: string): boolean {
   });
 }
 
-export function serveDiscovery(req: IncomingMessage, res: ServerResponse, doc: 'apis' | 'group' | 'version', storages: Storage[]): void {
+export function serveDiscovery(req: IncomingMessage, res: ServerResponse, doc: 'apis' | 'group' | 'version'): void {
   const accept = req.headers.accept ?? '';
   // Aggregated discovery (apidiscovery.k8s.io) is not served: the aggregator falls back to these documents.
   if (doc === 'apis' && !acceptsPlainJson(accept))
     throw new ApiStatusError(406, 'NotAcceptable', 'aggregated discovery is not served; ask for application/json');
-  sendJson(res, 200, doc === 'apis' ? apiGroupList() : doc === 'group' ? apiGroup() : apiResourceList(storages));
+  sendJson(res, 200, doc === 'apis' ? apiGroupList() : doc === 'group' ? apiGroup() : apiResourceList());
 }

@@ -1,6 +1,6 @@
 // What the caller's Accept header asks for (reference R14–R16): the objects as JSON, a Table for
 // `kubectl get` (table.ts), or PartialObjectMetadata for the metadata clients of kube-controller-manager.
-import type { AggregatedObject } from '../convert/objects.ts';
+import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import { ApiStatusError } from '../status.ts';
 
 export type Rendering = { as: 'object' } | { as: 'table'; version: 'v1' | 'v1beta1' } | { as: 'metadata'; version: 'v1' | 'v1beta1' };

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiStatusError, badRequest } from '../status.ts';
+import type { WrittenObject } from '../storage/storage.ts';
 
 export const maxBodyBytes = 3 * 1024 * 1024;
 /** CoderWorkspace and CoderTemplate objects, managedFields included, are a few levels deep. */
@@ -46,9 +47,9 @@ export function parseBody(text: string, yaml: boolean, what: string): unknown {
   return body;
 }
 
-/** A create, update or subresource body: one JSON (or YAML) object. */
-export function parseObjectBody(text: string, contentType?: string): Record<string, any> {
+/** A create, update, delete or subresource body: one JSON (or YAML) object. */
+export function parseObjectBody(text: string, contentType?: string): WrittenObject {
   const body = parseBody(text, /^application\/yaml\b/.test(contentType ?? ''), 'the request body');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the request body is not a JSON object');
-  return body as Record<string, any>;
+  return body as WrittenObject;
 }

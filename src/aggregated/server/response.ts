@@ -1,7 +1,7 @@
 // Writing an answer: a JSON document, an object in the rendering the caller asked for, or the Status of a
 // failed request (with WWW-Authenticate on 401 and Retry-After when the Status says when to retry).
 import type { ServerResponse } from 'node:http';
-import type { AggregatedObject } from '../convert/objects.ts';
+import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { ApiStatusError } from '../status.ts';
 import { partialMetadata, type Rendering } from './negotiation.ts';

@@ -1,6 +1,6 @@
 // Label and field selectors of list and watch (reference R19, §2.9). Fields: metadata.name and
 // metadata.namespace only, as the Go original; anything else is a 400 naming the supported fields.
-import type { AggregatedObject } from '../convert/objects.ts';
+import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import { badRequest } from '../status.ts';
 
 export type Selector = (obj: AggregatedObject) => boolean;

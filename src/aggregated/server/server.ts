@@ -115,7 +115,7 @@ export class AggregatedServer {
       await this.authorization.check(user, { path, verb: method.toLowerCase() });
       if (r.type === 'unknown') throw notFoundPath();
       if (method !== 'GET') throw methodNotAllowed(method);
-      if (r.type === 'discovery') return serveDiscovery(req, res, r.doc, this.deps.storages);
+      if (r.type === 'discovery') return serveDiscovery(req, res, r.doc);
       return serveOpenApi(req, res, r.doc);
     }
     const storage = this.byName.get(r.resource);

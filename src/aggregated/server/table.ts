@@ -2,7 +2,7 @@
 // kind (generated from schemas/aggregated/), and the rows, with the object, its metadata or nothing as
 // includeObject asks.
 import { aggregatedResources, type AggregatedTableColumn } from '../../../generated/aggregated/resources.ts';
-import type { AggregatedObject } from '../convert/objects.ts';
+import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import { badRequest } from '../status.ts';
 import { partialMetadata } from './negotiation.ts';
 

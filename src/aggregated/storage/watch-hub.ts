@@ -1,6 +1,6 @@
 // Watch events of one resource in this process: writes made through this server (ADDED, MODIFIED,
 // DELETED) and workspaces seen gone after a delete. No replay: a watch sees what happens after it starts.
-import type { AggregatedObject } from '../convert/objects.ts';
+import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type WatchListener = (type: WatchEventType, obj: AggregatedObject) => void;

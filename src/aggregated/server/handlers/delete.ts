@@ -5,14 +5,20 @@ import { parseObjectBody, readBody } from '../request-body.ts';
 import { sendJson } from '../response.ts';
 import type { ResourceRequest } from './resource-request.ts';
 
+/** The fields of metav1.DeleteOptions read here; the rest are accepted and ignored. */
+interface DeleteOptions {
+  dryRun?: string[];
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
 export async function serveDelete({ req, res, storage, attributes }: ResourceRequest): Promise<void> {
   const { namespace, name } = attributes;
   if (!storage.delete) throw methodNotAllowed(req.method ?? '');
   const text = await readBody(req);
-  const options = text.trim() ? parseObjectBody(text) : {};
+  const options = (text.trim() ? parseObjectBody(text) : {}) as DeleteOptions;
   if (options.dryRun?.length)
     throw badRequest(`server-side dry-run is not supported by ${storage.names.plural}.${group}; nothing was changed`);
-  const pre = options.preconditions as { uid?: string; resourceVersion?: string } | undefined;
+  const pre = options.preconditions;
   if (pre && (pre.uid !== undefined || pre.resourceVersion !== undefined)) {
     const current = await storage.get(namespace, name);
     if (pre.uid !== undefined && pre.uid !== current.metadata.uid)

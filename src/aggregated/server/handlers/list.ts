@@ -1,5 +1,5 @@
 // list: the objects of one namespace, or of every namespace served, picked by label and field selectors.
-import type { AggregatedObject } from '../../convert/objects.ts';
+import type { AggregatedObject } from '../../../../generated/aggregated/types.ts';
 import { groupVersion } from '../../status.ts';
 import { partialMetadata, type Rendering } from '../negotiation.ts';
 import { sendJson } from '../response.ts';

@@ -1,6 +1,6 @@
 // patch: merge, strategic merge, JSON patch and server-side apply (../patch.ts), applied to the live object
 // and written as an update; an apply of a missing object creates it, once the user may create it.
-import type { AggregatedObject } from '../../convert/objects.ts';
+import type { AggregatedObject } from '../../../../generated/aggregated/types.ts';
 import { ApiStatusError, badRequest, methodNotAllowed } from '../../status.ts';
 import type { Rendering } from '../negotiation.ts';
 import { applyPatch, parsePatchBody, patchTypes, type PatchType } from '../patch.ts';
@@ -8,6 +8,7 @@ import { readBody } from '../request-body.ts';
 import { sendObject } from '../response.ts';
 import { checkBody } from './body-checks.ts';
 import type { ResourceRequest } from './resource-request.ts';
+import type { WrittenObject } from '../../storage/storage.ts';
 
 export async function servePatch(request: ResourceRequest, rendering: Rendering): Promise<void> {
   const { req, res, storage, query: q, user } = request;
@@ -25,7 +26,7 @@ export async function servePatch(request: ResourceRequest, rendering: Rendering)
   } catch (err) {
     if (!(apply && err instanceof ApiStatusError && err.code === 404)) throw err;
   }
-  const merged = applyPatch(type, (live ?? null) as never, patchBody) as Record<string, any>;
+  const merged = applyPatch(type, (live ?? null) as never, patchBody) as WrittenObject;
   if (merged === null || typeof merged !== 'object' || Array.isArray(merged)) throw badRequest('the patched object is not an object');
   if (live) merged.metadata = { ...merged.metadata, resourceVersion: merged.metadata?.resourceVersion ?? live.metadata.resourceVersion };
   checkBody(res, merged, storage, q);

@@ -1,7 +1,7 @@
 // watch: the writes made through this server from now on (storage watch hubs; no replay), of the objects the
 // selectors pick; with sendInitialEvents=true, the list first and a bookmark at its end. A watch without
 // timeoutSeconds ends after 30 to 60 minutes, as kube-apiserver's MinRequestTimeout.
-import type { AggregatedObject } from '../../convert/objects.ts';
+import type { AggregatedObject } from '../../../../generated/aggregated/types.ts';
 import { badRequest, groupVersion, methodNotAllowed } from '../../status.ts';
 import { partialMetadata, type Rendering } from '../negotiation.ts';
 import { exactName, type Selector } from '../selectors.ts';

@@ -4,7 +4,7 @@
 import type { Schemas } from '../../../coder/api-types.ts';
 import type { Logger } from '../../../runtime/logger.ts';
 import type { CoderTarget } from '../../backend.ts';
-import type { CoderTemplateObject } from '../../convert/objects.ts';
+import type { CoderTemplate } from '../../../../generated/aggregated/types.ts';
 import { templateObject } from '../../convert/template.ts';
 import { ApiStatusError, badRequest, group, internalError } from '../../status.ts';
 import type { CoderCall } from '../coder-errors.ts';
@@ -36,7 +36,7 @@ export class TemplateFiles {
   }
 
   /** The template with spec.files of its active version (none when that version has no source file). */
-  async withFiles(target: CoderTarget, name: string, template: Schemas['Template'], namespace: string): Promise<CoderTemplateObject> {
+  async withFiles(target: CoderTarget, name: string, template: Schemas['Template'], namespace: string): Promise<CoderTemplate> {
     const entries = await this.call(target, name, () => readSource(target.client, template.active_version_id, this.cache));
     return withEntries(template, namespace, entries);
   }
@@ -52,7 +52,7 @@ export class TemplateFiles {
     template: Schemas['Template'],
     namespace: string,
     entries: ArchiveEntry[] | undefined,
-  ): Promise<CoderTemplateObject> {
+  ): Promise<CoderTemplate> {
     if (entries) return withEntries(template, namespace, entries);
     try {
       return await this.withFiles(target, name, template, namespace);
@@ -119,7 +119,7 @@ export class TemplateFiles {
   }
 }
 
-function withEntries(template: Schemas['Template'], namespace: string, entries: ArchiveEntry[] | undefined): CoderTemplateObject {
+function withEntries(template: Schemas['Template'], namespace: string, entries: ArchiveEntry[] | undefined): CoderTemplate {
   const object = templateObject(template, namespace);
   return entries ? { ...object, spec: { ...object.spec, files: filesOf(entries) } } : object;
 }

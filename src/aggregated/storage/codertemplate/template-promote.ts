@@ -19,7 +19,6 @@ export interface TemplateAccess {
 export function promoteSubresource(access: TemplateAccess): Subresource {
   return {
     verb: 'create',
-    kind: 'CoderTemplatePromotion',
     async serve({ namespace, name, body, dryRun }) {
       const versionID = body?.spec?.versionID;
       if (typeof versionID !== 'string' || !uuid.test(versionID))

@@ -1,24 +1,25 @@
 // codertemplates: verbs → Coder REST calls (reference §2.7), and promote. spec.files is the active version's
 // source (template-files.ts): shown on get, and on create or update uploaded as a new version.
+import { coderTemplateResource } from '../../../../generated/aggregated/resources.ts';
 import type { Schemas } from '../../../coder/api-types.ts';
 import { listAllTemplates } from '../../../coder/template-list.ts';
 import type { Logger } from '../../../runtime/logger.ts';
 import type { CoderBackend, CoderTarget } from '../../backend.ts';
 import { parseName } from '../../convert/object-names.ts';
-import type { CoderTemplateObject } from '../../convert/objects.ts';
+import type { CoderTemplate, CoderTemplateSpec } from '../../../../generated/aggregated/types.ts';
 import { templateObject } from '../../convert/template.ts';
 import { ApiStatusError, badRequest } from '../../status.ts';
 import { coderCall } from '../coder-errors.ts';
 import { ListCache } from '../list-cache.ts';
 import { checkCreateMeta, checkUpdateMeta } from '../object-meta-checks.ts';
-import type { Storage, Subresource } from '../storage.ts';
+import type { Storage, Subresource, WrittenObject } from '../storage.ts';
 import { WatchHub, type WatchListener } from '../watch-hub.ts';
 import { TemplateFileCache } from './template-file-cache.ts';
 import { TemplateFiles, wantedFiles } from './template-files.ts';
 import { promoteSubresource, type TemplateAccess } from './template-promote.ts';
 import { hasMetadata, templateMetaUpdate } from './template-settings.ts';
 
-const resource = 'codertemplates';
+const resource = coderTemplateResource.names.plural;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface TemplateStorageOptions {
@@ -29,12 +30,12 @@ export interface TemplateStorageOptions {
 }
 
 export class CoderTemplateStorage implements Storage, TemplateAccess {
-  readonly names = { plural: resource, singular: 'codertemplate', kind: 'CoderTemplate', listKind: 'CoderTemplateList' };
+  readonly names = coderTemplateResource.names;
   readonly subresources: Record<string, Subresource>;
   readonly call = coderCall(resource);
   private readonly backend: CoderBackend;
   private readonly hub = new WatchHub();
-  private readonly lists = new ListCache<CoderTemplateObject[]>();
+  private readonly lists = new ListCache<CoderTemplate[]>();
   private readonly files: TemplateFiles;
 
   constructor(backend: CoderBackend, options: TemplateStorageOptions = {}) {
@@ -43,7 +44,7 @@ export class CoderTemplateStorage implements Storage, TemplateAccess {
     this.subresources = { promote: promoteSubresource(this) };
   }
 
-  list(namespace: string): Promise<CoderTemplateObject[]> {
+  list(namespace: string): Promise<CoderTemplate[]> {
     return this.lists.get(namespace, async () => {
       const target = this.backend.forNamespace(namespace);
       const answer = await this.call(target, '<list>', () => listAllTemplates(target.client));
@@ -51,7 +52,7 @@ export class CoderTemplateStorage implements Storage, TemplateAccess {
     });
   }
 
-  async get(namespace: string, name: string): Promise<CoderTemplateObject> {
+  async get(namespace: string, name: string): Promise<CoderTemplate> {
     const { target, template } = await this.lookup(namespace, name);
     return this.files.withFiles(target, name, template, namespace);
   }
@@ -61,7 +62,7 @@ export class CoderTemplateStorage implements Storage, TemplateAccess {
   }
 
   /** From spec.files (uploaded as the first version) or from spec.versionID, an imported version. */
-  async create(namespace: string, body: Record<string, any>): Promise<CoderTemplateObject> {
+  async create(namespace: string, body: WrittenObject<CoderTemplateSpec>): Promise<CoderTemplate> {
     const name = checkCreateMeta(body, namespace);
     const [org, template] = this.parse(name);
     const spec = body.spec ?? {};
@@ -98,9 +99,9 @@ export class CoderTemplateStorage implements Storage, TemplateAccess {
   async update(
     namespace: string,
     name: string,
-    body: Record<string, any>,
+    body: WrittenObject<CoderTemplateSpec>,
     allowCreate: boolean,
-  ): Promise<{ object: CoderTemplateObject; created: boolean }> {
+  ): Promise<{ object: CoderTemplate; created: boolean }> {
     let found;
     try {
       found = await this.lookup(namespace, name);
@@ -147,7 +148,7 @@ export class CoderTemplateStorage implements Storage, TemplateAccess {
     return { object, created: false };
   }
 
-  async delete(namespace: string, name: string): Promise<{ object: CoderTemplateObject; deleted: boolean }> {
+  async delete(namespace: string, name: string): Promise<{ object: CoderTemplate; deleted: boolean }> {
     const found = await this.lookup(namespace, name);
     await this.call(found.target, name, () =>
       found.target.client.request('DELETE', '/api/v2/templates/{template}', { params: { template: found.template.id } }),

@@ -2,6 +2,7 @@
 // spec, the template version when one is asked for (it must be the template's), then the workspace itself.
 import type { Schemas } from '../../../coder/api-types.ts';
 import { isUnknownUser } from '../../../coder/error-predicates.ts';
+import type { CoderWorkspaceSpec } from '../../../../generated/aggregated/types.ts';
 import type { CoderTarget } from '../../backend.ts';
 import { badRequest } from '../../status.ts';
 import { kubernetesError } from '../coder-errors.ts';
@@ -17,12 +18,12 @@ export interface WorkspaceName {
   workspace: string;
 }
 
-/** The workspace Coder created from `spec` (checked for organization and templateName by the caller). */
+/** The workspace Coder created from `spec` (its organization and templateName checked by the caller). */
 export async function createWorkspace(
   access: Pick<WorkspaceAccess, 'call'>,
   target: CoderTarget,
   { name, org, owner, workspace }: WorkspaceName,
-  spec: Record<string, any>,
+  spec: Partial<CoderWorkspaceSpec> & { templateName: string },
 ): Promise<Schemas['Workspace']> {
   const organization = await access.call(target, name, () =>
     target.client.request('GET', '/api/v2/organizations/{organization}', { params: { organization: org } }),
@@ -36,16 +37,14 @@ export async function createWorkspace(
       throw kubernetesError(err, { resource: 'codertemplates', name: `${org}.${spec.templateName}`, backend: target.label });
     }
   })();
-  let versionId: string | undefined;
-  if (spec.templateVersionID) {
-    if (!uuid.test(spec.templateVersionID))
-      throw badRequest(`invalid workspace spec: invalid templateVersionID "${spec.templateVersionID}": not a UUID`);
+  const wantedVersion = spec.templateVersionID;
+  if (wantedVersion) {
+    if (!uuid.test(wantedVersion)) throw badRequest(`invalid workspace spec: invalid templateVersionID "${wantedVersion}": not a UUID`);
     const version = await access.call(target, name, () =>
-      target.client.request('GET', '/api/v2/templateversions/{templateVersion}', { params: { templateVersion: spec.templateVersionID } }),
+      target.client.request('GET', '/api/v2/templateversions/{templateVersion}', { params: { templateVersion: wantedVersion } }),
     );
     if (version.template_id !== template.id)
-      throw badRequest(`spec.templateVersionID "${spec.templateVersionID}" does not belong to template "${spec.templateName}"`);
-    versionId = spec.templateVersionID;
+      throw badRequest(`spec.templateVersionID "${wantedVersion}" does not belong to template "${spec.templateName}"`);
   }
   return access.call(target, name, () =>
     target.client
@@ -53,7 +52,7 @@ export async function createWorkspace(
         params: { user: owner },
         body: {
           name: workspace,
-          ...(versionId ? { template_version_id: versionId } : { template_id: template.id }),
+          ...(wantedVersion ? { template_version_id: wantedVersion } : { template_id: template.id }),
           ...(typeof spec.ttlMillis === 'number' ? { ttl_ms: spec.ttlMillis } : {}),
           ...(spec.autostartSchedule ? { autostart_schedule: spec.autostartSchedule } : {}),
         },

@@ -70,7 +70,6 @@ async function follow(access: WorkspaceAccess, request: SubresourceRequest, limi
 export function workspaceLog(access: WorkspaceAccess): Subresource {
   return {
     verb: 'get',
-    kind: 'CoderWorkspaceLog',
     longRunning: isFollow,
     async serve(request) {
       checkAccept(request.accept);

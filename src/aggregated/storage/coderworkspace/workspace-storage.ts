@@ -1,24 +1,25 @@
 // coderworkspaces: verbs → Coder REST calls (reference §2.6), and the subresources start, stop and log.
 // Delete queues a delete build and returns at once; a poll then reports DELETED to watchers when Coder
 // no longer has the workspace, so `kubectl wait --for=delete` returns when it is really gone.
+import { coderWorkspaceResource } from '../../../../generated/aggregated/resources.ts';
 import type { Schemas } from '../../../coder/api-types.ts';
 import { isUnknownUser } from '../../../coder/error-predicates.ts';
 import type { CoderBackend, CoderTarget } from '../../backend.ts';
 import { parseName } from '../../convert/object-names.ts';
-import type { CoderWorkspaceObject } from '../../convert/objects.ts';
+import type { CoderWorkspace, CoderWorkspaceSpec } from '../../../../generated/aggregated/types.ts';
 import { workspaceObject } from '../../convert/workspace.ts';
 import { ApiStatusError, badRequest, notFound } from '../../status.ts';
 import { coderCall } from '../coder-errors.ts';
 import { ListCache } from '../list-cache.ts';
 import { checkCreateMeta, checkUpdateMeta } from '../object-meta-checks.ts';
-import type { Storage, Subresource } from '../storage.ts';
+import type { Storage, Subresource, WrittenObject } from '../storage.ts';
 import { WatchHub, type WatchListener } from '../watch-hub.ts';
 import type { Transition, WorkspaceAccess } from './workspace-access.ts';
 import { createWorkspace } from './workspace-create.ts';
 import { workspaceLog } from './workspace-log.ts';
 import { workspaceTransition } from './workspace-transition.ts';
 
-const resource = 'coderworkspaces';
+const resource = coderWorkspaceResource.names.plural;
 
 export interface WorkspaceStorageOptions {
   /** How often a deleted workspace is looked up until it is gone, and for how long. */
@@ -27,12 +28,12 @@ export interface WorkspaceStorageOptions {
 }
 
 export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
-  readonly names = { plural: resource, singular: 'coderworkspace', kind: 'CoderWorkspace', listKind: 'CoderWorkspaceList' };
+  readonly names = coderWorkspaceResource.names;
   readonly subresources: Record<string, Subresource>;
   readonly call = coderCall(resource);
   private readonly backend: CoderBackend;
   private readonly hub = new WatchHub();
-  private readonly lists = new ListCache<CoderWorkspaceObject[]>();
+  private readonly lists = new ListCache<CoderWorkspace[]>();
   private readonly gonePollMs: number;
   private readonly goneWaitMs: number;
 
@@ -43,7 +44,7 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
     this.subresources = { log: workspaceLog(this), start: workspaceTransition(this, 'start'), stop: workspaceTransition(this, 'stop') };
   }
 
-  list(namespace: string): Promise<CoderWorkspaceObject[]> {
+  list(namespace: string): Promise<CoderWorkspace[]> {
     return this.lists.get(namespace, async () => {
       const target = this.backend.forNamespace(namespace);
       const answer = await this.call(target, '<list>', () => target.client.request('GET', '/api/v2/workspaces', { query: { q: '' } }));
@@ -51,7 +52,7 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
     });
   }
 
-  async get(namespace: string, name: string): Promise<CoderWorkspaceObject> {
+  async get(namespace: string, name: string): Promise<CoderWorkspace> {
     return workspaceObject((await this.lookup(namespace, name)).ws, namespace);
   }
 
@@ -59,7 +60,7 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
     return this.hub.subscribe(listener);
   }
 
-  async create(namespace: string, body: Record<string, any>): Promise<CoderWorkspaceObject> {
+  async create(namespace: string, body: WrittenObject<CoderWorkspaceSpec>): Promise<CoderWorkspace> {
     const name = checkCreateMeta(body, namespace);
     const [org, owner, workspace] = this.parse(name);
     const spec = body.spec ?? {};
@@ -67,7 +68,7 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
       throw badRequest(`spec.organization "${spec.organization ?? ''}" must match organization "${org}" parsed from metadata.name`);
     if (!spec.templateName) throw badRequest('spec.templateName must not be empty');
     const target = this.backend.forNamespace(namespace);
-    let ws = await createWorkspace(this, target, { name, org, owner, workspace }, spec);
+    let ws = await createWorkspace(this, target, { name, org, owner, workspace }, { ...spec, templateName: spec.templateName });
     if (spec.running === false) {
       // As the Go original: a failed stop build still answers the created workspace.
       const stop = await this.build(target, name, ws.id, 'stop').catch(() => undefined);
@@ -83,9 +84,9 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
   async update(
     namespace: string,
     name: string,
-    body: Record<string, any>,
+    body: WrittenObject<CoderWorkspaceSpec>,
     allowCreate: boolean,
-  ): Promise<{ object: CoderWorkspaceObject; created: boolean }> {
+  ): Promise<{ object: CoderWorkspace; created: boolean }> {
     let found;
     try {
       found = await this.lookup(namespace, name);
@@ -121,7 +122,7 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
   }
 
   /** Queues a delete build; the workspace is gone when the build finishes (watchUntilGone). */
-  async delete(namespace: string, name: string): Promise<{ object: CoderWorkspaceObject; deleted: boolean }> {
+  async delete(namespace: string, name: string): Promise<{ object: CoderWorkspace; deleted: boolean }> {
     const found = await this.lookup(namespace, name);
     const next = await this.build(found.target, name, found.ws.id, 'delete');
     this.lists.invalidate(namespace);
@@ -169,7 +170,7 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
     }
   }
 
-  private watchUntilGone(namespace: string, name: string, last: CoderWorkspaceObject): void {
+  private watchUntilGone(namespace: string, name: string, last: CoderWorkspace): void {
     const until = Date.now() + this.goneWaitMs;
     const poll = async () => {
       try {

@@ -43,7 +43,6 @@ function transitionObject(request: SubresourceRequest, want: Transition, outcome
 export function workspaceTransition(access: WorkspaceAccess, want: Transition): Subresource {
   return {
     verb: 'create',
-    kind: 'CoderWorkspaceTransition',
     async serve(request): Promise<SubresourceAnswer> {
       const kind = request.body?.kind;
       if (kind && kind !== 'CoderWorkspaceTransition') throw badRequest(`the body is a ${kind}, not a CoderWorkspaceTransition`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AggregatedObject } from '../../../../src/aggregated/convert/objects.ts';
+import type { AggregatedObject } from '../../../../generated/aggregated/types.ts';
 import { fieldSelector, labelSelector } from '../../../../src/aggregated/server/selectors.ts';
 import { ApiStatusError } from '../../../../src/aggregated/status.ts';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { staticBackend } from '../../../../../src/aggregated/backend.ts';
-import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
+import type { CoderTemplate } from '../../../../../generated/aggregated/types.ts';
 import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
 import { CoderTemplateVersionStorage } from '../../../../../src/aggregated/storage/codertemplateversion/template-version-storage.ts';
 import { createLogger } from '../../../../../src/runtime/logger.ts';
@@ -43,9 +43,9 @@ describe('deprecated templates', () => {
   });
 
   it('are listed with the others in codertemplates, as get finds them', async () => {
-    const got = (await templates.get(ns, 'acme.old')) as CoderTemplateObject;
+    const got = (await templates.get(ns, 'acme.old')) as CoderTemplate;
     assert.equal(got.status?.deprecated, true);
-    const listed = (await templates.list(ns)) as CoderTemplateObject[];
+    const listed = (await templates.list(ns)) as CoderTemplate[];
     assert.deepEqual(
       listed.map((t) => [t.metadata.name, t.status?.deprecated]),
       [

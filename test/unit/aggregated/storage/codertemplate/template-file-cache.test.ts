@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { staticBackend } from '../../../../../src/aggregated/backend.ts';
-import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
+import type { CoderTemplate } from '../../../../../generated/aggregated/types.ts';
 import { writeTar } from '../../../../../src/aggregated/storage/codertemplate/template-archive.ts';
 import { TemplateFileCache } from '../../../../../src/aggregated/storage/codertemplate/template-file-cache.ts';
 import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
@@ -95,7 +95,7 @@ describe('codertemplates spec.files reads', () => {
   it('downloads a template archive once however many gets read it', async () => {
     const storage = freshStorage();
     for (let i = 0; i < 20; i++) {
-      const got = (await storage.get(ns, 'acme.files')) as CoderTemplateObject;
+      const got = (await storage.get(ns, 'acme.files')) as CoderTemplate;
       assert.deepEqual(got.spec.files, { 'main.tf': mainTf });
     }
     assert.equal(downloads(), 1);
@@ -103,21 +103,21 @@ describe('codertemplates spec.files reads', () => {
 
   it('reads back new spec.files from what it uploaded, without downloading them', async () => {
     const storage = freshStorage();
-    const live = (await storage.get(ns, 'acme.files')) as CoderTemplateObject;
+    const live = (await storage.get(ns, 'acme.files')) as CoderTemplate;
     const { object } = await storage.update(ns, 'acme.files', { ...live, spec: { ...live.spec, files: { 'main.tf': '# new\n' } } }, false);
-    assert.deepEqual((object as CoderTemplateObject).spec.files, { 'main.tf': '# new\n' });
-    assert.equal(((await storage.get(ns, 'acme.files')) as CoderTemplateObject).spec.files!['main.tf'], '# new\n');
+    assert.deepEqual((object as CoderTemplate).spec.files, { 'main.tf': '# new\n' });
+    assert.equal(((await storage.get(ns, 'acme.files')) as CoderTemplate).spec.files!['main.tf'], '# new\n');
     assert.equal(downloads(), 1, 'only the first version was downloaded');
   });
 
   it('answers a metadata change Coder applied as a success when reading the files back is rate limited', async () => {
     const storage = freshStorage();
-    const live = (await freshStorage().get(ns, 'acme.files')) as CoderTemplateObject;
+    const live = (await freshStorage().get(ns, 'acme.files')) as CoderTemplate;
     coder.failNext(10, 429, { pathPrefix: '/api/v2/files/', retryAfterSeconds: 0 });
     // A replace without spec.files (kubectl replace of a manifest that leaves them out) reads no files before the write.
     const { files: _, ...spec } = live.spec;
     const { object } = await storage.update(ns, 'acme.files', { ...live, spec: { ...spec, displayName: 'Files' } }, false);
-    const updated = object as CoderTemplateObject;
+    const updated = object as CoderTemplate;
     assert.equal(updated.spec.displayName, 'Files');
     assert.equal(updated.spec.files, undefined, 'the files could not be read back');
     assert.equal(coder.state.world.templates[0]!.display_name, 'Files');

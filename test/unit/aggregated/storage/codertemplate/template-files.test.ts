@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { staticBackend } from '../../../../../src/aggregated/backend.ts';
-import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
+import type { CoderTemplate } from '../../../../../generated/aggregated/types.ts';
 import { ApiStatusError } from '../../../../../src/aggregated/status.ts';
 import { readTar, writeTar } from '../../../../../src/aggregated/storage/codertemplate/template-archive.ts';
 import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
@@ -63,27 +63,27 @@ describe('codertemplates spec.files', () => {
   });
 
   it('creates a template from uploaded files once their version imported, and shows them on get', async () => {
-    const created = (await storage.create(ns, template({ 'main.tf': mainTf, './README.md': '# hi\n' }))) as CoderTemplateObject;
+    const created = (await storage.create(ns, template({ 'main.tf': mainTf, './README.md': '# hi\n' }))) as CoderTemplate;
     const ops = coder.requests.map((r) => r.operationId).filter((op) => op !== 'getOrganization');
     assert.deepEqual(ops.slice(0, 3), ['uploadFile', 'createTemplateVersion', 'getTemplateVersion']);
     assert.equal(ops.at(-1), 'createTemplate');
     assert.equal(coder.requests.find((r) => r.operationId === 'uploadFile')!.headers['content-type'], 'application/x-tar');
     assert.deepEqual(created.spec.files, { 'main.tf': mainTf, 'README.md': '# hi\n' });
-    const got = (await storage.get(ns, 'acme.files')) as CoderTemplateObject;
+    const got = (await storage.get(ns, 'acme.files')) as CoderTemplate;
     assert.deepEqual(got.spec.files, { 'main.tf': mainTf, 'README.md': '# hi\n' });
     assert.equal(got.spec.versionID, created.spec.versionID);
-    const listed = (await storage.list(ns)) as CoderTemplateObject[];
+    const listed = (await storage.list(ns)) as CoderTemplate[];
     assert.equal(listed[0]!.spec.files, undefined, 'list leaves spec.files out');
     assert.equal(listed[0]!.metadata.resourceVersion, got.metadata.resourceVersion, 'list and get agree on the resourceVersion');
   });
 
   it('updates: a new version with the binary files and modes kept, promoted and shown; the same files again upload nothing', async () => {
     seedArchiveTemplate();
-    const before = (await storage.get(ns, 'acme.files')) as CoderTemplateObject;
+    const before = (await storage.get(ns, 'acme.files')) as CoderTemplate;
     assert.deepEqual(before.spec.files, { 'main.tf': 'old\n', 'old.tf': 'gone\n' }, 'binary.dat is hidden');
     const body = { ...before, spec: { ...before.spec, files: { 'main.tf': mainTf } } };
     const { object } = await storage.update(ns, 'acme.files', body, false);
-    const after = object as CoderTemplateObject;
+    const after = object as CoderTemplate;
     assert.notEqual(after.spec.versionID, before.spec.versionID);
     assert.deepEqual(after.spec.files, { 'main.tf': mainTf });
     assert.notEqual(after.metadata.resourceVersion, before.metadata.resourceVersion);
@@ -100,13 +100,13 @@ describe('codertemplates spec.files', () => {
 
     coder.requests.length = 0;
     const again = await storage.update(ns, 'acme.files', { ...after, spec: { ...after.spec, files: { './main.tf': mainTf } } }, false);
-    assert.equal((again.object as CoderTemplateObject).spec.versionID, after.spec.versionID);
+    assert.equal((again.object as CoderTemplate).spec.versionID, after.spec.versionID);
     assert.ok(!coder.requests.some((r) => r.operationId === 'uploadFile' || r.operationId === 'createTemplateVersion'));
   });
 
   it('answers 400 with the import error and keeps the active version when the import fails', async () => {
     seedArchiveTemplate();
-    const before = (await storage.get(ns, 'acme.files')) as CoderTemplateObject;
+    const before = (await storage.get(ns, 'acme.files')) as CoderTemplate;
     coder.state.world.failNextImports.push('terraform init: missing provider');
     const err = await rejection(
       storage.update(ns, 'acme.files', { ...before, spec: { ...before.spec, displayName: 'New', files: { 'main.tf': 'broken' } } }, false),

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { staticBackend } from '../../../../../src/aggregated/backend.ts';
-import type { CoderTemplateObject } from '../../../../../src/aggregated/convert/objects.ts';
+import type { CoderTemplate } from '../../../../../generated/aggregated/types.ts';
 import { templateMetaUpdate } from '../../../../../src/aggregated/storage/codertemplate/template-settings.ts';
 import { CoderTemplateStorage } from '../../../../../src/aggregated/storage/codertemplate/template-storage.ts';
 import { createLogger } from '../../../../../src/runtime/logger.ts';
@@ -37,10 +37,10 @@ describe('codertemplates metadata updates', () => {
   });
 
   it("changes displayName, description and icon and keeps the template's TTL, activity bump and cancel setting", async () => {
-    const live = (await storage.get(ns, 'acme.starter')) as CoderTemplateObject;
+    const live = (await storage.get(ns, 'acme.starter')) as CoderTemplate;
     const body = { ...live, spec: { ...live.spec, displayName: 'Starter', description: 'For new starters', icon: '/icon/code.svg' } };
     const { object } = await storage.update(ns, 'acme.starter', body, false);
-    const updated = object as CoderTemplateObject;
+    const updated = object as CoderTemplate;
     assert.equal(updated.spec.displayName, 'Starter');
     assert.equal(updated.spec.description, 'For new starters');
     assert.equal(updated.spec.icon, '/icon/code.svg');
@@ -59,7 +59,7 @@ describe('codertemplates metadata updates', () => {
 
   it('clears the description when spec.description is removed, keeping the settings', async () => {
     coder.state.world.templates[0]!.description = 'old';
-    const live = (await storage.get(ns, 'acme.starter')) as CoderTemplateObject;
+    const live = (await storage.get(ns, 'acme.starter')) as CoderTemplate;
     const { description: _, ...spec } = live.spec;
     await storage.update(ns, 'acme.starter', { ...live, spec }, false);
     const inCoder = coder.state.world.templates[0]!;
@@ -68,7 +68,7 @@ describe('codertemplates metadata updates', () => {
   });
 
   it('sends nothing to Coder when the metadata is already as asked', async () => {
-    const live = (await storage.get(ns, 'acme.starter')) as CoderTemplateObject;
+    const live = (await storage.get(ns, 'acme.starter')) as CoderTemplate;
     coder.requests.length = 0;
     const { object } = await storage.update(ns, 'acme.starter', live, false);
     assert.equal(object.metadata.resourceVersion, live.metadata.resourceVersion);
