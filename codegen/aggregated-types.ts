@@ -4,7 +4,7 @@
 // ObjectMeta, requires neither, since a create may use generateName), and spec is always there.
 import type { AggregatedApi } from './aggregated-load.ts';
 import type { JsonSchema } from './json-schema.ts';
-import { compileType, docComment, typeSchema } from './types.ts';
+import { compileType, objectInterfaces, typeSchema } from './types.ts';
 
 async function compiled(schema: JsonSchema, name: string): Promise<string> {
   return compileType(typeSchema(schema, name, { kubernetes: new Set(), common: new Set() }), name);
@@ -20,21 +20,15 @@ export async function aggregatedTypesFile(api: AggregatedApi): Promise<string> {
     const props = (kind.resolved.properties ?? {}) as Record<string, JsonSchema>;
     parts.push(
       [
-        docComment(String(kind.resolved.description ?? kind.kind)),
-        `export interface ${kind.kind} {`,
-        `  apiVersion: '${apiVersion}';`,
-        `  kind: '${kind.kind}';`,
-        '  metadata: AggregatedObjectMeta;',
-        ...(props.spec ? [`  spec: ${kind.kind}Spec;`] : []),
-        ...(props.status ? [`  status?: ${kind.kind}Status;`] : []),
-        '}',
-        '',
-        `export interface ${kind.names.listKind} {`,
-        `  apiVersion: '${apiVersion}';`,
-        `  kind: '${kind.names.listKind}';`,
-        '  metadata: AggregatedListMeta;',
-        `  items: ${kind.kind}[];`,
-        '}',
+        ...objectInterfaces({
+          kind: kind.kind,
+          listKind: kind.names.listKind,
+          apiVersion,
+          description: String(kind.resolved.description ?? kind.kind),
+          metadata: ['AggregatedObjectMeta', 'AggregatedListMeta'],
+          spec: props.spec ? 'required' : undefined,
+          status: Boolean(props.status),
+        }),
         '',
       ].join('\n'),
     );

@@ -96,7 +96,7 @@ export async function commonTypesFile(common: CommonSchema[]): Promise<string> {
 }
 
 /** A one-line doc comment; `*\/` inside the text would end it early. */
-export function docComment(text: string): string {
+function docComment(text: string): string {
   return `/** ${text.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim()} */`;
 }
 
@@ -116,6 +116,41 @@ function conditionConstants(kind: KindSource): string {
   return lines.join('\n');
 }
 
+/** What the interfaces of a kind's object and list are made of. */
+export interface ObjectInterfaces {
+  kind: string;
+  listKind: string;
+  apiVersion: string;
+  description: string;
+  /** The TypeScript types of the object's and the list's metadata. */
+  metadata: [string, string];
+  /** Whether the object has a spec (typed `<Kind>Spec`), and whether it is always there. */
+  spec: 'required' | 'optional' | undefined;
+  /** Whether the object has a status (typed `<Kind>Status`, never required). */
+  status: boolean;
+}
+
+/** The interfaces of a kind's object and its list, as lines. */
+export function objectInterfaces(o: ObjectInterfaces): string[] {
+  return [
+    docComment(o.description),
+    `export interface ${o.kind} {`,
+    `  apiVersion: '${o.apiVersion}';`,
+    `  kind: '${o.kind}';`,
+    `  metadata: ${o.metadata[0]};`,
+    ...(o.spec ? [`  spec${o.spec === 'required' ? '' : '?'}: ${o.kind}Spec;`] : []),
+    ...(o.status ? [`  status?: ${o.kind}Status;`] : []),
+    '}',
+    '',
+    `export interface ${o.listKind} {`,
+    `  apiVersion: '${o.apiVersion}';`,
+    `  kind: '${o.listKind}';`,
+    `  metadata: ${o.metadata[1]};`,
+    `  items: ${o.kind}[];`,
+    '}',
+  ];
+}
+
 export async function kindTypesFile(kind: KindSource, resolved: JsonSchema): Promise<string> {
   const refs: TypeRefs = { kubernetes: new Set(['V1ObjectMeta', 'V1ListMeta']), common: new Set() };
   const props = (resolved.properties ?? {}) as JsonSchema;
@@ -130,22 +165,14 @@ export async function kindTypesFile(kind: KindSource, resolved: JsonSchema): Pro
     `import type { ${[...refs.kubernetes].sort().join(', ')} } from '@kubernetes/client-node';`,
     ...(refs.common.size ? [`import type { ${[...refs.common].sort().join(', ')} } from './common.ts';`] : []),
   ];
-  const object = [
-    docComment(String(resolved.description ?? kind.kind)),
-    `export interface ${kind.kind} {`,
-    `  apiVersion: '${apiVersion}';`,
-    `  kind: '${kind.kind}';`,
-    '  metadata: V1ObjectMeta;',
-    ...(props.spec ? [`  spec${(resolved.required as string[] | undefined)?.includes('spec') ? '' : '?'}: ${kind.kind}Spec;`] : []),
-    ...(props.status ? [`  status?: ${kind.kind}Status;`] : []),
-    '}',
-    '',
-    `export interface ${kind.names.listKind} {`,
-    `  apiVersion: '${apiVersion}';`,
-    `  kind: '${kind.names.listKind}';`,
-    '  metadata: V1ListMeta;',
-    `  items: ${kind.kind}[];`,
-    '}',
-  ];
+  const object = objectInterfaces({
+    kind: kind.kind,
+    listKind: kind.names.listKind,
+    apiVersion,
+    description: String(resolved.description ?? kind.kind),
+    metadata: ['V1ObjectMeta', 'V1ListMeta'],
+    spec: props.spec ? ((resolved.required as string[] | undefined)?.includes('spec') ? 'required' : 'optional') : undefined,
+    status: Boolean(props.status),
+  });
   return [...imports, '', ...object, '', body.join('\n').trim(), '', conditionConstants(kind), ''].join('\n');
 }
