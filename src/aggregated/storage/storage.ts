@@ -48,8 +48,8 @@ export interface Subresource {
 export interface Storage {
   readonly names: AggregatedResource['names'];
   /**
-   * The verbs served, as discovery lists them, for a resource that serves fewer than all: the handlers answer
-   * 405 for any other before calling the storage. Unset: every verb that has a method below.
+   * The verbs served, for a resource that serves fewer than all (read only): the handlers answer 405 for any
+   * other before anything else. Unset: each verb goes on to its handler.
    */
   readonly verbs?: readonly string[];
   readonly subresources?: Record<string, Subresource>;
