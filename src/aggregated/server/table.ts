@@ -6,7 +6,12 @@ import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import { badRequest } from '../status.ts';
 import { partialMetadata } from './negotiation.ts';
 
-const columnsByKind = new Map(aggregatedResources.map((r) => [r.names.kind, r.columns]));
+/** A column and the steps of its jsonPath (`.spec.templateName` → spec, templateName), split once. */
+type Column = AggregatedTableColumn & { path: string[] };
+
+const columnsByKind = new Map<string, Column[]>(
+  aggregatedResources.map((r) => [r.names.kind, r.columns.map((c) => ({ ...c, path: c.jsonPath.split('.').slice(1) }))]),
+);
 
 /** kubectl prints cells as given: the age is a short duration, as kube-apiserver's own tables show it. */
 export function humanDuration(ms: number): string {
@@ -24,17 +29,16 @@ export function humanDuration(ms: number): string {
   return `${Math.floor(d / 365)}y`;
 }
 
-/** The value at `jsonPath` (`.spec.templateName`) of `obj`; undefined when a step is missing. */
-function valueAt(obj: AggregatedObject, jsonPath: string): unknown {
+/** The value at `path` of `obj`; undefined when a step is missing. */
+function valueAt(obj: AggregatedObject, path: string[]): unknown {
   let node: unknown = obj;
-  for (const key of jsonPath.split('.').slice(1))
-    node = node === null || typeof node !== 'object' ? undefined : (node as Record<string, unknown>)[key];
+  for (const key of path) node = node === null || typeof node !== 'object' ? undefined : (node as Record<string, unknown>)[key];
   return node;
 }
 
 /** A row's cell: the value, '' or false when it is missing; for an age column the time since the date. */
-function cell(obj: AggregatedObject, column: AggregatedTableColumn): unknown {
-  const value = valueAt(obj, column.jsonPath);
+function cell(obj: AggregatedObject, column: Column): unknown {
+  const value = valueAt(obj, column.path);
   if (column.cell === 'age') return value ? humanDuration(Date.now() - Date.parse(String(value))) : '<unknown>';
   return value ?? (column.definition.type === 'boolean' ? false : '');
 }
