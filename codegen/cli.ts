@@ -1,6 +1,10 @@
 // `npm run codegen`: make every generated file from schemas/. `-- --check` lists drift and exits 1;
 // `-- --dump-kubernetes` refreshes schemas/kubernetes/definitions.yaml from the test control plane.
 import { parseArgs } from 'node:util';
+import { openApiFile, resourcesFile } from './aggregated-api.ts';
+import { aggregatedApiReference } from './aggregated-docs.ts';
+import { loadAggregatedApi } from './aggregated-load.ts';
+import { aggregatedTypesFile } from './aggregated-types.ts';
 import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
 import { conditionSetsFile } from './condition-constants.ts';
@@ -62,10 +66,15 @@ async function generate(): Promise<OutputSet> {
     kinds.map((k) => `schemas/${k.file}`),
     validatorsIndexFile(kinds),
   );
+  const aggregated = loadAggregatedApi();
+  const aggregatedSources = [aggregated.file, ...aggregated.kinds.map((k) => k.file)].map((f) => `schemas/${f}`);
+  out.add('generated/aggregated/types.ts', aggregatedSources, await aggregatedTypesFile(aggregated));
+  out.add('generated/aggregated/resources.ts', aggregatedSources, resourcesFile(aggregated));
+  out.add('generated/aggregated/openapi.ts', aggregatedSources, openApiFile(aggregated));
   out.add(
     'docs/reference/api.md',
-    [...kinds.map((k) => `schemas/${k.file}`), ...conditionSets.map((c) => `schemas/${c.file}`)],
-    apiReference(kinds),
+    [...kinds.map((k) => `schemas/${k.file}`), ...conditionSets.map((c) => `schemas/${c.file}`), ...aggregatedSources],
+    `${apiReference(kinds)}\n${aggregatedApiReference(aggregated)}`,
   );
   const permissions = readPermissions();
   out.add(

@@ -57,7 +57,7 @@ function fieldRows(schema: JsonSchema, prefix: string, rows: FieldRow[]): FieldR
   return rows;
 }
 
-function kindSection(kind: ResolvedKind): string {
+export function kindSection(kind: ResolvedKind): string {
   const lines = [`## ${kind.kind}`, '', cell(String(kind.resolved.description ?? '')), ''];
   lines.push(
     '| | |',

@@ -83,7 +83,7 @@ const compileOptions = {
   ignoreMinAndMaxItems: true,
 } as const;
 
-async function compileType(schema: JsonSchema, name: string): Promise<string> {
+export async function compileType(schema: JsonSchema, name: string): Promise<string> {
   return compile(schema as never, name, compileOptions);
 }
 
@@ -95,6 +95,41 @@ export async function commonTypesFile(common: CommonSchema[]): Promise<string> {
     parts.push(await compileType(typeSchema(schema, name, refs), name));
   }
   return parts.join('\n');
+}
+
+/** What the interfaces of a kind's object and list are made of. */
+export interface ObjectInterfaces {
+  kind: string;
+  listKind: string;
+  apiVersion: string;
+  description: string;
+  /** The TypeScript types of the object's and the list's metadata. */
+  metadata: [string, string];
+  /** Whether the object has a spec (typed `<Kind>Spec`), and whether it is always there. */
+  spec: 'required' | 'optional' | undefined;
+  /** Whether the object has a status (typed `<Kind>Status`, never required). */
+  status: boolean;
+}
+
+/** The interfaces of a kind's object and its list, as lines. */
+export function objectInterfaces(o: ObjectInterfaces): string[] {
+  return [
+    docComment(o.description),
+    `export interface ${o.kind} {`,
+    `  apiVersion: '${o.apiVersion}';`,
+    `  kind: '${o.kind}';`,
+    `  metadata: ${o.metadata[0]};`,
+    ...(o.spec ? [`  spec${o.spec === 'required' ? '' : '?'}: ${o.kind}Spec;`] : []),
+    ...(o.status ? [`  status?: ${o.kind}Status;`] : []),
+    '}',
+    '',
+    `export interface ${o.listKind} {`,
+    `  apiVersion: '${o.apiVersion}';`,
+    `  kind: '${o.listKind}';`,
+    `  metadata: ${o.metadata[1]};`,
+    `  items: ${o.kind}[];`,
+    '}',
+  ];
 }
 
 export async function kindTypesFile(kind: KindSource, resolved: JsonSchema): Promise<string> {
@@ -112,22 +147,14 @@ export async function kindTypesFile(kind: KindSource, resolved: JsonSchema): Pro
     ...(refs.common.size ? [`import type { ${[...refs.common].sort().join(', ')} } from './common.ts';`] : []),
     ...conditionImports(kind),
   ];
-  const object = [
-    docComment(String(resolved.description ?? kind.kind)),
-    `export interface ${kind.kind} {`,
-    `  apiVersion: '${apiVersion}';`,
-    `  kind: '${kind.kind}';`,
-    '  metadata: V1ObjectMeta;',
-    ...(props.spec ? [`  spec${(resolved.required as string[] | undefined)?.includes('spec') ? '' : '?'}: ${kind.kind}Spec;`] : []),
-    ...(props.status ? [`  status?: ${kind.kind}Status;`] : []),
-    '}',
-    '',
-    `export interface ${kind.names.listKind} {`,
-    `  apiVersion: '${apiVersion}';`,
-    `  kind: '${kind.names.listKind}';`,
-    '  metadata: V1ListMeta;',
-    `  items: ${kind.kind}[];`,
-    '}',
-  ];
+  const object = objectInterfaces({
+    kind: kind.kind,
+    listKind: kind.names.listKind,
+    apiVersion,
+    description: String(resolved.description ?? kind.kind),
+    metadata: ['V1ObjectMeta', 'V1ListMeta'],
+    spec: props.spec ? ((resolved.required as string[] | undefined)?.includes('spec') ? 'required' : 'optional') : undefined,
+    status: Boolean(props.status),
+  });
   return [...imports, '', ...object, '', body.join('\n').trim(), '', conditionConstants(kind), ''].join('\n');
 }

@@ -2,18 +2,18 @@
 // APIService caBundle, and the HTTPS listener, with the Coder backend of the mode.
 import type { KubeHttp } from '../runtime/kube-http.ts';
 import type { Logger } from '../runtime/logger.ts';
-import { ApiServiceCaBundle } from './apiservice-ca.ts';
-import { Authenticator } from './authenticate.ts';
-import { Authorizer } from './authorize.ts';
+import { ApiServiceCaBundle } from './pki/apiservice-ca.ts';
+import { Authenticator } from './auth/authenticate.ts';
+import { Authorizer } from './auth/authorize.ts';
 import type { CoderBackend } from './backend.ts';
-import { FrontProxyTrustSource } from './front-proxy-trust.ts';
-import { NamespaceStates } from './namespace-state.ts';
-import { AggregatedServer } from './server.ts';
-import { ensureServingCert } from './serving-cert.ts';
-import { ServingCertWatch } from './serving-cert-watch.ts';
-import { templateStorage } from './template-storage.ts';
-import { templateVersionStorage } from './template-version-storage.ts';
-import { workspaceStorage } from './workspace-storage.ts';
+import { FrontProxyTrustSource } from './auth/front-proxy-trust.ts';
+import { NamespaceStates } from './server/namespace-state.ts';
+import { AggregatedServer } from './server/server.ts';
+import { ensureServingCert } from './pki/serving-cert.ts';
+import { ServingCertWatch } from './pki/serving-cert-watch.ts';
+import { CoderTemplateStorage } from './storage/codertemplate/template-storage.ts';
+import { CoderTemplateVersionStorage } from './storage/codertemplateversion/template-version-storage.ts';
+import { CoderWorkspaceStorage } from './storage/coderworkspace/workspace-storage.ts';
 
 export interface AggregatedApiServerInput {
   http: KubeHttp;
@@ -40,12 +40,12 @@ export async function startAggregatedApiServer(input: AggregatedApiServerInput):
     server?.updateTls({ cert: serving.cert, key: serving.key, clientCAs: t.caPem }),
   );
   await trust.start();
-  const templates = templateStorage(input.backend, { logger });
+  const templates = new CoderTemplateStorage(input.backend, { logger });
   server = new AggregatedServer({
     authenticator: new Authenticator(input.http, () => trust.current),
     authorizer: new Authorizer(input.http),
     namespaces: new NamespaceStates(input.http),
-    storages: [workspaceStorage(input.backend), templates, templateVersionStorage(input.backend, templates)],
+    storages: [new CoderWorkspaceStorage(input.backend), templates, new CoderTemplateVersionStorage(input.backend, templates)],
     servedNamespaces: () => input.backend.namespaces(),
     inflight: input.inflight,
     logger,

@@ -1,7 +1,10 @@
 // metav1.Status answers of the aggregated API server, and the error that carries one out of a handler.
-export const group = 'aggregation.coder.com';
-export const version = 'v1alpha1';
-export const groupVersion = `${group}/${version}`;
+import { aggregatedGroup, aggregatedGroupVersion, aggregatedVersion } from '../../generated/aggregated/resources.ts';
+
+/** The group served (schemas/aggregated/group.yaml), named in Status details and messages. */
+export const group = aggregatedGroup;
+export const version = aggregatedVersion;
+export const groupVersion = aggregatedGroupVersion;
 
 export interface StatusBody {
   kind: 'Status';

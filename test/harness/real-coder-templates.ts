@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { readTar, writeTar } from '../../src/aggregated/template-archive.ts';
+import { readTar, writeTar } from '../../src/aggregated/storage/codertemplate/template-archive.ts';
 import { binaries } from './binaries.ts';
 import { freePort } from './ports.ts';
 import { ManagedProcess } from './process.ts';

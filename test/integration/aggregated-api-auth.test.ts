@@ -21,7 +21,7 @@ import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { operatorNamespace, type RunningOperator } from '../harness/operator.ts';
 import { createPki, type ClientCert, type Pki } from '../harness/pki.ts';
 import { eventually } from '../harness/wait.ts';
-import { issueServingCert, servingNames } from '../../src/aggregated/serving-pki.ts';
+import { issueServingCert, servingNames } from '../../src/aggregated/pki/serving-pki.ts';
 import { selfSignedCert } from '../../src/runtime/self-signed-cert.ts';
 
 const token = 'aggregated1-operatortokenvalue0000000';

@@ -4,7 +4,7 @@
 // (reference aggregated-api-and-mcp.md §2.1, §2.7, §2.8, §2.13).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { readTar } from '../../src/aggregated/template-archive.ts';
+import { readTar } from '../../src/aggregated/storage/codertemplate/template-archive.ts';
 import { startAggregatedApi } from '../harness/aggregated-api.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import {

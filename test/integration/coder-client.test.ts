@@ -12,7 +12,7 @@ import {
   TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from '../../src/coder/errors.ts';
-import { templateMetaUpdate } from '../../src/aggregated/template-settings.ts';
+import { templateMetaUpdate } from '../../src/aggregated/storage/codertemplate/template-settings.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { seedOrganization, seedTemplateWithVersion } from '../harness/coder-api-double/workspace-world.ts';
 import { coderApiDocument } from '../harness/coder-api-double/document.ts';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlPlaneBackend, staticBackend } from '../../../src/aggregated/backend.ts';
 import { ApiStatusError } from '../../../src/aggregated/status.ts';
-import { workspaceStorage } from '../../../src/aggregated/workspace-storage.ts';
+import { CoderWorkspaceStorage } from '../../../src/aggregated/storage/coderworkspace/workspace-storage.ts';
 import { coderClientFactory } from '../../../src/controlplane/coder-client.ts';
 import { controllerOwnerReference } from '../../../src/runtime/object-names.ts';
 import { operatorTokenMarks } from '../../../src/controlplane/operator-token-marks.ts';
@@ -76,7 +76,7 @@ describe('the control-plane backend (--app=all)', () => {
   it('serves a namespace with its one eligible control plane, with the operator token', async () => {
     const backend = backendOf([cp]);
     assert.deepEqual(backend.namespaces(), ['coder']);
-    const items = await workspaceStorage(backend).list('coder');
+    const items = await new CoderWorkspaceStorage(backend).list('coder');
     assert.deepEqual(
       items.map((w) => w.metadata.name),
       ['acme.alice.dev'],
@@ -112,7 +112,7 @@ describe('the control-plane backend (--app=all)', () => {
 
   it('answers 503 naming the control plane when Coder refuses the operator token, never 401 or 403', async () => {
     coder.failNext(1, 401, { message: 'API key expired', pathPrefix: '/api/v2/users/' });
-    await assert.rejects(workspaceStorage(backendOf([cp])).get('coder', 'acme.alice.dev'), (err: ApiStatusError) => {
+    await assert.rejects(new CoderWorkspaceStorage(backendOf([cp])).get('coder', 'acme.alice.dev'), (err: ApiStatusError) => {
       assert.equal(err.code, 503);
       assert.match(err.message, /Coder refused the operator token of CoderControlPlane "coder\/coder" \(401\)/);
       assert.doesNotMatch(err.message, /127\.0\.0\.1/, 'no Coder URL in the message');
@@ -129,7 +129,7 @@ describe('the control-plane backend (--app=all)', () => {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     try {
       coder.redirect('/api/v2/users/', { to: `http://127.0.0.1:${(other.address() as AddressInfo).port}/api/v2/users/`, times: 1 });
-      await assert.rejects(workspaceStorage(backendOf([cp])).get('coder', 'acme.alice.dev'), (err: ApiStatusError) => {
+      await assert.rejects(new CoderWorkspaceStorage(backendOf([cp])).get('coder', 'acme.alice.dev'), (err: ApiStatusError) => {
         assert.equal(err.code, 500);
         assert.match(err.message, /redirected to another origin; the call was refused/);
         return true;
@@ -172,7 +172,7 @@ describe('the static backend (--app=aggregated-apiserver, §1.1)', () => {
     t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const backend = staticBackend({ url: coder.url, tokenFile: file, namespace: 'coder', timeoutMs: 1000, logger });
     const tokenSent = async () => {
-      await workspaceStorage(backend).list('coder');
+      await new CoderWorkspaceStorage(backend).list('coder');
       return coder.requests.at(-1)!.token;
     };
     assert.equal(await tokenSent(), token);

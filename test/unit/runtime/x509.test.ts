@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueServingCert, newServingCa } from '../../../src/aggregated/serving-pki.ts';
+import { issueServingCert, newServingCa } from '../../../src/aggregated/pki/serving-pki.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'x509-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

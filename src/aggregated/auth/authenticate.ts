@@ -1,0 +1,122 @@
+// Who sent a request: a bearer token (TokenReview, cached 10 s; failed reviews limited per source
+// address) wins; else a client certificate from the front proxy, whose X-Remote-* headers name the user;
+// else a client certificate of the cluster's client CA (CN = user, O = groups). A certificate counts only
+// when it and its CA may be used for client authentication. Anything else is anonymous, which only the
+// health paths accept.
+import { createHash, X509Certificate } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { reviewToken, type KubeUser } from '../../runtime/access-review.ts';
+import { BoundedCache } from '../../runtime/bounded-cache.ts';
+import type { KubeHttp } from '../../runtime/kube-http.ts';
+import { FailedReviewLimit } from './failed-review-limit.ts';
+import type { FrontProxyTrust } from './front-proxy-trust.ts';
+
+export type UserInfo = KubeUser;
+
+const tokenCacheMs = 10_000;
+const maxCachedTokens = 1024;
+
+const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
+const anyExtendedKeyUsage = '2.5.29.37.0';
+
+/**
+ * As Go's x509 verification for client certificates: a certificate without extended key usages may be
+ * used for anything; one with them must list clientAuth (or any usage).
+ */
+function allowsClientAuth(cert: X509Certificate): boolean {
+  const usages = cert.keyUsage ?? [];
+  return usages.length === 0 || usages.includes(clientAuthUsage) || usages.includes(anyExtendedKeyUsage);
+}
+
+function issuedBy(cert: X509Certificate, cas: X509Certificate[], now: Date): boolean {
+  const valid = new Date(cert.validFrom) <= now && now <= new Date(cert.validTo);
+  return valid && allowsClientAuth(cert) && cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey) && allowsClientAuth(ca));
+}
+
+function subjectField(cert: X509Certificate, field: 'CN' | 'O'): string[] {
+  return cert.subject
+    .split('\n')
+    .filter((line) => line.startsWith(`${field}=`))
+    .map((line) => line.slice(field.length + 1));
+}
+
+/** Every value of each header, one per line as sent: `req.headers` would join repeated lines with ", ". */
+function headerValues(req: IncomingMessage, names: string[]): string[] {
+  return names.flatMap((name) => req.headersDistinct[name.toLowerCase()] ?? []);
+}
+
+/** An extra's key as kube-apiserver escaped it into a header name; invalid escaping is kept as sent, as Go's requestheader does. */
+function unescapeExtraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
+export class Authenticator {
+  private readonly http: KubeHttp;
+  private readonly trust: () => FrontProxyTrust | undefined;
+  private readonly tokens = new BoundedCache<{ user?: UserInfo }>({ maxEntries: maxCachedTokens, ttlMs: tokenCacheMs });
+  private readonly failedReviews = new FailedReviewLimit();
+
+  constructor(http: KubeHttp, trust: () => FrontProxyTrust | undefined) {
+    this.http = http;
+    this.trust = trust;
+  }
+
+  /** The user, or undefined for an anonymous or unverifiable request; a 429 when its source sent too many unknown tokens. */
+  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const authorization = req.headers.authorization;
+    if (authorization) {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+      return token ? this.reviewToken(token, req.socket.remoteAddress ?? '') : undefined;
+    }
+    const socket = req.socket as TLSSocket;
+    const raw = socket.getPeerCertificate?.()?.raw;
+    const trust = this.trust();
+    if (!raw || !trust) return undefined;
+    const cert = new X509Certificate(raw);
+    const now = new Date();
+    if (issuedBy(cert, trust.requestHeaderCAs, now)) {
+      const cn = subjectField(cert, 'CN')[0] ?? '';
+      if (trust.allowedNames.length > 0 && !trust.allowedNames.includes(cn)) return undefined;
+      const username = headerValues(req, trust.usernameHeaders)[0];
+      if (!username) return undefined;
+      const groups = headerValues(req, trust.groupHeaders);
+      const extra: Record<string, string[]> = {};
+      for (const [name, values] of Object.entries(req.headersDistinct)) {
+        const prefix = trust.extraHeaderPrefixes.find((p) => name.startsWith(p.toLowerCase()));
+        if (!prefix || !values) continue;
+        // Node gives the name lowercased; unescaped after that, as Go does ("%41" stays "A").
+        const key = unescapeExtraKey(name.slice(prefix.length));
+        (extra[key] ??= []).push(...values);
+      }
+      return { username, groups: [...new Set([...groups, 'system:authenticated'])], extra };
+    }
+    if (issuedBy(cert, trust.clientCAs, now)) {
+      const username = subjectField(cert, 'CN')[0];
+      if (!username) return undefined;
+      return { username, groups: [...subjectField(cert, 'O'), 'system:authenticated'], extra: {} };
+    }
+    return undefined;
+  }
+
+  private async reviewToken(token: string, source: string): Promise<UserInfo | undefined> {
+    const key = createHash('sha256').update(token).digest('hex');
+    const cached = this.tokens.get(key);
+    if (cached) return cached.user;
+    this.failedReviews.check(source);
+    let user: UserInfo | undefined;
+    try {
+      user = await reviewToken(this.http, token);
+    } catch {
+      // A TokenReview outage is a 401 for the caller, not cached.
+      return undefined;
+    }
+    if (!user) this.failedReviews.failed(source);
+    this.tokens.set(key, { user });
+    return user;
+  }
+}
