@@ -30,6 +30,11 @@ export interface StepOutcome<Status> {
   conditionsOnly?: boolean;
   /** A failure that may pass on its own: thrown once the status is written, so the queue backs off. */
   error?: Error;
+  /**
+   * The status fields record what a step made outside the cluster and cannot find again (a key Coder shows only
+   * once): the status is written even when the operator is shutting down, which otherwise drops it.
+   */
+  durable?: boolean;
 }
 
 /** The outcomes of a reconcile's steps so far, merged. */
@@ -40,6 +45,7 @@ export class Outcomes<Status> {
   stop: true | Stop | undefined;
   conditionsOnly = false;
   error: Error | undefined;
+  durable = false;
 
   /** Adds `outcome`; later steps win on the same condition type or status field, the soonest requeue wins. */
   add(outcome: StepOutcome<Status>): this {
@@ -49,6 +55,7 @@ export class Outcomes<Status> {
     if (outcome.stop) this.stop = outcome.stop;
     if (outcome.conditionsOnly) this.conditionsOnly = true;
     if (outcome.error) this.error = outcome.error;
+    if (outcome.durable) this.durable = true;
     return this;
   }
 
