@@ -1,7 +1,7 @@
 // What runs, for the kinds with pods (the control plane, provisioners, proxies): whether the Deployment has at
 // least one ready pod (DeploymentReady), its ready replicas and the phase they give.
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionInput } from '../../../runtime/conditions.ts';
 
 export function readyReplicas(deployment: V1Deployment | undefined): number {
   return deployment?.status?.readyReplicas ?? 0;
