@@ -32,7 +32,7 @@ export class OwnedChildren {
 
   /** Whether `obj` (as the cache or the API server has it) is controlled by the owner. */
   controls(obj: KubeObject): boolean {
-    return isControllerOwnedBy(obj as Parameters<typeof isControllerOwnedBy>[0], this.owner);
+    return isControllerOwnedBy(obj, this.owner);
   }
 }
 
