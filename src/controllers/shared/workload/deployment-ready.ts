@@ -14,7 +14,7 @@ export interface DeploymentReadyDeclaration {
 }
 
 /** `pod` names the pods in messages ("Coder", "proxy"); `notApplied` is the message while there is no Deployment yet. */
-export function deploymentReadyCondition(
+function deploymentReadyCondition(
   deployment: V1Deployment | undefined,
   declaration: DeploymentReadyDeclaration,
   pod: string,
