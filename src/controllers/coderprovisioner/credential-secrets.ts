@@ -86,7 +86,7 @@ export function checkCredentialSecrets(p: CoderProvisioner, secretOf: (name: str
   };
 }
 
-/** The key Secret when every Secret may be used: what it holds, and the object as read (to apply over). */
+/** CredentialSecretReady; while it is True, what the key Secret holds and the object as read (to apply over). */
 export type CredentialOutcome = StepOutcome<CoderProvisionerStatus> &
   ({ stop: true } | { stop?: undefined; keySecret: KeySecretState; liveKeySecret: V1Secret | undefined });
 
