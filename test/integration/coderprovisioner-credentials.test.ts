@@ -6,7 +6,7 @@ import { AppsV1Api, CoreV1Api, EventsV1Api, type V1Secret } from '@kubernetes/cl
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { coderProvisionerClient, type CoderProvisionerClient } from '../../generated/clients/index.ts';
-import { secretsReferencedBy } from '../../src/controllers/shared/pod-spec.ts';
+import { secretsReferencedBy } from '../../src/controllers/shared/workload/pod-spec.ts';
 import { controlPlaneWithOperatorAccess } from '../harness/control-plane-with-access.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { coderControlPlaneClient, coderWorkspaceProxyClient, type CoderWorkspaceProxyClient } from '../../generated/clients/index.ts';
 import type { CoderControlPlaneClient } from '../../generated/clients/codercontrolplane.ts';
 import type { CoderWorkspaceProxy } from '../../generated/types/coderworkspaceproxy.ts';
-import { secretsReferencedBy } from '../../src/controllers/shared/pod-spec.ts';
+import { secretsReferencedBy } from '../../src/controllers/shared/workload/pod-spec.ts';
 import { apiStatus } from '../harness/api-status.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase, query } from '../harness/coder-database.ts';

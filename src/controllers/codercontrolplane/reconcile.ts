@@ -9,12 +9,12 @@ import type { ReconcileContext } from '../../runtime/controller.ts';
 import { findCondition } from '../../runtime/conditions.ts';
 import { isNamespaceTerminatingError, isTerminating } from '../../runtime/namespace-terminating.ts';
 import { refusedSpec } from '../shared/child-refused.ts';
-import { readyReplicas } from '../shared/deployment-ready.ts';
+import { readyReplicas } from '../shared/workload/deployment-ready.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
 import type { Outcomes, StepOutcome } from '../shared/reconcile/outcome.ts';
 import { checkSchema, specValidCondition } from '../shared/spec-check.ts';
-import { applyChildren, deleteUnwantedWorkspaceRbac } from './children.ts';
+import { applyChildren } from './children.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { conflictingConfigurationCondition, hasConflictingDatabaseConfig, resolveDatabaseSecret } from './database-secret.ts';
 import { workspaceNamespaces } from './desired/workspace-rbac.ts';
@@ -23,6 +23,7 @@ import { reconcileLicense } from './license.ts';
 import { reconcileOperatorAccess } from './operator-access.ts';
 import { controlPlaneReadyRule } from './readiness.ts';
 import { controlPlaneWorkload } from './status.ts';
+import { deleteUnwantedWorkspaceRbac } from './workspace-rbac-apply.ts';
 
 type Out = Outcomes<CoderControlPlaneStatus>;
 

@@ -6,7 +6,7 @@ import {
   type CoderControlPlaneStatus,
 } from '../../../generated/types/codercontrolplane.ts';
 import { statusURL } from '../../controlplane/endpoints.ts';
-import { workloadStatus } from '../shared/deployment-ready.ts';
+import { workloadStatus } from '../shared/workload/deployment-ready.ts';
 import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 
 export function controlPlaneWorkload(cp: CoderControlPlane, deployment: V1Deployment | undefined): StepOutcome<CoderControlPlaneStatus> {

@@ -2,99 +2,111 @@
 // Deployment. Applied only when they differ, and never over a same-named object the operator did not
 // create for this provisioner (the key Secret has its own rule: credential-secrets.ts).
 import type { V1Deployment, V1Secret } from '@kubernetes/client-node';
-import { CoderProvisionerConditions as C, type CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
-import type { KubeObject } from '../../runtime/informer.ts';
+import { coderProvisionerResource } from '../../../generated/clients/coderprovisioner.ts';
+import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import {
+  CoderProvisionerConditions as C,
+  type CoderProvisioner,
+  type CoderProvisionerStatus,
+} from '../../../generated/types/coderprovisioner.ts';
 import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
-import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
-import { applyTarget } from '../shared/foreign-object.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
-import { liveRestartedAt, secretsReferencedBy } from '../shared/pod-spec.ts';
+import { builtinResources } from '../../runtime/resource.ts';
+import { refusedSpec } from '../shared/child-refused.ts';
+import { warnOnNewProblem } from '../shared/event-target.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import { notControlledMessage, OwnedChildren } from '../shared/workload/owned-children.ts';
+import { liveRestartedAt } from '../shared/workload/pod-spec.ts';
 import type { ProvisionerContext } from './context.ts';
+import type { KeySecretState } from './credential-secrets.ts';
 import { buildDeployment } from './desired/deployment.ts';
 import { buildKeySecret } from './desired/key-secret.ts';
 import { defaultImage, keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
 import { buildRole, buildRoleBinding, buildServiceAccount } from './desired/rbac.ts';
-import { deploymentReadyCondition } from './readiness.ts';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
+import type { KeyInUse } from './key-step.ts';
 
-export interface ChildrenOutcome {
+/** ProvisionerKeySecretReady, and DeploymentReady while a child is someone else's; carries the Deployment (undefined then). */
+export interface ChildrenOutcome extends StepOutcome<CoderProvisionerStatus> {
   deployment: V1Deployment | undefined;
-  condition: ConditionInput;
 }
 
-/** The key Secret with `key` at its key; `created` when the operator creates (or already controls) it. */
-export async function applyKeySecret(
-  ctx: ProvisionerContext,
-  p: CoderProvisioner,
-  key: string,
-  created: boolean,
-  live: V1Secret | undefined,
-) {
-  await ctx.writer.apply(builtinResources.secret, buildKeySecret(p, keySecretRef(p), key, created), live);
-}
-
-/** Builds everything first (SpecError leaves the cluster unchanged), then applies in order, the Deployment last. */
-export async function applyChildren(
+/**
+ * The key Secret (written only with a new key: a cached Secret may be older than the one a previous reconcile
+ * wrote) and the children. When Coder made the key in this reconcile, a failure here must not lose it: the
+ * key step's status fields are already in the outcome, and only they tell the next attempt that the key is
+ * this provisioner's (else it meets a key it never recorded, and reports KeyNameTaken). So the failure is
+ * reported with them: a child the API server refuses in SpecValid, any other error thrown once the status is
+ * written.
+ */
+export async function applyKeySecretAndChildren(
   ctx: ProvisionerContext,
   p: CoderProvisioner,
   cp: CoderControlPlane,
-  keyID: string,
+  key: KeyInUse,
+  keySecret: { keySecret: KeySecretState; liveKeySecret: V1Secret | undefined },
 ): Promise<ChildrenOutcome> {
+  try {
+    if (key.created) {
+      const created = keySecret.keySecret.kind === 'absent' || keySecret.keySecret.created;
+      await ctx.writer.apply(builtinResources.secret, buildKeySecret(p, keySecretRef(p), key.key, created), keySecret.liveKeySecret);
+    }
+    return await applyChildren(ctx, p, cp, key.keyID);
+  } catch (err) {
+    if (!key.created) throw err;
+    const refused = await refusedSpec<CoderProvisionerStatus>(ctx, coderProvisionerResource, p, C.SpecValid, err);
+    if (refused) return { ...refused, conditionsOnly: false, deployment: undefined };
+    return { error: err instanceof Error ? err : new Error(String(err)), deployment: undefined };
+  }
+}
+
+/** Builds everything first (SpecError leaves the cluster unchanged), then applies in order, the Deployment last. */
+async function applyChildren(ctx: ProvisionerContext, p: CoderProvisioner, cp: CoderControlPlane, keyID: string): Promise<ChildrenOutcome> {
   const ns = namespaceOf(p);
   const name = workloadName(p);
+  const children = new OwnedChildren(ctx.writer, p);
   const liveDeployment = ctx.caches.deployments.get(ns, name);
   const deployment = buildDeployment(p, {
     coderURL: cp.status!.url!,
     defaultImage: cp.spec?.image || defaultImage,
     keyID,
-    restartedAt: liveDeployment && isControllerOwnedBy(liveDeployment, p) ? liveRestartedAt(liveDeployment) : undefined,
+    restartedAt: liveDeployment && children.controls(liveDeployment) ? liveRestartedAt(liveDeployment) : undefined,
   });
-  const foreign: string[] = [];
-  const applyOwned = async (resource: ResourceKind, obj: KubeObject, cached: KubeObject | undefined) => {
-    const target = await applyTarget(ctx.writer, resource, obj, cached, (live) => isControllerOwnedBy(live as V1Secret, p));
-    if (target.foreign) foreign.push(target.description);
-    else return (await ctx.writer.apply(resource, obj, target.live)).object;
-  };
   const serviceAccount = buildServiceAccount(p);
   // The pods' ServiceAccount first (the API server refuses pods whose ServiceAccount does not exist) and the
   // Role before its binding (binding a Role that does not exist yet is refused as an escalation); the
   // binding and the Deployment at once.
-  await applyOwned(builtinResources.serviceAccount, serviceAccount, ctx.caches.serviceAccounts.get(ns, serviceAccount.metadata!.name!));
-  await applyOwned(builtinResources.role, buildRole(p), ctx.caches.roles.get(ns, name));
+  await children.apply(builtinResources.serviceAccount, serviceAccount, ctx.caches.serviceAccounts.get(ns, serviceAccount.metadata!.name!));
+  await children.apply(builtinResources.role, buildRole(p), ctx.caches.roles.get(ns, name));
   const [, applied] = await allOrFirstFailure([
-    applyOwned(builtinResources.roleBinding, buildRoleBinding(p), ctx.caches.roleBindings.get(ns, name)),
-    applyOwned(builtinResources.deployment, deployment, liveDeployment),
+    children.apply(builtinResources.roleBinding, buildRoleBinding(p), ctx.caches.roleBindings.get(ns, name)),
+    children.apply(builtinResources.deployment, deployment, liveDeployment),
   ]);
-  if (foreign.length) {
-    return {
-      deployment: undefined,
-      condition: {
-        type: C.DeploymentReady.type,
-        status: 'False',
-        reason: C.DeploymentReady.reasons.ObjectNotOwned,
-        message: `${foreign.toSorted().join(', ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not controlled by this provisioner; the operator leaves them untouched. Delete or rename them.`,
-      },
+  const ref = keySecretRef(p);
+  const conditions = {
+    [C.ProvisionerKeySecretReady.type]: {
+      type: C.ProvisionerKeySecretReady.type,
+      status: 'True' as const,
+      reason: C.ProvisionerKeySecretReady.reasons.SecretReady,
+      message: `Secret "${ref.name}" holds the provisioner key at key "${ref.key}".`,
+    },
+  };
+  if (children.foreign.length) {
+    const notOwned = {
+      type: C.DeploymentReady.type,
+      status: 'False' as const,
+      reason: C.DeploymentReady.reasons.ObjectNotOwned,
+      message: `${notControlledMessage(children.foreign, 'this provisioner')}; the operator leaves them untouched. Delete or rename them.`,
     };
+    // Not in the kind's warnings: DeploymentReady is False too while pods start, which is no problem to warn of.
+    await warnOnNewProblem(ctx.events, p, notOwned, 'ApplyChildren');
+    return { conditions: { ...conditions, [C.DeploymentReady.type]: notOwned }, deployment: undefined };
   }
   // The cache holds the newest status the Deployment controller wrote, once it has seen the object.
-  const current = ctx.caches.deployments.get(ns, name) ?? (applied as V1Deployment);
-  return { deployment: current, condition: deploymentReadyCondition(current) };
+  return { conditions, deployment: ctx.caches.deployments.get(ns, name) ?? applied };
 }
 
 /** The Deployment this provisioner controls, as the cache has it. */
 export function ownedDeployment(ctx: ProvisionerContext, p: CoderProvisioner): V1Deployment | undefined {
   const live = ctx.caches.deployments.get(namespaceOf(p), workloadName(p));
   return live && isControllerOwnedBy(live, p) ? live : undefined;
-}
-
-/**
- * A Secret whose consent is gone must not reach another pod: the Deployment is deleted when its pod
- * template still hands one of `refused` to the daemons. Returns whether it deleted.
- */
-export async function removeDeploymentReferencing(ctx: ProvisionerContext, p: CoderProvisioner, refused: Set<string>): Promise<boolean> {
-  const live = ownedDeployment(ctx, p);
-  if (!live || ![...secretsReferencedBy(live)].some((name) => refused.has(name))) return false;
-  // By UID: a same-named Deployment made since the cache saw this one is not this provisioner's to delete.
-  return ctx.writer.deleteExactly(builtinResources.deployment, live);
 }

@@ -5,13 +5,14 @@ import { coderControlPlaneResource } from '../../../generated/clients/codercontr
 import { coderProvisionerResource } from '../../../generated/clients/coderprovisioner.ts';
 import type { CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
 import { builtinResources } from '../../runtime/resource.ts';
+import { reconcileKind } from '../shared/reconcile/kind.ts';
 import { watchReferences } from '../shared/reference-watches.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keySecretRef } from './desired/names.ts';
 import { keyCleanupFinalizer } from './finalize.ts';
-import { reconcileProvisioner } from './reconcile.ts';
+import { provisionerKind } from './reconcile.ts';
 
 const controllerName = 'coderprovisioner';
 
@@ -49,6 +50,6 @@ export const setup: ControllerSetup = (manager, deps) => {
     .owns(builtinResources.role, childDrift)
     .owns(builtinResources.roleBinding, childDrift);
   return watchReferences(builder, provisioners, { controlPlanes: referencedControlPlanes, secrets: referencedSecrets }).build(
-    (request, rc) => reconcileProvisioner(ctx, request, rc),
+    (request, rc) => reconcileKind(ctx, provisionerKind, request, rc),
   );
 };

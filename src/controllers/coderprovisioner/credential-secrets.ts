@@ -1,13 +1,23 @@
 // The credential Secret rule (design §5) for every Secret a provisioner reads or hands to its pods that it
 // did not create: the key Secret named by spec.key.secretName when it already exists, and each extraEnv
-// secretKeyRef. Pure: decides CredentialSecretReady and which Secrets must not reach a pod.
+// secretKeyRef. checkCredentialSecrets decides (pure) CredentialSecretReady and which Secrets must not reach a
+// pod; the step stops the reconcile on a refusal, before any key call, and removes a Deployment whose pods
+// still receive a refused Secret.
 import type { V1Secret } from '@kubernetes/client-node';
-import { CoderProvisionerConditions, type CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
+import {
+  CoderProvisionerConditions,
+  type CoderProvisioner,
+  type CoderProvisionerStatus,
+} from '../../../generated/types/coderprovisioner.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
-import { credentialConsent, resolveCredentialSecret } from '../shared/credential-secret.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
+import { builtinResources } from '../../runtime/resource.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import { keySecretRef } from './desired/names.ts';
+import { credentialConsent, resolveCredentialSecret } from '../shared/credential-secret.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import { removeDeploymentReferencing } from '../shared/workload/withdrawn-secret.ts';
+import type { ProvisionerContext } from './context.ts';
+import { keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
 
 const { CredentialSecretReady } = CoderProvisionerConditions;
 
@@ -74,4 +84,23 @@ export function checkCredentialSecrets(p: CoderProvisioner, secretOf: (name: str
     keySecret,
     refused,
   };
+}
+
+/** CredentialSecretReady; while it is True, what the key Secret holds and the object as read (to apply over). */
+export type CredentialOutcome = StepOutcome<CoderProvisionerStatus> &
+  ({ stop: true } | { stop?: undefined; keySecret: KeySecretState; liveKeySecret: V1Secret | undefined });
+
+export async function credentialSecretsStep(ctx: ProvisionerContext, p: CoderProvisioner): Promise<CredentialOutcome> {
+  const ns = namespaceOf(p);
+  const ref = keySecretRef(p);
+  // An absent key Secret is created: look live first, in case the cache has not seen one made a moment ago.
+  const liveKeySecret = ctx.caches.secrets.get(ns, ref.name) ?? (await ctx.writer.get<V1Secret>(builtinResources.secret, ns, ref.name));
+  const credentials = checkCredentialSecrets(p, (name) => (name === ref.name ? liveKeySecret : ctx.caches.secrets.get(ns, name)));
+  const conditions = { [CredentialSecretReady.type]: credentials.condition };
+  if (credentials.condition.status === 'False') {
+    const deployment = ctx.caches.deployments.get(ns, workloadName(p));
+    await removeDeploymentReferencing(ctx, p, deployment, credentials.refused, { pods: 'provisioner', action: 'CheckCredentialSecrets' });
+    return { conditions, stop: true };
+  }
+  return { conditions, keySecret: credentials.keySecret!, liveKeySecret };
 }

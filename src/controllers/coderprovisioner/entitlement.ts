@@ -2,15 +2,16 @@
 // external_provisioner_daemons feature. The control plane's entitlement snapshot is used when it holds a
 // value; otherwise Coder is asked. While False nothing else is reconciled.
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { CoderProvisionerConditions } from '../../../generated/types/coderprovisioner.ts';
+import { CoderProvisionerConditions, type CoderProvisionerStatus } from '../../../generated/types/coderprovisioner.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 
 const { ExternalProvisionersEntitled: E } = CoderProvisionerConditions;
 export const entitlementRecheckMs = 2 * 60_000;
 
-export interface EntitlementOutcome {
+interface EntitlementOutcome {
   condition: ConditionInput;
   requeueAfterMs?: number;
 }
@@ -29,7 +30,17 @@ const notEntitled: ConditionInput = {
     'The Coder license does not include external provisioner daemons (external_provisioner_daemons); install a Premium or Enterprise license. Checked again when the control plane reads a new license.',
 };
 
-export async function checkEntitlement(cp: CoderControlPlane, client: CoderClient, signal?: AbortSignal): Promise<EntitlementOutcome> {
+/** ExternalProvisionersEntitled; the steps stop while it is not True. */
+export async function checkEntitlement(
+  cp: CoderControlPlane,
+  client: CoderClient,
+  signal?: AbortSignal,
+): Promise<StepOutcome<CoderProvisionerStatus>> {
+  const { condition, requeueAfterMs } = await readEntitlement(cp, client, signal);
+  return { conditions: { [E.type]: condition }, requeueAfterMs, ...(condition.status === 'True' ? {} : { stop: true as const }) };
+}
+
+async function readEntitlement(cp: CoderControlPlane, client: CoderClient, signal?: AbortSignal): Promise<EntitlementOutcome> {
   // The control plane refreshes its snapshot every 2 minutes and writes it when it changes, which reconciles
   // every provisioner of it: a definite value there is current.
   const cached = cp.status?.externalProvisionerDaemonsEntitlement;

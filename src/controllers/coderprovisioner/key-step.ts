@@ -1,7 +1,8 @@
 // Whether the provisioner key must be (re)created, and doing it: a key is created when the key Secret holds
 // none or the status does not describe one, and rotated when the organization, key name, tags or control
 // plane changed. Otherwise Coder is not called. Only the key whose id the status records is ever rotated
-// or deleted; a key of the wanted name with another id is reported as KeyNameTaken.
+// or deleted; a key of the wanted name with another id is reported as KeyNameTaken. The step records the
+// key in the status fields (the next reconcile decides from them) and stops the reconcile while there is none.
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import {
   CoderProvisionerConditions as C,
@@ -10,10 +11,18 @@ import {
 } from '../../../generated/types/coderprovisioner.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { CoderApiError } from '../../coder/errors.ts';
+import type { ReconcileContext } from '../../runtime/controller.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
-import { keyName, organizationName, tagsHash, tagsOf } from './desired/names.ts';
+import { eventTarget } from '../shared/event-target.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import type { ProvisionerContext } from './context.ts';
+import { keyName, keySecretRef, organizationName, tagsHash, tagsOf } from './desired/names.ts';
 import { createKey, deleteRecordedKey, KeyNameTakenError } from './provisioner-key.ts';
+
+const keyRetryMs = 30_000;
+/** Someone else's key of that name goes only when a Coder admin deletes it, which no watch shows. */
+const keyNameTakenRetryMs = 120_000;
 
 /** The status fields that describe the key last applied. */
 export type AppliedKey = Pick<
@@ -59,7 +68,7 @@ const ready = (message: string): ConditionInput => ({
 });
 
 /** Whether Coder must be called: the key Secret holds no key, the status describes no key, or the key's identity changed. */
-export function keyCallNeeded(p: CoderProvisioner, controlPlaneName: string, secretKey: string): boolean {
+function keyCallNeeded(p: CoderProvisioner, controlPlaneName: string, secretKey: string): boolean {
   return keyDrift(p, controlPlaneName).length > 0 || secretKey === '' || !complete(p.status);
 }
 
@@ -164,4 +173,39 @@ export async function ensureProvisionerKey(
 function pickApplied(s: CoderProvisionerStatus): AppliedKey {
   const { organizationID, organizationName, provisionerKeyID, provisionerKeyName, tagsHash, controlPlaneRefName, controlPlaneURL } = s;
   return { organizationID, organizationName, provisionerKeyID, provisionerKeyName, tagsHash, controlPlaneRefName, controlPlaneURL };
+}
+
+/** The key the children are built with; `created` when Coder made it in this reconcile (the Secret must receive it). */
+export interface KeyInUse {
+  created: boolean;
+  key: string;
+  keyID: string;
+}
+
+/** ProvisionerKeyReady and the status fields of the key in use, with a Normal Event when Coder made a new one. */
+export async function provisionerKeyStep(
+  ctx: ProvisionerContext,
+  p: CoderProvisioner,
+  cp: CoderControlPlane,
+  client: CoderClient,
+  secretKey: string,
+  { logger, signal }: ReconcileContext,
+): Promise<StepOutcome<CoderProvisionerStatus> & ({ stop: true } | ({ stop?: undefined } & KeyInUse))> {
+  const key = await ensureProvisionerKey(p, cp, client, secretKey, logger, signal);
+  const conditions = { [C.ProvisionerKeyReady.type]: key.condition };
+  if (!key.ok) {
+    const requeueAfterMs = key.condition.reason === C.ProvisionerKeyReady.reasons.KeyNameTaken ? keyNameTakenRetryMs : keyRetryMs;
+    return { conditions, requeueAfterMs, stop: true };
+  }
+  if (key.event) await ctx.events.record(eventTarget(p), 'Normal', key.event.reason, 'EnsureProvisionerKey', key.event.message);
+  const ref = keySecretRef(p);
+  return {
+    conditions,
+    status: { ...key.applied, secretRef: { name: ref.name, key: ref.key } },
+    // Only the status tells the next reconcile (or the next leader) that a new key is this provisioner's.
+    durable: key.created,
+    created: key.created,
+    key: key.key,
+    keyID: key.applied.provisionerKeyID ?? '',
+  };
 }

@@ -3,7 +3,8 @@
 import type { Permission } from '../../runtime/rbac-permission.ts';
 
 export const permissions: Permission[] = [
-  // get: the object is read live before any key call (a stale cache must not rotate a key); patch: the finalizer.
+  // get: a status write that meets a conflict is made again on the object read afresh (runtime/writer.ts), so the
+  // id of a key Coder just made is not lost; patch: the finalizer.
   { apiGroups: ['coder.com'], resources: ['coderprovisioners'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: ['coder.com'], resources: ['coderprovisioners/status'], verbs: ['patch'] },
   // Children carry blockOwnerDeletion, which the API server allows only to who may update the owner's finalizers.

@@ -1,15 +1,9 @@
-// When a provisioner is Ready (the summary kubectl wait and kstatus read), and whether its Deployment has a ready pod.
-import type { V1Deployment } from '@kubernetes/client-node';
+// When a provisioner is Ready (the summary kubectl wait and kstatus read).
 import { CoderProvisionerConditions as C } from '../../../generated/types/coderprovisioner.ts';
-import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
-import { deploymentReadyCondition as sharedDeploymentReady } from '../shared/deployment-ready.ts';
+import type { Condition } from '../../runtime/conditions.ts';
 import type { ReadyRule } from '../shared/reconcile/readiness.ts';
 
 const R = C.Ready.reasons;
-
-export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
-  return sharedDeploymentReady(deployment, C.DeploymentReady, 'provisioner', 'The provisioner Deployment does not exist yet.');
-}
 
 /** Only the user (or a Coder admin, for a key name taken) can move these on; operator access and the control plane may still come by themselves. */
 function userMustAct(condition: Condition): boolean {

@@ -1,32 +1,10 @@
-// The next status of a provisioner from the merged outcomes of one reconcile (pure); written only if it differs.
+// What runs, as a provisioner's status reports it: the Deployment's ready pods (readyReplicas, phase and
+// DeploymentReady), added under the steps' outcomes: a step's own DeploymentReady (ObjectNotOwned) wins.
 import type { V1Deployment } from '@kubernetes/client-node';
-import {
-  CoderProvisionerConditions as C,
-  type CoderProvisioner,
-  type CoderProvisionerStatus,
-} from '../../../generated/types/coderprovisioner.ts';
-import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
-import { readyReplicas } from '../shared/deployment-ready.ts';
-import { deploymentReadyCondition, provisionerReadyRule } from './readiness.ts';
+import { CoderProvisionerConditions as C, type CoderProvisionerStatus } from '../../../generated/types/coderprovisioner.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import { workloadStatus } from '../shared/workload/deployment-ready.ts';
 
-/**
- * observedGeneration, readyReplicas, phase and DeploymentReady from the Deployment as the cache has it
- * (a step's DeploymentReady, such as ObjectNotOwned, wins), then the steps' fields and conditions, Ready last.
- */
-export function computeStatus(
-  p: CoderProvisioner,
-  deployment: V1Deployment | undefined,
-  outcome: StepOutcome<CoderProvisionerStatus>,
-  now: Date,
-): CoderProvisionerStatus {
-  const ready = readyReplicas(deployment);
-  const changes = { [C.DeploymentReady.type]: deploymentReadyCondition(deployment), ...outcome.conditions };
-  return {
-    ...p.status,
-    observedGeneration: p.metadata.generation,
-    readyReplicas: ready,
-    phase: ready > 0 ? 'Ready' : 'Pending',
-    ...outcome.status,
-    conditions: nextConditions(p, changes, now, provisionerReadyRule) as CoderProvisionerStatus['conditions'],
-  };
+export function provisionerWorkload(deployment: V1Deployment | undefined): StepOutcome<CoderProvisionerStatus> {
+  return workloadStatus(deployment, C.DeploymentReady, 'provisioner', 'The provisioner Deployment does not exist yet.');
 }

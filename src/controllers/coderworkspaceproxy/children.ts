@@ -1,85 +1,64 @@
-// The proxy's Deployment and Service, applied only when they differ and never over a same-named object
-// the operator did not create for this proxy (ChildrenOwned); and the Deployment removed when its pods
-// would receive a Secret this proxy may no longer use.
-import type { V1Deployment, V1Service } from '@kubernetes/client-node';
-import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
-import type { KubeObject } from '../../runtime/informer.ts';
+// The proxy's Deployment and Service, applied only when they differ and never over a same-named object the
+// operator did not create for this proxy (ChildrenOwned). A refused Secret reaches no pod: the Deployment is
+// applied only when every Secret it names may be used and the proxy has its token and URL, and one whose
+// pods still receive a refused Secret is deleted.
+import type { V1Deployment } from '@kubernetes/client-node';
+import {
+  CoderWorkspaceProxyConditions as C,
+  type CoderWorkspaceProxy,
+  type CoderWorkspaceProxyStatus,
+} from '../../../generated/types/coderworkspaceproxy.ts';
 import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
-import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
-import { applyTarget } from '../shared/foreign-object.ts';
-import { isControllerOwnedBy } from '../../runtime/ownership.ts';
-import { secretsReferencedBy } from '../shared/pod-spec.ts';
+import { builtinResources } from '../../runtime/resource.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import { childrenOwnedCondition, OwnedChildren } from '../shared/workload/owned-children.ts';
+import { liveRestartedAt } from '../shared/workload/pod-spec.ts';
+import { removeDeploymentReferencing } from '../shared/workload/withdrawn-secret.ts';
 import type { ProxyContext } from './context.ts';
-import { childName } from './names.ts';
+import type { CredentialCheck } from './credentials.ts';
+import { buildDeployment } from './desired/deployment.ts';
+import { childName } from './desired/names.ts';
+import { buildService } from './desired/service.ts';
+import type { ProxyToken } from './pod-inputs.ts';
 
-const { type, reasons } = C.ChildrenOwned;
-
-export interface ChildrenOutcome {
-  condition: ConditionInput;
-  /** The Deployment as the API server has it; undefined when it is not ours or was not applied. */
+/** ChildrenOwned, and the Deployment as the API server has it (undefined when it is not ours or was not applied). */
+export interface ChildrenOutcome extends StepOutcome<CoderWorkspaceProxyStatus> {
   deployment: V1Deployment | undefined;
 }
 
-async function applyOwned<T extends KubeObject>(
-  ctx: ProxyContext,
-  proxy: CoderWorkspaceProxy,
-  resource: ResourceKind,
-  desired: T,
-  cached: T | undefined,
-  foreign: string[],
-): Promise<T | undefined> {
-  const target = await applyTarget(ctx.writer, resource, desired, cached, (live) => isControllerOwnedBy(live as V1Service, proxy));
-  if (target.foreign) {
-    foreign.push(target.description);
-    return undefined;
-  }
-  return (await ctx.writer.apply(resource, desired, target.live)).object;
+/** What the pods would receive, and whether they may. */
+export interface PodInputs {
+  credentials: CredentialCheck;
+  primaryAccessURL: string | undefined;
+  token: ProxyToken;
 }
 
-/**
- * Applies the Service, and the Deployment when one is given (it is not while the proxy has no usable token).
- * `deploymentRemoved`: the Deployment was just deleted (removeDeploymentReferencing), whatever the cache shows.
- */
-export async function applyChildren(
-  ctx: ProxyContext,
-  proxy: CoderWorkspaceProxy,
-  desired: { service: V1Service; deployment?: V1Deployment },
-  deploymentRemoved = false,
-): Promise<ChildrenOutcome> {
-  const foreign: string[] = [];
+/** Builds both first (SpecError leaves the cluster unchanged), then removes a Deployment that hands on a refused Secret, then applies. */
+export async function applyChildren(ctx: ProxyContext, proxy: CoderWorkspaceProxy, inputs: PodInputs): Promise<ChildrenOutcome> {
   const { namespace } = proxy.metadata;
-  const name = desired.service.metadata!.name!;
-  const cachedDeployment = deploymentRemoved ? undefined : ctx.caches.deployments.get(namespace, name);
-  const [, deployment] = await allOrFirstFailure([
-    applyOwned(ctx, proxy, builtinResources.service, desired.service, ctx.caches.services.get(namespace, name), foreign),
-    desired.deployment
-      ? applyOwned(ctx, proxy, builtinResources.deployment, desired.deployment, cachedDeployment, foreign)
-      : Promise.resolve(cachedDeployment && isControllerOwnedBy(cachedDeployment, proxy) ? cachedDeployment : undefined),
+  const name = childName(proxy);
+  const children = new OwnedChildren(ctx.writer, proxy);
+  const cached = ctx.caches.deployments.get(namespace, name);
+  const { credentials, primaryAccessURL, token } = inputs;
+  const usable = credentials.condition.status === 'True';
+  const restartedAt = cached && children.controls(cached) ? liveRestartedAt(cached) : undefined;
+  const deployment =
+    usable && token.held && primaryAccessURL
+      ? buildDeployment(proxy, { primaryAccessURL, token: { name: token.name, key: token.key }, restartedAt })
+      : undefined;
+  const removed =
+    !usable &&
+    (await removeDeploymentReferencing(ctx, proxy, cached, credentials.refused, { pods: 'proxy', action: 'CheckCredentialSecret' }));
+  // Just deleted: whatever the cache still shows is gone.
+  const current = removed ? undefined : cached;
+  const [, applied] = await allOrFirstFailure([
+    children.apply(builtinResources.service, buildService(proxy), ctx.caches.services.get(namespace, name)),
+    deployment
+      ? children.apply(builtinResources.deployment, deployment, current)
+      : Promise.resolve(current && children.controls(current) ? current : undefined),
   ]);
-  return { condition: childrenOwnedCondition(foreign), deployment };
-}
-
-/**
- * A Secret whose consent is gone must not reach another pod: the Deployment this proxy controls is deleted
- * when its pod template still hands one of `refused` to the proxy. Returns whether it deleted.
- */
-export async function removeDeploymentReferencing(ctx: ProxyContext, proxy: CoderWorkspaceProxy, refused: Set<string>): Promise<boolean> {
-  const live = ctx.caches.deployments.get(proxy.metadata.namespace, childName(proxy));
-  if (!live || !isControllerOwnedBy(live, proxy) || ![...secretsReferencedBy(live)].some((name) => refused.has(name))) return false;
-  // By UID: a same-named Deployment made since the cache saw this one is not this proxy's to delete.
-  return ctx.writer.deleteExactly(builtinResources.deployment, live);
-}
-
-function childrenOwnedCondition(foreign: string[]): ConditionInput {
-  if (!foreign.length) return { type, status: 'True', reason: reasons.Owned, message: 'Every child object is managed by this proxy.' };
-  const one = foreign.length === 1;
   return {
-    type,
-    status: 'False',
-    reason: reasons.ObjectNotOwned,
-    message:
-      `${foreign.toSorted().join(', ')} already exist${one ? 's' : ''} and ${one ? 'is' : 'are'} not controlled by this proxy; ` +
-      'the operator leaves them untouched and never deletes them. Delete or rename them to let the operator create its own.',
+    conditions: { [C.ChildrenOwned.type]: childrenOwnedCondition(C.ChildrenOwned, children.foreign, 'this proxy') },
+    deployment: applied,
   };
 }

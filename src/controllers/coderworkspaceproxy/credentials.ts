@@ -6,7 +6,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { CoderWorkspaceProxyConditions, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { resolveCredentialSecret, type CredentialSecretResult } from '../shared/credential-secret.ts';
-import { tokenSecretName } from './names.ts';
+import { tokenSecretName } from './desired/names.ts';
 import type { TokenSecretState } from './token-secret.ts';
 
 const { type, reasons } = CoderWorkspaceProxyConditions.CredentialSecretReady;

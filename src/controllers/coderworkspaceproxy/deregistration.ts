@@ -4,16 +4,17 @@
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
+import type { ReconcileContext } from '../../runtime/controller.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { ProxyContext } from './context.ts';
 import { coderAccess } from './coder-access.ts';
 import { checkCredentials } from './credentials.ts';
-import { tokenSecretName } from './names.ts';
+import { tokenSecretName } from './desired/names.ts';
 import { tokenSecretState } from './token-secret.ts';
 
 export const deregistrationFinalizer = 'coder.com/workspace-proxy-deregistration';
 
-export async function finalize(ctx: ProxyContext, proxy: CoderWorkspaceProxy, signal: AbortSignal): Promise<void> {
+export async function deregister(ctx: ProxyContext, proxy: CoderWorkspaceProxy, { signal }: ReconcileContext): Promise<void> {
   if (!proxy.metadata.finalizers?.includes(deregistrationFinalizer)) return;
   const id = proxy.status?.proxyID;
   const name = proxy.status?.proxyName ?? id;

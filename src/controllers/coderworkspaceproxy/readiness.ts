@@ -1,15 +1,9 @@
-// When a workspace proxy is Ready (the summary kubectl wait and kstatus read), and whether its Deployment has a ready pod.
-import type { V1Deployment } from '@kubernetes/client-node';
+// When a workspace proxy is Ready (the summary kubectl wait and kstatus read).
 import { CoderWorkspaceProxyConditions as C } from '../../../generated/types/coderworkspaceproxy.ts';
-import type { Condition, ConditionInput } from '../../runtime/conditions.ts';
-import { deploymentReadyCondition as sharedDeploymentReady } from '../shared/deployment-ready.ts';
+import type { Condition } from '../../runtime/conditions.ts';
 import type { ReadyRule } from '../shared/reconcile/readiness.ts';
 
 const R = C.Ready.reasons;
-
-export function deploymentReadyCondition(deployment: V1Deployment | undefined): ConditionInput {
-  return sharedDeploymentReady(deployment, C.DeploymentReady, 'proxy', 'The proxy Deployment is not applied yet.');
-}
 
 // A control plane that is missing or without operator access may be on its way; only these wait for the user.
 const userMustAct = new Set<string>([C.SpecValid.type, C.CredentialSecretReady.type, C.ChildrenOwned.type]);

@@ -2,22 +2,34 @@
 // Coder does not know it, its token regenerated when the Secret holds none, its name, display name and icon
 // kept as the spec says. Only a proxy this object registered is changed: another proxy of the same name is
 // reported as ProxyNameTaken and left alone. Tokens go only into the Secret, never into a log line, status or Event.
+// The step records the proxy in the status (registered, proxyID, proxyName) and looks again after a failure.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { components } from '../../../generated/coder-api.ts';
-import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
+import {
+  CoderWorkspaceProxyConditions as C,
+  type CoderWorkspaceProxy,
+  type CoderWorkspaceProxyStatus,
+} from '../../../generated/types/coderworkspaceproxy.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
 import { CoderApiError } from '../../coder/errors.ts';
 import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { eventTarget } from '../shared/event-target.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import type { RegistrationMode } from './coder-access.ts';
 import type { ProxyContext } from './context.ts';
-import { proxyNameInCoder, proxyTokenKey, tokenSecretName } from './names.ts';
-import { buildTokenSecret, type TokenSecretState } from './token-secret.ts';
+import { proxyNameInCoder, proxyTokenKey, tokenSecretName } from './desired/names.ts';
+import { buildTokenSecret } from './desired/token-secret.ts';
+import type { TokenSecretState } from './token-secret.ts';
 
 type WorkspaceProxy = components['schemas']['WorkspaceProxy'];
 type PatchWorkspaceProxy = components['schemas']['PatchWorkspaceProxy'];
 const { type, reasons } = C.ProxyRegistered;
+/** How soon a failed registration is tried again. */
+const registrationRetryMs = 30_000;
+/** Another's proxy of that name goes only when a Coder admin deletes it, which no watch shows. */
+const nameTakenRetryMs = 120_000;
 
 /** The icon `coder wsproxy create` offers when none is given (coder/coder v2.26.1 enterprise/cli/workspaceproxy.go). */
 export const defaultProxyIcon = '/emojis/1f5fa.png';
@@ -190,4 +202,36 @@ export async function ensureRegistration(
       },
     };
   }
+}
+
+/**
+ * The registration step: a proxy registered by hand has nothing of the operator's in Coder (ProxyRegistered
+ * removed); any other is registered once its Secrets may be used and Coder can be reached (`client`).
+ * `registered` when Coder knows the proxy and the token Secret holds its token.
+ */
+export async function registerProxy(
+  ctx: ProxyContext,
+  proxy: CoderWorkspaceProxy,
+  mode: RegistrationMode,
+  client: CoderClient | undefined,
+  state: TokenSecretState,
+  signal: AbortSignal,
+): Promise<StepOutcome<CoderWorkspaceProxyStatus> & { registered: boolean }> {
+  if (mode === 'manual') {
+    return {
+      conditions: { [type]: undefined },
+      status: { registered: false, proxyID: undefined, proxyName: undefined },
+      registered: false,
+    };
+  }
+  if (!client) return { registered: false };
+  const registration = await ensureRegistration(ctx, proxy, client, state, signal);
+  signal.throwIfAborted();
+  const conditions = { [type]: registration.condition };
+  if (!registration.registered) {
+    const requeueAfterMs = registration.condition.reason === reasons.ProxyNameTaken ? nameTakenRetryMs : registrationRetryMs;
+    return { conditions, requeueAfterMs, registered: false };
+  }
+  const { id, name } = registration.registered;
+  return { conditions, status: { registered: true, proxyID: id, proxyName: name }, registered: true };
 }

@@ -1,29 +1,9 @@
-// The next status of a proxy from the merged outcomes of one reconcile (pure); written only if it differs.
+// What runs, as a proxy's status reports it: the Deployment's ready pods (readyReplicas, phase and DeploymentReady).
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { CoderWorkspaceProxy, CoderWorkspaceProxyStatus } from '../../../generated/types/coderworkspaceproxy.ts';
-import { nextConditions, type StepOutcome } from '../shared/step-outcome.ts';
-import { readyReplicas } from '../shared/deployment-ready.ts';
-import { deploymentReadyCondition, workspaceProxyReadyRule } from './readiness.ts';
+import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxyStatus } from '../../../generated/types/coderworkspaceproxy.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import { workloadStatus } from '../shared/workload/deployment-ready.ts';
 
-export function computeStatus(
-  proxy: CoderWorkspaceProxy,
-  deployment: V1Deployment | undefined,
-  outcome: StepOutcome<CoderWorkspaceProxyStatus>,
-  now: Date,
-): CoderWorkspaceProxyStatus {
-  const ready = readyReplicas(deployment);
-  const deploymentReady = deploymentReadyCondition(deployment);
-  return {
-    ...proxy.status,
-    observedGeneration: proxy.metadata.generation,
-    readyReplicas: ready,
-    phase: ready > 0 ? 'Ready' : 'Pending',
-    ...outcome.status,
-    conditions: nextConditions(
-      proxy,
-      { ...outcome.conditions, [deploymentReady.type]: deploymentReady },
-      now,
-      workspaceProxyReadyRule,
-    ) as CoderWorkspaceProxyStatus['conditions'],
-  };
+export function proxyWorkload(deployment: V1Deployment | undefined): StepOutcome<CoderWorkspaceProxyStatus> {
+  return workloadStatus(deployment, C.DeploymentReady, 'proxy', 'The proxy Deployment is not applied yet.');
 }

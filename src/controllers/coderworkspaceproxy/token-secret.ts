@@ -1,13 +1,15 @@
-// The generated proxy token Secret: created by the operator with the credential marks of this proxy and
-// a controller owner reference; an existing Secret of that name that the operator did not create is read
-// or written only when it is marked as a credential for this proxy (shared/credential-secret.ts).
+// The generated proxy token Secret as the reconcile finds it: one the operator created for this proxy (with
+// its credential marks and a controller owner reference: desired/token-secret.ts) is used; an existing Secret
+// of that name that the operator did not create is read or written only when it is marked as a credential for
+// this proxy (shared/credential-secret.ts).
 import type { V1Secret } from '@kubernetes/client-node';
-import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
-import { credentialConsent, credentialMarks, type CredentialConsent } from '../shared/credential-secret.ts';
+import { builtinResources } from '../../runtime/resource.ts';
+import { credentialConsent, type CredentialConsent } from '../shared/credential-secret.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import { ownedMetadata, proxyTokenKey, tokenSecretName } from './names.ts';
+import type { ProxyContext } from './context.ts';
+import { proxyTokenKey, tokenSecretName } from './desired/names.ts';
 
 /** The token Secret as the reconcile finds it: absent, created by the operator for this proxy, or someone else's (with or without consent). */
 export type TokenSecretState =
@@ -25,15 +27,14 @@ export function tokenSecretState(proxy: CoderWorkspaceProxy, secret: V1Secret | 
   return { kind: 'adopted', secret, token: token() };
 }
 
-/** The Secret the operator creates: the proxy's labels and credential marks, a controller owner reference, and the token. */
-export function buildTokenSecret(proxy: CoderWorkspaceProxy, token: string): V1Secret {
-  const marks = credentialMarks({ kind: coderWorkspaceProxyResource.kind, metadata: proxy.metadata });
-  const metadata = ownedMetadata(proxy, tokenSecretName(proxy));
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { ...metadata, labels: { ...metadata.labels, ...marks.labels }, annotations: marks.annotations },
-    type: 'Opaque',
-    data: { [proxyTokenKey]: Buffer.from(token).toString('base64') },
-  };
+/**
+ * The generated token Secret. The cache may not have seen the one created a moment ago: an absent one is
+ * looked up live, or the next reconcile would issue a new token and fail to create the Secret again.
+ */
+export async function readTokenSecret(ctx: ProxyContext, proxy: CoderWorkspaceProxy): Promise<V1Secret | undefined> {
+  const name = tokenSecretName(proxy);
+  return (
+    ctx.caches.secrets.get(proxy.metadata.namespace, name) ??
+    (await ctx.writer.get<V1Secret>(builtinResources.secret, proxy.metadata.namespace, name))
+  );
 }

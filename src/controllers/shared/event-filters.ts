@@ -5,7 +5,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { changedBeyondStatus, isKubernetesAnnotation, primaryChanged, type EventFilter } from '../../runtime/event-filter.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
-import { readyReplicas } from './deployment-ready.ts';
+import { readyReplicas } from './workload/deployment-ready.ts';
 
 /** For the controller's own kind, whose reconcile keeps `finalizer` on it. */
 export const ownWritesIgnored = <T extends KubeObject>(finalizer: string): EventFilter<T> => ({ update: primaryChanged<T>(finalizer) });

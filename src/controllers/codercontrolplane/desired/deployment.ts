@@ -2,7 +2,8 @@
 import type { V1Container, V1ContainerPort, V1Deployment, V1PodSpec, V1Probe } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneSpecLivenessProbe } from '../../../../generated/types/codercontrolplane.ts';
 import { tlsEnabled } from '../../../controlplane/endpoints.ts';
-import { fromField, ifNonEmpty, podScheduling, restartedAtAnnotation, unique } from '../../shared/pod-spec.ts';
+import { deploymentEnvelope } from '../../shared/workload/envelope.ts';
+import { fromField, ifNonEmpty, podScheduling, unique } from '../../shared/workload/pod-spec.ts';
 import { buildCoderEnv } from './env.ts';
 import { coderHttpPort, coderHttpsPort, controlPlaneLabels, defaultImage, ownedMetadata, serviceAccountName } from './names.ts';
 import { certVolumes } from './volumes.ts';
@@ -22,7 +23,6 @@ export interface DeploymentInputs {
  */
 export function buildDeployment(cp: CoderControlPlane, inputs: DeploymentInputs): V1Deployment {
   const spec = cp.spec ?? {};
-  const labels = controlPlaneLabels(cp);
   const certs = certVolumes(cp);
   const volumes = unique([...certs.volumes, ...(spec.volumes ?? []).map(fromField('spec.volumes'))], (v) => v.name, 'volume name');
   const volumeMounts = unique(
@@ -50,21 +50,12 @@ export function buildDeployment(cp: CoderControlPlane, inputs: DeploymentInputs)
     containers: [container],
     ...ifNonEmpty('volumes', volumes),
   };
-  return structuredClone({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
+  return deploymentEnvelope({
     metadata: ownedMetadata(cp),
-    spec: {
-      replicas: spec.replicas ?? 1,
-      selector: { matchLabels: { ...labels } },
-      template: {
-        metadata: {
-          labels: { ...labels },
-          ...(inputs.restartedAt !== undefined ? { annotations: { [restartedAtAnnotation]: inputs.restartedAt } } : {}),
-        },
-        spec: podSpec,
-      },
-    },
+    podLabels: controlPlaneLabels(cp),
+    replicas: spec.replicas,
+    restartedAt: inputs.restartedAt,
+    podSpec,
   });
 }
 

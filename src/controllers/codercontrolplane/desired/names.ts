@@ -3,7 +3,8 @@ import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { serviceHost, servicePort, tlsEnabled } from '../../../controlplane/endpoints.ts';
-import { controllerOwnerReference, fnv32a } from '../../../runtime/object-names.ts';
+import { fnv32a } from '../../../runtime/object-names.ts';
+import { childMetadata, workloadLabels } from '../../shared/workload/envelope.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
 export const coderHttpPort = 8080;
@@ -26,11 +27,7 @@ export function namespaceOf(cp: CoderControlPlane): string {
 
 /** The three standard labels of every child (and the Deployment and Service selectors). */
 export function controlPlaneLabels(cp: CoderControlPlane): Record<string, string> {
-  return {
-    'app.kubernetes.io/name': 'coder-control-plane',
-    'app.kubernetes.io/instance': nameOf(cp),
-    'app.kubernetes.io/managed-by': 'coder-k8s',
-  };
+  return workloadLabels('coder-control-plane', nameOf(cp));
 }
 
 /** The ServiceAccount the pods run as: spec.serviceAccount.name, or the control plane name when that is unset or blank. */
@@ -63,10 +60,5 @@ export function defaultAccessURL(cp: CoderControlPlane): string {
 
 /** The metadata every namespaced child in the control plane's namespace starts from. */
 export function ownedMetadata(cp: CoderControlPlane, name = nameOf(cp)): V1ObjectMeta {
-  return {
-    name,
-    namespace: namespaceOf(cp),
-    labels: controlPlaneLabels(cp),
-    ownerReferences: [controllerOwnerReference(coderControlPlaneResource, cp)],
-  };
+  return childMetadata(coderControlPlaneResource, cp, { name, namespace: namespaceOf(cp), labels: controlPlaneLabels(cp) });
 }

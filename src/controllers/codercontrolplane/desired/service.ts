@@ -2,27 +2,12 @@
 import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { coderHttpPort, coderHttpsPort, controlPlaneLabels, ownedMetadata } from './names.ts';
-import { definedEntries } from '../../../runtime/object-names.ts';
 import { servicePort, tlsEnabled } from '../../../controlplane/endpoints.ts';
+import { serviceEnvelope } from '../../shared/workload/envelope.ts';
 
-/**
- * The Service to apply. Annotations are exactly spec.service.annotations. Fields the server assigns
- * (clusterIP, nodePorts) are left out, so they stay as they are.
- */
+/** The Service to apply (shared/workload/envelope.ts says what it leaves to the user and the server). */
 export function buildService(cp: CoderControlPlane): V1Service {
-  const metadata = ownedMetadata(cp);
-  const annotations = definedEntries(cp.spec?.service?.annotations);
-  if (annotations) metadata.annotations = annotations;
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata,
-    spec: {
-      type: cp.spec?.service?.type || 'ClusterIP',
-      selector: controlPlaneLabels(cp),
-      ports: servicePorts(cp),
-    },
-  };
+  return serviceEnvelope(ownedMetadata(cp), cp.spec?.service, controlPlaneLabels(cp), servicePorts(cp));
 }
 
 /**

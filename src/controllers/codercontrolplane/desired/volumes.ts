@@ -2,7 +2,7 @@
 import type { V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { secretVolumeName } from './names.ts';
-import type { FromField } from '../../shared/pod-spec.ts';
+import type { FromField } from '../../shared/workload/pod-spec.ts';
 import { SpecError } from '../../shared/spec-check.ts';
 
 const tlsCertDirectory = '/etc/ssl/certs/coder';

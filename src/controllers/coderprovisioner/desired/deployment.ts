@@ -3,7 +3,8 @@
 import type { V1Container, V1Deployment, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
 import { fnv32a } from '../../../runtime/object-names.ts';
-import { fromField, ifNonEmpty, podScheduling, restartedAtAnnotation, unique } from '../../shared/pod-spec.ts';
+import { deploymentEnvelope } from '../../shared/workload/envelope.ts';
+import { fromField, ifNonEmpty, podScheduling, unique } from '../../shared/workload/pod-spec.ts';
 import { SpecError } from '../../shared/spec-check.ts';
 import { keySecretRef, ownedMetadata, provisionerLabels, serviceAccountName, workloadName } from './names.ts';
 
@@ -27,7 +28,6 @@ export interface DeploymentInputs {
 /** Throws SpecError when spec.extraEnv sets a variable twice or one the operator sets. */
 export function buildDeployment(p: CoderProvisioner, inputs: DeploymentInputs): V1Deployment {
   const spec = p.spec ?? { controlPlaneRef: {} };
-  const labels = provisionerLabels(p);
   const ref = keySecretRef(p);
   const extraEnv = spec.extraEnv ?? [];
   extraEnv.forEach((env, i) => {
@@ -60,16 +60,12 @@ export function buildDeployment(p: CoderProvisioner, inputs: DeploymentInputs): 
     ...podScheduling(spec),
     containers: [container],
   };
-  const annotations: Record<string, string> = { [keyChecksumAnnotation]: fnv32a(inputs.keyID) };
-  if (inputs.restartedAt !== undefined) annotations[restartedAtAnnotation] = inputs.restartedAt;
-  return structuredClone({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
+  return deploymentEnvelope({
     metadata: ownedMetadata(p, workloadName(p)),
-    spec: {
-      replicas: spec.replicas ?? 1,
-      selector: { matchLabels: { ...labels } },
-      template: { metadata: { labels: { ...labels }, annotations }, spec: podSpec },
-    },
+    podLabels: provisionerLabels(p),
+    replicas: spec.replicas,
+    podAnnotations: { [keyChecksumAnnotation]: fnv32a(inputs.keyID) },
+    restartedAt: inputs.restartedAt,
+    podSpec,
   });
 }

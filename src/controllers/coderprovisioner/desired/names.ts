@@ -4,7 +4,8 @@ import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderProvisionerResource } from '../../../../generated/clients/coderprovisioner.ts';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
 import { provisionerKeySecretSuffix } from '../../shared/claimed-secret-names.ts';
-import { controllerOwnerReference, fnv32a } from '../../../runtime/object-names.ts';
+import { fnv32a } from '../../../runtime/object-names.ts';
+import { childMetadata, workloadLabels } from '../../shared/workload/envelope.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
 export const defaultOrganization = 'default';
@@ -46,11 +47,7 @@ function instanceLabel(p: CoderProvisioner): string {
 
 /** The three standard labels of every child, the pod template and the Deployment selector. */
 export function provisionerLabels(p: CoderProvisioner): Record<string, string> {
-  return {
-    'app.kubernetes.io/name': 'coder-provisioner',
-    'app.kubernetes.io/instance': instanceLabel(p),
-    'app.kubernetes.io/managed-by': 'coder-k8s',
-  };
+  return workloadLabels('coder-provisioner', instanceLabel(p));
 }
 
 /** `provisioner-<name>`: the Deployment, Role and RoleBinding. */
@@ -103,10 +100,5 @@ export function tagsHash(tags: Record<string, string>): string {
 
 /** The metadata every child starts from: name, namespace, standard labels and the controller owner reference. */
 export function ownedMetadata(p: CoderProvisioner, name: string): V1ObjectMeta {
-  return {
-    name,
-    namespace: namespaceOf(p),
-    labels: provisionerLabels(p),
-    ownerReferences: [controllerOwnerReference(coderProvisionerResource, p)],
-  };
+  return childMetadata(coderProvisionerResource, p, { name, namespace: namespaceOf(p), labels: provisionerLabels(p) });
 }

@@ -92,8 +92,9 @@ export async function reconcileKind<T extends ReconciledObject, Ctx extends Kind
     if (!failure) throw err;
     out.add({ ...failure, stop: failure.stop ?? true });
   }
-  // On shutdown the calls end early; what they report then is not the object's state.
-  rc.signal.throwIfAborted();
+  // On shutdown the calls end early; what they report then is not the object's state (unless a step made
+  // something that only the status records: the calls of such a kind throw when they end early).
+  if (!out.durable) rc.signal.throwIfAborted();
   for (const [type, action] of Object.entries(kind.warnings)) await warnOnNewProblem(ctx.events, obj, out.conditions[type], action);
   try {
     await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), { onConflict: kind.statusConflicts });

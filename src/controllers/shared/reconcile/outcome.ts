@@ -32,6 +32,11 @@ export interface StepOutcome<Status> {
   conditionsOnly?: boolean;
   /** A failure that may pass on its own: thrown once the status is written, so the queue backs off. */
   error?: Error;
+  /**
+   * The status fields record what a step made outside the cluster and cannot find again (a key Coder shows only
+   * once): the status is written even when the operator is shutting down, which otherwise drops it.
+   */
+  durable?: boolean;
 }
 
 /** The outcomes of a reconcile's steps so far, merged. */
@@ -43,6 +48,7 @@ export class Outcomes<Status> {
   readyMessage: string | undefined;
   conditionsOnly = false;
   error: Error | undefined;
+  durable = false;
 
   /** Adds `outcome`; later steps win on the same condition type or status field, the soonest requeue wins. */
   add(outcome: StepOutcome<Status>): this {
@@ -53,6 +59,7 @@ export class Outcomes<Status> {
     if (outcome.readyMessage !== undefined) this.readyMessage = outcome.readyMessage;
     if (outcome.conditionsOnly) this.conditionsOnly = true;
     if (outcome.error) this.error = outcome.error;
+    if (outcome.durable) this.durable = true;
     return this;
   }
 

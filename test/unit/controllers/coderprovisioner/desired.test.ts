@@ -2,7 +2,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildDeployment, keyChecksumAnnotation } from '../../../../src/controllers/coderprovisioner/desired/deployment.ts';
-import { secretsReferencedBy } from '../../../../src/controllers/shared/pod-spec.ts';
+import { secretsReferencedBy } from '../../../../src/controllers/shared/workload/pod-spec.ts';
 import { buildKeySecret } from '../../../../src/controllers/coderprovisioner/desired/key-secret.ts';
 import {
   hashedName,

@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Deployment } from '@kubernetes/client-node';
-import { computeStatus } from '../../../../src/controllers/coderworkspaceproxy/status.ts';
+import type { CoderWorkspaceProxy, CoderWorkspaceProxyStatus } from '../../../../generated/types/coderworkspaceproxy.ts';
+import { workspaceProxyReadyRule } from '../../../../src/controllers/coderworkspaceproxy/readiness.ts';
+import { proxyWorkload } from '../../../../src/controllers/coderworkspaceproxy/status.ts';
+import { Outcomes, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
+import { nextStatus } from '../../../../src/controllers/shared/reconcile/status.ts';
 import type { ConditionInput } from '../../../../src/runtime/conditions.ts';
 import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
 
 const now = new Date('2026-12-01T08:00:00Z');
+
+/** The status the reconcile writes after a step's outcome, with what runs under it. */
+function computeStatus(proxy: CoderWorkspaceProxy, d: V1Deployment | undefined, step: StepOutcome<CoderWorkspaceProxyStatus>, at: Date) {
+  const out = new Outcomes<CoderWorkspaceProxyStatus>().add(step).underlay(proxyWorkload(d));
+  return nextStatus(proxy, out, workspaceProxyReadyRule, at);
+}
 const deployment = (readyReplicas: number): V1Deployment => ({
   spec: { replicas: 1, selector: {}, template: {} },
   status: { readyReplicas },
@@ -17,7 +27,7 @@ const line = (status: ReturnType<typeof computeStatus>, type: string) => {
   return c ? `${c.status} ${c.reason}` : 'absent';
 };
 
-describe('computeStatus (workspace proxy)', () => {
+describe('the workspace proxy status', () => {
   const proxy = aWorkspaceProxy('eu-west').withControlPlane().build();
   const allOk = {
     SpecValid: ok('SpecValid'),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { keySecretRef } from '../../../../src/controllers/coderprovisioner/desired/names.ts';
-import { tokenSecretName } from '../../../../src/controllers/coderworkspaceproxy/names.ts';
+import { tokenSecretName } from '../../../../src/controllers/coderworkspaceproxy/desired/names.ts';
 import { secretNameClaim } from '../../../../src/controllers/shared/claimed-secret-names.ts';
 import { operatorTokenSecretName } from '../../../../src/controlplane/endpoints.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';

@@ -56,4 +56,13 @@ describe('Outcomes', () => {
     assert.equal(out.conditions.DeploymentReady?.reason, 'ObjectNotOwned');
     assert.deepEqual(out.status, { readyReplicas: 0, phase: 'Pending' });
   });
+
+  it('stays durable once a step recorded what it made outside the cluster, whatever the later steps add', () => {
+    const out = new Outcomes<{ id?: string }>();
+    out.add({ status: { id: 'a' } });
+    assert.equal(out.durable, false);
+    out.add({ status: { id: 'b' }, durable: true }).add({ error: new Error('later') });
+    assert.equal(out.durable, true);
+    assert.deepEqual(out.status, { id: 'b' });
+  });
 });

@@ -1,7 +1,7 @@
 // What runs, for the kinds with pods (the control plane, provisioners, proxies): whether the Deployment has at
 // least one ready pod (DeploymentReady), its ready replicas and the phase they give.
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionInput } from '../../../runtime/conditions.ts';
 
 export function readyReplicas(deployment: V1Deployment | undefined): number {
   return deployment?.status?.readyReplicas ?? 0;
@@ -14,7 +14,7 @@ export interface DeploymentReadyDeclaration {
 }
 
 /** `pod` names the pods in messages ("Coder", "proxy"); `notApplied` is the message while there is no Deployment yet. */
-export function deploymentReadyCondition(
+function deploymentReadyCondition(
   deployment: V1Deployment | undefined,
   declaration: DeploymentReadyDeclaration,
   pod: string,

@@ -1,9 +1,10 @@
 // The desired proxy Deployment: one `workspace-proxy` container running `coder wsproxy server`, with the
 // primary access URL and the proxy session token (a secretKeyRef, never a value) ahead of spec.extraEnv.
 import type { V1Container, V1Deployment, V1EnvVar } from '@kubernetes/client-node';
-import type { SecretKeySelector } from '../../../generated/types/common.ts';
-import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
-import { fromField, ifNonEmpty, restartedAtAnnotation, unique, type FromField } from '../shared/pod-spec.ts';
+import type { SecretKeySelector } from '../../../../generated/types/common.ts';
+import type { CoderWorkspaceProxy } from '../../../../generated/types/coderworkspaceproxy.ts';
+import { deploymentEnvelope } from '../../shared/workload/envelope.ts';
+import { fromField, ifNonEmpty, unique, type FromField } from '../../shared/workload/pod-spec.ts';
 import { defaultImage, ownedMetadata, proxyHttpPort, proxyLabels } from './names.ts';
 
 const containerName = 'workspace-proxy';
@@ -33,7 +34,6 @@ function proxyEnv(proxy: CoderWorkspaceProxy, inputs: DeploymentInputs): V1EnvVa
 
 export function buildDeployment(proxy: CoderWorkspaceProxy, inputs: DeploymentInputs): V1Deployment {
   const spec = proxy.spec ?? {};
-  const labels = proxyLabels(proxy);
   const container: V1Container = {
     name: containerName,
     image: spec.image || defaultImage,
@@ -47,20 +47,11 @@ export function buildDeployment(proxy: CoderWorkspaceProxy, inputs: DeploymentIn
     env: proxyEnv(proxy, inputs),
     ports: [{ name: 'http', containerPort: proxyHttpPort, protocol: 'TCP' }],
   };
-  return structuredClone({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
+  return deploymentEnvelope({
     metadata: ownedMetadata(proxy),
-    spec: {
-      replicas: spec.replicas ?? 1,
-      selector: { matchLabels: { ...labels } },
-      template: {
-        metadata: {
-          labels: { ...labels },
-          ...(inputs.restartedAt !== undefined ? { annotations: { [restartedAtAnnotation]: inputs.restartedAt } } : {}),
-        },
-        spec: { ...ifNonEmpty('imagePullSecrets', spec.imagePullSecrets), containers: [container] },
-      },
-    },
+    podLabels: proxyLabels(proxy),
+    replicas: spec.replicas,
+    restartedAt: inputs.restartedAt,
+    podSpec: { ...ifNonEmpty('imagePullSecrets', spec.imagePullSecrets), containers: [container] },
   });
 }

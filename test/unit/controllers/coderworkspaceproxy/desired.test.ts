@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildDeployment } from '../../../../src/controllers/coderworkspaceproxy/deployment.ts';
-import { childName, proxyLabels, tokenSecretName } from '../../../../src/controllers/coderworkspaceproxy/names.ts';
-import { buildService } from '../../../../src/controllers/coderworkspaceproxy/service.ts';
-import { buildTokenSecret } from '../../../../src/controllers/coderworkspaceproxy/token-secret.ts';
+import { buildDeployment } from '../../../../src/controllers/coderworkspaceproxy/desired/deployment.ts';
+import { childName, proxyLabels, tokenSecretName } from '../../../../src/controllers/coderworkspaceproxy/desired/names.ts';
+import { buildService } from '../../../../src/controllers/coderworkspaceproxy/desired/service.ts';
+import { buildTokenSecret } from '../../../../src/controllers/coderworkspaceproxy/desired/token-secret.ts';
 import { SpecError } from '../../../../src/controllers/shared/spec-check.ts';
 import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
 

@@ -10,7 +10,7 @@ import type {
   V1Toleration,
   V1TopologySpreadConstraint,
 } from '@kubernetes/client-node';
-import { SpecError } from './spec-check.ts';
+import { SpecError } from '../spec-check.ts';
 
 /** Set by `kubectl rollout restart`; the only pod template annotation the operator carries over. */
 export const restartedAtAnnotation = 'kubectl.kubernetes.io/restartedAt';

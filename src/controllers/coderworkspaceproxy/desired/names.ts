@@ -1,9 +1,10 @@
 // Names, labels and the owner reference that the CoderWorkspaceProxy child builders share.
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
-import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
-import { proxyTokenSecretSuffix } from '../shared/claimed-secret-names.ts';
-import { controllerOwnerReference, fitName, fnv32a } from '../../runtime/object-names.ts';
+import { coderWorkspaceProxyResource } from '../../../../generated/clients/coderworkspaceproxy.ts';
+import type { CoderWorkspaceProxy } from '../../../../generated/types/coderworkspaceproxy.ts';
+import { fitName, fnv32a } from '../../../runtime/object-names.ts';
+import { proxyTokenSecretSuffix } from '../../shared/claimed-secret-names.ts';
+import { childMetadata, workloadLabels } from '../../shared/workload/envelope.ts';
 
 export const defaultImage = 'ghcr.io/coder/coder:latest';
 /** The proxy's HTTP listener in the pod (`--http-address=0.0.0.0:3001`). */
@@ -32,11 +33,7 @@ export function childName(proxy: CoderWorkspaceProxy): string {
 
 /** The three standard labels of every child, also the Deployment and Service selectors. */
 export function proxyLabels(proxy: CoderWorkspaceProxy): Record<string, string> {
-  return {
-    'app.kubernetes.io/name': 'coder-workspace-proxy',
-    'app.kubernetes.io/instance': fit63(nameOf(proxy)),
-    'app.kubernetes.io/managed-by': 'coder-k8s',
-  };
+  return workloadLabels('coder-workspace-proxy', fit63(nameOf(proxy)));
 }
 
 /** spec.bootstrap.generatedTokenSecretName, or `<name>-proxy-token` (hashed to fit 253 characters). */
@@ -55,10 +52,5 @@ export function proxyNameInCoder(proxy: CoderWorkspaceProxy): string {
 
 /** The metadata every child starts from: its name, the labels and the controller owner reference. */
 export function ownedMetadata(proxy: CoderWorkspaceProxy, name = childName(proxy)): V1ObjectMeta {
-  return {
-    name,
-    namespace: proxy.metadata.namespace,
-    labels: proxyLabels(proxy),
-    ownerReferences: [controllerOwnerReference(coderWorkspaceProxyResource, proxy)],
-  };
+  return childMetadata(coderWorkspaceProxyResource, proxy, { name, namespace: proxy.metadata.namespace, labels: proxyLabels(proxy) });
 }

@@ -1,9 +1,9 @@
 // The rule before applying a child: server-side apply with force would silently take over a same-named
 // object that someone else created (and the owner's cleanup or garbage collection would later delete it),
 // so an existing object the operator does not already manage is left untouched and reported instead.
-import type { KubeObject } from '../../runtime/informer.ts';
-import type { ResourceKind } from '../../runtime/resource.ts';
-import type { Writer } from '../../runtime/writer.ts';
+import type { KubeObject } from '../../../runtime/informer.ts';
+import type { ResourceKind } from '../../../runtime/resource.ts';
+import type { Writer } from '../../../runtime/writer.ts';
 
 /** What may be applied: the live object (undefined when absent), or the description of a foreign one. */
 export type ApplyTarget<T> = { foreign: false; live: T | undefined } | { foreign: true; description: string };
