@@ -11,17 +11,9 @@ import {
 import { validateCoderAIGatewayKey } from '../../../generated/validators/coderaigatewaykey.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
-import {
-  connect,
-  credentialsChecked,
-  entitlementGate,
-  gatewayEnabled,
-  invalidSpec,
-  listServed,
-  resync,
-  versionGate,
-} from '../shared/coder-object/steps.ts';
-import { applied } from '../shared/coder-object/synced.ts';
+import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
+import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
+import { applied } from '../shared/coder-object/step-outcomes.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
 import type { Outcomes } from '../shared/reconcile/outcome.ts';
 import { blockingSchemaProblem } from '../shared/spec-check.ts';
@@ -54,13 +46,9 @@ async function steps(ctx: GatewayKeyContext, k: CoderAIGatewayKey, out: Outcomes
   if (out.stopsAt(await invalidSpec(ctx, k, specProblem))) return;
   const namespace = k.metadata.namespace ?? '';
   const destinations = destinationsOf(k, (name) => ctx.caches.secrets.get(namespace, name));
-  if (out.stopsAt(credentialsChecked(destinationConsent(k, destinations)))) return;
-  const connected = await connect(ctx, k, signal);
-  if (out.stopsAt(connected)) return;
-  const { connection } = connected;
-  if (out.stopsAt(versionGate(ctx, connection, 'aiGatewayKeys'))) return;
-  if (out.stopsAt(await entitlementGate(ctx, connection, signal))) return;
-  out.add(resync(ctx));
+  const credentials = destinationConsent(k, destinations);
+  const connection = await openingSteps(ctx, k, out, { credentials, feature: 'aiGatewayKeys', entitlement: true }, signal);
+  if (!connection) return;
   const { client } = connection;
   const keys = await listServed(connection, keysPath, 'AI Gateway keys', () => client.request('GET', keysPath, { signal }), signal);
   if (out.stopsAt(keys)) return;

@@ -12,8 +12,9 @@ import {
 import { validateCoderAIProvider } from '../../../generated/validators/coderaiprovider.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
-import { connect, credentialsChecked, gatewayEnabled, invalidSpec, listServed, resync, versionGate } from '../shared/coder-object/steps.ts';
-import { applied, syncRefused } from '../shared/coder-object/synced.ts';
+import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
+import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
+import { applied, syncRefused } from '../shared/coder-object/step-outcomes.ts';
 import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
 import type { Outcomes } from '../shared/reconcile/outcome.ts';
@@ -47,12 +48,8 @@ async function steps(ctx: ProviderContext, p: CoderAIProvider, out: Outcomes<Cod
   const namespace = p.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(p, credentialRefs(p), (name) => ctx.caches.secrets.get(namespace, name));
   out.add({ conditions: { [retiredEntitled]: undefined } });
-  if (out.stopsAt(credentialsChecked(credentials.condition)) || !credentials.ready) return;
-  const connected = await connect(ctx, p, signal);
-  if (out.stopsAt(connected)) return;
-  const { connection } = connected;
-  if (out.stopsAt(versionGate(ctx, connection, 'aiProviders'))) return;
-  out.add(resync(ctx));
+  const connection = await openingSteps(ctx, p, out, { credentials: credentials.condition, feature: 'aiProviders' }, signal);
+  if (!connection || !credentials.ready) return;
   const list = () => connection.client.request('GET', providersPath, { signal });
   const providers = await listServed(connection, providersPath, 'AI providers', list, signal);
   if (out.stopsAt(providers)) return;

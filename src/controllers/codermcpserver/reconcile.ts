@@ -6,8 +6,8 @@ import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServer
 import { validateCoderMCPServer } from '../../../generated/validators/codermcpserver.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
-import { connect, credentialsChecked, invalidSpec, resync, versionGate } from '../shared/coder-object/steps.ts';
-import { applied, syncRefused } from '../shared/coder-object/synced.ts';
+import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
+import { applied, syncRefused } from '../shared/coder-object/step-outcomes.ts';
 import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
 import type { Outcomes } from '../shared/reconcile/outcome.ts';
@@ -38,12 +38,8 @@ async function steps(ctx: MCPServerContext, s: CoderMCPServer, out: Outcomes<Cod
   if (out.stopsAt(await invalidSpec(ctx, s, blockingSchemaProblem('CoderMCPServer', validateCoderMCPServer(s))))) return;
   const namespace = s.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(s, credentialRefs(s), (name) => ctx.caches.secrets.get(namespace, name));
-  if (out.stopsAt(credentialsChecked(credentials.condition)) || !credentials.ready) return;
-  const connected = await connect(ctx, s, signal);
-  if (out.stopsAt(connected)) return;
-  const { connection } = connected;
-  if (out.stopsAt(versionGate(ctx, connection, 'mcpServerConfigs'))) return;
-  out.add(resync(ctx));
+  const connection = await openingSteps(ctx, s, out, { credentials: credentials.condition, feature: 'mcpServerConfigs' }, signal);
+  if (!connection || !credentials.ready) return;
   const configs = await listConfigs(connection, signal);
   if (out.stopsAt(configs)) return;
 

@@ -8,8 +8,15 @@ import type { CoderApiError } from '../../coder/errors.ts';
 import { isCoderNotFound, isExperimentRequired } from '../../coder/error-predicates.ts';
 import { nowTime } from '../../runtime/conditions.ts';
 import { coderNameKey } from '../shared/coder-id-claims.ts';
-import type { Connected, Found } from '../shared/coder-object/steps.ts';
-import { managedByAnother, stopWith, supportedCondition, syncFailed, syncRefused } from '../shared/coder-object/synced.ts';
+import type { Connected } from '../shared/coder-object/opening-steps.ts';
+import {
+  managedByAnother,
+  stopWith,
+  supportedCondition,
+  syncFailed,
+  syncRefused,
+  type Found,
+} from '../shared/coder-object/step-outcomes.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { secretHash } from '../shared/secret-hash.ts';

@@ -15,7 +15,7 @@ import { Outcomes } from '../reconcile/outcome.ts';
 import { nextStatus } from '../reconcile/status.ts';
 import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './context.ts';
 import { availableRule } from './kind.ts';
-import { stopWith } from './synced.ts';
+import { stopWith } from './step-outcomes.ts';
 
 // The AI kinds declare Ready with these reasons.
 const R = CoderAIProviderConditions.Ready;

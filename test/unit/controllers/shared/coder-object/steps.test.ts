@@ -2,15 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CoderApiError } from '../../../../../src/coder/errors.ts';
 import type { CoderObjectContext } from '../../../../../src/controllers/shared/coder-object/context.ts';
+import { gatewayEnabled, listServed } from '../../../../../src/controllers/shared/coder-object/coder-checks.ts';
 import {
   credentialsChecked,
   entitlementGate,
-  gatewayEnabled,
   invalidSpec,
-  listServed,
   versionGate,
   type Connected,
-} from '../../../../../src/controllers/shared/coder-object/steps.ts';
+} from '../../../../../src/controllers/shared/coder-object/opening-steps.ts';
 import type { CoderAIProvider } from '../../../../../generated/types/coderaiprovider.ts';
 import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 import { aProvider } from '../../../../fixtures/coderaiprovider.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CoderApiError } from '../../../../../src/coder/errors.ts';
-import { applied, managedByAnother, syncFailed, syncRefused } from '../../../../../src/controllers/shared/coder-object/synced.ts';
+import { applied, managedByAnother, syncFailed, syncRefused } from '../../../../../src/controllers/shared/coder-object/step-outcomes.ts';
 import { aProvider } from '../../../../fixtures/coderaiprovider.ts';
 
 const answered = (status: number) => new CoderApiError({ method: 'POST', path: '/api/v2/ai/providers', status, coderMessage: 'no' });

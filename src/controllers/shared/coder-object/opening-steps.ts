@@ -1,20 +1,19 @@
-// The steps every kind that keeps an object in a control plane's Coder (the AI kinds) takes, each giving its
-// outcome to the reconcile skeleton: a spec it cannot act on, its credential Secrets, the control plane and
-// Coder's build info, the version gate, the entitlement where the kind needs one, the resync, the list that
-// proves the kind's API is served, and whether AI Gateway is on. A step that meets a problem stops the
-// reconcile with Ready's reason and message, and says whether only the user can move the object on (Stalled).
+// The steps every kind that keeps an object in a control plane's Coder (the AI kinds) starts with, each giving
+// its outcome to the reconcile skeleton: a spec it cannot act on, its credential Secrets, the control plane and
+// Coder's build info, the version gate, the entitlement where the kind needs one, and the resync. A step that
+// meets a problem stops the reconcile with Ready's reason and message, and says whether only the user can move
+// the object on (Stalled).
 import { CoderAIGatewayKeyConditions } from '../../../../generated/types/coderaigatewaykey.ts';
 import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
-import { isCoderNotFound } from '../../../coder/error-predicates.ts';
 import type { ConditionInput } from '../../../runtime/conditions.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
 import { connectToCoder, type CoderConnection } from '../coder-connection.ts';
 import { coderHasFeature, missingFeatureMessage, type CoderFeature } from '../coder-releases.ts';
 import { entitledCondition, entitlementsUnavailableCondition } from '../entitled-condition.ts';
 import { warnOnNewProblem } from '../event-target.ts';
-import type { Stop } from '../reconcile/outcome.ts';
+import type { Outcomes } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
-import { stopWith, supportedCondition, syncFailed, type CoderObjectOutcome } from './synced.ts';
+import { stopWith, supportedCondition, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
 
 // The AI kinds declare Ready, Supported and Synced with these reasons; Entitled only the gateway key.
 const C = CoderAIProviderConditions;
@@ -25,9 +24,6 @@ const E = CoderAIGatewayKeyConditions;
 const entitlementsRetryMs = 30_000;
 
 export type Connected = Extract<CoderConnection, { connected: true }>;
-
-/** An outcome that stops, or one that goes on with what the step found (`What`): `out.stopsAt` tells which. */
-export type Found<What, Outcome = CoderObjectOutcome> = (Outcome & { stop: Stop }) | (Outcome & What & { stop?: undefined });
 
 /**
  * Ready False InvalidSpec (Stalled True) for `problem`, a message naming the field, with a Warning Event when
@@ -59,7 +55,7 @@ export function credentialsChecked(condition: ConditionInput | undefined): Coder
  * info. A control plane that is not usable yet is looked at again in 30 s; a Coder that does not answer is
  * backed off (the error).
  */
-export async function connect<T extends CoderObject>(
+async function connect<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   obj: T,
   signal: AbortSignal,
@@ -124,66 +120,38 @@ export async function entitlementGate<T extends CoderObject>(
 }
 
 /** Once Coder answers, the object is compared with it again at the resync: drift in Coder shows no event. */
-export function resync(ctx: { resyncMs: number }): CoderObjectOutcome {
+function resync(ctx: { resyncMs: number }): CoderObjectOutcome {
   return { requeueAfterMs: ctx.resyncMs };
 }
 
-/**
- * The kind's list at `path` (`list` makes the call), which also proves the API is served: a 404 gives
- * Supported False EndpointNotFound, another failure Synced False.
- */
-export async function listServed<I>(
-  connection: Connected,
-  path: string,
-  what: string,
-  list: () => Promise<I[]>,
-  signal: AbortSignal,
-): Promise<Found<{ items: I[] }>> {
-  const { version } = connection.buildInfo;
-  let items: I[];
-  try {
-    items = await list();
-  } catch (err) {
-    signal.throwIfAborted();
-    if (!isCoderNotFound(err)) return syncFailed(`list the ${what}`, err);
-    const message = `Coder ${version} answered 404 for GET ${path} although that version should serve it.`;
-    return {
-      conditions: { [C.Supported.type]: supportedCondition(C.Supported.reasons.EndpointNotFound, message, 'False') },
-      stop: stopWith(R.Unsupported, message),
-    };
-  }
-  return {
-    conditions: { [C.Supported.type]: supportedCondition(C.Supported.reasons.Supported, `Coder ${version} serves ${path}.`) },
-    items,
-  };
+export interface OpeningOptions {
+  /** CredentialSecretReady (undefined when spec names no Secret). */
+  credentials: ConditionInput | undefined;
+  /** The kind's API in the table of Coder releases (coder-releases.ts). */
+  feature: CoderFeature;
+  /** Whether the kind's routes need AI Gateway in the license (feature aibridge): the gateway key's do. */
+  entitlement?: boolean;
 }
 
 /**
- * Stops with GatewayDisabledOnControlPlane when AI Gateway is off in that Coder; `consequence` says what that
- * means for this kind. A deployment config that cannot be read is no reason to stop.
+ * The steps every such kind starts with, added to `out` in order until one stops: credentials, control plane
+ * and build info, version gate, entitlement, then the resync. The connection once all went through.
  */
-export async function gatewayEnabled<T extends CoderObject>(
+export async function openingSteps<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   obj: T,
-  connection: Connected,
-  consequence: string,
+  out: Outcomes<{ coderVersion?: string }>,
+  options: OpeningOptions,
   signal: AbortSignal,
-): Promise<CoderObjectOutcome> {
-  let enabled: boolean;
-  try {
-    const config = await ctx.facts.deploymentConfig(connection.controlPlane, connection.client, { signal });
-    enabled = (config.config.ai as { bridge?: { enabled?: boolean } } | undefined)?.bridge?.enabled !== false;
-  } catch (err) {
-    signal.throwIfAborted();
-    ctx.logger.debug(
-      { err: (err as Error).message, kind: obj.kind, name: obj.metadata.name },
-      'could not read the deployment config; AI Gateway taken as on',
-    );
-    return {};
-  }
-  if (enabled) return {};
-  const message =
-    `AI Gateway is off in that Coder (config.ai.bridge.enabled is false): ${consequence}. ` +
-    `Set CODER_AI_GATEWAY_ENABLED=true on CoderControlPlane "${obj.metadata.namespace}/${obj.spec.controlPlaneRef.name}".`;
-  return { stop: stopWith(R.GatewayDisabledOnControlPlane, message) };
+): Promise<Connected | undefined> {
+  if (out.stopsAt(credentialsChecked(options.credentials))) return undefined;
+  const connected = await connect(ctx, obj, signal);
+  if (out.stopsAt(connected)) return undefined;
+  const { connection } = connected;
+  if (out.stopsAt(versionGate(ctx, connection, options.feature))) return undefined;
+  if (options.entitlement && out.stopsAt(await entitlementGate(ctx, connection, signal))) return undefined;
+  // Last: each stop before it asks for its own delay (none for a Secret, which is watched; 30 s for a control
+  // plane not usable yet and for entitlements that cannot be read, whatever the resync).
+  out.add(resync(ctx));
+  return connection;
 }

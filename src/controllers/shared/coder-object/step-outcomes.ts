@@ -1,7 +1,7 @@
-// The outcomes of a kind that keeps an object in a control plane's Coder once it calls Coder (the AI kinds):
-// Synced True Applied, Synced False from a failed call or for what the user must change, the object in Coder
-// that another object manages, and the Supported condition. Each problem stops the reconcile with its Ready
-// reason, and says whether only the user can move the object on (Stalled).
+// The outcomes the steps of a kind that keeps an object in a control plane's Coder (the AI kinds) give: a stop
+// with Ready's reason, Synced True Applied, Synced False from a failed call or for what the user must change,
+// the object in Coder that another object manages, and the Supported condition. Each problem stops the
+// reconcile with its Ready reason, and says whether only the user can move the object on (Stalled).
 import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
 import type { ConditionInput } from '../../../runtime/conditions.ts';
 import { describeHolder } from '../coder-id-claims.ts';
@@ -16,6 +16,9 @@ const R = C.Ready.reasons;
 
 /** What the shared steps decide: conditions, and of the status only the Coder version every such kind reports. */
 export type CoderObjectOutcome = StepOutcome<{ coderVersion?: string }>;
+
+/** An outcome that stops, or one that goes on with what the step found (`What`): `out.stopsAt` tells which. */
+export type Found<What, Outcome = CoderObjectOutcome> = (Outcome & { stop: Stop }) | (Outcome & What & { stop?: undefined });
 
 /** Ready's reason and message for a step that stopped; by default only the user can move the object on. */
 export function stopWith(reason: string, message: string, userMustAct = true): Stop {
