@@ -1,4 +1,4 @@
-// The Coder pass of the three AI kinds against the Coder API double (a real HTTP server driven by
+// The steps of the three AI kinds against the Coder API double (a real HTTP server driven by
 // schemas/coder-api/openapi.yaml), with fixed caches: the outcomes the end-to-end suites cannot reach
 // cheaply (a control plane without operator access, Coder unreachable, a 404 from a version that should
 // serve the API, a gateway key's entitlements that cannot be read, a provider on an unlicensed Coder).
@@ -6,18 +6,22 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
+import type { CoderAIGatewayKey } from '../../generated/types/coderaigatewaykey.ts';
 import type { CoderAIProvider } from '../../generated/types/coderaiprovider.ts';
+import type { CoderMCPServer } from '../../generated/types/codermcpserver.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import { CoderClient } from '../../src/coder/client.ts';
 import type { GatewayKeyContext } from '../../src/controllers/coderaigatewaykey/context.ts';
-import { syncGatewayKey } from '../../src/controllers/coderaigatewaykey/sync.ts';
+import { gatewayKeyKind } from '../../src/controllers/coderaigatewaykey/reconcile.ts';
 import type { ProviderContext } from '../../src/controllers/coderaiprovider/context.ts';
-import { specProblem } from '../../src/controllers/coderaiprovider/reconcile.ts';
-import { syncProvider } from '../../src/controllers/coderaiprovider/sync.ts';
+import { providerKind, specProblem } from '../../src/controllers/coderaiprovider/reconcile.ts';
 import type { MCPServerContext } from '../../src/controllers/codermcpserver/context.ts';
-import { syncMCPServer } from '../../src/controllers/codermcpserver/sync.ts';
+import { mcpServerKind } from '../../src/controllers/codermcpserver/reconcile.ts';
 import { CoderFacts } from '../../src/controllers/shared/coder-facts.ts';
 import { CoderIDClaims } from '../../src/controllers/shared/coder-id-claims.ts';
+import type { Kind, KindDeps, ReconciledObject, StatusOf } from '../../src/controllers/shared/reconcile/kind.ts';
+import { Outcomes } from '../../src/controllers/shared/reconcile/outcome.ts';
+import type { ReconcileContext } from '../../src/runtime/controller.ts';
 import { controllerOwnerReference } from '../../src/runtime/object-names.ts';
 import { operatorTokenMarks } from '../../src/controlplane/operator-token-marks.ts';
 import { cacheOf } from '../fixtures/cache.ts';
@@ -76,7 +80,6 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
       now: () => new Date(),
       events: { record: async () => undefined },
       logger: { debug: () => undefined },
-      createdIDs: new Map(),
       pending: new Map(),
       claims: new CoderIDClaims(cacheOf<CoderAIProvider>()),
       ...extra,
@@ -84,6 +87,16 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
   }
   const providerCtx = (cps: CoderControlPlane[]) => context(cps, {}) as unknown as ProviderContext;
   const signal = new AbortController().signal;
+  /** What one reconcile's steps of `kind` decide (before the status write), as the assertions read it. */
+  async function stepsOf<T extends ReconciledObject, Ctx extends KindDeps>(kind: Kind<T, Ctx>, ctx: Ctx, obj: T) {
+    const out = new Outcomes<StatusOf<T>>();
+    await kind.steps(ctx, obj, out, { signal, logger: { debug: () => undefined } } as unknown as ReconcileContext);
+    const blocker = out.stop === true ? undefined : out.stop;
+    return { conditions: out.conditions, blocker, requeueAfterMs: out.requeueAfterMs, error: out.error };
+  }
+  const syncProvider = (ctx: ProviderContext, p: CoderAIProvider) => stepsOf(providerKind, ctx, p);
+  const syncMCPServer = (ctx: MCPServerContext, s: CoderMCPServer) => stepsOf(mcpServerKind, ctx, s);
+  const syncGatewayKey = (ctx: GatewayKeyContext, k: CoderAIGatewayKey) => stepsOf(gatewayKeyKind, ctx, k);
   const provider = () => aProvider('openai').inNamespace(ns).withSpec({ type: 'openai' }).build();
   const line = (c?: { status: string; reason: string }) => (c ? `${c.status} ${c.reason}` : 'absent');
 
@@ -99,9 +112,9 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
   /** One pass of each kind (provider, MCP server, gateway key) with the control planes given. */
   const allKinds = (cps: CoderControlPlane[]) =>
     Promise.all([
-      syncProvider(providerCtx(cps), provider(), signal),
-      syncMCPServer(context(cps, {}) as unknown as MCPServerContext, anMcpServer('github').inNamespace(ns).build(), signal),
-      syncGatewayKey(context(cps, {}) as unknown as GatewayKeyContext, aGatewayKey('gw').inNamespace(ns).build(), signal),
+      syncProvider(providerCtx(cps), provider()),
+      syncMCPServer(context(cps, {}) as unknown as MCPServerContext, anMcpServer('github').inNamespace(ns).build()),
+      syncGatewayKey(context(cps, {}) as unknown as GatewayKeyContext, aGatewayKey('gw').inNamespace(ns).build()),
     ]);
 
   for (const row of controlPlaneRows) {
@@ -126,14 +139,13 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
 
   it('reports EndpointNotFound when Coder answers 404 although its version should serve the API', async () => {
     coder.failNext(1, 404, { pathPrefix: '/api/v2/ai/providers' });
-    const pass = await syncProvider(providerCtx([controlPlane()]), provider(), signal);
+    const pass = await syncProvider(providerCtx([controlPlane()]), provider());
     assert.equal(line(pass.conditions.Supported), 'False EndpointNotFound');
     assert.equal(pass.blocker?.reason, 'Unsupported');
     coder.failNext(1, 404, { pathPrefix: '/api/v2/ai-gateway/keys' });
     const key = await syncGatewayKey(
       context([controlPlane()], {}) as unknown as GatewayKeyContext,
       aGatewayKey('gw').inNamespace(ns).build(),
-      signal,
     );
     assert.equal(line(key.conditions.Supported), 'False EndpointNotFound');
   });
@@ -172,7 +184,6 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
       const pass = await syncMCPServer(
         context([controlPlane()], {}) as unknown as MCPServerContext,
         anMcpServer('github').inNamespace(ns).build(),
-        signal,
       );
       assert.equal(line(pass.conditions.Supported), `False ${row.reason}`);
       assert.equal(pass.blocker?.reason, 'Unsupported');
@@ -191,7 +202,6 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     const pass = await syncGatewayKey(
       context([controlPlane()], {}) as unknown as GatewayKeyContext,
       aGatewayKey('gw').inNamespace(ns).build(),
-      signal,
     );
     assert.equal(line(pass.conditions.Entitled), 'Unknown EntitlementsUnavailable');
     assert.equal(pass.blocker?.reason, 'NotEntitled');
@@ -202,7 +212,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
   it('creates a provider on a Coder without the aibridge entitlement, never reading entitlements, as Coder needs no license for it', async () => {
     // coder/coder v2.36.0 coderd/coderd.go mounts /api/v2/ai/providers with only the API-key middleware.
     coder.state.entitlements.features.aibridge = { entitlement: 'not_entitled', enabled: false };
-    const pass = await syncProvider(providerCtx([controlPlane()]), provider(), signal);
+    const pass = await syncProvider(providerCtx([controlPlane()]), provider());
     assert.equal(pass.blocker, undefined);
     assert.equal(line(pass.conditions.Synced), 'True Applied');
     assert.ok(

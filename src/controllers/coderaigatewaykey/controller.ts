@@ -2,10 +2,10 @@
 // Secrets it writes the key to; rotation and drift by requeue.
 import { coderAIGatewayKeyResource } from '../../../generated/clients/coderaigatewaykey.ts';
 import type { CoderAIGatewayKey } from '../../../generated/types/coderaigatewaykey.ts';
-import { coderObjectContext, coderObjectController } from '../shared/coder-object-context.ts';
+import { coderObjectContext, coderObjectController } from '../shared/coder-object/context.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { GatewayKeyContext, PendingKey } from './context.ts';
-import { reconcileGatewayKey } from './reconcile.ts';
+import { gatewayKeyKind } from './reconcile.ts';
 
 export const setup: ControllerSetup = (manager, deps) => {
   const ctx: GatewayKeyContext = coderObjectContext<CoderAIGatewayKey, { pending: Map<string, PendingKey> }>(
@@ -14,12 +14,5 @@ export const setup: ControllerSetup = (manager, deps) => {
     coderAIGatewayKeyResource,
     { pending: new Map() },
   );
-  return coderObjectController(
-    manager,
-    'coderaigatewaykey',
-    coderAIGatewayKeyResource,
-    ctx,
-    (k) => k.spec.destinations.map((d) => d.name),
-    (request, rc) => reconcileGatewayKey(ctx, request, rc),
-  );
+  return coderObjectController(manager, 'coderaigatewaykey', ctx, gatewayKeyKind, (k) => k.spec.destinations.map((d) => d.name));
 };

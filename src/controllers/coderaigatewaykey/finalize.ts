@@ -3,12 +3,16 @@
 // garbage collection either way.
 import { coderAIGatewayKeyResource } from '../../../generated/clients/coderaigatewaykey.ts';
 import type { CoderAIGatewayKey } from '../../../generated/types/coderaigatewaykey.ts';
-import type { ReconcileResult } from '../../runtime/controller.ts';
-import { finalizeCoderObject } from '../shared/coder-object-finalize.ts';
+import type { ReconcileContext, ReconcileResult } from '../../runtime/controller.ts';
+import { finalizeCoderObject } from '../shared/coder-object/finalize.ts';
 import type { GatewayKeyContext } from './context.ts';
 import { deleteKey } from './sync.ts';
 
-export function finalizeGatewayKey(ctx: GatewayKeyContext, k: CoderAIGatewayKey, signal: AbortSignal): Promise<ReconcileResult | void> {
+export function finalizeGatewayKey(
+  ctx: GatewayKeyContext,
+  k: CoderAIGatewayKey,
+  { signal }: ReconcileContext,
+): Promise<ReconcileResult | void> {
   const uid = k.metadata.uid ?? '';
   const pending = ctx.pending.get(uid);
   return finalizeCoderObject(

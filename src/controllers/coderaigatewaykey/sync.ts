@@ -1,7 +1,7 @@
-// One pass of a CoderAIGatewayKey against Coder, after the spec check: destination consent, control plane,
-// version gate, entitlement, the key list (which also proves the API is served), then minting a key when
-// there is none, it was lost (gone from Coder, or a destination lost or changed it), rotation is due or requested,
-// writing it to every destination, and deleting the previous key once its grace period is over.
+// The key of a CoderAIGatewayKey in Coder, once Coder's keys are listed: minting a key when there is none, it
+// was lost (gone from Coder, or a destination lost or changed it), rotation is due or requested, writing it to
+// every destination, and deleting the previous key once its grace period is over. Each gives the outcome of its
+// step: the status fields it learned, when to look again, or the problem it stopped on.
 import {
   CoderAIGatewayKeyConditions as C,
   type CoderAIGatewayKey,
@@ -11,83 +11,32 @@ import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
 import { nowTime } from '../../runtime/conditions.ts';
-import {
-  appliedCondition,
-  failPass,
-  listServed,
-  newPass,
-  openPass,
-  refusePass,
-  stopWhenGatewayDisabled,
-  type CoderObjectPass,
-} from '../shared/coder-object-pass.ts';
 import { parseDuration } from '../../runtime/duration.ts';
+import { syncFailed, syncRefused, type Found } from '../shared/coder-object/step-outcomes.ts';
 import { eventTarget } from '../shared/event-target.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { secretHash } from '../shared/secret-hash.ts';
-import { connectedCondition } from './connected.ts';
 import type { GatewayKeyContext } from './context.ts';
-import { destinationConsent, destinationsOf, holdsKey, writeKey, type Destination } from './destinations.ts';
+import { holdsKey, writeKey, type Destination } from './destinations.ts';
 
-const keysPath = '/api/v2/ai-gateway/keys';
+export const keysPath = '/api/v2/ai-gateway/keys';
 const defaultGraceMs = 10 * 60_000;
 
-export type SyncPass = CoderObjectPass<
-  CoderAIGatewayKeyStatus,
-  Exclude<(typeof C.Ready.reasons)[keyof typeof C.Ready.reasons], 'Available'>
->;
+type Outcome = StepOutcome<CoderAIGatewayKeyStatus>;
 
 export function keyNameOf(k: CoderAIGatewayKey): string {
   return k.spec.keyName ?? k.metadata.name ?? '';
 }
 
-export async function syncGatewayKey(ctx: GatewayKeyContext, k: CoderAIGatewayKey, signal: AbortSignal): Promise<SyncPass> {
-  const pass: SyncPass = newPass(ctx.resyncMs);
-  const namespace = k.metadata.namespace ?? '';
-  const destinations = destinationsOf(k, (name) => ctx.caches.secrets.get(namespace, name));
-  const connection = await openPass(
-    ctx,
-    k,
-    pass,
-    {
-      credentials: destinationConsent(k, destinations),
-      feature: 'aiGatewayKeys',
-      entitlement: true,
-    },
-    signal,
-  );
-  if (!connection) return pass;
-  const { client, buildInfo } = connection;
-  const keys = await listServed(
-    pass,
-    buildInfo.version,
-    keysPath,
-    'AI Gateway keys',
-    () => client.request('GET', keysPath, { signal }),
-    signal,
-  );
-  if (!keys) return pass;
-
-  const current = await ensureKey(ctx, client, k, keys, destinations, signal, pass);
-  if (!current) return pass;
-  await retirePreviousKey(ctx, client, k, signal, pass);
-  if (pass.blocker) return pass;
-
-  pass.conditions[C.Connected.type] = connectedCondition(current.last_heartbeat_at, ctx.now());
-  pass.conditions[C.Synced.type] = appliedCondition(`The key "${current.name}" exists in Coder and every destination Secret holds it.`);
-  await stopWhenGatewayDisabled(ctx, k, connection, pass, 'standalone gateways cannot connect', signal);
-  return pass;
-}
-
-/** The key every destination holds, minting and writing a new one when needed; undefined (blocker set) when that failed. */
-async function ensureKey(
+/** The key every destination holds (`current`), minting and writing a new one when needed. */
+export async function ensureKey(
   ctx: GatewayKeyContext,
   client: CoderClient,
   k: CoderAIGatewayKey,
   keys: Schemas['AIGatewayKey'][],
   destinations: Destination[],
   signal: AbortSignal,
-  pass: SyncPass,
-): Promise<Schemas['AIGatewayKey'] | undefined> {
+): Promise<Found<{ current: Schemas['AIGatewayKey'] }, Outcome>> {
   const uid = k.metadata.uid ?? '';
   const status = k.status ?? {};
   const now = ctx.now();
@@ -99,18 +48,16 @@ async function ensureKey(
   const requestID = k.spec.rotation?.requestID;
   const rotationRequested = current !== undefined && requestID !== undefined && requestID !== status.rotationRequestID;
 
-  // A key minted by an earlier pass stays in memory until the cache shows the status that names it: a
-  // reconcile on a cache one write behind must neither mint again nor lose the key before it is written.
+  // A key minted by an earlier reconcile stays in memory until the status names it (Coder never shows a key
+  // again): after a failed destination or status write, the next reconcile must neither mint again nor lose it.
   let pending = ctx.pending.get(uid);
   if (pending && (status.coderID === pending.id || !keys.some((key) => key.id === pending!.id))) {
     ctx.pending.delete(uid);
     pending = undefined;
   }
   if (!pending && !lost && !rotationDue && !rotationRequested) {
-    Object.assign(pass.status, keptStatus(k, current!, destinations, rotateAfterMs));
-    if (rotateAfterMs !== undefined)
-      pass.requeueAfterMs = Math.min(pass.requeueAfterMs ?? Infinity, Math.max(1000, createdAt! + rotateAfterMs - now.getTime()));
-    return current;
+    const rotationIn = rotateAfterMs !== undefined ? Math.max(1000, createdAt! + rotateAfterMs - now.getTime()) : undefined;
+    return { status: keptStatus(k, current!, destinations, rotateAfterMs), requeueAfterMs: rotationIn, current: current! };
   }
 
   if (!pending) {
@@ -121,8 +68,7 @@ async function ensureKey(
       const message =
         `Coder already has an AI Gateway key named "${keyName}" that this object did not create; nothing was changed. ` +
         `Set spec.keyName or delete that key in Coder.`;
-      refusePass(pass, C.Synced.reasons.AlreadyExists, message);
-      return undefined;
+      return syncRefused(C.Synced.reasons.AlreadyExists, message);
     }
     // A name left by an earlier attempt (minted, never recorded) is skipped, not reused: Coder keeps names unique.
     while (rotation > 0 && keys.some((key) => key.name === nameOf(rotation))) rotation++;
@@ -138,8 +84,7 @@ async function ensureKey(
       };
     } catch (err) {
       signal.throwIfAborted();
-      failPass(pass, `create the AI Gateway key "${nameOf(rotation)}"`, err);
-      return undefined;
+      return syncFailed(`create the AI Gateway key "${nameOf(rotation)}"`, err);
     }
     ctx.pending.set(uid, pending);
     const why = !current
@@ -167,16 +112,14 @@ async function ensureKey(
       await writeKey(ctx.writer, k, d, pending.key);
     } catch (err) {
       const message = `Could not write the key "${pending.name}" to Secret "${k.metadata.namespace}/${d.name}": ${(err as Error).message}. It is kept in Coder and written on the next attempt.`;
-      refusePass(pass, C.Synced.reasons.SecretWriteFailed, message);
-      pass.error = err instanceof Error ? err : new Error(String(err));
-      return undefined;
+      return { ...syncRefused(C.Synced.reasons.SecretWriteFailed, message), error: err instanceof Error ? err : new Error(String(err)) };
     }
   }
   const previous = current && current.id !== pending.id ? current : undefined;
   // A rotation during another one's grace period retires the older key at once.
   if (previous && status.previousKey?.coderID) await deleteKey(client, status.previousKey.coderID, signal).catch(() => undefined);
   const graceMs = parseDuration(k.spec.rotation?.gracePeriod) ?? defaultGraceMs;
-  Object.assign(pass.status, {
+  const minted: Outcome['status'] = {
     coderID: pending.id,
     coderKeyName: pending.name,
     rotation: pending.rotation,
@@ -190,8 +133,8 @@ async function ensureKey(
     ...(previous
       ? { previousKey: { coderID: previous.id, coderKeyName: previous.name, deleteAfter: nowTime(new Date(now.getTime() + graceMs)) } }
       : {}),
-  });
-  return { id: pending.id, name: pending.name, key_prefix: pending.keyPrefix, created_at: pending.createdAt };
+  };
+  return { status: minted, current: { id: pending.id, name: pending.name, key_prefix: pending.keyPrefix, created_at: pending.createdAt } };
 }
 
 function keptStatus(
@@ -212,29 +155,22 @@ function keptStatus(
 }
 
 /** Deletes the previous key once its grace period is over; otherwise asks to look again then. */
-async function retirePreviousKey(
+export async function retirePreviousKey(
   ctx: GatewayKeyContext,
   client: CoderClient,
   k: CoderAIGatewayKey,
+  previous: CoderAIGatewayKeyStatus['previousKey'],
   signal: AbortSignal,
-  pass: SyncPass,
-): Promise<void> {
-  const previous = pass.status.previousKey ?? k.status?.previousKey;
-  if (!previous?.coderID) return;
+): Promise<Outcome> {
+  if (!previous?.coderID) return {};
   const due = new Date(previous.deleteAfter ?? 0).getTime() - ctx.now().getTime();
-  if (due > 0) {
-    pass.requeueAfterMs = Math.min(pass.requeueAfterMs ?? Infinity, due + 1000);
-    return;
-  }
+  if (due > 0) return { requeueAfterMs: due + 1000 };
   try {
     await deleteKey(client, previous.coderID, signal);
   } catch (err) {
     signal.throwIfAborted();
-    failPass(pass, `delete the previous AI Gateway key "${previous.coderKeyName}"`, err);
-    return;
+    return syncFailed(`delete the previous AI Gateway key "${previous.coderKeyName}"`, err);
   }
-  // null removes the field in the status merge patch.
-  pass.status.previousKey = null as unknown as undefined;
   await ctx.events.record(
     eventTarget(k),
     'Normal',
@@ -242,6 +178,8 @@ async function retirePreviousKey(
     'DeleteAIGatewayKey',
     `Deleted the previous AI Gateway key "${previous.coderKeyName}" in Coder.`,
   );
+  // null removes the field in the status merge patch.
+  return { status: { previousKey: null as unknown as undefined } };
 }
 
 /** Deletes a key; one that is gone already counts as deleted. */

@@ -3,11 +3,11 @@
 import { coderAIProviderResource } from '../../../generated/clients/coderaiprovider.ts';
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
 import { CoderIDClaims } from '../shared/coder-id-claims.ts';
-import { coderObjectContext, coderObjectController } from '../shared/coder-object-context.ts';
+import { coderObjectContext, coderObjectController } from '../shared/coder-object/context.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { ProviderContext } from './context.ts';
 import { credentialRefs } from './desired.ts';
-import { reconcileProvider } from './reconcile.ts';
+import { providerKind } from './reconcile.ts';
 
 export const setup: ControllerSetup = (manager, deps) => {
   const base = coderObjectContext<CoderAIProvider>(manager, deps, coderAIProviderResource);
@@ -15,10 +15,9 @@ export const setup: ControllerSetup = (manager, deps) => {
   return coderObjectController(
     manager,
     'coderaiprovider',
-    coderAIProviderResource,
     ctx,
+    providerKind,
     (p) => credentialRefs(p).map((r) => r.ref.name),
-    (request, rc) => reconcileProvider(ctx, request, rc),
     ctx.claims.releasedWatch(),
   );
 };

@@ -2,14 +2,13 @@
 // Coder (a soft delete there) unless spec.deletionPolicy is Orphan or another live CoderAIProvider records it.
 import { coderAIProviderResource } from '../../../generated/clients/coderaiprovider.ts';
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
-import type { ReconcileResult } from '../../runtime/controller.ts';
-import { finalizeCoderObject } from '../shared/coder-object-finalize.ts';
+import type { ReconcileContext, ReconcileResult } from '../../runtime/controller.ts';
+import { finalizeCoderObject } from '../shared/coder-object/finalize.ts';
 import type { ProviderContext } from './context.ts';
 import { providerName } from './desired.ts';
 
-export function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider, signal: AbortSignal): Promise<ReconcileResult | void> {
-  const uid = p.metadata.uid ?? '';
-  const recorded = p.status?.coderID ?? ctx.createdIDs.get(uid);
+export function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider, { signal }: ReconcileContext): Promise<ReconcileResult | void> {
+  const recorded = p.status?.coderID ?? ctx.claims.createdBy(p);
   // Two objects can record one id (two operator processes, or objects from before the claims): the other keeps it.
   const coderID = recorded && !ctx.claims.holderOf(p, recorded) ? recorded : undefined;
   return finalizeCoderObject(
@@ -24,10 +23,7 @@ export function finalizeProvider(ctx: ProviderContext, p: CoderAIProvider, signa
       deleteInCoder: async (client, id, s) => {
         await client.request('DELETE', '/api/v2/ai/providers/{aiProvider}', { params: { aiProvider: id }, signal: s });
       },
-      forget: () => {
-        ctx.createdIDs.delete(uid);
-        ctx.claims.release(p);
-      },
+      forget: () => ctx.claims.release(p),
     },
     signal,
   );

@@ -1,33 +1,71 @@
-// One CoderAIProvider reconcile: the shared steps of the kinds kept in Coder, with the provider's spec
-// check (its schema, and a spec no request can be built from), deletion and pass.
+// The ordered steps of one CoderAIProvider reconcile, run by the shared skeleton (shared/reconcile/kind.ts):
+// the spec check, credentials, control plane, version gate, the providers list (which also proves the API is
+// served), then create, adopt or update (sync.ts), and the AI Gateway switch. No license is checked:
+// coder/coder v2.36.0 coderd/coderd.go mounts /api/v2/ai/providers (coderd/ai_providers.go, AGPL) behind the
+// API-key middleware only, and the providers serve Coder Agents (coderd/x/chatd) as well as AI Gateway.
 import { coderAIProviderResource } from '../../../generated/clients/coderaiprovider.ts';
-import { CoderAIProviderConditions as C, type CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
+import {
+  CoderAIProviderConditions as C,
+  type CoderAIProvider,
+  type CoderAIProviderStatus,
+} from '../../../generated/types/coderaiprovider.ts';
 import { validateCoderAIProvider } from '../../../generated/validators/coderaiprovider.ts';
-import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
-import { coderObjectFinalizer } from '../shared/coder-object-context.ts';
-import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
+import type { ReconcileContext } from '../../runtime/controller.ts';
+import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
+import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
+import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
+import { applied, syncRefused } from '../shared/coder-object/step-outcomes.ts';
+import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
+import type { Kind } from '../shared/reconcile/kind.ts';
+import type { Outcomes } from '../shared/reconcile/outcome.ts';
 import { blockingSchemaProblem, SpecError } from '../shared/spec-check.ts';
 import type { ProviderContext } from './context.ts';
-import { baseURL } from './desired.ts';
+import { baseURL, credentialRefs, desiredProvider } from './desired.ts';
 import { finalizeProvider } from './finalize.ts';
-import { syncProvider } from './sync.ts';
+import { applyProvider, providerRoutes, providersPath } from './sync.ts';
 
-export function reconcileProvider(ctx: ProviderContext, request: Request, rc: ReconcileContext): Promise<ReconcileResult | void> {
-  return reconcileCoderObject(
-    ctx,
-    {
-      resource: coderAIProviderResource,
-      finalizer: coderObjectFinalizer,
-      specProblem,
-      finalize: (p, signal) => finalizeProvider(ctx, p, signal),
-      sync: (p, signal) => syncProvider(ctx, p, signal),
-      warnedConditions: [C.ControlPlaneReady.type, C.CredentialSecretReady.type, C.Supported.type, C.Synced.type],
-      syncAction: 'SyncAIProvider',
-      availableMessage: 'The provider is in Coder as spec describes; clients reach it at status.routes.',
-    },
-    request,
-    rc,
-  );
+/** A condition type CoderAIProvider no longer declares: operators before this one gated providers on the aibridge entitlement. */
+const retiredEntitled = 'Entitled';
+const syncAction = 'SyncAIProvider';
+
+export const providerKind: Kind<CoderAIProvider, ProviderContext> = {
+  resource: coderAIProviderResource,
+  cached: cachedObject,
+  readyRule: availableRule('The provider is in Coder as spec describes; clients reach it at status.routes.'),
+  finalizer: cleanupFinalizer,
+  finalize: finalizeProvider,
+  steps,
+  warnings: {
+    [C.ControlPlaneReady.type]: syncAction,
+    [C.CredentialSecretReady.type]: syncAction,
+    [C.Supported.type]: syncAction,
+    [C.Synced.type]: syncAction,
+  },
+};
+
+async function steps(ctx: ProviderContext, p: CoderAIProvider, out: Outcomes<CoderAIProviderStatus>, { signal }: ReconcileContext) {
+  if (out.stopsAt(await invalidSpec(ctx, p, specProblem(p)))) return;
+  const namespace = p.metadata.namespace ?? '';
+  const credentials = resolveCredentialInputs(p, credentialRefs(p), (name) => ctx.caches.secrets.get(namespace, name));
+  out.add({ conditions: { [retiredEntitled]: undefined } });
+  const connection = await openingSteps(ctx, p, out, { credentials: credentials.condition, feature: 'aiProviders' }, signal);
+  if (!connection || !credentials.ready) return;
+  const list = () => connection.client.request('GET', providersPath, { signal });
+  const providers = await listServed(connection, providersPath, 'AI providers', list, signal);
+  if (out.stopsAt(providers)) return;
+
+  const desired = desiredProvider(p, connection.buildInfo.version);
+  if (out.stopsAt(await applyProvider(ctx, connection, p, desired, providers.items, credentials.values, signal))) return;
+  out.add(providerRoutes(connection, desired));
+  if (desired.unsupported.length) {
+    const message = `Applied every field except ${desired.unsupported.join('; ')}. Remove the field, or upgrade Coder where a release has it.`;
+    out.add(syncRefused(C.Synced.reasons.FieldUnsupported, message));
+    return;
+  }
+  out.add(applied(`Coder holds the provider "${desired.name}" as spec describes.`));
+  const consequence =
+    'the provider is stored in Coder, but neither AI Gateway clients nor Coder Agents (which Coder starts only with AI Gateway on) can use it';
+  out.add(await gatewayEnabled(ctx, p, connection, consequence, signal));
 }
 
 /** A value of the wrong type (an object stored without this schema), or a spec no request can be built from. */

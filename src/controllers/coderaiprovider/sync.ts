@@ -1,8 +1,6 @@
-// One pass of a CoderAIProvider against Coder, after the spec check: credentials, control plane, version
-// gate, the providers list (which also proves the API is served), then create, adopt or update (never one that
-// another CoderAIProvider manages: coder-id-claims.ts), and the AI Gateway switch. Each step either goes on or stops with the problem Ready reports. No license is checked:
-// coder/coder v2.36.0 coderd/coderd.go mounts /api/v2/ai/providers (coderd/ai_providers.go, AGPL) behind the
-// API-key middleware only, and the providers serve Coder Agents (coderd/x/chatd) as well as AI Gateway.
+// Making Coder hold a CoderAIProvider, once its providers are listed: create, adopt or update (never one that
+// another CoderAIProvider manages: coder-id-claims.ts), then the routes clients use. Each gives the outcome of
+// its step: the status fields it learned, or the problem it stopped on.
 import {
   CoderAIProviderConditions as C,
   type CoderAIProvider,
@@ -11,85 +9,28 @@ import {
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { nowTime } from '../../runtime/conditions.ts';
-import {
-  appliedCondition,
-  failPass,
-  listServed,
-  newPass,
-  openPass,
-  refusePass,
-  stopWhenGatewayDisabled,
-  type CoderObjectPass,
-} from '../shared/coder-object-pass.ts';
-import { coderNameKey, refuseManagedByAnother } from '../shared/coder-id-claims.ts';
-import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
+import { coderNameKey } from '../shared/coder-id-claims.ts';
+import type { Connected } from '../shared/coder-object/opening-steps.ts';
+import { managedByAnother, syncFailed, syncRefused } from '../shared/coder-object/step-outcomes.ts';
 import { eventTarget } from '../shared/event-target.ts';
+import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { secretHash } from '../shared/secret-hash.ts';
 import type { ProviderContext } from './context.ts';
-import { bedrockSecretFields, credentialRefs, desiredProvider, type BedrockSecretField, type DesiredProvider } from './desired.ts';
+import { bedrockSecretFields, type BedrockSecretField, type DesiredProvider } from './desired.ts';
 import { appliedKeys, createRequest, settingsConflict, updateRequest, type BedrockSecretInputs, type KeyInput } from './update-request.ts';
 
-const providersPath = '/api/v2/ai/providers';
-/** A condition type CoderAIProvider no longer declares (see syncProvider). */
-const retiredEntitled = 'Entitled';
+export const providersPath = '/api/v2/ai/providers';
 
-export type SyncPass = CoderObjectPass<CoderAIProviderStatus, Exclude<(typeof C.Ready.reasons)[keyof typeof C.Ready.reasons], 'Available'>>;
+type Outcome = StepOutcome<CoderAIProviderStatus>;
 
-export async function syncProvider(ctx: ProviderContext, p: CoderAIProvider, signal: AbortSignal): Promise<SyncPass> {
-  const pass: SyncPass = newPass(ctx.resyncMs);
-  const namespace = p.metadata.namespace ?? '';
-  const credentials = resolveCredentialInputs(p, credentialRefs(p), (name) => ctx.caches.secrets.get(namespace, name));
-  // Operators before this one gated providers on the aibridge entitlement; their Entitled condition goes.
-  pass.conditions[retiredEntitled] = undefined;
-  const connection = await openPass(ctx, p, pass, { credentials: credentials.condition, feature: 'aiProviders' }, signal);
-  if (!connection || !credentials.ready) return pass;
-  const { client, controlPlane, buildInfo } = connection;
-  const providers = await listServed(
-    pass,
-    buildInfo.version,
-    providersPath,
-    'AI providers',
-    () => client.request('GET', providersPath, { signal }),
-    signal,
-  );
-  if (!providers) return pass;
-
-  const desired = desiredProvider(p, buildInfo.version);
-  const nameKey = coderNameKey(buildInfo.deployment_id, controlPlane, desired.name);
-  if (!(await applyProvider(ctx, client, p, desired, nameKey, providers, credentials.values, signal, pass))) return pass;
-
-  const base = (buildInfo.dashboard_url || controlPlane.status?.url || '').replace(/\/+$/, '');
-  pass.status.providerName = desired.name;
-  pass.status.routes = { embedded: `${base}/api/v2/ai-gateway/${desired.name}/`, legacy: `${base}/api/v2/aibridge/${desired.name}/` };
-
-  if (desired.unsupported.length) {
-    const message = `Applied every field except ${desired.unsupported.join('; ')}. Remove the field, or upgrade Coder where a release has it.`;
-    return refusePass(pass, C.Synced.reasons.FieldUnsupported, message);
-  }
-  pass.conditions[C.Synced.type] = appliedCondition(`Coder holds the provider "${desired.name}" as spec describes.`);
-  await stopWhenGatewayDisabled(
-    ctx,
-    p,
-    connection,
-    pass,
-    'the provider is stored in Coder, but neither AI Gateway clients nor Coder Agents (which Coder starts only with AI Gateway on) can use it',
-    signal,
-  );
-  return pass;
+/** The provider's keys and Bedrock credentials with their hashes, and status.appliedSecretHashes once they are written. */
+interface SecretInputs {
+  keys: KeyInput[];
+  secrets: BedrockSecretInputs;
+  hashesAfterWrite: Record<string, string>;
 }
 
-/** Creates, adopts or updates the provider; false (with Synced and the blocker set) when it could not. */
-async function applyProvider(
-  ctx: ProviderContext,
-  client: CoderClient,
-  p: CoderAIProvider,
-  desired: DesiredProvider,
-  nameKey: string,
-  providers: Schemas['AIProvider'][],
-  values: Map<string, string>,
-  signal: AbortSignal,
-  pass: SyncPass,
-): Promise<boolean> {
+function secretInputs(p: CoderAIProvider, values: Map<string, string>): SecretInputs {
   const uid = p.metadata.uid;
   const keys: KeyInput[] = (p.spec.apiKeys ?? []).map((k, i) => {
     const value = values.get(`apiKeys[${i}]`)!;
@@ -107,32 +48,35 @@ async function applyProvider(
     string,
     string
   >;
-  const existing = providers.find((x) => x.name === desired.name);
+  return { keys, secrets, hashesAfterWrite };
+}
 
+/** Creates, adopts or updates the provider named `desired.name` among `providers` (Coder's list). */
+export async function applyProvider(
+  ctx: ProviderContext,
+  { client, controlPlane, buildInfo }: Connected,
+  p: CoderAIProvider,
+  desired: DesiredProvider,
+  providers: Schemas['AIProvider'][],
+  values: Map<string, string>,
+  signal: AbortSignal,
+): Promise<Outcome> {
+  const nameKey = coderNameKey(buildInfo.deployment_id, controlPlane, desired.name);
+  const inputs = secretInputs(p, values);
+  const existing = providers.find((x) => x.name === desired.name);
   const what = `The provider "${desired.name}"`;
   if (!existing) {
     const creator = ctx.claims.startCreate(p, nameKey);
-    if (creator) {
-      refuseManagedByAnother(pass, creator, what, 'spec.providerName');
-      return false;
-    }
+    if (creator) return managedByAnother(creator, what, 'spec.providerName');
     let created;
     try {
-      created = await client.request('POST', providersPath, { body: createRequest(desired, keys, secrets), signal });
+      created = await client.request('POST', providersPath, { body: createRequest(desired, inputs.keys, inputs.secrets), signal });
     } catch (err) {
       ctx.claims.endCreate(p, nameKey);
       signal.throwIfAborted();
-      failPass(pass, `create the provider "${desired.name}"`, err);
-      return false;
+      return syncFailed(`create the provider "${desired.name}"`, err);
     }
     ctx.claims.endCreate(p, nameKey, created.id);
-    ctx.createdIDs.set(uid ?? '', created.id);
-    Object.assign(pass.status, {
-      coderID: created.id,
-      apiKeys: appliedKeys(created, keys),
-      appliedSecretHashes: hashesAfterWrite,
-      lastSyncedTime: nowTime(ctx.now()),
-    });
     await ctx.events.record(
       eventTarget(p),
       'Normal',
@@ -140,32 +84,53 @@ async function applyProvider(
       'CreateAIProvider',
       `Created the provider "${desired.name}" in Coder.`,
     );
-    return true;
+    return {
+      status: {
+        coderID: created.id,
+        apiKeys: appliedKeys(created, inputs.keys),
+        appliedSecretHashes: inputs.hashesAfterWrite,
+        lastSyncedTime: nowTime(ctx.now()),
+      },
+    };
   }
 
-  const ownID = p.status?.coderID ?? ctx.createdIDs.get(uid ?? '');
+  const ownID = p.status?.coderID ?? ctx.claims.createdBy(p);
   const ours = ownID === existing.id;
   const holder = ctx.claims.holderOf(p, existing.id, nameKey, ownID);
   if (holder) {
     // Status forgets the provider: kept there, deleting this object would delete the holder's provider in Coder.
-    ctx.createdIDs.delete(uid ?? '');
-    Object.assign(pass.status, { coderID: undefined, apiKeys: undefined, appliedSecretHashes: undefined, routes: undefined });
-    refuseManagedByAnother(pass, holder, what, 'spec.providerName');
-    return false;
+    ctx.claims.release(p);
+    const forgotten = { coderID: undefined, apiKeys: undefined, appliedSecretHashes: undefined, routes: undefined };
+    return { status: forgotten, ...managedByAnother(holder, what, 'spec.providerName') };
   }
+  const refusal = adoptionRefusal(p, existing, desired, ours);
+  if (refusal) return refusal;
+
+  // Nothing awaited since the check: the claim is this object's.
+  ctx.claims.claim(p, existing.id, nameKey, ownID);
+  // Created by this operator, whose status write failed: it matches spec.
+  if (!p.status?.coderID && ours) return { status: { coderID: existing.id } };
+  return updateProvider(ctx, client, p, existing, desired, inputs, ours, signal);
+}
+
+/** Why a provider Coder has may not be taken over or changed as spec says, if it may not. */
+function adoptionRefusal(
+  p: CoderAIProvider,
+  existing: Schemas['AIProvider'],
+  desired: DesiredProvider,
+  ours: boolean,
+): Outcome | undefined {
   if (!ours && !p.spec.adoptExisting) {
     const message =
       `Coder already has a provider named "${desired.name}" that this object did not create; nothing was changed. ` +
       `Set spec.adoptExisting to true to take it over, or choose another spec.providerName.`;
-    refusePass(pass, C.Synced.reasons.AlreadyExists, message);
-    return false;
+    return syncRefused(C.Synced.reasons.AlreadyExists, message);
   }
   if (existing.type !== desired.type) {
     const message =
       `The provider "${desired.name}" in Coder has type ${existing.type}, spec.type is ${desired.type}, and Coder cannot change a type. ` +
       `Delete one of them.`;
-    refusePass(pass, C.Synced.reasons.ImmutableFieldConflict, message);
-    return false;
+    return syncRefused(C.Synced.reasons.ImmutableFieldConflict, message);
   }
   const heldSettings = settingsConflict(existing, desired);
   if (heldSettings) {
@@ -174,22 +139,24 @@ async function applyProvider(
       `cannot remove a provider's settings through its API (it takes settings null as not sent); nothing was changed. ` +
       `Set ${heldSettings === 'upstream-headers' ? 'spec.upstreamHeaders' : 'spec.bedrock'} again, or delete this object ` +
       `(which deletes the provider in Coder) and create it again.`;
-    refusePass(pass, C.Synced.reasons.ImmutableFieldConflict, message);
-    return false;
+    return syncRefused(C.Synced.reasons.ImmutableFieldConflict, message);
   }
+  return undefined;
+}
 
-  // Nothing awaited since the check: the claim is this object's.
-  ctx.claims.claim(p, existing.id, nameKey, ownID);
-
-  // Created a moment ago by this operator, on a cache that has not seen the status yet: it matches spec.
-  if (!p.status?.coderID && ours) {
-    pass.status.coderID = existing.id;
-    return true;
-  }
-  // An adopted provider's keys and credentials are unknown: every one is sent.
+/** The smallest update that makes `existing` match; an adopted provider's keys and credentials are unknown, so every one is sent. */
+async function updateProvider(
+  ctx: ProviderContext,
+  client: CoderClient,
+  p: CoderAIProvider,
+  existing: Schemas['AIProvider'],
+  desired: DesiredProvider,
+  { keys, secrets, hashesAfterWrite }: SecretInputs,
+  ours: boolean,
+  signal: AbortSignal,
+): Promise<Outcome> {
   const update = updateRequest(existing, desired, keys, secrets, ours ? p.status : undefined);
-  pass.status.coderID = existing.id;
-  if (!update) return true;
+  if (!update) return { status: { coderID: existing.id } };
   let updated;
   try {
     updated = await client.request('PATCH', '/api/v2/ai/providers/{aiProvider}', {
@@ -199,14 +166,8 @@ async function applyProvider(
     });
   } catch (err) {
     signal.throwIfAborted();
-    failPass(pass, `update the provider "${desired.name}"`, err);
-    return false;
+    return { status: { coderID: existing.id }, ...syncFailed(`update the provider "${desired.name}"`, err) };
   }
-  Object.assign(pass.status, {
-    apiKeys: update.api_keys ? appliedKeys(updated, keys, update.api_keys) : p.status?.apiKeys,
-    appliedSecretHashes: update.settings !== undefined ? hashesAfterWrite : p.status?.appliedSecretHashes,
-    lastSyncedTime: nowTime(ctx.now()),
-  });
   const fields = Object.keys(update).join(', ');
   await ctx.events.record(
     eventTarget(p),
@@ -215,5 +176,23 @@ async function applyProvider(
     'UpdateAIProvider',
     `Updated ${fields} of the provider "${desired.name}" in Coder.`,
   );
-  return true;
+  return {
+    status: {
+      coderID: existing.id,
+      apiKeys: update.api_keys ? appliedKeys(updated, keys, update.api_keys) : p.status?.apiKeys,
+      appliedSecretHashes: update.settings !== undefined ? hashesAfterWrite : p.status?.appliedSecretHashes,
+      lastSyncedTime: nowTime(ctx.now()),
+    },
+  };
+}
+
+/** status.providerName and the routes clients reach the provider at, on Coder's dashboard URL. */
+export function providerRoutes({ controlPlane, buildInfo }: Connected, desired: DesiredProvider): Outcome {
+  const base = (buildInfo.dashboard_url || controlPlane.status?.url || '').replace(/\/+$/, '');
+  return {
+    status: {
+      providerName: desired.name,
+      routes: { embedded: `${base}/api/v2/ai-gateway/${desired.name}/`, legacy: `${base}/api/v2/aibridge/${desired.name}/` },
+    },
+  };
 }

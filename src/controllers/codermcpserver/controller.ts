@@ -3,11 +3,11 @@
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
 import { CoderIDClaims } from '../shared/coder-id-claims.ts';
-import { coderObjectContext, coderObjectController } from '../shared/coder-object-context.ts';
+import { coderObjectContext, coderObjectController } from '../shared/coder-object/context.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { MCPServerContext } from './context.ts';
 import { credentialRefs } from './desired.ts';
-import { reconcileMCPServer } from './reconcile.ts';
+import { mcpServerKind } from './reconcile.ts';
 
 export const setup: ControllerSetup = (manager, deps) => {
   const base = coderObjectContext<CoderMCPServer>(manager, deps, coderMCPServerResource);
@@ -15,10 +15,9 @@ export const setup: ControllerSetup = (manager, deps) => {
   return coderObjectController(
     manager,
     'codermcpserver',
-    coderMCPServerResource,
     ctx,
+    mcpServerKind,
     (s) => credentialRefs(s).map((r) => r.ref.name),
-    (request, rc) => reconcileMCPServer(ctx, request, rc),
     ctx.claims.releasedWatch(),
   );
 };

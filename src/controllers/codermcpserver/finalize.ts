@@ -2,14 +2,13 @@
 // connection to it), unless spec.deletionPolicy is Orphan or another live CoderMCPServer records it.
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
-import type { ReconcileResult } from '../../runtime/controller.ts';
-import { finalizeCoderObject } from '../shared/coder-object-finalize.ts';
+import type { ReconcileContext, ReconcileResult } from '../../runtime/controller.ts';
+import { finalizeCoderObject } from '../shared/coder-object/finalize.ts';
 import type { MCPServerContext } from './context.ts';
 import { mcpServersPath, slugOf } from './desired.ts';
 
-export function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, signal: AbortSignal): Promise<ReconcileResult | void> {
-  const uid = s.metadata.uid ?? '';
-  const recorded = s.status?.coderID ?? ctx.createdIDs.get(uid);
+export function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, { signal }: ReconcileContext): Promise<ReconcileResult | void> {
+  const recorded = s.status?.coderID ?? ctx.claims.createdBy(s);
   // Two objects can record one id (two operator processes, or objects from before the claims): the other keeps it.
   const coderID = recorded && !ctx.claims.holderOf(s, recorded) ? recorded : undefined;
   return finalizeCoderObject(
@@ -24,10 +23,7 @@ export function finalizeMCPServer(ctx: MCPServerContext, s: CoderMCPServer, sign
       deleteInCoder: async (client, id, sig) => {
         await client.request('DELETE', `${mcpServersPath}/{mcpServer}`, { params: { mcpServer: id }, signal: sig });
       },
-      forget: () => {
-        ctx.createdIDs.delete(uid);
-        ctx.claims.release(s);
-      },
+      forget: () => ctx.claims.release(s),
     },
     signal,
   );

@@ -1,30 +1,54 @@
-// One CoderMCPServer reconcile: the shared steps of the kinds kept in Coder, with the MCP server's schema
-// check, deletion and pass.
+// The ordered steps of one CoderMCPServer reconcile, run by the shared skeleton (shared/reconcile/kind.ts):
+// the schema check, credentials, control plane, version gate, the list of configs (which proves the API is
+// served, and finds the config), then create, adopt or update (sync.ts).
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
-import { CoderMCPServerConditions as C } from '../../../generated/types/codermcpserver.ts';
+import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServerStatus } from '../../../generated/types/codermcpserver.ts';
 import { validateCoderMCPServer } from '../../../generated/validators/codermcpserver.ts';
-import type { ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
-import { coderObjectFinalizer } from '../shared/coder-object-context.ts';
-import { reconcileCoderObject } from '../shared/coder-object-reconcile.ts';
+import type { ReconcileContext } from '../../runtime/controller.ts';
+import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
+import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
+import { applied, syncRefused } from '../shared/coder-object/step-outcomes.ts';
+import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
+import type { Kind } from '../shared/reconcile/kind.ts';
+import type { Outcomes } from '../shared/reconcile/outcome.ts';
 import { blockingSchemaProblem } from '../shared/spec-check.ts';
 import type { MCPServerContext } from './context.ts';
+import { credentialRefs, desiredMCPServer } from './desired.ts';
 import { finalizeMCPServer } from './finalize.ts';
-import { syncMCPServer } from './sync.ts';
+import { applyConfig, listConfigs } from './sync.ts';
 
-export function reconcileMCPServer(ctx: MCPServerContext, request: Request, rc: ReconcileContext): Promise<ReconcileResult | void> {
-  return reconcileCoderObject(
-    ctx,
-    {
-      resource: coderMCPServerResource,
-      finalizer: coderObjectFinalizer,
-      specProblem: (s) => blockingSchemaProblem('CoderMCPServer', validateCoderMCPServer(s)),
-      finalize: (s, signal) => finalizeMCPServer(ctx, s, signal),
-      sync: (s, signal) => syncMCPServer(ctx, s, signal),
-      warnedConditions: [C.ControlPlaneReady.type, C.CredentialSecretReady.type, C.Supported.type, C.Synced.type],
-      syncAction: 'SyncMCPServer',
-      availableMessage: 'The MCP server is registered in Coder as spec describes.',
-    },
-    request,
-    rc,
-  );
+const syncAction = 'SyncMCPServer';
+
+export const mcpServerKind: Kind<CoderMCPServer, MCPServerContext> = {
+  resource: coderMCPServerResource,
+  cached: cachedObject,
+  readyRule: availableRule('The MCP server is registered in Coder as spec describes.'),
+  finalizer: cleanupFinalizer,
+  finalize: finalizeMCPServer,
+  steps,
+  warnings: {
+    [C.ControlPlaneReady.type]: syncAction,
+    [C.CredentialSecretReady.type]: syncAction,
+    [C.Supported.type]: syncAction,
+    [C.Synced.type]: syncAction,
+  },
+};
+
+async function steps(ctx: MCPServerContext, s: CoderMCPServer, out: Outcomes<CoderMCPServerStatus>, { signal }: ReconcileContext) {
+  if (out.stopsAt(await invalidSpec(ctx, s, blockingSchemaProblem('CoderMCPServer', validateCoderMCPServer(s))))) return;
+  const namespace = s.metadata.namespace ?? '';
+  const credentials = resolveCredentialInputs(s, credentialRefs(s), (name) => ctx.caches.secrets.get(namespace, name));
+  const connection = await openingSteps(ctx, s, out, { credentials: credentials.condition, feature: 'mcpServerConfigs' }, signal);
+  if (!connection || !credentials.ready) return;
+  const configs = await listConfigs(connection, signal);
+  if (out.stopsAt(configs)) return;
+
+  const desired = desiredMCPServer(s, credentials.values, connection.buildInfo.version);
+  if (out.stopsAt(await applyConfig(ctx, connection, s, desired, configs.configs, signal))) return;
+  out.add({ status: { slug: desired.fields.slug } });
+  if (desired.unsupported.length) {
+    out.add(syncRefused(C.Synced.reasons.FieldUnsupported, `Applied every field except ${desired.unsupported.join('; ')}.`));
+    return;
+  }
+  out.add(applied(`Coder holds the MCP server "${desired.fields.slug}" as spec describes.`));
 }

@@ -13,8 +13,7 @@ import type { Cache } from '../../runtime/cache.ts';
 import { requestKey } from '../../runtime/controller.ts';
 import type { EventFilter } from '../../runtime/event-filter.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
-import type { CoderObject } from './coder-object-context.ts';
-import type { CoderObjectPass } from './coder-object-pass.ts';
+import type { CoderObject } from './coder-object/context.ts';
 
 export interface ClaimingObject extends CoderObject {
   status?: { coderID?: string; conditions?: readonly Condition[]; observedGeneration?: number };
@@ -31,6 +30,8 @@ interface Claim {
   namespace: string;
   name: string;
   uid: string;
+  /** The object made this id by a create (rather than adopting it). */
+  created?: true;
 }
 
 const creationTime = (obj: CoderObject): number => {
@@ -88,7 +89,8 @@ export class CoderIDClaims<T extends ClaimingObject> {
       if (this.byID.get(coderID)?.uid === obj.metadata.uid) this.byID.delete(coderID);
       return holder;
     }
-    this.byID.set(coderID, claimOf(obj));
+    // A claim on what `obj` created stays one.
+    if (this.byID.get(coderID)?.uid !== obj.metadata.uid) this.byID.set(coderID, claimOf(obj));
     return undefined;
   }
 
@@ -103,7 +105,18 @@ export class CoderIDClaims<T extends ClaimingObject> {
   /** The create has ended; `coderID` is what Coder made, if it did. */
   endCreate(obj: T, nameKey: string, coderID?: string): void {
     if (this.creating.get(nameKey)?.uid === obj.metadata.uid) this.creating.delete(nameKey);
-    if (coderID) this.byID.set(coderID, claimOf(obj));
+    if (!coderID) return;
+    for (const c of this.byID.values()) if (c.uid === obj.metadata.uid) delete c.created;
+    this.byID.set(coderID, { ...claimOf(obj), created: true });
+  }
+
+  /**
+   * The Coder id `obj` last created in this process and still holds, for when no status shows it: the status
+   * write after the create failed (one that succeeded is seen through Writer.current).
+   */
+  createdBy(obj: T): string | undefined {
+    for (const [id, c] of this.byID) if (c.uid === obj.metadata.uid && c.created) return id;
+    return undefined;
   }
 
   /** Forgets every claim of `obj` (it is gone, or gave up the id). */
@@ -152,13 +165,4 @@ function syncedReason(obj: ClaimingObject): string | undefined {
  */
 export function coderNameKey(deploymentID: string | undefined, controlPlane: KubeObject, name: string): string {
   return `${deploymentID || `${controlPlane.metadata?.namespace}/${controlPlane.metadata?.name}`}\u0000${name}`;
-}
-
-/** Synced and Ready False ManagedByAnotherObject: `what` (`the provider "openai"`) is `holder`'s; `field` names the Coder name in spec. */
-export function refuseManagedByAnother(pass: CoderObjectPass<unknown>, holder: CoderObject, what: string, field: string): void {
-  const message =
-    `${what} in Coder is managed by ${describeHolder(holder)}; spec.adoptExisting does not take over what another object ` +
-    `manages, and nothing was changed. This object goes on once that one is deleted; or choose another ${field}.`;
-  pass.conditions[Synced.type] = { type: Synced.type, status: 'False', reason: managedByAnotherObject, message };
-  pass.blocker = { reason: managedByAnotherObject, message, userMustAct: true };
 }

@@ -109,6 +109,31 @@ describe('CoderIDClaims: who manages an object in Coder', () => {
     assert.equal(watch.filter.update!(holder, holder), false);
   });
 
+  it('tells which id an object created, for when its status could not record it, until it creates another or gives it up', () => {
+    const { cache, put } = liveCache();
+    const claims = new CoderIDClaims(cache);
+    const creator = put(provider('a', 'corp', '2026-01-01T00:00:00Z'));
+    assert.equal(claims.startCreate(creator, nameKey), undefined);
+    claims.endCreate(creator, nameKey, id);
+    assert.equal(claims.createdBy(creator), id);
+    assert.equal(claims.claim(creator, id, nameKey, id), undefined);
+    assert.equal(claims.createdBy(creator), id, 'still what it created once it goes on with it');
+    claims.endCreate(creator, nameKey, 'recreated-id');
+    assert.equal(claims.createdBy(creator), 'recreated-id');
+    claims.release(creator);
+    assert.equal(claims.createdBy(creator), undefined);
+  });
+
+  it('counts neither an adopted id nor a failed create as created', () => {
+    const { cache, put } = liveCache();
+    const claims = new CoderIDClaims(cache);
+    const adopter = put(provider('a', 'corp', '2026-01-01T00:00:00Z'));
+    assert.equal(claims.claim(adopter, id, nameKey, undefined), undefined);
+    claims.startCreate(adopter, nameKey);
+    claims.endCreate(adopter, nameKey);
+    assert.equal(claims.createdBy(adopter), undefined);
+  });
+
   it('keys a name by Coder deployment, else by control plane', () => {
     const cp = { metadata: { namespace: 'a', name: 'coder' } };
     assert.equal(coderNameKey('dep', cp, 'corp'), coderNameKey('dep', { metadata: { namespace: 'b', name: 'other' } }, 'corp'));

@@ -4,19 +4,20 @@
 // to it at once. Drift in Coder is found by the resync each reconcile asks for; the object's own status and
 // finalizer writes bring no reconcile.
 import type { V1Secret } from '@kubernetes/client-node';
-import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { Cache } from '../../runtime/cache.ts';
-import type { Condition } from '../../runtime/conditions.ts';
-import type { Controller, ReconcileContext, ReconcileResult, Request } from '../../runtime/controller.ts';
-import type { EventFilter } from '../../runtime/event-filter.ts';
-import type { KubeObject, ObjectMeta } from '../../runtime/informer.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import { builtinResources, type ResourceKind } from '../../runtime/resource.ts';
-import { CoderFacts } from './coder-facts.ts';
-import { defaultCoderResyncMs, type ControllerDeps } from './deps.ts';
-import { ownWritesIgnored } from './event-filters.ts';
-import { watchReferences } from './reference-watches.ts';
+import { coderControlPlaneResource } from '../../../../generated/clients/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import type { Cache } from '../../../runtime/cache.ts';
+import type { Condition } from '../../../runtime/conditions.ts';
+import type { Controller } from '../../../runtime/controller.ts';
+import type { EventFilter } from '../../../runtime/event-filter.ts';
+import type { KubeObject, ObjectMeta } from '../../../runtime/informer.ts';
+import type { Manager } from '../../../runtime/manager.ts';
+import { builtinResources, type ResourceKind } from '../../../runtime/resource.ts';
+import { CoderFacts } from '../coder-facts.ts';
+import { defaultCoderResyncMs, type ControllerDeps } from '../deps.ts';
+import { ownWritesIgnored } from '../event-filters.ts';
+import { reconcileKind, type Kind, type ReconciledObject } from '../reconcile/kind.ts';
+import { watchReferences } from '../reference-watches.ts';
 
 /** The finalizer of every kind that keeps an object in Coder. */
 export const coderObjectFinalizer = 'coder.com/cleanup';
@@ -35,8 +36,6 @@ export interface CoderObjectContext<T extends CoderObject> extends ControllerDep
   };
   facts: CoderFacts;
   resyncMs: number;
-  /** The Coder id of what an object created, by object UID, for a reconcile on a cache that has not seen the status naming it. */
-  createdIDs: Map<string, string>;
 }
 
 /** The context of a kind's controller; `extra` adds what only that kind keeps. */
@@ -56,26 +55,24 @@ export function coderObjectContext<T extends CoderObject, X extends object = obj
     },
     facts: deps.coderFacts ?? new CoderFacts({ buildInfoTtlMs: resyncMs, entitlementsTtlMs: Math.min(2 * 60_000, resyncMs) }),
     resyncMs,
-    createdIDs: new Map(),
     ...(extra as X),
   };
 }
 
 /**
- * The controller `name` for `resource`, watching control planes and the Secrets `secretNames` lists, and with
+ * The controller `name` running `kind`, watching control planes and the Secrets `secretNames` lists, and with
  * `ownKind` the kind itself for the other objects an event of one brings back.
  */
-export function coderObjectController<T extends CoderObject>(
+export function coderObjectController<T extends CoderObject & ReconciledObject, Ctx extends CoderObjectContext<T>>(
   manager: Manager,
   name: string,
-  resource: ResourceKind,
-  ctx: CoderObjectContext<T>,
+  ctx: Ctx,
+  kind: Kind<T, Ctx>,
   secretNames: (obj: T) => string[],
-  reconcile: (request: Request, rc: ReconcileContext) => Promise<ReconcileResult | void>,
   ownKind?: { map: (obj: T) => string[]; filter: EventFilter<T> },
 ): Controller {
-  const builder = manager.controller(name).for(resource, ownWritesIgnored<T>(coderObjectFinalizer));
+  const builder = manager.controller(name).for(kind.resource, ownWritesIgnored<T>(coderObjectFinalizer));
   watchReferences(builder, ctx.caches.objects, { controlPlanes: (obj) => [obj.spec.controlPlaneRef?.name], secrets: secretNames });
-  if (ownKind) builder.watches<T>(resource, ownKind.map, ownKind.filter);
-  return builder.build(reconcile);
+  if (ownKind) builder.watches<T>(kind.resource, ownKind.map, ownKind.filter);
+  return builder.build((request, rc) => reconcileKind(ctx, kind, request, rc));
 }

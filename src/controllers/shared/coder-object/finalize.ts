@@ -2,20 +2,25 @@
 // goes too unless spec.deletionPolicy is Orphan, then the finalizer is removed. While Coder cannot be called
 // or refuses, Ready says Deleting (and Synced why) and the finalizer stays. A control plane that is gone or
 // being deleted takes its Coder with it: nothing is left to call, and waiting would hold the object forever.
-import { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';
-import type { CoderClient } from '../../coder/client.ts';
-import { isCoderNotFound } from '../../coder/error-predicates.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
-import type { ReconcileResult } from '../../runtime/controller.ts';
-import type { ResourceKind } from '../../runtime/resource.ts';
-import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './coder-object-context.ts';
-import { summaryConditions, writeCoderObjectStatus } from './coder-object-reconcile.ts';
-import { syncFailure } from './coder-sync-failure.ts';
-import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
-import { eventTarget } from './event-target.ts';
+import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
+import type { CoderClient } from '../../../coder/client.ts';
+import { isCoderNotFound } from '../../../coder/error-predicates.ts';
+import { controlPlaneRetryMs, resolveControlPlane } from '../../../controlplane/access.ts';
+import type { ConditionInput } from '../../../runtime/conditions.ts';
+import type { ReconcileResult } from '../../../runtime/controller.ts';
+import type { ResourceKind } from '../../../runtime/resource.ts';
+import { syncFailure } from '../coder-sync-failure.ts';
+import { eventTarget } from '../event-target.ts';
+import { Outcomes } from '../reconcile/outcome.ts';
+import { nextStatus } from '../reconcile/status.ts';
+import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './context.ts';
+import { availableRule } from './kind.ts';
+import { stopWith } from './step-outcomes.ts';
 
 // The AI kinds declare Ready with these reasons.
 const R = CoderAIProviderConditions.Ready;
+// Ready says Deleting itself (the stop), whatever a kind's Available message is.
+const deletingRule = availableRule('');
 
 export interface CoderObjectDeletion {
   resource: ResourceKind;
@@ -57,17 +62,13 @@ export async function finalizeCoderObject<T extends CoderObject>(
     );
     return done();
   }
-  const deleting = (message: string, synced?: ConditionInput) =>
-    writeCoderObjectStatus(
-      ctx,
-      deletion.resource,
-      obj,
-      {
-        ...summaryConditions({ reason: R.reasons.Deleting, message, userMustAct: false }, ''),
-        ...(synced ? { [synced.type]: synced } : {}),
-      },
-      {},
-    );
+  const deleting = (message: string, synced?: ConditionInput) => {
+    const out = new Outcomes<NonNullable<T['status']>>().add({
+      conditions: synced ? { [synced.type]: synced } : {},
+      stop: stopWith(R.reasons.Deleting, message, false),
+    });
+    return ctx.writer.writeStatus(deletion.resource, obj, nextStatus(obj, out, deletingRule, ctx.now()));
+  };
   const access = resolveControlPlane(ctx, ctx.caches, namespace, ref);
   if (!access.usable) {
     await deleting(`Waiting to delete ${deletion.what} in Coder: ${access.message}`);

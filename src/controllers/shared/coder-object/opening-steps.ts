@@ -1,0 +1,157 @@
+// The steps every kind that keeps an object in a control plane's Coder (the AI kinds) starts with, each giving
+// its outcome to the reconcile skeleton: a spec it cannot act on, its credential Secrets, the control plane and
+// Coder's build info, the version gate, the entitlement where the kind needs one, and the resync. A step that
+// meets a problem stops the reconcile with Ready's reason and message, and says whether only the user can move
+// the object on (Stalled).
+import { CoderAIGatewayKeyConditions } from '../../../../generated/types/coderaigatewaykey.ts';
+import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
+import type { ConditionInput } from '../../../runtime/conditions.ts';
+import type { EventRecorder } from '../../../runtime/events.ts';
+import { connectToCoder, type CoderConnection } from '../coder-connection.ts';
+import { coderHasFeature, missingFeatureMessage, type CoderFeature } from '../coder-releases.ts';
+import { entitledCondition, entitlementsUnavailableCondition } from '../entitled-condition.ts';
+import { warnOnNewProblem } from '../event-target.ts';
+import type { Outcomes } from '../reconcile/outcome.ts';
+import type { CoderObject, CoderObjectContext } from './context.ts';
+import { stopWith, supportedCondition, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
+
+// The AI kinds declare Ready, Supported and Synced with these reasons; Entitled only the gateway key.
+const C = CoderAIProviderConditions;
+const R = C.Ready.reasons;
+const E = CoderAIGatewayKeyConditions;
+
+/** How soon entitlements that could not be read are asked for again. */
+const entitlementsRetryMs = 30_000;
+
+export type Connected = Extract<CoderConnection, { connected: true }>;
+
+/**
+ * Ready False InvalidSpec (Stalled True) for `problem`, a message naming the field, with a Warning Event when
+ * it is new; nothing is sent to Coder until the spec changes, and the rest of the status stays.
+ */
+export async function invalidSpec(
+  ctx: { events: Pick<EventRecorder, 'record'> },
+  obj: CoderObject,
+  problem: string | undefined,
+): Promise<CoderObjectOutcome> {
+  if (!problem) return {};
+  const ready: ConditionInput = { type: C.Ready.type, status: 'False', reason: R.InvalidSpec, message: problem };
+  await warnOnNewProblem(ctx.events, obj, ready, 'ValidateSpec');
+  return { stop: stopWith(R.InvalidSpec, problem), conditionsOnly: true };
+}
+
+/**
+ * CredentialSecretReady (undefined when spec names no Secret, which removes it); anything but True stops. A
+ * Secret change reconciles at once (watched), so there is nothing to look again for.
+ */
+export function credentialsChecked(condition: ConditionInput | undefined): CoderObjectOutcome {
+  const conditions = { [C.CredentialSecretReady.type]: condition };
+  if (!condition || condition.status === 'True') return { conditions };
+  return { conditions, stop: stopWith(R.CredentialSecretNotReady, condition.message) };
+}
+
+/**
+ * ControlPlaneReady and status.coderVersion: the control plane with operator access, and its Coder's build
+ * info. A control plane that is not usable yet is looked at again in 30 s; a Coder that does not answer is
+ * backed off (the error).
+ */
+async function connect<T extends CoderObject>(
+  ctx: CoderObjectContext<T>,
+  obj: T,
+  signal: AbortSignal,
+): Promise<Found<{ connection: Connected }>> {
+  const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, obj, signal);
+  const conditions = { [C.ControlPlaneReady.type]: connection.condition };
+  if (!connection.connected) {
+    return {
+      conditions,
+      stop: stopWith(R.ControlPlaneNotReady, connection.condition.message, false),
+      requeueAfterMs: connection.requeueAfterMs,
+      error: connection.error,
+    };
+  }
+  return { conditions, status: { coderVersion: connection.buildInfo.version }, connection };
+}
+
+/**
+ * Supported False CoderVersionUnsupported when the kind's API (in the table of Coder releases,
+ * coder-releases.ts) is not in this release. Asked again at the resync: nothing watched shows an upgrade.
+ */
+export function versionGate(ctx: { resyncMs: number }, connection: Connected, feature: CoderFeature): CoderObjectOutcome {
+  const { version } = connection.buildInfo;
+  if (coderHasFeature(version, feature) !== false) return {};
+  const message = `${missingFeatureMessage(version, feature)}. Upgrade Coder.`;
+  return {
+    conditions: { [C.Supported.type]: supportedCondition(C.Supported.reasons.CoderVersionUnsupported, message, 'False') },
+    stop: stopWith(R.Unsupported, message),
+    requeueAfterMs: ctx.resyncMs,
+  };
+}
+
+/**
+ * Entitled: whether the license has AI Gateway (feature aibridge), which the gateway key's routes need. Not
+ * entitled stops until the resync (a license change shows no event); entitlements that cannot be read are
+ * asked for again in 30 s.
+ */
+export async function entitlementGate<T extends CoderObject>(
+  ctx: CoderObjectContext<T>,
+  connection: Connected,
+  signal: AbortSignal,
+): Promise<CoderObjectOutcome> {
+  let entitled: ConditionInput;
+  try {
+    entitled = entitledCondition(
+      await ctx.facts.entitlements(connection.controlPlane, connection.client, { signal }),
+      'aibridge',
+      'AI Gateway',
+    );
+  } catch (err) {
+    signal.throwIfAborted();
+    const unknown = entitlementsUnavailableCondition(err);
+    return {
+      conditions: { [E.Entitled.type]: unknown },
+      stop: stopWith(E.Ready.reasons.NotEntitled, unknown.message, false),
+      requeueAfterMs: entitlementsRetryMs,
+    };
+  }
+  const conditions = { [E.Entitled.type]: entitled };
+  if (entitled.status !== 'False') return { conditions };
+  return { conditions, stop: stopWith(E.Ready.reasons.NotEntitled, entitled.message), requeueAfterMs: ctx.resyncMs };
+}
+
+/** Once Coder answers, the object is compared with it again at the resync: drift in Coder shows no event. */
+function resync(ctx: { resyncMs: number }): CoderObjectOutcome {
+  return { requeueAfterMs: ctx.resyncMs };
+}
+
+export interface OpeningOptions {
+  /** CredentialSecretReady (undefined when spec names no Secret). */
+  credentials: ConditionInput | undefined;
+  /** The kind's API in the table of Coder releases (coder-releases.ts). */
+  feature: CoderFeature;
+  /** Whether the kind's routes need AI Gateway in the license (feature aibridge): the gateway key's do. */
+  entitlement?: boolean;
+}
+
+/**
+ * The steps every such kind starts with, added to `out` in order until one stops: credentials, control plane
+ * and build info, version gate, entitlement, then the resync. The connection once all went through.
+ */
+export async function openingSteps<T extends CoderObject>(
+  ctx: CoderObjectContext<T>,
+  obj: T,
+  out: Outcomes<{ coderVersion?: string }>,
+  options: OpeningOptions,
+  signal: AbortSignal,
+): Promise<Connected | undefined> {
+  if (out.stopsAt(credentialsChecked(options.credentials))) return undefined;
+  const connected = await connect(ctx, obj, signal);
+  if (out.stopsAt(connected)) return undefined;
+  const { connection } = connected;
+  if (out.stopsAt(versionGate(ctx, connection, options.feature))) return undefined;
+  if (options.entitlement && out.stopsAt(await entitlementGate(ctx, connection, signal))) return undefined;
+  // Last: each stop before it asks for its own delay (none for a Secret, which is watched; 30 s for a control
+  // plane not usable yet and for entitlements that cannot be read, whatever the resync).
+  out.add(resync(ctx));
+  return connection;
+}
