@@ -179,11 +179,11 @@ export const CoderAIGatewayKeyConditions = {
       /** False. Supported is False; this Coder does not serve the API (see its message). */
       Unsupported: CoderObjectReadyCondition.reasons.Unsupported,
       /** False. Entitled is False; the license does not include AI Gateway. */
-      NotEntitled: 'NotEntitled',
+      NotEntitled: CoderObjectReadyCondition.reasons.NotEntitled,
       /** False. Synced is False; see its message. */
       SyncFailed: CoderObjectReadyCondition.reasons.SyncFailed,
       /** False. AI Gateway is off in that Coder (config.ai.bridge.enabled is false); standalone gateways cannot connect. Set CODER_AI_GATEWAY_ENABLED=true on the control plane. */
-      GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
+      GatewayDisabledOnControlPlane: CoderObjectReadyCondition.reasons.GatewayDisabledOnControlPlane,
       /** False. The object is being deleted; the operator is removing it from Coder (spec.deletionPolicy Delete). */
       Deleting: CoderObjectReadyCondition.reasons.Deleting,
     },
@@ -199,11 +199,11 @@ export const CoderAIGatewayKeyConditions = {
       /** True. The Coder version lacks the API; upgrade Coder. */
       Unsupported: CoderObjectStalledCondition.reasons.Unsupported,
       /** True. The license does not include AI Gateway. */
-      NotEntitled: 'NotEntitled',
+      NotEntitled: CoderObjectStalledCondition.reasons.NotEntitled,
       /** True. Coder refused the object for a reason a retry cannot fix (for example a name another object holds, or a value Coder rejects). */
       SyncFailed: CoderObjectStalledCondition.reasons.SyncFailed,
       /** True. AI Gateway is off on the control plane. */
-      GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
+      GatewayDisabledOnControlPlane: CoderObjectStalledCondition.reasons.GatewayDisabledOnControlPlane,
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef can be called with the operator's token. */

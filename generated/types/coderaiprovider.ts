@@ -222,11 +222,11 @@ export const CoderAIProviderConditions = {
       /** False. Supported is False; this Coder does not serve the API (see its message). */
       Unsupported: CoderObjectReadyCondition.reasons.Unsupported,
       /** False. Another CoderAIProvider (of any namespace, named in the message) records the provider of this name in its status.coderID, so this object does not adopt it, whatever spec.adoptExisting says; nothing was changed. This object goes on once that one is deleted. */
-      ManagedByAnotherObject: 'ManagedByAnotherObject',
+      ManagedByAnotherObject: CoderObjectReadyCondition.reasons.ManagedByAnotherObject,
       /** False. Synced is False; see its message. */
       SyncFailed: CoderObjectReadyCondition.reasons.SyncFailed,
       /** False. The provider is stored in Coder, but AI Gateway is off in that Coder (config.ai.bridge.enabled is false), so neither AI Gateway clients nor Coder Agents (which Coder starts only with AI Gateway on) can use it. Set CODER_AI_GATEWAY_ENABLED=true on the control plane. */
-      GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
+      GatewayDisabledOnControlPlane: CoderObjectReadyCondition.reasons.GatewayDisabledOnControlPlane,
       /** False. The object is being deleted; the operator is removing it from Coder (spec.deletionPolicy Delete). */
       Deleting: CoderObjectReadyCondition.reasons.Deleting,
     },
@@ -235,11 +235,18 @@ export const CoderAIProviderConditions = {
   Stalled: {
     type: CoderObjectStalledCondition.type,
     reasons: {
-      ...CoderObjectStalledCondition.reasons,
+      /** True. The spec fails its schema; fix the field the message names. */
+      InvalidSpec: CoderObjectStalledCondition.reasons.InvalidSpec,
+      /** True. A credential Secret is missing, unmarked or lacks the key; create or mark it. */
+      CredentialSecretNotReady: CoderObjectStalledCondition.reasons.CredentialSecretNotReady,
+      /** True. The Coder version lacks the API; upgrade Coder. */
+      Unsupported: CoderObjectStalledCondition.reasons.Unsupported,
+      /** True. Coder refused the object for a reason a retry cannot fix (for example a name another object holds, or a value Coder rejects). */
+      SyncFailed: CoderObjectStalledCondition.reasons.SyncFailed,
       /** True. AI Gateway is off on the control plane. */
-      GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
+      GatewayDisabledOnControlPlane: CoderObjectStalledCondition.reasons.GatewayDisabledOnControlPlane,
       /** True. Another live object manages that Coder object; choose another name, or wait until that object is deleted. */
-      ManagedByAnotherObject: 'ManagedByAnotherObject',
+      ManagedByAnotherObject: CoderObjectStalledCondition.reasons.ManagedByAnotherObject,
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef can be called with the operator's token. */

@@ -320,7 +320,7 @@ export const CoderMCPServerConditions = {
       /** False. Supported is False; this Coder does not serve the API (see its message). */
       Unsupported: CoderObjectReadyCondition.reasons.Unsupported,
       /** False. Another CoderMCPServer (of any namespace, named in the message) records the config of this slug in its status.coderID, so this object does not adopt it, whatever spec.adoptExisting says; nothing was changed. This object goes on once that one is deleted. */
-      ManagedByAnotherObject: 'ManagedByAnotherObject',
+      ManagedByAnotherObject: CoderObjectReadyCondition.reasons.ManagedByAnotherObject,
       /** False. Synced is False; see its message. */
       SyncFailed: CoderObjectReadyCondition.reasons.SyncFailed,
       /** False. The object is being deleted; the operator is removing it from Coder (spec.deletionPolicy Delete). */
@@ -331,9 +331,16 @@ export const CoderMCPServerConditions = {
   Stalled: {
     type: CoderObjectStalledCondition.type,
     reasons: {
-      ...CoderObjectStalledCondition.reasons,
+      /** True. The spec fails its schema; fix the field the message names. */
+      InvalidSpec: CoderObjectStalledCondition.reasons.InvalidSpec,
+      /** True. A credential Secret is missing, unmarked or lacks the key; create or mark it. */
+      CredentialSecretNotReady: CoderObjectStalledCondition.reasons.CredentialSecretNotReady,
+      /** True. The Coder version lacks the API; upgrade Coder. */
+      Unsupported: CoderObjectStalledCondition.reasons.Unsupported,
+      /** True. Coder refused the object for a reason a retry cannot fix (for example a name another object holds, or a value Coder rejects). */
+      SyncFailed: CoderObjectStalledCondition.reasons.SyncFailed,
       /** True. Another live object manages that Coder object; choose another name, or wait until that object is deleted. */
-      ManagedByAnotherObject: 'ManagedByAnotherObject',
+      ManagedByAnotherObject: CoderObjectStalledCondition.reasons.ManagedByAnotherObject,
     },
   },
   /** Whether the CoderControlPlane in spec.controlPlaneRef can be called with the operator's token. */

@@ -24,8 +24,14 @@ export const CoderObjectReadyCondition = {
     CredentialSecretNotReady: 'CredentialSecretNotReady',
     /** False. Supported is False; this Coder does not serve the API (see its message). */
     Unsupported: 'Unsupported',
+    /** False. Entitled is False; the license does not include the feature the kind needs. */
+    NotEntitled: 'NotEntitled',
+    /** False. Another object of the kind (of any namespace, named in the message) records this Coder object in its status.coderID, so this object does not adopt it, whatever spec.adoptExisting says; nothing was changed. This object goes on once that one is deleted. */
+    ManagedByAnotherObject: 'ManagedByAnotherObject',
     /** False. Synced is False; see its message. */
     SyncFailed: 'SyncFailed',
+    /** False. AI Gateway is off in that Coder (config.ai.bridge.enabled is false). Set CODER_AI_GATEWAY_ENABLED=true on the control plane. */
+    GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
     /** False. The object is being deleted; the operator is removing it from Coder (spec.deletionPolicy Delete). */
     Deleting: 'Deleting',
   },
@@ -41,8 +47,14 @@ export const CoderObjectStalledCondition = {
     CredentialSecretNotReady: 'CredentialSecretNotReady',
     /** True. The Coder version lacks the API; upgrade Coder. */
     Unsupported: 'Unsupported',
+    /** True. The license does not include AI Gateway. */
+    NotEntitled: 'NotEntitled',
     /** True. Coder refused the object for a reason a retry cannot fix (for example a name another object holds, or a value Coder rejects). */
     SyncFailed: 'SyncFailed',
+    /** True. AI Gateway is off on the control plane. */
+    GatewayDisabledOnControlPlane: 'GatewayDisabledOnControlPlane',
+    /** True. Another live object manages that Coder object; choose another name, or wait until that object is deleted. */
+    ManagedByAnotherObject: 'ManagedByAnotherObject',
   },
 } as const;
 

@@ -51,7 +51,7 @@ export const controlPlaneKind: Kind<CoderControlPlane, ControlPlaneContext> = {
     // The cache has not seen a namespace's deletion yet. Its own namespace's deletion deletes the control
     // plane, and a workspace namespace's update maps back to it: either reconciles again.
     if (isNamespaceTerminatingError(err)) return 'end';
-    return refusedSpec(ctx, coderControlPlaneResource, cp, C.SpecValid, err);
+    return refusedSpec(ctx, coderControlPlaneResource, cp, err);
   },
   warnings: {
     [C.WorkspaceRBACReady.type]: 'ApplyWorkspaceRBAC',
@@ -62,7 +62,7 @@ export const controlPlaneKind: Kind<CoderControlPlane, ControlPlaneContext> = {
 async function steps(ctx: ControlPlaneContext, cp: CoderControlPlane, out: Out, { signal }: ReconcileContext): Promise<void> {
   // The seed's ConflictingConfiguration comes before the schema check, which forbids it too.
   if (out.stopsAt(conflictingConfiguration(cp))) return;
-  const schema = await checkSchema(ctx, cp, 'CoderControlPlane', C.SpecValid, (await schemaValidator()).validateCoderControlPlane(cp));
+  const schema = await checkSchema(ctx, cp, 'CoderControlPlane', (await schemaValidator()).validateCoderControlPlane(cp));
   if (out.stopsAt(schema)) return;
 
   const children = await applyChildren(ctx, cp);
@@ -76,7 +76,7 @@ async function steps(ctx: ControlPlaneContext, cp: CoderControlPlane, out: Out, 
   out.add(await reconcileLicense(ctx, cp, ready, client, signal));
   out.add(await refreshEntitlements(cp.status ?? {}, client, ready, ctx.now(), signal));
   signal.throwIfAborted();
-  const specValid = await specValidCondition(ctx, cp, C.SpecValid, 'Every child object could be built from the spec.', schema.tolerated);
+  const specValid = await specValidCondition(ctx, cp, 'Every child object could be built from the spec.', schema.tolerated);
   out.add({ conditions: { [C.SpecValid.type]: specValid } });
   out.add(workspaceRbacDriftCheck(cp));
   out.underlay(controlPlaneWorkload(cp, children.deployment));

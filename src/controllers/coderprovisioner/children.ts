@@ -53,7 +53,7 @@ export async function applyKeySecretAndChildren(
     return await applyChildren(ctx, p, cp, key.keyID);
   } catch (err) {
     if (!key.created) throw err;
-    const refused = await refusedSpec<CoderProvisionerStatus>(ctx, coderProvisionerResource, p, C.SpecValid, err);
+    const refused = await refusedSpec<CoderProvisionerStatus>(ctx, coderProvisionerResource, p, err);
     if (refused) return { ...refused, conditionsOnly: false, deployment: undefined };
     return { error: err instanceof Error ? err : new Error(String(err)), deployment: undefined };
   }

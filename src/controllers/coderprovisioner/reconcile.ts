@@ -34,7 +34,7 @@ export const provisionerKind: Kind<CoderProvisioner, ProvisionerContext> = {
   // The key this provisioner made goes from Coder before the object does.
   finalizer: () => ({ name: keyCleanupFinalizer, needed: true }),
   steps,
-  stepFailure: (ctx, p, err) => refusedSpec(ctx, coderProvisionerResource, p, C.SpecValid, err),
+  stepFailure: (ctx, p, err) => refusedSpec(ctx, coderProvisionerResource, p, err),
   warnings: {
     [C.ControlPlaneReady.type]: 'ResolveControlPlane',
     [C.OperatorAccessReady.type]: 'ResolveControlPlane',
@@ -45,11 +45,11 @@ export const provisionerKind: Kind<CoderProvisioner, ProvisionerContext> = {
 };
 
 async function steps(ctx: ProvisionerContext, p: CoderProvisioner, out: Out, rc: ReconcileContext): Promise<void> {
-  const schema = await checkSchema(ctx, p, 'CoderProvisioner', C.SpecValid, validateCoderProvisioner(p));
+  const schema = await checkSchema(ctx, p, 'CoderProvisioner', validateCoderProvisioner(p));
   if (out.stopsAt(schema)) return;
   if (out.stopsAt(await checkSpecRules(ctx, p))) return;
   const message = 'The provisioner key and every child object could be built from the spec.';
-  out.add({ conditions: { [C.SpecValid.type]: await specValidCondition(ctx, p, C.SpecValid, message, schema.tolerated) } });
+  out.add({ conditions: { [C.SpecValid.type]: await specValidCondition(ctx, p, message, schema.tolerated) } });
   const deployment = await provision(ctx, p, out, rc);
   out.underlay(provisionerWorkload(deployment ?? ownedDeployment(ctx, p)));
 }

@@ -1,11 +1,7 @@
 // What the schema cannot say about a provisioner's spec: the Go original accepted an empty
 // controlPlaneRef.name, Coder limits key names to 64 characters, and extraEnv must not repeat a variable
 // (checked before any key call: a spec whose Deployment cannot be built must not rotate the key first).
-import {
-  CoderProvisionerConditions as C,
-  type CoderProvisioner,
-  type CoderProvisionerStatus,
-} from '../../../generated/types/coderprovisioner.ts';
+import type { CoderProvisioner, CoderProvisionerStatus } from '../../../generated/types/coderprovisioner.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { invalidSpec, SpecError } from '../shared/spec-check.ts';
@@ -18,7 +14,7 @@ export async function checkSpecRules(
   p: CoderProvisioner,
 ): Promise<StepOutcome<CoderProvisionerStatus>> {
   const problem = specProblem(p);
-  return problem ? invalidSpec(deps, p, C.SpecValid, problem.message) : {};
+  return problem ? invalidSpec(deps, p, problem.message) : {};
 }
 
 function specProblem(p: CoderProvisioner): SpecError | undefined {

@@ -32,7 +32,7 @@ export const workspaceProxyKind: Kind<CoderWorkspaceProxy, ProxyContext> = {
   // A proxy registered by hand has nothing to deregister; losing the finalizer brings a new version, which reconciles again.
   finalizer: (proxy) => ({ name: deregistrationFinalizer, needed: registrationMode(proxy) !== 'manual' }),
   steps,
-  stepFailure: (ctx, proxy, err) => refusedSpec(ctx, coderWorkspaceProxyResource, proxy, C.SpecValid, err),
+  stepFailure: (ctx, proxy, err) => refusedSpec(ctx, coderWorkspaceProxyResource, proxy, err),
   warnings: {
     [C.CredentialSecretReady.type]: 'CheckCredentialSecret',
     [C.ControlPlaneReady.type]: 'ResolveControlPlane',
@@ -43,7 +43,7 @@ export const workspaceProxyKind: Kind<CoderWorkspaceProxy, ProxyContext> = {
 };
 
 async function steps(ctx: ProxyContext, proxy: CoderWorkspaceProxy, out: Out, { signal }: ReconcileContext): Promise<void> {
-  const schema = await checkSchema(ctx, proxy, 'CoderWorkspaceProxy', C.SpecValid, validateCoderWorkspaceProxy(proxy));
+  const schema = await checkSchema(ctx, proxy, 'CoderWorkspaceProxy', validateCoderWorkspaceProxy(proxy));
   if (out.stopsAt(schema)) return;
   const mode = registrationMode(proxy);
   const state: TokenSecretState = mode === 'manual' ? { kind: 'absent' } : tokenSecretState(proxy, await readTokenSecret(ctx, proxy));
@@ -60,13 +60,7 @@ async function steps(ctx: ProxyContext, proxy: CoderWorkspaceProxy, out: Out, { 
   out.add({ status: { proxyTokenSecretRef: { name: token.name, key: token.key }, primaryAccessURL: url } });
   const children = await applyChildren(ctx, proxy, { credentials, primaryAccessURL: url, token });
   out.add(children);
-  const specValid = await specValidCondition(
-    ctx,
-    proxy,
-    C.SpecValid,
-    'The Deployment and Service could be built from the spec.',
-    schema.tolerated,
-  );
+  const specValid = await specValidCondition(ctx, proxy, 'The Deployment and Service could be built from the spec.', schema.tolerated);
   out.add({ conditions: { [C.SpecValid.type]: specValid } });
   out.underlay(proxyWorkload(children.deployment));
 }

@@ -3,26 +3,19 @@
 // forbidden (403, RBAC or an admission policy). Retrying the same write cannot succeed, so the owner
 // reports it: SpecValid False with reason ChildRefused, naming the child, the fields and the API
 // server's message, a Warning Event, and observedGeneration so `kubectl wait` sees the status is current.
+import { SpecValidCondition } from '../../../generated/types/conditions.ts';
 import { KubeApiError } from '../../runtime/kube-http.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
-import type { Writer } from '../../runtime/writer.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { eventTarget } from './event-target.ts';
-import type { ReadyRule } from './reconcile/readiness.ts';
 import type { StepOutcome } from './reconcile/outcome.ts';
-import { invalidSpec, SpecError, type SpecValidCondition, type ValidatedObject } from './spec-check.ts';
-import { writeConditions } from './step-outcome.ts';
+import { invalidSpec, SpecError, type ValidatedObject } from './spec-check.ts';
 
 const refusedCodes = new Set([400, 403, 422]);
 const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // A refusal may end when an admin changes RBAC or an admission policy; nothing tells the operator when.
 const refusedRetryMs = 5 * 60_000;
-
-export interface ChildRefusedCondition {
-  type: 'SpecValid';
-  reasons: { ChildRefused: 'ChildRefused' };
-}
 
 /**
  * The condition message for `err` when it is the API server refusing a write of a child of `owner`
@@ -49,28 +42,12 @@ export async function refusedSpec<Status>(
   deps: { events: Pick<EventRecorder, 'record'> },
   owner: ResourceKind,
   obj: ValidatedObject,
-  condition: SpecValidCondition & ChildRefusedCondition,
   err: unknown,
 ): Promise<StepOutcome<Status> | undefined> {
-  if (err instanceof SpecError) return invalidSpec<Status>(deps, obj, condition, err.message);
+  if (err instanceof SpecError) return invalidSpec<Status>(deps, obj, err.message);
   const message = childRefusalMessage(err, owner);
   if (!message) return undefined;
-  await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.ChildRefused, 'ApplyChildren', message);
-  const refused = { type: condition.type, status: 'False' as const, reason: condition.reasons.ChildRefused, message };
-  return { conditions: { [condition.type]: refused }, conditionsOnly: true, stop: true, requeueAfterMs: refusedRetryMs };
-}
-
-/** SpecValid False ChildRefused with a Warning Event; the rest of the status keeps describing what runs. */
-export async function reportRefusedChild<T extends ValidatedObject>(
-  deps: { writer: Writer; events: EventRecorder; now(): Date },
-  resource: ResourceKind,
-  obj: T,
-  condition: ChildRefusedCondition,
-  message: string,
-  readyRule: ReadyRule,
-): Promise<{ requeueAfterMs: number }> {
-  await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.ChildRefused, 'ApplyChildren', message);
-  const refused = { type: condition.type, status: 'False' as const, reason: condition.reasons.ChildRefused, message };
-  await writeConditions(deps.writer, resource, obj, { [condition.type]: refused }, deps.now(), readyRule);
-  return { requeueAfterMs: refusedRetryMs };
+  await deps.events.record(eventTarget(obj), 'Warning', SpecValidCondition.reasons.ChildRefused, 'ApplyChildren', message);
+  const refused = { type: SpecValidCondition.type, status: 'False' as const, reason: SpecValidCondition.reasons.ChildRefused, message };
+  return { conditions: { [SpecValidCondition.type]: refused }, conditionsOnly: true, stop: true, requeueAfterMs: refusedRetryMs };
 }

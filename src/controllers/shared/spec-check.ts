@@ -3,18 +3,18 @@
 // reconcile does too: only a value of the wrong type, which no builder can read, or a spec that a builder
 // cannot turn into objects (SpecError) gets SpecValid=False with a message naming the field, a Warning
 // Event, and nothing else changed. Any other schema error is named in SpecValid=True and a Warning Event.
+import { SpecValidCondition } from '../../../generated/types/conditions.ts';
 import { findCondition, type Condition, type ConditionInput } from '../../runtime/conditions.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
-import type { ResourceKind } from '../../runtime/resource.ts';
 import { TerminalError } from '../../runtime/terminal-error.ts';
-import type { Writer } from '../../runtime/writer.ts';
 import { isWrongType, type ValidationError } from '../../validation/error.ts';
 import { eventTarget } from './event-target.ts';
-import type { ReadyRule } from './reconcile/readiness.ts';
 import type { StepOutcome } from './reconcile/outcome.ts';
-import { writeConditions } from './step-outcome.ts';
+
+// The kinds that build children from their spec (control plane, provisioner, proxy) share SpecValid.
+const SpecValid = SpecValidCondition;
 
 /**
  * A spec that passed admission but cannot be built into objects, for example an empty TLS secret name.
@@ -30,12 +30,6 @@ export class SpecError extends TerminalError {
     super(`${field}: ${problem}`);
     this.field = field;
   }
-}
-
-/** The SpecValid condition a kind declares in its schema (generated constants). */
-export interface SpecValidCondition {
-  type: 'SpecValid';
-  reasons: { Valid: 'Valid'; InvalidSpec: 'InvalidSpec' };
 }
 
 export type ValidatedObject = KubeObject & {
@@ -75,18 +69,17 @@ export function blockingSchemaProblem(kind: string, errors: readonly ValidationE
 export async function specValidCondition<T extends ValidatedObject>(
   deps: { events: Pick<EventRecorder, 'record'> },
   obj: T,
-  condition: SpecValidCondition,
   message: string,
   tolerated: readonly ValidationError[] = [],
 ): Promise<ConditionInput> {
-  if (!tolerated.length) return { type: condition.type, status: 'True', reason: condition.reasons.Valid, message };
+  if (!tolerated.length) return { type: SpecValid.type, status: 'True', reason: SpecValid.reasons.Valid, message };
   const warning = scrubSecrets(
     `This operator's schema refuses values that the API server keeps until they change: ${listed(tolerated)}. Fix them at the next edit.`,
   );
   const full = `${message} ${warning}`;
-  const previous = findCondition(obj.status?.conditions, condition.type);
+  const previous = findCondition(obj.status?.conditions, SpecValid.type);
   if (previous?.message !== full) await deps.events.record(eventTarget(obj), 'Warning', 'SchemaWarning', 'ValidateSpec', warning);
-  return { type: condition.type, status: 'True', reason: condition.reasons.Valid, message: full };
+  return { type: SpecValid.type, status: 'True', reason: SpecValid.reasons.Valid, message: full };
 }
 
 /**
@@ -96,12 +89,11 @@ export async function specValidCondition<T extends ValidatedObject>(
 export async function invalidSpec<Status>(
   deps: { events: Pick<EventRecorder, 'record'> },
   obj: ValidatedObject,
-  condition: SpecValidCondition,
   message: string,
 ): Promise<StepOutcome<Status>> {
-  await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.InvalidSpec, 'ValidateSpec', message);
-  const invalid = { type: condition.type, status: 'False' as const, reason: condition.reasons.InvalidSpec, message };
-  return { conditions: { [condition.type]: invalid }, conditionsOnly: true, stop: true };
+  await deps.events.record(eventTarget(obj), 'Warning', SpecValid.reasons.InvalidSpec, 'ValidateSpec', message);
+  const invalid = { type: SpecValid.type, status: 'False' as const, reason: SpecValid.reasons.InvalidSpec, message };
+  return { conditions: { [SpecValid.type]: invalid }, conditionsOnly: true, stop: true };
 }
 
 /**
@@ -112,24 +104,9 @@ export async function checkSchema<Status>(
   deps: { events: Pick<EventRecorder, 'record'> },
   obj: ValidatedObject,
   kind: string,
-  condition: SpecValidCondition,
   errors: readonly ValidationError[],
 ): Promise<StepOutcome<Status> & { tolerated: readonly ValidationError[] }> {
   const { blocking, tolerated } = partitionSchemaErrors(errors);
-  if (blocking.length) return { ...(await invalidSpec<Status>(deps, obj, condition, schemaErrorsMessage(kind, blocking))), tolerated };
+  if (blocking.length) return { ...(await invalidSpec<Status>(deps, obj, schemaErrorsMessage(kind, blocking))), tolerated };
   return { tolerated };
-}
-
-/** SpecValid False with `message`, and a Warning Event; the rest of the status is left as it is. */
-export async function reportInvalidSpec<T extends ValidatedObject>(
-  deps: { writer: Writer; events: EventRecorder; now(): Date },
-  resource: ResourceKind,
-  obj: T,
-  condition: SpecValidCondition,
-  message: string,
-  readyRule?: ReadyRule,
-): Promise<void> {
-  await deps.events.record(eventTarget(obj), 'Warning', condition.reasons.InvalidSpec, 'ValidateSpec', message);
-  const invalid = { type: condition.type, status: 'False' as const, reason: condition.reasons.InvalidSpec, message };
-  await writeConditions(deps.writer, resource, obj, { [condition.type]: invalid }, deps.now(), readyRule);
 }

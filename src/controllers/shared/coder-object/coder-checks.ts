@@ -1,14 +1,12 @@
 // What a kind that keeps an object in a control plane's Coder (the AI kinds) asks that Coder after the opening
 // steps: its list, which also proves the kind's API is served, and whether AI Gateway is on there.
-import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
+import { CoderObjectReadyCondition as Ready, SupportedCondition as Supported } from '../../../../generated/types/conditions.ts';
 import { isCoderNotFound } from '../../../coder/error-predicates.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
 import type { Connected } from './opening-steps.ts';
 import { stopWith, supportedCondition, syncFailed, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
 
-// The AI kinds declare Ready, Supported and Synced with these reasons.
-const C = CoderAIProviderConditions;
-const R = C.Ready.reasons;
+const R = Ready.reasons;
 
 /**
  * The kind's list at `path` (`list` makes the call), which also proves the API is served: a 404 gives
@@ -30,12 +28,12 @@ export async function listServed<I>(
     if (!isCoderNotFound(err)) return syncFailed(`list the ${what}`, err);
     const message = `Coder ${version} answered 404 for GET ${path} although that version should serve it.`;
     return {
-      conditions: { [C.Supported.type]: supportedCondition(C.Supported.reasons.EndpointNotFound, message, 'False') },
+      conditions: { [Supported.type]: supportedCondition(Supported.reasons.EndpointNotFound, message, 'False') },
       stop: stopWith(R.Unsupported, message),
     };
   }
   return {
-    conditions: { [C.Supported.type]: supportedCondition(C.Supported.reasons.Supported, `Coder ${version} serves ${path}.`) },
+    conditions: { [Supported.type]: supportedCondition(Supported.reasons.Supported, `Coder ${version} serves ${path}.`) },
     items,
   };
 }

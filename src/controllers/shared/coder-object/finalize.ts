@@ -2,7 +2,7 @@
 // goes too unless spec.deletionPolicy is Orphan, then the finalizer is removed. While Coder cannot be called
 // or refuses, Ready says Deleting (and Synced why) and the finalizer stays. A control plane that is gone or
 // being deleted takes its Coder with it: nothing is left to call, and waiting would hold the object forever.
-import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
+import { CoderObjectReadyCondition as Ready } from '../../../../generated/types/conditions.ts';
 import type { CoderClient } from '../../../coder/client.ts';
 import { isCoderNotFound } from '../../../coder/error-predicates.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../../controlplane/access.ts';
@@ -17,8 +17,7 @@ import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from 
 import { availableRule } from './kind.ts';
 import { stopWith } from './step-outcomes.ts';
 
-// The AI kinds declare Ready with these reasons.
-const R = CoderAIProviderConditions.Ready;
+const R = Ready;
 // Ready says Deleting itself (the stop), whatever a kind's Available message is.
 const deletingRule = availableRule('');
 

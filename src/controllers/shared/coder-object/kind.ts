@@ -2,13 +2,12 @@
 // skeleton (shared/reconcile/kind.ts): its object read from its own cache, the finalizer it always carries
 // (what it made in Coder goes when it is deleted), and Ready: Available once every step went through, else
 // the reason and message of the step that stopped, with Stalled True while only the user can move it on.
-import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
+import { CoderObjectReadyCondition as Ready } from '../../../../generated/types/conditions.ts';
 import type { Request } from '../../../runtime/controller.ts';
 import type { ReadyRule } from '../reconcile/readiness.ts';
 import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './context.ts';
 
-// The AI kinds declare Ready with these reasons.
-const R = CoderAIProviderConditions.Ready.reasons;
+const R = Ready.reasons;
 
 /** The object of `request` in the kind's cache. */
 export function cachedObject<T extends CoderObject>(ctx: CoderObjectContext<T>, request: Request): T | undefined {

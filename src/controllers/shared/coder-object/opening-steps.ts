@@ -3,8 +3,13 @@
 // Coder's build info, the version gate, the entitlement where the kind needs one, and the resync. A step that
 // meets a problem stops the reconcile with Ready's reason and message, and says whether only the user can move
 // the object on (Stalled).
+import {
+  CoderObjectReadyCondition as Ready,
+  ControlPlaneReadyCondition as ControlPlaneReady,
+  CredentialSecretReadyCondition as CredentialSecretReady,
+  SupportedCondition as Supported,
+} from '../../../../generated/types/conditions.ts';
 import { CoderAIGatewayKeyConditions } from '../../../../generated/types/coderaigatewaykey.ts';
-import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
 import type { ConditionInput } from '../../../runtime/conditions.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
 import { connectToCoder, type CoderConnection } from '../coder-connection.ts';
@@ -15,9 +20,8 @@ import type { Outcomes } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
 import { stopWith, supportedCondition, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
 
-// The AI kinds declare Ready, Supported and Synced with these reasons; Entitled only the gateway key.
-const C = CoderAIProviderConditions;
-const R = C.Ready.reasons;
+const R = Ready.reasons;
+// Only the gateway key declares Entitled.
 const E = CoderAIGatewayKeyConditions;
 
 /** How soon entitlements that could not be read are asked for again. */
@@ -35,7 +39,7 @@ export async function invalidSpec(
   problem: string | undefined,
 ): Promise<CoderObjectOutcome> {
   if (!problem) return {};
-  const ready: ConditionInput = { type: C.Ready.type, status: 'False', reason: R.InvalidSpec, message: problem };
+  const ready: ConditionInput = { type: Ready.type, status: 'False', reason: R.InvalidSpec, message: problem };
   await warnOnNewProblem(ctx.events, obj, ready, 'ValidateSpec');
   return { stop: stopWith(R.InvalidSpec, problem), conditionsOnly: true };
 }
@@ -45,7 +49,7 @@ export async function invalidSpec(
  * Secret change reconciles at once (watched), so there is nothing to look again for.
  */
 export function credentialsChecked(condition: ConditionInput | undefined): CoderObjectOutcome {
-  const conditions = { [C.CredentialSecretReady.type]: condition };
+  const conditions = { [CredentialSecretReady.type]: condition };
   if (!condition || condition.status === 'True') return { conditions };
   return { conditions, stop: stopWith(R.CredentialSecretNotReady, condition.message) };
 }
@@ -61,7 +65,7 @@ async function connect<T extends CoderObject>(
   signal: AbortSignal,
 ): Promise<Found<{ connection: Connected }>> {
   const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, obj, signal);
-  const conditions = { [C.ControlPlaneReady.type]: connection.condition };
+  const conditions = { [ControlPlaneReady.type]: connection.condition };
   if (!connection.connected) {
     return {
       conditions,
@@ -82,7 +86,7 @@ export function versionGate(ctx: { resyncMs: number }, connection: Connected, fe
   if (coderHasFeature(version, feature) !== false) return {};
   const message = `${missingFeatureMessage(version, feature)}. Upgrade Coder.`;
   return {
-    conditions: { [C.Supported.type]: supportedCondition(C.Supported.reasons.CoderVersionUnsupported, message, 'False') },
+    conditions: { [Supported.type]: supportedCondition(Supported.reasons.CoderVersionUnsupported, message, 'False') },
     stop: stopWith(R.Unsupported, message),
     requeueAfterMs: ctx.resyncMs,
   };
@@ -110,13 +114,13 @@ export async function entitlementGate<T extends CoderObject>(
     const unknown = entitlementsUnavailableCondition(err);
     return {
       conditions: { [E.Entitled.type]: unknown },
-      stop: stopWith(E.Ready.reasons.NotEntitled, unknown.message, false),
+      stop: stopWith(R.NotEntitled, unknown.message, false),
       requeueAfterMs: entitlementsRetryMs,
     };
   }
   const conditions = { [E.Entitled.type]: entitled };
   if (entitled.status !== 'False') return { conditions };
-  return { conditions, stop: stopWith(E.Ready.reasons.NotEntitled, entitled.message), requeueAfterMs: ctx.resyncMs };
+  return { conditions, stop: stopWith(R.NotEntitled, entitled.message), requeueAfterMs: ctx.resyncMs };
 }
 
 /** Once Coder answers, the object is compared with it again at the resync: drift in Coder shows no event. */

@@ -2,17 +2,18 @@
 // with Ready's reason, Synced True Applied, Synced False from a failed call or for what the user must change,
 // the object in Coder that another object manages, and the Supported condition. Each problem stops the
 // reconcile with its Ready reason, and says whether only the user can move the object on (Stalled).
-import { CoderAIProviderConditions } from '../../../../generated/types/coderaiprovider.ts';
+import {
+  CoderObjectReadyCondition as Ready,
+  SupportedCondition as Supported,
+  SyncedCondition as Synced,
+} from '../../../../generated/types/conditions.ts';
 import type { ConditionInput } from '../../../runtime/conditions.ts';
 import { describeHolder } from '../coder-id-claims.ts';
 import { syncFailure } from '../coder-sync-failure.ts';
 import type { StepOutcome, Stop } from '../reconcile/outcome.ts';
 import type { CoderObject } from './context.ts';
 
-// The AI kinds declare Ready, Supported and Synced with these reasons; the adopting kinds (CoderAIProvider,
-// CoderMCPServer) Synced and Ready ManagedByAnotherObject.
-const C = CoderAIProviderConditions;
-const R = C.Ready.reasons;
+const R = Ready.reasons;
 
 /** What the shared steps decide: conditions, and of the status only the Coder version every such kind reports. */
 export type CoderObjectOutcome = StepOutcome<{ coderVersion?: string }>;
@@ -27,14 +28,14 @@ export function stopWith(reason: string, message: string, userMustAct = true): S
 
 /** Synced True Applied. */
 export function applied(message: string): CoderObjectOutcome {
-  return { conditions: { [C.Synced.type]: { type: C.Synced.type, status: 'True', reason: C.Synced.reasons.Applied, message } } };
+  return { conditions: { [Synced.type]: { type: Synced.type, status: 'True', reason: Synced.reasons.Applied, message } } };
 }
 
 /** Synced False from a failed call; one that may pass on its own is also thrown (after the status write), so the queue backs off. */
 export function syncFailed(action: string, err: unknown): CoderObjectOutcome & { stop: Stop } {
   const failure = syncFailure(action, err);
   return {
-    conditions: { [C.Synced.type]: failure.condition },
+    conditions: { [Synced.type]: failure.condition },
     stop: stopWith(R.SyncFailed, failure.condition.message, !failure.retry),
     ...(failure.retry ? { error: err instanceof Error ? err : new Error(String(err)) } : {}),
   };
@@ -43,7 +44,7 @@ export function syncFailed(action: string, err: unknown): CoderObjectOutcome & {
 /** Synced False `syncedReason`, for what only the user can change. */
 export function syncRefused(syncedReason: string, message: string): CoderObjectOutcome & { stop: Stop } {
   return {
-    conditions: { [C.Synced.type]: { type: C.Synced.type, status: 'False', reason: syncedReason, message } },
+    conditions: { [Synced.type]: { type: Synced.type, status: 'False', reason: syncedReason, message } },
     stop: stopWith(R.SyncFailed, message),
   };
 }
@@ -53,13 +54,13 @@ export function syncRefused(syncedReason: string, message: string): CoderObjectO
  * the Coder name in spec.
  */
 export function managedByAnother(holder: CoderObject, what: string, field: string): CoderObjectOutcome & { stop: Stop } {
-  const reason = C.Synced.reasons.ManagedByAnotherObject;
+  const reason = Synced.reasons.ManagedByAnotherObject;
   const message =
     `${what} in Coder is managed by ${describeHolder(holder)}; spec.adoptExisting does not take over what another object ` +
     `manages, and nothing was changed. This object goes on once that one is deleted; or choose another ${field}.`;
-  return { conditions: { [C.Synced.type]: { type: C.Synced.type, status: 'False', reason, message } }, stop: stopWith(reason, message) };
+  return { conditions: { [Synced.type]: { type: Synced.type, status: 'False', reason, message } }, stop: stopWith(reason, message) };
 }
 
 export function supportedCondition(reason: string, message: string, status: 'True' | 'False' = 'True'): ConditionInput {
-  return { type: C.Supported.type, status, reason, message };
+  return { type: Supported.type, status, reason, message };
 }

@@ -1,7 +1,6 @@
 // Which schema errors stop a reconcile, and how the tolerated ones are reported.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CoderControlPlaneConditions as C } from '../../../../generated/types/codercontrolplane.ts';
 import { validateCoderControlPlane } from '../../../../generated/validators/codercontrolplane.ts';
 import { partitionSchemaErrors, specValidCondition } from '../../../../src/controllers/shared/spec-check.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
@@ -55,7 +54,7 @@ describe('partitionSchemaErrors', () => {
 describe('specValidCondition', () => {
   it('is True with the message when nothing is tolerated, and records no Event', async () => {
     const { notes, events } = recorder();
-    const condition = await specValidCondition({ events }, aControlPlane('coder').build(), C.SpecValid, 'Built.');
+    const condition = await specValidCondition({ events }, aControlPlane('coder').build(), 'Built.');
     assert.deepEqual(condition, { type: 'SpecValid', status: 'True', reason: 'Valid', message: 'Built.' });
     assert.deepEqual(notes, []);
   });
@@ -66,7 +65,7 @@ describe('specValidCondition', () => {
       .build();
     const tolerated = partitionSchemaErrors(validateCoderControlPlane(cp)).tolerated;
     const { notes, events } = recorder();
-    const condition = await specValidCondition({ events }, cp, C.SpecValid, 'Built.', tolerated);
+    const condition = await specValidCondition({ events }, cp, 'Built.', tolerated);
     assert.equal(condition.status, 'True');
     assert.match(
       condition.message,
@@ -79,7 +78,7 @@ describe('specValidCondition', () => {
       .withRawSpec({ resources: { limits: { cpu: '1 GB' } } })
       .withStatus({ conditions: [{ ...condition, lastTransitionTime: '2026-01-01T00:00:00Z' }] })
       .build();
-    await specValidCondition({ events }, reconciledAgain, C.SpecValid, 'Built.', tolerated);
+    await specValidCondition({ events }, reconciledAgain, 'Built.', tolerated);
     assert.equal(notes.length, 1, 'no second Event for the same errors');
   });
 });
