@@ -36,13 +36,17 @@ export class OwnWrites {
     return { ...(own.object as T) };
   }
 
-  /** Records `written`, the API server's answer to a write that carried resourceVersion `over`. */
-  wrote(resource: ResourceKind, over: string | undefined, written: KubeObject): void {
+  /**
+   * Records `written`, the API server's answer to a write that carried resourceVersion `over` (or, for a write
+   * retried after a 409, the versions each attempt carried: all of them older than the write).
+   */
+  wrote(resource: ResourceKind, over: string | undefined | readonly string[], written: KubeObject): void {
     const version = written.metadata?.resourceVersion;
-    if (!over || !version) return;
+    const overs = (typeof over === 'string' ? [over] : (over ?? [])).filter(Boolean);
+    if (!overs.length || !version) return;
     const key = objectKey(resource, written);
     const previous = this.writes.get(key);
-    const behind = [...(previous ? [...previous.behind, previous.object.metadata?.resourceVersion ?? ''] : []), over];
+    const behind = [...(previous ? [...previous.behind, previous.object.metadata?.resourceVersion ?? ''] : []), ...overs];
     // As the caches keep objects: without managedFields.
     const metadata = { ...written.metadata };
     delete metadata.managedFields;

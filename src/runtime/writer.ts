@@ -118,15 +118,17 @@ export class Writer {
     let current = this.current(resource, obj);
     const change = mergePatchDiff(current.status ?? {}, next ?? {});
     if (change === undefined) return { wrote: false, object: current };
+    const tried: string[] = [];
     for (let retries = 0; ; retries++) {
       const over = current.metadata?.resourceVersion;
       if (!over) throw new Error(`${resource.kind} "${namespace ?? ''}/${name}" has no resourceVersion to write status at`);
+      tried.push(over);
       try {
         const written = await this.http.json<T>('PATCH', `${objectPath(resource, namespace, name)}/status`, {
           contentType: mergePatch,
           body: { metadata: { resourceVersion: over }, status: change },
         });
-        this.ownWrites.wrote(resource, over, written);
+        this.ownWrites.wrote(resource, tried, written);
         return { wrote: true, object: written };
       } catch (err) {
         if (!isConflict(err) || options.onConflict === 'fail' || retries === statusConflictRetries) throw err;

@@ -50,3 +50,12 @@ describe('OwnWrites', () => {
     assert.equal(writes.current(coderProvisionerResource, other), other);
   });
 });
+
+describe('OwnWrites after a write retried on conflict', () => {
+  it('counts every version an attempt carried as behind the write', () => {
+    const writes = new OwnWrites();
+    // The first attempt carried version 1 and met 409 (another writer made 2); the retry over 2 made 3.
+    writes.wrote(coderProvisionerResource, ['1', '2'], at('3', { keyID: 'k' }));
+    for (const lagging of ['1', '2']) assert.equal(writes.current(coderProvisionerResource, at(lagging)).metadata.resourceVersion, '3');
+  });
+});

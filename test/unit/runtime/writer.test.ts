@@ -87,6 +87,8 @@ describe('Writer.writeStatus on conflict', () => {
     assert.deepEqual(state.requests, ['PATCH status rv=1', 'GET object', 'PATCH status rv=2']);
     // The change lands and the other writer's field survives.
     assert.deepEqual(state.object.status, { phase: 'Ready', other: '2' });
+    // A reconcile starting from the version the first attempt carried goes on from the write.
+    assert.equal(writer.current(coderControlPlaneResource, cached).metadata.resourceVersion, '3');
   });
 
   it('sends nothing more when the fresh object already holds the change', async () => {

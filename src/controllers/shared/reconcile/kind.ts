@@ -61,8 +61,9 @@ export interface Kind<T extends ReconciledObject, Ctx extends KindDeps> {
   /** The condition types whose turn to False a person should see as a Warning Event, with the Event's action. */
   warnings: Readonly<Record<string, string>>;
   /**
-   * `'fail'`: the status is written only at the version the steps decided from, and a 409 (or 404) ends the
-   * reconcile quietly; by default a 409 is retried on the object read afresh (Writer.writeStatus).
+   * `'fail'`: the status is written only at the version the steps decided from, and a 409 (or 404) of the
+   * finalizer or status write ends the reconcile quietly; by default a status write's 409 is retried on the
+   * object read afresh (Writer.writeStatus).
    */
   statusConflicts?: 'retry' | 'fail';
 }
@@ -80,8 +81,13 @@ export async function reconcileKind<T extends ReconciledObject, Ctx extends Kind
   if (obj.metadata.deletionTimestamp) return kind.finalize(ctx, obj, rc);
   if (kind.skip?.(ctx, obj, rc)) return;
   const finalizer = kind.finalizer?.(obj);
-  if (finalizer?.needed) obj = await ctx.writer.withFinalizer(kind.resource, obj, finalizer.name);
-  else if (finalizer && (await ctx.writer.removeFinalizer(kind.resource, obj, finalizer.name))) return;
+  try {
+    if (finalizer?.needed) obj = await ctx.writer.withFinalizer(kind.resource, obj, finalizer.name);
+    else if (finalizer && (await ctx.writer.removeFinalizer(kind.resource, obj, finalizer.name))) return;
+  } catch (err) {
+    if (!changedSinceRead(kind, err)) throw err;
+    return endQuietly(rc, err);
+  }
 
   const out = new Outcomes<StatusOf<T>>();
   try {
@@ -99,11 +105,19 @@ export async function reconcileKind<T extends ReconciledObject, Ctx extends Kind
   try {
     await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), { onConflict: kind.statusConflicts });
   } catch (err) {
-    if (kind.statusConflicts !== 'fail' || !(isConflict(err) || isNotFound(err))) throw err;
-    // Written (or deleted) since it was read: the newer version comes through the watch and is decided afresh.
-    rc.logger.debug({ err: (err as Error).message }, 'the object changed meanwhile; deciding again from the newer version');
-    return;
+    if (!changedSinceRead(kind, err)) throw err;
+    return endQuietly(rc, err);
   }
   if (out.error) throw out.error;
   return out.result();
+}
+
+/** For a kind that writes only at the version it decided from: whether its own write met a newer version, or none. */
+function changedSinceRead(kind: { statusConflicts?: 'retry' | 'fail' }, err: unknown): boolean {
+  return kind.statusConflicts === 'fail' && (isConflict(err) || isNotFound(err));
+}
+
+/** Written (or deleted) since it was read: the newer version comes through the watch and is decided afresh. */
+function endQuietly(rc: ReconcileContext, err: unknown): void {
+  rc.logger.debug({ err: (err as Error).message }, 'the object changed meanwhile; deciding again from the newer version');
 }
