@@ -18,11 +18,23 @@ export interface ConditionDefinition {
 }
 
 /**
+ * A condition of type `Type` with one of the reasons `Reason`: what a builder returns that decides only some of
+ * a type's reasons, or that serves several declarations of a type (generic in the declaration, where
+ * `ConditionOf` cannot be resolved).
+ */
+export type ConditionWith<Type extends string, Reason extends string> = {
+  type: Type;
+  status: Condition['status'];
+  reason: Reason;
+  message: string;
+};
+
+/**
  * A condition of the type `D` declares: `D`'s type and one of `D`'s reasons, so a misspelt reason or one of
  * another type does not compile. For a union of definitions, the union of their conditions.
  */
 export type ConditionOf<D extends ConditionDefinition> = D extends ConditionDefinition
-  ? { type: D['type']; status: Condition['status']; reason: D['reasons'][keyof D['reasons']]; message: string }
+  ? ConditionWith<D['type'], D['reasons'][keyof D['reasons']]>
   : never;
 
 /**

@@ -20,7 +20,7 @@ import { mcpServerKind } from '../../src/controllers/codermcpserver/reconcile.ts
 import { CoderFacts } from '../../src/controllers/shared/coder-facts.ts';
 import { CoderIDClaims } from '../../src/controllers/shared/coder-id-claims.ts';
 import type { Kind, KindDeps, ReconciledObject, StatusOf } from '../../src/controllers/shared/reconcile/kind.ts';
-import { Outcomes } from '../../src/controllers/shared/reconcile/outcome.ts';
+import { Outcomes, type AnyConditionChanges } from '../../src/controllers/shared/reconcile/outcome.ts';
 import type { ReconcileContext } from '../../src/runtime/controller.ts';
 import { controllerOwnerReference } from '../../src/runtime/object-names.ts';
 import { operatorTokenMarks } from '../../src/controlplane/operator-token-marks.ts';
@@ -88,8 +88,12 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
   const providerCtx = (cps: CoderControlPlane[]) => context(cps, {}) as unknown as ProviderContext;
   const signal = new AbortController().signal;
   /** What one reconcile's steps of `kind` decide (before the status write), as the assertions read it. */
-  async function stepsOf<T extends ReconciledObject, Ctx extends KindDeps>(kind: Kind<T, Ctx>, ctx: Ctx, obj: T) {
-    const out = new Outcomes<StatusOf<T>>();
+  async function stepsOf<T extends ReconciledObject, Ctx extends KindDeps, Changes extends AnyConditionChanges>(
+    kind: Kind<T, Ctx, Changes>,
+    ctx: Ctx,
+    obj: T,
+  ) {
+    const out = new Outcomes<StatusOf<T>, Changes>();
     await kind.steps(ctx, obj, out, { signal, logger: { debug: () => undefined } } as unknown as ReconcileContext);
     const blocker = out.stop === true ? undefined : out.stop;
     return { conditions: out.conditions, blocker, requeueAfterMs: out.requeueAfterMs, error: out.error };

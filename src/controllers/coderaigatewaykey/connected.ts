@@ -1,11 +1,11 @@
 // The Connected condition of an AI Gateway key, from its heartbeat (pure); informational, not part of Ready.
 import { CoderAIGatewayKeyConditions as C } from '../../../generated/types/coderaigatewaykey.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 
 /** A heartbeat younger than this means a gateway is connected (Coder refreshes it about every 60 s). */
 export const heartbeatFreshMs = 3 * 60_000;
 
-export function connectedCondition(lastHeartbeatAt: string | undefined, now: Date): ConditionInput {
+export function connectedCondition(lastHeartbeatAt: string | undefined, now: Date): ConditionOf<typeof C.Connected> {
   const R = C.Connected.reasons;
   if (!lastHeartbeatAt)
     return { type: C.Connected.type, status: 'False', reason: R.NeverUsed, message: 'No standalone AI Gateway has used the key yet.' };

@@ -4,7 +4,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderAIGatewayKeyResource } from '../../../generated/clients/coderaigatewaykey.ts';
 import { CoderAIGatewayKeyConditions as C, type CoderAIGatewayKey } from '../../../generated/types/coderaigatewaykey.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import { claimedNameProblem, secretNameClaim } from '../shared/claimed-secret-names.ts';
@@ -47,7 +47,7 @@ export function claimedDestinationProblem(k: CoderAIGatewayKey): string | undefi
 }
 
 /** CredentialSecretReady: True when every destination may receive the key, else the first that may not. */
-export function destinationConsent(k: CoderAIGatewayKey, destinations: Destination[]): ConditionInput {
+export function destinationConsent(k: CoderAIGatewayKey, destinations: Destination[]): ConditionOf<typeof C.CredentialSecretReady> {
   for (const d of destinations) {
     if (!d.secret || d.managed) continue;
     const consent = credentialConsent(k, { name: d.name, key: d.key }, d.secret);

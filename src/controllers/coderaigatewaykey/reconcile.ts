@@ -6,13 +6,14 @@ import { coderAIGatewayKeyResource } from '../../../generated/clients/coderaigat
 import {
   CoderAIGatewayKeyConditions as C,
   type CoderAIGatewayKey,
+  type CoderAIGatewayKeyConditionChanges,
   type CoderAIGatewayKeyStatus,
 } from '../../../generated/types/coderaigatewaykey.ts';
 import { validateCoderAIGatewayKey } from '../../../generated/validators/coderaigatewaykey.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
 import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
-import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
+import { entitlementGate, invalidSpec, openingSteps, type Connected } from '../shared/coder-object/opening-steps.ts';
 import { applied } from '../shared/coder-object/step-outcomes.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
 import type { Outcomes } from '../shared/reconcile/outcome.ts';
@@ -25,7 +26,7 @@ import { ensureKey, keysPath, retirePreviousKey } from './sync.ts';
 
 const syncAction = 'SyncAIGatewayKey';
 
-export const gatewayKeyKind: Kind<CoderAIGatewayKey, GatewayKeyContext> = {
+export const gatewayKeyKind: Kind<CoderAIGatewayKey, GatewayKeyContext, CoderAIGatewayKeyConditionChanges> = {
   resource: coderAIGatewayKeyResource,
   cached: cachedObject,
   readyRule: availableRule('The key exists in Coder and every destination Secret holds it.'),
@@ -41,13 +42,19 @@ export const gatewayKeyKind: Kind<CoderAIGatewayKey, GatewayKeyContext> = {
   },
 };
 
-async function steps(ctx: GatewayKeyContext, k: CoderAIGatewayKey, out: Outcomes<CoderAIGatewayKeyStatus>, { signal }: ReconcileContext) {
+async function steps(
+  ctx: GatewayKeyContext,
+  k: CoderAIGatewayKey,
+  out: Outcomes<CoderAIGatewayKeyStatus, CoderAIGatewayKeyConditionChanges>,
+  { signal }: ReconcileContext,
+) {
   const specProblem = blockingSchemaProblem('CoderAIGatewayKey', validateCoderAIGatewayKey(k)) ?? claimedDestinationProblem(k);
   if (out.stopsAt(await invalidSpec(ctx, k, specProblem))) return;
   const namespace = k.metadata.namespace ?? '';
   const destinations = destinationsOf(k, (name) => ctx.caches.secrets.get(namespace, name));
   const credentials = destinationConsent(k, destinations);
-  const connection = await openingSteps(ctx, k, out, { credentials, feature: 'aiGatewayKeys', entitlement: true }, signal);
+  const entitlement = (connected: Connected) => entitlementGate(ctx, connected, signal);
+  const connection = await openingSteps(ctx, k, out, { credentials, feature: 'aiGatewayKeys', entitlement }, signal);
   if (!connection) return;
   const { client } = connection;
   const keys = await listServed(connection, keysPath, 'AI Gateway keys', () => client.request('GET', keysPath, { signal }), signal);

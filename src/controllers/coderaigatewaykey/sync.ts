@@ -5,6 +5,7 @@
 import {
   CoderAIGatewayKeyConditions as C,
   type CoderAIGatewayKey,
+  type CoderAIGatewayKeyConditionChanges,
   type CoderAIGatewayKeyStatus,
 } from '../../../generated/types/coderaigatewaykey.ts';
 import type { Schemas } from '../../coder/api-types.ts';
@@ -22,7 +23,7 @@ import { holdsKey, writeKey, type Destination } from './destinations.ts';
 export const keysPath = '/api/v2/ai-gateway/keys';
 const defaultGraceMs = 10 * 60_000;
 
-type Outcome = StepOutcome<CoderAIGatewayKeyStatus>;
+type Outcome = StepOutcome<CoderAIGatewayKeyStatus, CoderAIGatewayKeyConditionChanges>;
 
 export function keyNameOf(k: CoderAIGatewayKey): string {
   return k.spec.keyName ?? k.metadata.name ?? '';

@@ -7,6 +7,7 @@ import { coderAIProviderResource } from '../../../generated/clients/coderaiprovi
 import {
   CoderAIProviderConditions as C,
   type CoderAIProvider,
+  type CoderAIProviderConditionChanges,
   type CoderAIProviderStatus,
 } from '../../../generated/types/coderaiprovider.ts';
 import { validateCoderAIProvider } from '../../../generated/validators/coderaiprovider.ts';
@@ -28,7 +29,10 @@ import { applyProvider, providerRoutes, providersPath } from './sync.ts';
 const retiredEntitled = 'Entitled';
 const syncAction = 'SyncAIProvider';
 
-export const providerKind: Kind<CoderAIProvider, ProviderContext> = {
+/** The conditions CoderAIProvider declares, and the retired one its steps remove. */
+type ProviderChanges = CoderAIProviderConditionChanges & { [retiredEntitled]?: undefined };
+
+export const providerKind: Kind<CoderAIProvider, ProviderContext, ProviderChanges> = {
   resource: coderAIProviderResource,
   cached: cachedObject,
   readyRule: availableRule('The provider is in Coder as spec describes; clients reach it at status.routes.'),
@@ -43,7 +47,12 @@ export const providerKind: Kind<CoderAIProvider, ProviderContext> = {
   },
 };
 
-async function steps(ctx: ProviderContext, p: CoderAIProvider, out: Outcomes<CoderAIProviderStatus>, { signal }: ReconcileContext) {
+async function steps(
+  ctx: ProviderContext,
+  p: CoderAIProvider,
+  out: Outcomes<CoderAIProviderStatus, ProviderChanges>,
+  { signal }: ReconcileContext,
+) {
   if (out.stopsAt(await invalidSpec(ctx, p, specProblem(p)))) return;
   const namespace = p.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(p, credentialRefs(p), (name) => ctx.caches.secrets.get(namespace, name));

@@ -4,6 +4,7 @@
 import {
   CoderAIProviderConditions as C,
   type CoderAIProvider,
+  type CoderAIProviderConditionChanges,
   type CoderAIProviderStatus,
 } from '../../../generated/types/coderaiprovider.ts';
 import type { Schemas } from '../../coder/api-types.ts';
@@ -21,7 +22,7 @@ import { appliedKeys, createRequest, settingsConflict, updateRequest, type Bedro
 
 export const providersPath = '/api/v2/ai/providers';
 
-type Outcome = StepOutcome<CoderAIProviderStatus>;
+type Outcome = StepOutcome<CoderAIProviderStatus, CoderAIProviderConditionChanges>;
 
 /** The provider's keys and Bedrock credentials with their hashes, and status.appliedSecretHashes once they are written. */
 interface SecretInputs {

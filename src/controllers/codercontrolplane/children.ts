@@ -3,17 +3,13 @@
 // (exposure-apply.ts). All are built before the first write, applied only when they differ, and never over a
 // same-named object the operator did not create for this control plane (ChildrenOwned).
 import type { V1Deployment, V1Ingress, V1Service, V1ServiceAccount } from '@kubernetes/client-node';
-import {
-  CoderControlPlaneConditions,
-  type CoderControlPlane,
-  type CoderControlPlaneStatus,
-} from '../../../generated/types/codercontrolplane.ts';
+import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
 import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { childrenOwnedCondition, OwnedChildren } from '../shared/workload/owned-children.ts';
 import { liveRestartedAt } from '../shared/workload/pod-spec.ts';
-import { soonestDelay, type StepOutcome } from '../shared/reconcile/outcome.ts';
+import { soonestDelay } from '../shared/reconcile/outcome.ts';
 import { accessUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { buildDeployment } from './desired/deployment.ts';
@@ -22,6 +18,7 @@ import { buildService } from './desired/service.ts';
 import { buildServiceAccount } from './desired/service-account.ts';
 import { buildWorkspaceRbac, type WorkspaceRbac } from './desired/workspace-rbac.ts';
 import { applyExposure } from './exposure-apply.ts';
+import type { ControlPlaneOutcome } from './status.ts';
 import { applyWorkspaceRbac } from './workspace-rbac-apply.ts';
 
 const { Exposed, WorkspaceRBACReady, ChildrenOwned } = CoderControlPlaneConditions;
@@ -30,7 +27,7 @@ const { Exposed, WorkspaceRBACReady, ChildrenOwned } = CoderControlPlaneConditio
  * Sets Exposed (removed when spec.expose is unset), WorkspaceRBACReady (removed when workspacePerms is
  * false) and ChildrenOwned; carries the Deployment as the cache has it (undefined when it is not ours).
  */
-export interface ChildrenOutcome extends StepOutcome<CoderControlPlaneStatus> {
+export interface ChildrenOutcome extends ControlPlaneOutcome {
   deployment: V1Deployment | undefined;
 }
 

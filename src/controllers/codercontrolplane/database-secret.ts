@@ -3,19 +3,22 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
 import { databaseExtraEnvConflictMessage, pgConnectionUrlEnv } from './desired/env.ts';
 
-const { type, reasons } = CoderControlPlaneConditions.DatabaseSecretResolved;
-export type DatabaseSecretResult = { condition: ConditionInput; url?: undefined } | { condition: ConditionInput; url: string };
+const DatabaseSecretResolved = CoderControlPlaneConditions.DatabaseSecretResolved;
+const { type, reasons } = DatabaseSecretResolved;
+type DatabaseSecretCondition = ConditionOf<typeof DatabaseSecretResolved>;
+export type DatabaseSecretResult =
+  { condition: DatabaseSecretCondition; url?: undefined } | { condition: DatabaseSecretCondition; url: string };
 
 /** True when spec.database and an extraEnv CODER_PG_CONNECTION_URL are both set (admission should have refused it). */
 export function hasConflictingDatabaseConfig(cp: CoderControlPlane): boolean {
   return Boolean(cp.spec?.database) && (cp.spec?.extraEnv ?? []).some((e) => e.name === pgConnectionUrlEnv);
 }
 
-export function conflictingConfigurationCondition(): ConditionInput {
+export function conflictingConfigurationCondition(): DatabaseSecretCondition {
   return { type, status: 'False', reason: reasons.ConflictingConfiguration, message: databaseExtraEnvConflictMessage };
 }
 
@@ -39,7 +42,11 @@ export function isPostgresURL(value: string): boolean {
 export function resolveDatabaseSecret(cp: CoderControlPlane, secret: V1Secret | undefined): DatabaseSecretResult {
   const ref = cp.spec!.database!.connectionSecretRef;
   const namespace = cp.metadata.namespace ?? '';
-  const condition = (reason: string, message: string, status: 'True' | 'False' = 'False'): ConditionInput => ({
+  const condition = (
+    reason: DatabaseSecretCondition['reason'],
+    message: string,
+    status: 'True' | 'False' = 'False',
+  ): DatabaseSecretCondition => ({
     type,
     status,
     reason,

@@ -2,7 +2,7 @@
 // only over objects it controls, the one it no longer asks for deleted, and the Exposed condition.
 import type { V1Ingress } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { OwnedChildren } from '../shared/workload/owned-children.ts';
@@ -14,7 +14,7 @@ const { Exposed } = CoderControlPlaneConditions;
 
 /** Exposed (none while spec.expose asks for nothing that was applied), and when to look again. */
 export interface ExposureOutcome {
-  exposed?: ConditionInput;
+  exposed?: ConditionOf<typeof Exposed>;
   requeueAfterMs?: number;
 }
 

@@ -1,31 +1,35 @@
 // spec.licenseSecretRef → the license uploaded to Coder, and the LicenseApplied condition
 // (reference §8.2, in its order of evaluation).
 import { createHash } from 'node:crypto';
-import {
-  CoderControlPlaneConditions,
-  type CoderControlPlane,
-  type CoderControlPlaneStatus,
-} from '../../../generated/types/codercontrolplane.ts';
+import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound, isDuplicateLicense, isRouteNotServed, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
 import { CoderApiError } from '../../coder/errors.ts';
-import { findCondition, nowTime, type ConditionInput } from '../../runtime/conditions.ts';
+import { findCondition, nowTime, type ConditionOf } from '../../runtime/conditions.ts';
 import { censor, scrubSecrets } from '../../runtime/redaction.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import type { ControlPlaneContext } from './context.ts';
+import type { ControlPlaneOutcome } from './status.ts';
 
-const { type, reasons } = CoderControlPlaneConditions.LicenseApplied;
+const LicenseApplied = CoderControlPlaneConditions.LicenseApplied;
+const { type, reasons } = LicenseApplied;
 const licenseRetryMs = 30_000;
 const defaultLicenseKey = 'license';
 /** How much of Coder's message and detail a condition carries. */
 const maxAnswerChars = 300;
 
 /** Sets LicenseApplied, and licenseLastApplied and its hash once a license is uploaded. */
-export type LicenseOutcome = StepOutcome<CoderControlPlaneStatus>;
+export type LicenseOutcome = ControlPlaneOutcome;
 
-const outcome = (status: ConditionInput['status'], reason: string, message: string, requeue = false): LicenseOutcome => ({
+type LicenseCondition = ConditionOf<typeof LicenseApplied>;
+
+const outcome = (
+  status: LicenseCondition['status'],
+  reason: LicenseCondition['reason'],
+  message: string,
+  requeue = false,
+): LicenseOutcome => ({
   conditions: { [type]: { type, status, reason, message } },
   ...(requeue ? { requeueAfterMs: licenseRetryMs } : {}),
 });
@@ -108,7 +112,7 @@ function withoutLicense(text: string, jwt: string): string {
 }
 
 /** The condition of a license Coder refused, while the Secret's value and the spec are what they were then. */
-function refusedBefore(cp: CoderControlPlane, hash: string): ConditionInput | undefined {
+function refusedBefore(cp: CoderControlPlane, hash: string): LicenseCondition | undefined {
   if (cp.status?.licenseRejectedHash !== hash) return undefined;
   const previous = findCondition(cp.status.conditions, type);
   if (previous?.reason !== reasons.Rejected || previous.observedGeneration !== cp.metadata.generation) return undefined;
@@ -132,7 +136,7 @@ async function rejected(
     { controlPlane: `${cp.metadata.namespace}/${cp.metadata.name}`, secretName, status: err.status, answer },
     'Coder refused the configured license; it is not uploaded again until the license Secret or the spec changes',
   );
-  const condition: ConditionInput = { type, status: 'False', reason: reasons.Rejected, message };
+  const condition: LicenseCondition = { type, status: 'False', reason: reasons.Rejected, message };
   await warnOnNewProblem(ctx.events, cp, condition, 'ApplyLicense');
   return { conditions: { [type]: condition }, status: { licenseRejectedHash: hash } };
 }

@@ -2,20 +2,20 @@
 // token Secret under the seed's ownership rules (operator-token.ts). The database URL is read again on
 // every reconcile, so rotated credentials are used without a restart.
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../generated/types/codercontrolplane.ts';
+import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { OperatorAccessError } from '../../coder/operator-access/errors.ts';
 import { operatorTokenName } from '../../coder/operator-access/token-name.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import { eventTarget, warnOnNewProblem } from '../shared/event-target.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import type { ControlPlaneContext } from './context.ts';
+import type { ControlPlaneOutcome } from './status.ts';
 import {
   accessFailed,
   accessReady,
   databaseURLUnavailable,
+  type AccessCondition,
   operatorAccessConditionType,
   tokenSecretNotOwned,
   tokenSecretWriteFailed,
@@ -33,6 +33,7 @@ import {
   tokenOwnershipConditionType,
   tokenSecretOwnership,
   tokenWritePatch,
+  type OwnershipCondition,
 } from './operator-token.ts';
 import { operatorTokenKey, operatorTokenSecretName } from '../../controlplane/endpoints.ts';
 
@@ -51,13 +52,13 @@ export const tokenRenewBeforeSeconds = 10 * day;
 const renewalCheckMs = day * 1000;
 
 /** Sets operatorAccessReady and operatorTokenSecretRef, and OperatorTokenSecretOwned (removed while disabled). */
-export interface OperatorAccessOutcome extends StepOutcome<CoderControlPlaneStatus> {
+export interface OperatorAccessOutcome extends ControlPlaneOutcome {
   /** The token, for the Coder calls of this reconcile. */
   token?: string;
 }
 
 /** Both conditions of this step; undefined removes them (operator access turned off). */
-const conditions = (ownership: ConditionInput | undefined, access: ConditionInput | undefined) => ({
+const conditions = (ownership: OwnershipCondition | undefined, access: AccessCondition | undefined) => ({
   [tokenOwnershipConditionType]: ownership,
   [operatorAccessConditionType]: access,
 });
@@ -101,7 +102,7 @@ export async function reconcileOperatorAccess(
   let recordedUID: string | undefined;
   const withUID = <T extends object>(status: T) => (recordedUID ? { ...status, operatorTokenSecretUID: recordedUID } : status);
   // One Warning per new problem: a retry that meets the same problem says nothing new.
-  const failed = async (access: ConditionInput, requeueAfterMs = operatorAccessRetryMs): Promise<OperatorAccessOutcome> => {
+  const failed = async (access: AccessCondition, requeueAfterMs = operatorAccessRetryMs): Promise<OperatorAccessOutcome> => {
     await warnOnNewProblem(ctx.events, cp, ownershipCond, 'UseOperatorTokenSecret');
     await warnOnNewProblem(ctx.events, cp, access, 'BootstrapOperatorAccess');
     return { status: withUID(notReady), conditions: conditions(ownershipCond, access), requeueAfterMs };

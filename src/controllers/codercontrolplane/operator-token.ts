@@ -6,7 +6,7 @@
 // Secret of that name is left alone, not read, not written.
 import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import { operatorTokenKey, operatorTokenSecretName } from '../../controlplane/endpoints.ts';
 import { credentialMarks } from '../shared/credential-secret.ts';
@@ -16,7 +16,8 @@ import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
 import { controlPlaneLabels } from './desired/names.ts';
 
-const { type, reasons } = CoderControlPlaneConditions.OperatorTokenSecretOwned;
+const OperatorTokenSecretOwned = CoderControlPlaneConditions.OperatorTokenSecretOwned;
+const { type, reasons } = OperatorTokenSecretOwned;
 export const tokenOwnershipConditionType = type;
 /** How often a control plane whose token Secret is refused looks again. */
 export const notOwnedRecheckMs = 30_000;
@@ -69,12 +70,15 @@ export function foreignAnnotations(cp: CoderControlPlane, secret: V1Secret): str
     .sort();
 }
 
-export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecretOwnership, secret?: V1Secret): ConditionInput {
+/** OperatorTokenSecretOwned. */
+export type OwnershipCondition = ConditionOf<typeof OperatorTokenSecretOwned>;
+
+export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecretOwnership, secret?: V1Secret): OwnershipCondition {
   const name = operatorTokenSecretName(cp);
   const namespace = cp.metadata.namespace;
   const named = `Secret "${namespace}/${name}"`;
   const deleteIt = 'Delete it: the controller then creates its own Secret and a new operator token.';
-  const notOwned = (message: string): ConditionInput => ({ type, status: 'False', reason: reasons.TokenSecretNotOwned, message });
+  const notOwned = (message: string): OwnershipCondition => ({ type, status: 'False', reason: reasons.TokenSecretNotOwned, message });
   switch (ownership) {
     case 'absent':
       return {
@@ -108,7 +112,7 @@ export function ownershipCondition(cp: CoderControlPlane, ownership: TokenSecret
 }
 
 /** The operator's own Secret carries annotations it did not set: no token goes into it (the step revokes the one there). */
-export function foreignAnnotationsCondition(cp: CoderControlPlane, keys: string[]): ConditionInput {
+export function foreignAnnotationsCondition(cp: CoderControlPlane, keys: string[]): OwnershipCondition {
   return {
     type,
     status: 'False',

@@ -1,7 +1,7 @@
 // When a control plane is Ready (the summary kubectl wait and kstatus read).
-import { CoderControlPlaneConditions as C } from '../../../generated/types/codercontrolplane.ts';
+import { CoderControlPlaneConditions as C, type CoderControlPlaneConditionChanges } from '../../../generated/types/codercontrolplane.ts';
 import type { Condition } from '../../runtime/conditions.ts';
-import type { ReadyRule } from '../shared/reconcile/readiness.ts';
+import type { ReadyRuleOf } from '../shared/reconcile/readiness.ts';
 
 const R = C.Ready.reasons;
 
@@ -15,7 +15,7 @@ const userMustAct = new Set<string>([
   C.WorkspaceRBACReady.type,
 ]);
 
-export const controlPlaneReadyRule: ReadyRule = {
+export const controlPlaneReadyRule: ReadyRuleOf<CoderControlPlaneConditionChanges> = {
   requirements: [
     { type: C.SpecValid.type, reason: R.InvalidSpec, optional: true },
     { type: C.DatabaseSecretResolved.type, reason: R.DatabaseSecretNotResolved, optional: true },

@@ -3,6 +3,7 @@ import { coderControlPlaneResource } from '../../../generated/clients/codercontr
 import {
   CoderControlPlaneConditions as C,
   type CoderControlPlane,
+  type CoderControlPlaneConditionChanges,
   type CoderControlPlaneStatus,
 } from '../../../generated/types/codercontrolplane.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
@@ -12,7 +13,7 @@ import { refusedSpec } from '../shared/child-refused.ts';
 import { readyReplicas } from '../shared/workload/deployment-ready.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
-import type { Outcomes, StepOutcome } from '../shared/reconcile/outcome.ts';
+import type { Outcomes } from '../shared/reconcile/outcome.ts';
 import { checkSchema, specValidCondition } from '../shared/spec-check.ts';
 import { applyChildren } from './children.ts';
 import type { ControlPlaneContext } from './context.ts';
@@ -22,10 +23,10 @@ import { refreshEntitlements } from './entitlements.ts';
 import { reconcileLicense } from './license.ts';
 import { reconcileOperatorAccess } from './operator-access.ts';
 import { controlPlaneReadyRule } from './readiness.ts';
-import { controlPlaneWorkload } from './status.ts';
+import { controlPlaneWorkload, type ControlPlaneOutcome } from './status.ts';
 import { deleteUnwantedWorkspaceRbac } from './workspace-rbac-apply.ts';
 
-type Out = Outcomes<CoderControlPlaneStatus>;
+type Out = Outcomes<CoderControlPlaneStatus, CoderControlPlaneConditionChanges>;
 
 /** The schema validator (with the CEL environment, tens of MiB) loads with the first reconcile, not at start: an idle operator never needs it. */
 const schemaValidator = () => import('../../../generated/validators/codercontrolplane.ts');
@@ -33,7 +34,7 @@ const schemaValidator = () => import('../../../generated/validators/codercontrol
 export const controlPlaneFinalizer = 'coder.com/workspace-rbac-cleanup';
 const rbacDriftMs = 2 * 60_000;
 
-export const controlPlaneKind: Kind<CoderControlPlane, ControlPlaneContext> = {
+export const controlPlaneKind: Kind<CoderControlPlane, ControlPlaneContext, CoderControlPlaneConditionChanges> = {
   resource: coderControlPlaneResource,
   cached: (ctx, request) => ctx.caches.controlPlanes.get(request.namespace, request.name),
   readyRule: controlPlaneReadyRule,
@@ -83,16 +84,13 @@ async function steps(ctx: ControlPlaneContext, cp: CoderControlPlane, out: Out, 
 }
 
 /** The seed's ConflictingConfiguration: nothing is applied, only the condition changes. */
-function conflictingConfiguration(cp: CoderControlPlane): StepOutcome<CoderControlPlaneStatus> {
+function conflictingConfiguration(cp: CoderControlPlane): ControlPlaneOutcome {
   if (!hasConflictingDatabaseConfig(cp)) return {};
   return { conditions: { [C.DatabaseSecretResolved.type]: conflictingConfigurationCondition() }, conditionsOnly: true, stop: true };
 }
 
 /** DatabaseSecretResolved for spec.database (removed without it), with a Warning Event when the reason changes. */
-async function resolveDatabase(
-  ctx: ControlPlaneContext,
-  cp: CoderControlPlane,
-): Promise<StepOutcome<CoderControlPlaneStatus> & { url?: string }> {
+async function resolveDatabase(ctx: ControlPlaneContext, cp: CoderControlPlane): Promise<ControlPlaneOutcome & { url?: string }> {
   const ref = cp.spec?.database?.connectionSecretRef;
   if (!ref) return { conditions: { [C.DatabaseSecretResolved.type]: undefined } };
   const { condition, url } = resolveDatabaseSecret(cp, ctx.caches.secrets.get(cp.metadata.namespace, ref.name));
@@ -115,7 +113,7 @@ function needsFinalizer(cp: CoderControlPlane): boolean {
 }
 
 /** Workspace RBAC in other namespaces has no owner reference to bring its changes back: look again every 2 minutes. */
-function workspaceRbacDriftCheck(cp: CoderControlPlane): StepOutcome<CoderControlPlaneStatus> {
+function workspaceRbacDriftCheck(cp: CoderControlPlane): ControlPlaneOutcome {
   const elsewhere = cp.spec?.rbac?.workspacePerms !== false && workspaceNamespaces(cp).some((ns) => ns !== cp.metadata.namespace);
   return elsewhere ? { requeueAfterMs: rbacDriftMs } : {};
 }

@@ -3,7 +3,7 @@
 // object that is not ours, rules the operator may not grant), and the removal of those no longer wanted.
 import type { V1Role, V1RoleBinding } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { applyTarget } from '../shared/workload/foreign-object.ts';
@@ -33,7 +33,7 @@ export async function applyWorkspaceRbac(
   ctx: ControlPlaneContext,
   cp: CoderControlPlane,
   desired: WorkspaceRbac[],
-): Promise<{ condition?: ConditionInput; requeueAfterMs?: number }> {
+): Promise<{ condition?: ConditionOf<typeof WorkspaceRBACReady>; requeueAfterMs?: number }> {
   if (cp.spec?.rbac?.workspacePerms === false) {
     await deleteUnwantedWorkspaceRbac(ctx, cp, new Set());
     return {};
@@ -114,7 +114,7 @@ function workspaceRbacCondition(
   notOptedIn: string[],
   foreign: string[],
   notGrantable: NotGrantable[],
-): ConditionInput {
+): ConditionOf<typeof WorkspaceRBACReady> {
   const { reasons } = WorkspaceRBACReady;
   if (!notOptedIn.length && !foreign.length && !notGrantable.length) {
     const where = applied.map((ns) => `"${ns}"`).join(', ');

@@ -2,7 +2,12 @@
 // the schema check, credentials, control plane, version gate, the list of configs (which proves the API is
 // served, and finds the config), then create, adopt or update (sync.ts).
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
-import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServerStatus } from '../../../generated/types/codermcpserver.ts';
+import {
+  CoderMCPServerConditions as C,
+  type CoderMCPServer,
+  type CoderMCPServerConditionChanges,
+  type CoderMCPServerStatus,
+} from '../../../generated/types/codermcpserver.ts';
 import { validateCoderMCPServer } from '../../../generated/validators/codermcpserver.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
@@ -19,7 +24,7 @@ import { applyConfig, listConfigs } from './sync.ts';
 
 const syncAction = 'SyncMCPServer';
 
-export const mcpServerKind: Kind<CoderMCPServer, MCPServerContext> = {
+export const mcpServerKind: Kind<CoderMCPServer, MCPServerContext, CoderMCPServerConditionChanges> = {
   resource: coderMCPServerResource,
   cached: cachedObject,
   readyRule: availableRule('The MCP server is registered in Coder as spec describes.'),
@@ -34,7 +39,12 @@ export const mcpServerKind: Kind<CoderMCPServer, MCPServerContext> = {
   },
 };
 
-async function steps(ctx: MCPServerContext, s: CoderMCPServer, out: Outcomes<CoderMCPServerStatus>, { signal }: ReconcileContext) {
+async function steps(
+  ctx: MCPServerContext,
+  s: CoderMCPServer,
+  out: Outcomes<CoderMCPServerStatus, CoderMCPServerConditionChanges>,
+  { signal }: ReconcileContext,
+) {
   if (out.stopsAt(await invalidSpec(ctx, s, blockingSchemaProblem('CoderMCPServer', validateCoderMCPServer(s))))) return;
   const namespace = s.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(s, credentialRefs(s), (name) => ctx.caches.secrets.get(namespace, name));

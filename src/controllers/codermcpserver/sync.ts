@@ -2,7 +2,12 @@
 // finds the config), then create, adopt or update (never one that another CoderMCPServer manages:
 // coder-id-claims.ts). Each gives the outcome of its step: the status fields it learned, or the problem it
 // stopped on.
-import { CoderMCPServerConditions as C, type CoderMCPServer, type CoderMCPServerStatus } from '../../../generated/types/codermcpserver.ts';
+import {
+  CoderMCPServerConditions as C,
+  type CoderMCPServer,
+  type CoderMCPServerConditionChanges,
+  type CoderMCPServerStatus,
+} from '../../../generated/types/codermcpserver.ts';
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderApiError } from '../../coder/errors.ts';
 import { isCoderNotFound, isExperimentRequired } from '../../coder/error-predicates.ts';
@@ -24,7 +29,7 @@ import type { MCPServerContext } from './context.ts';
 import { mcpServersPath, secretFields, type DesiredMCPServer } from './desired.ts';
 import { updateRequest } from './update-request.ts';
 
-type Outcome = StepOutcome<CoderMCPServerStatus>;
+type Outcome = StepOutcome<CoderMCPServerStatus, CoderMCPServerConditionChanges>;
 
 /**
  * Coder's MCP server configs, with Supported: an experimental API. A 404, or a 403 naming experiments that

@@ -9,12 +9,12 @@ import {
   type CoderProvisioner,
   type CoderProvisionerStatus,
 } from '../../../generated/types/coderprovisioner.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { refusedSpec } from '../shared/child-refused.ts';
 import { warnOnNewProblem } from '../shared/event-target.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { notControlledMessage, OwnedChildren } from '../shared/workload/owned-children.ts';
 import { liveRestartedAt } from '../shared/workload/pod-spec.ts';
 import type { ProvisionerContext } from './context.ts';
@@ -24,9 +24,10 @@ import { buildKeySecret } from './desired/key-secret.ts';
 import { defaultImage, keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
 import { buildRole, buildRoleBinding, buildServiceAccount } from './desired/rbac.ts';
 import type { KeyInUse } from './key-step.ts';
+import type { ProvisionerOutcome } from './status.ts';
 
 /** ProvisionerKeySecretReady, and DeploymentReady while a child is someone else's; carries the Deployment (undefined then). */
-export interface ChildrenOutcome extends StepOutcome<CoderProvisionerStatus> {
+export interface ChildrenOutcome extends ProvisionerOutcome {
   deployment: V1Deployment | undefined;
 }
 
@@ -82,18 +83,17 @@ async function applyChildren(ctx: ProvisionerContext, p: CoderProvisioner, cp: C
     children.apply(builtinResources.deployment, deployment, liveDeployment),
   ]);
   const ref = keySecretRef(p);
-  const conditions = {
-    [C.ProvisionerKeySecretReady.type]: {
-      type: C.ProvisionerKeySecretReady.type,
-      status: 'True' as const,
-      reason: C.ProvisionerKeySecretReady.reasons.SecretReady,
-      message: `Secret "${ref.name}" holds the provisioner key at key "${ref.key}".`,
-    },
+  const keySecretReady: ConditionOf<typeof C.ProvisionerKeySecretReady> = {
+    type: C.ProvisionerKeySecretReady.type,
+    status: 'True',
+    reason: C.ProvisionerKeySecretReady.reasons.SecretReady,
+    message: `Secret "${ref.name}" holds the provisioner key at key "${ref.key}".`,
   };
+  const conditions = { [C.ProvisionerKeySecretReady.type]: keySecretReady };
   if (children.foreign.length) {
-    const notOwned = {
+    const notOwned: ConditionOf<typeof C.DeploymentReady> = {
       type: C.DeploymentReady.type,
-      status: 'False' as const,
+      status: 'False',
       reason: C.DeploymentReady.reasons.ObjectNotOwned,
       message: `${notControlledMessage(children.foreign, 'this provisioner')}; the operator leaves them untouched. Delete or rename them.`,
     };

@@ -2,42 +2,43 @@
 // and give the operator access to its Coder, where the provisioner key is made (ControlPlaneReady and
 // OperatorAccessReady). Until it does, nothing else is reconciled, and it is looked at again every 30 s.
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import {
-  CoderProvisionerConditions as C,
-  type CoderProvisioner,
-  type CoderProvisionerStatus,
-} from '../../../generated/types/coderprovisioner.ts';
+import { CoderProvisionerConditions as C, type CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import type { ProvisionerContext } from './context.ts';
 import { namespaceOf } from './desired/names.ts';
+import type { ProvisionerOutcome } from './status.ts';
 
-export type ControlPlaneOutcome = StepOutcome<CoderProvisionerStatus> &
+export type ControlPlaneOutcome = ProvisionerOutcome &
   ({ stop: true } | { stop?: undefined; controlPlane: CoderControlPlane; client: CoderClient });
 
 export function resolveProvisionerControlPlane(ctx: ProvisionerContext, p: CoderProvisioner): ControlPlaneOutcome {
   const name = p.spec!.controlPlaneRef.name!.trim();
   const access = resolveControlPlane(ctx, ctx.caches, namespaceOf(p), { name });
   if (!access.usable) {
-    const problem: ConditionInput =
+    const conditions: ProvisionerOutcome['conditions'] =
       access.reason === 'ControlPlaneUnavailable'
         ? {
-            type: C.ControlPlaneReady.type,
-            status: 'False',
-            reason: C.ControlPlaneReady.reasons.ControlPlaneUnavailable,
-            message: access.message,
+            [C.ControlPlaneReady.type]: {
+              type: C.ControlPlaneReady.type,
+              status: 'False',
+              reason: C.ControlPlaneReady.reasons.ControlPlaneUnavailable,
+              message: access.message,
+            },
+            // Without a control plane nothing can be said about its operator access.
+            [C.OperatorAccessReady.type]: undefined,
           }
         : {
-            type: C.OperatorAccessReady.type,
-            status: 'False',
-            reason: C.OperatorAccessReady.reasons.OperatorAccessNotReady,
-            message: access.message,
+            [C.ControlPlaneReady.type]: controlPlaneAvailable(name),
+            [C.OperatorAccessReady.type]: {
+              type: C.OperatorAccessReady.type,
+              status: 'False',
+              reason: C.OperatorAccessReady.reasons.OperatorAccessNotReady,
+              message: access.message,
+            },
           };
-    // Without a control plane nothing can be said about its operator access.
-    const conditions = { [C.ControlPlaneReady.type]: controlPlaneAvailable(name), [C.OperatorAccessReady.type]: undefined };
-    return { conditions: { ...conditions, [problem.type]: problem }, requeueAfterMs: controlPlaneRetryMs, stop: true };
+    return { conditions, requeueAfterMs: controlPlaneRetryMs, stop: true };
   }
   return {
     conditions: {
@@ -54,7 +55,7 @@ export function resolveProvisionerControlPlane(ctx: ProvisionerContext, p: Coder
   };
 }
 
-function controlPlaneAvailable(name: string): ConditionInput {
+function controlPlaneAvailable(name: string): ConditionOf<typeof C.ControlPlaneReady> {
   return {
     type: C.ControlPlaneReady.type,
     status: 'True',

@@ -4,20 +4,16 @@
 // pod; the step stops the reconcile on a refusal, before any key call, and removes a Deployment whose pods
 // still receive a refused Secret.
 import type { V1Secret } from '@kubernetes/client-node';
-import {
-  CoderProvisionerConditions,
-  type CoderProvisioner,
-  type CoderProvisionerStatus,
-} from '../../../generated/types/coderprovisioner.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import { CoderProvisionerConditions, type CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import { credentialConsent, resolveCredentialSecret } from '../shared/credential-secret.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import { credentialConsent, resolveCredentialSecret, type CredentialSecretReason } from '../shared/credential-secret.ts';
 import { removeDeploymentReferencing } from '../shared/workload/withdrawn-secret.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
+import type { ProvisionerOutcome } from './status.ts';
 
 const { CredentialSecretReady } = CoderProvisionerConditions;
 
@@ -29,7 +25,7 @@ export type KeySecretState =
   | { kind: 'usable'; created: boolean; key: string };
 
 export interface CredentialCheck {
-  condition: ConditionInput;
+  condition: ConditionOf<typeof CredentialSecretReady>;
   /** The key Secret, when it may be used. */
   keySecret?: KeySecretState;
   /** Secrets that must not reach a pod (empty when the condition is True). */
@@ -42,7 +38,7 @@ export interface CredentialCheck {
  */
 export function checkCredentialSecrets(p: CoderProvisioner, secretOf: (name: string) => V1Secret | undefined): CredentialCheck {
   const ref = keySecretRef(p);
-  const problems: { reason: string; message: string; secret: string }[] = [];
+  const problems: { reason: CredentialSecretReason; message: string; secret: string }[] = [];
   let keySecret: KeySecretState | undefined;
   const existing = secretOf(ref.name);
   if (!existing) keySecret = { kind: 'absent' };
@@ -87,7 +83,7 @@ export function checkCredentialSecrets(p: CoderProvisioner, secretOf: (name: str
 }
 
 /** CredentialSecretReady; while it is True, what the key Secret holds and the object as read (to apply over). */
-export type CredentialOutcome = StepOutcome<CoderProvisionerStatus> &
+export type CredentialOutcome = ProvisionerOutcome &
   ({ stop: true } | { stop?: undefined; keySecret: KeySecretState; liveKeySecret: V1Secret | undefined });
 
 export async function credentialSecretsStep(ctx: ProvisionerContext, p: CoderProvisioner): Promise<CredentialOutcome> {

@@ -2,27 +2,29 @@
 // external_provisioner_daemons feature. The control plane's entitlement snapshot is used when it holds a
 // value; otherwise Coder is asked. While False nothing else is reconciled.
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { CoderProvisionerConditions, type CoderProvisionerStatus } from '../../../generated/types/coderprovisioner.ts';
+import { CoderProvisionerConditions } from '../../../generated/types/coderprovisioner.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
+import type { ProvisionerOutcome } from './status.ts';
 
 const { ExternalProvisionersEntitled: E } = CoderProvisionerConditions;
 export const entitlementRecheckMs = 2 * 60_000;
 
+type Entitled = ConditionOf<typeof E>;
+
 interface EntitlementOutcome {
-  condition: ConditionInput;
+  condition: Entitled;
   requeueAfterMs?: number;
 }
 
 const isEntitled = (e: string | undefined) => e === 'entitled' || e === 'grace_period';
 
-function entitled(source: string): ConditionInput {
+function entitled(source: string): Entitled {
   return { type: E.type, status: 'True', reason: E.reasons.Entitled, message: `External provisioner daemons are entitled (${source}).` };
 }
 
-const notEntitled: ConditionInput = {
+const notEntitled: Entitled = {
   type: E.type,
   status: 'False',
   reason: E.reasons.NotEntitled,
@@ -31,11 +33,7 @@ const notEntitled: ConditionInput = {
 };
 
 /** ExternalProvisionersEntitled; the steps stop while it is not True. */
-export async function checkEntitlement(
-  cp: CoderControlPlane,
-  client: CoderClient,
-  signal?: AbortSignal,
-): Promise<StepOutcome<CoderProvisionerStatus>> {
+export async function checkEntitlement(cp: CoderControlPlane, client: CoderClient, signal?: AbortSignal): Promise<ProvisionerOutcome> {
   const { condition, requeueAfterMs } = await readEntitlement(cp, client, signal);
   return { conditions: { [E.type]: condition }, requeueAfterMs, ...(condition.status === 'True' ? {} : { stop: true as const }) };
 }
@@ -51,7 +49,7 @@ async function readEntitlement(cp: CoderControlPlane, client: CoderClient, signa
     features = (await client.getEntitlements({ signal })).features as Record<string, { entitlement?: string }>;
   } catch (err) {
     signal?.throwIfAborted();
-    const [reason, why] = isCoderNotFound(err)
+    const [reason, why]: [Entitled['reason'], string] = isCoderNotFound(err)
       ? [E.reasons.NotSupported, 'Coder does not serve /api/v2/entitlements (HTTP 404); external provisioners need an Enterprise build']
       : isUnauthorizedOrForbidden(err)
         ? [E.reasons.Forbidden, 'Coder refused the operator token when reading entitlements (HTTP 401 or 403)']

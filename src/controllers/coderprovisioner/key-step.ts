@@ -13,12 +13,12 @@ import type { CoderClient } from '../../coder/client.ts';
 import { CoderApiError } from '../../coder/errors.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { eventTarget } from '../shared/event-target.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keyName, keySecretRef, organizationName, tagsHash, tagsOf } from './desired/names.ts';
 import { createKey, deleteRecordedKey, KeyNameTakenError } from './provisioner-key.ts';
+import type { ProvisionerOutcome } from './status.ts';
 
 const keyRetryMs = 30_000;
 /** Someone else's key of that name goes only when a Coder admin deletes it, which no watch shows. */
@@ -30,10 +30,19 @@ export type AppliedKey = Pick<
   'organizationID' | 'organizationName' | 'provisionerKeyID' | 'provisionerKeyName' | 'tagsHash' | 'controlPlaneRefName' | 'controlPlaneURL'
 >;
 
+type ProvisionerKeyReady = ConditionOf<typeof C.ProvisionerKeyReady>;
+
 export type KeyStepResult =
   /** `created` when Coder made a new key, which the Secret must now receive. */
-  | { ok: true; created: boolean; key: string; applied: AppliedKey; condition: ConditionInput; event?: { reason: string; message: string } }
-  | { ok: false; condition: ConditionInput; applied?: AppliedKey };
+  | {
+      ok: true;
+      created: boolean;
+      key: string;
+      applied: AppliedKey;
+      condition: ProvisionerKeyReady;
+      event?: { reason: string; message: string };
+    }
+  | { ok: false; condition: ProvisionerKeyReady; applied?: AppliedKey };
 
 /** The fields that, when they change, make the key in Coder another one. */
 function desiredIdentity(p: CoderProvisioner, controlPlaneName: string) {
@@ -60,7 +69,7 @@ function complete(status: CoderProvisionerStatus | undefined): boolean {
   );
 }
 
-const ready = (message: string): ConditionInput => ({
+const ready = (message: string): ProvisionerKeyReady => ({
   type: C.ProvisionerKeyReady.type,
   status: 'True',
   reason: C.ProvisionerKeyReady.reasons.ProvisionerKeyReady,
@@ -190,7 +199,7 @@ export async function provisionerKeyStep(
   client: CoderClient,
   secretKey: string,
   { logger, signal }: ReconcileContext,
-): Promise<StepOutcome<CoderProvisionerStatus> & ({ stop: true } | ({ stop?: undefined } & KeyInUse))> {
+): Promise<ProvisionerOutcome & ({ stop: true } | ({ stop?: undefined } & KeyInUse))> {
   const key = await ensureProvisionerKey(p, cp, client, secretKey, logger, signal);
   const conditions = { [C.ProvisionerKeyReady.type]: key.condition };
   if (!key.ok) {

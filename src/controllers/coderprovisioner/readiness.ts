@@ -1,7 +1,7 @@
 // When a provisioner is Ready (the summary kubectl wait and kstatus read).
-import { CoderProvisionerConditions as C } from '../../../generated/types/coderprovisioner.ts';
+import { CoderProvisionerConditions as C, type CoderProvisionerConditionChanges } from '../../../generated/types/coderprovisioner.ts';
 import type { Condition } from '../../runtime/conditions.ts';
-import type { ReadyRule } from '../shared/reconcile/readiness.ts';
+import type { ReadyRuleOf } from '../shared/reconcile/readiness.ts';
 
 const R = C.Ready.reasons;
 
@@ -15,7 +15,7 @@ function userMustAct(condition: Condition): boolean {
   return condition.type === C.DeploymentReady.type && condition.reason === C.DeploymentReady.reasons.ObjectNotOwned;
 }
 
-export const provisionerReadyRule: ReadyRule = {
+export const provisionerReadyRule: ReadyRuleOf<CoderProvisionerConditionChanges> = {
   requirements: [
     { type: C.SpecValid.type, reason: R.InvalidSpec, optional: true },
     { type: C.ControlPlaneReady.type, reason: R.ControlPlaneNotReady },

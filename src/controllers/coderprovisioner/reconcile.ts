@@ -5,6 +5,7 @@ import { coderProvisionerResource } from '../../../generated/clients/coderprovis
 import {
   CoderProvisionerConditions as C,
   type CoderProvisioner,
+  type CoderProvisionerConditionChanges,
   type CoderProvisionerStatus,
 } from '../../../generated/types/coderprovisioner.ts';
 import { validateCoderProvisioner } from '../../../generated/validators/coderprovisioner.ts';
@@ -24,9 +25,9 @@ import { provisionerReadyRule } from './readiness.ts';
 import { checkSpecRules } from './spec-rules.ts';
 import { provisionerWorkload } from './status.ts';
 
-type Out = Outcomes<CoderProvisionerStatus>;
+type Out = Outcomes<CoderProvisionerStatus, CoderProvisionerConditionChanges>;
 
-export const provisionerKind: Kind<CoderProvisioner, ProvisionerContext> = {
+export const provisionerKind: Kind<CoderProvisioner, ProvisionerContext, CoderProvisionerConditionChanges> = {
   resource: coderProvisionerResource,
   cached: (ctx, request) => ctx.caches.provisioners.get(request.namespace, request.name),
   readyRule: provisionerReadyRule,

@@ -4,7 +4,7 @@
 // object), and the test looks again after its poll, its 429 backoff or its deadline. A final test is cleaned
 // up and then expires; a deleted one is cleaned up before its finalizer goes.
 import { coderTemplateTestResource } from '../../../generated/clients/codertemplatetest.ts';
-import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
+import type { CoderTemplateTest, CoderTemplateTestConditionChanges } from '../../../generated/types/codertemplatetest.ts';
 import { nowTime } from '../../runtime/conditions.ts';
 import type { ReconcileContext, ReconcileResult } from '../../runtime/controller.ts';
 import { isConflict, isNotFound } from '../../runtime/kube-http.ts';
@@ -35,12 +35,12 @@ import {
 } from './status.ts';
 import { CoderAnswerMismatch, fail, R, wait, WD, type Step, type TestStatus } from './step.ts';
 
-type Out = Outcomes<TestStatus>;
+type Out = Outcomes<TestStatus, CoderTemplateTestConditionChanges>;
 
 /** Every status write happens at the version its decision was made from. */
 const atVersion = { onConflict: 'fail' } as const;
 
-export const templateTestKind: Kind<CoderTemplateTest, TemplateTestContext> = {
+export const templateTestKind: Kind<CoderTemplateTest, TemplateTestContext, CoderTemplateTestConditionChanges> = {
   resource: coderTemplateTestResource,
   cached: (ctx, request) => ctx.caches.tests.get(request.namespace, request.name),
   readyRule: templateTestReadyRule,

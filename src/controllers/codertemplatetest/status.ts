@@ -10,21 +10,21 @@ import type { Condition } from '../../runtime/conditions.ts';
 import { findCondition, nowTime } from '../../runtime/conditions.ts';
 import { truncateUtf8 } from '../../runtime/events.ts';
 import { Outcomes, type StepOutcome } from '../shared/reconcile/outcome.ts';
-import type { ReadyRule } from '../shared/reconcile/readiness.ts';
+import type { ReadyRuleOf } from '../shared/reconcile/readiness.ts';
 import { nextConditions, nextStatus } from '../shared/reconcile/status.ts';
 import { deletionPolicyAnnotation } from './names.ts';
 import { R, WD, type Step, type TestStatus, type WorkspaceDeletedState } from './step.ts';
 
 const maxMessageBytes = 256;
 
-export type TestOutcome = StepOutcome<TestStatus>;
+export type TestOutcome = StepOutcome<TestStatus, CoderTemplateTestConditionChanges>;
 
 /**
  * Only the steps know where a test stands, so Ready waits for no condition: a wait or a failure stops with
  * its own reason (a failure waits for the user: Stalled True), a pass is Ready with its own message. Stalled
  * is False rather than absent while the test runs, and Reconciling True until it is final.
  */
-export const templateTestReadyRule: ReadyRule = {
+export const templateTestReadyRule: ReadyRuleOf<CoderTemplateTestConditionChanges> = {
   requirements: [],
   readyReason: R.Succeeded,
   readyMessage: 'The test succeeded.',
@@ -101,7 +101,12 @@ export function recordedReadiness(status: TestStatus): TestOutcome {
 
 /** The status after `step` alone, as the create marker is written before the create request goes out. */
 export function nextTestStatus(test: CoderTemplateTest, step: Step, now: Date): TestStatus {
-  return nextStatus(test, new Outcomes<TestStatus>().add(stepOutcome(test, step, now)), templateTestReadyRule, now);
+  return nextStatus(
+    test,
+    new Outcomes<TestStatus, CoderTemplateTestConditionChanges>().add(stepOutcome(test, step, now)),
+    templateTestReadyRule,
+    now,
+  );
 }
 
 /**

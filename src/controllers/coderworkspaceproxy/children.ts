@@ -3,14 +3,9 @@
 // applied only when every Secret it names may be used and the proxy has its token and URL, and one whose
 // pods still receive a refused Secret is deleted.
 import type { V1Deployment } from '@kubernetes/client-node';
-import {
-  CoderWorkspaceProxyConditions as C,
-  type CoderWorkspaceProxy,
-  type CoderWorkspaceProxyStatus,
-} from '../../../generated/types/coderworkspaceproxy.ts';
+import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources } from '../../runtime/resource.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import { childrenOwnedCondition, OwnedChildren } from '../shared/workload/owned-children.ts';
 import { liveRestartedAt } from '../shared/workload/pod-spec.ts';
 import { removeDeploymentReferencing } from '../shared/workload/withdrawn-secret.ts';
@@ -20,9 +15,10 @@ import { buildDeployment } from './desired/deployment.ts';
 import { childName } from './desired/names.ts';
 import { buildService } from './desired/service.ts';
 import type { ProxyToken } from './pod-inputs.ts';
+import type { ProxyOutcome } from './status.ts';
 
 /** ChildrenOwned, and the Deployment as the API server has it (undefined when it is not ours or was not applied). */
-export interface ChildrenOutcome extends StepOutcome<CoderWorkspaceProxyStatus> {
+export interface ChildrenOutcome extends ProxyOutcome {
   deployment: V1Deployment | undefined;
 }
 

@@ -1,17 +1,13 @@
 // How a proxy reaches Coder to register itself: through spec.controlPlaneRef (the control plane's operator
 // token on its in-cluster Service, ControlPlaneReady and OperatorAccessReady), through spec.bootstrap with a
 // session token the user marked as a credential for it, or not at all (a proxy registered by hand).
-import {
-  CoderWorkspaceProxyConditions as C,
-  type CoderWorkspaceProxy,
-  type CoderWorkspaceProxyStatus,
-} from '../../../generated/types/coderworkspaceproxy.ts';
+import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { CoderClient } from '../../coder/client.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionWith } from '../../runtime/conditions.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
 import { SpecError } from '../shared/spec-check.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import type { ProxyContext } from './context.ts';
+import type { ProxyOutcome } from './status.ts';
 
 export type RegistrationMode = 'controlPlane' | 'bootstrap' | 'manual';
 
@@ -20,14 +16,20 @@ export function registrationMode(proxy: CoderWorkspaceProxy): RegistrationMode {
   return proxy.spec?.bootstrap ? 'bootstrap' : 'manual';
 }
 
-export interface CoderAccess extends StepOutcome<CoderWorkspaceProxyStatus> {
+export interface CoderAccess extends ProxyOutcome {
   /** Set when the proxy may be registered now. */
   client?: CoderClient;
   /** The status.url of the control plane in spec.controlPlaneRef, when it has one. */
   controlPlaneURL?: string;
 }
 
-const condition = (type: string, ok: boolean, reason: string, message: string): ConditionInput => ({
+/** A condition of `type`, one of the kind's, with `reason`, one of that type's (the kind's Outcome checks both). */
+const condition = <Type extends string, Reason extends string>(
+  type: Type,
+  ok: boolean,
+  reason: Reason,
+  message: string,
+): ConditionWith<Type, Reason> => ({
   type,
   status: ok ? 'True' : 'False',
   reason,

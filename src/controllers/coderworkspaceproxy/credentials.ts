@@ -4,7 +4,7 @@
 // the condition and which Secrets must not reach a pod.
 import type { V1Secret } from '@kubernetes/client-node';
 import { CoderWorkspaceProxyConditions, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { resolveCredentialSecret, type CredentialSecretResult } from '../shared/credential-secret.ts';
 import { tokenSecretName } from './desired/names.ts';
 import type { TokenSecretState } from './token-secret.ts';
@@ -13,7 +13,7 @@ const { type, reasons } = CoderWorkspaceProxyConditions.CredentialSecretReady;
 const defaultTokenKey = 'token';
 
 export interface CredentialCheck {
-  condition: ConditionInput;
+  condition: ConditionOf<typeof CoderWorkspaceProxyConditions.CredentialSecretReady>;
   /** The session token of spec.bootstrap.credentialsSecretRef, when it is used and may be read. */
   bootstrapToken?: string;
   /** Secrets that must not reach a pod (empty when the condition is True). */

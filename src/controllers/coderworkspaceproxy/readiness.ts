@@ -1,7 +1,10 @@
 // When a workspace proxy is Ready (the summary kubectl wait and kstatus read).
-import { CoderWorkspaceProxyConditions as C } from '../../../generated/types/coderworkspaceproxy.ts';
+import {
+  CoderWorkspaceProxyConditions as C,
+  type CoderWorkspaceProxyConditionChanges,
+} from '../../../generated/types/coderworkspaceproxy.ts';
 import type { Condition } from '../../runtime/conditions.ts';
-import type { ReadyRule } from '../shared/reconcile/readiness.ts';
+import type { ReadyRuleOf } from '../shared/reconcile/readiness.ts';
 
 const R = C.Ready.reasons;
 
@@ -10,7 +13,7 @@ const userMustAct = new Set<string>([C.SpecValid.type, C.CredentialSecretReady.t
 const nameTaken = (condition: Condition) =>
   condition.type === C.ProxyRegistered.type && condition.reason === C.ProxyRegistered.reasons.ProxyNameTaken;
 
-export const workspaceProxyReadyRule: ReadyRule = {
+export const workspaceProxyReadyRule: ReadyRuleOf<CoderWorkspaceProxyConditionChanges> = {
   requirements: [
     { type: C.SpecValid.type, reason: R.InvalidSpec, optional: true },
     { type: C.CredentialSecretReady.type, reason: R.CredentialSecretNotReady, optional: true },

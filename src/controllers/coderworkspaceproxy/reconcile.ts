@@ -3,6 +3,7 @@ import { coderWorkspaceProxyResource } from '../../../generated/clients/coderwor
 import {
   CoderWorkspaceProxyConditions as C,
   type CoderWorkspaceProxy,
+  type CoderWorkspaceProxyConditionChanges,
   type CoderWorkspaceProxyStatus,
 } from '../../../generated/types/coderworkspaceproxy.ts';
 import { validateCoderWorkspaceProxy } from '../../../generated/validators/coderworkspaceproxy.ts';
@@ -22,9 +23,9 @@ import { registerProxy } from './registration.ts';
 import { proxyWorkload } from './status.ts';
 import { readTokenSecret, tokenSecretState, type TokenSecretState } from './token-secret.ts';
 
-type Out = Outcomes<CoderWorkspaceProxyStatus>;
+type Out = Outcomes<CoderWorkspaceProxyStatus, CoderWorkspaceProxyConditionChanges>;
 
-export const workspaceProxyKind: Kind<CoderWorkspaceProxy, ProxyContext> = {
+export const workspaceProxyKind: Kind<CoderWorkspaceProxy, ProxyContext, CoderWorkspaceProxyConditionChanges> = {
   resource: coderWorkspaceProxyResource,
   cached: (ctx, request) => ctx.caches.proxies.get(request.namespace, request.name),
   readyRule: workspaceProxyReadyRule,

@@ -5,22 +5,18 @@
 // The step records the proxy in the status (registered, proxyID, proxyName) and looks again after a failure.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { components } from '../../../generated/coder-api.ts';
-import {
-  CoderWorkspaceProxyConditions as C,
-  type CoderWorkspaceProxy,
-  type CoderWorkspaceProxyStatus,
-} from '../../../generated/types/coderworkspaceproxy.ts';
+import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
 import { CoderApiError } from '../../coder/errors.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { eventTarget } from '../shared/event-target.ts';
-import type { StepOutcome } from '../shared/reconcile/outcome.ts';
 import type { RegistrationMode } from './coder-access.ts';
 import type { ProxyContext } from './context.ts';
 import { proxyNameInCoder, proxyTokenKey, tokenSecretName } from './desired/names.ts';
 import { buildTokenSecret } from './desired/token-secret.ts';
+import type { ProxyOutcome } from './status.ts';
 import type { TokenSecretState } from './token-secret.ts';
 
 type WorkspaceProxy = components['schemas']['WorkspaceProxy'];
@@ -67,7 +63,7 @@ export function proxyPatch(current: WorkspaceProxy, desired: ProxyIdentity, rege
 }
 
 export interface Registration {
-  condition: ConditionInput;
+  condition: ConditionOf<typeof C.ProxyRegistered>;
   /** Set once the proxy exists in Coder and the token Secret holds its token. */
   registered?: { id: string; name: string };
 }
@@ -110,7 +106,7 @@ async function findOwnProxy(
   return named;
 }
 
-function nameTaken(proxy: CoderWorkspaceProxy, name: string): ConditionInput {
+function nameTaken(proxy: CoderWorkspaceProxy, name: string): Registration['condition'] {
   return {
     type,
     status: 'False',
@@ -216,7 +212,7 @@ export async function registerProxy(
   client: CoderClient | undefined,
   state: TokenSecretState,
   signal: AbortSignal,
-): Promise<StepOutcome<CoderWorkspaceProxyStatus> & { registered: boolean }> {
+): Promise<ProxyOutcome & { registered: boolean }> {
   if (mode === 'manual') {
     return {
       conditions: { [type]: undefined },

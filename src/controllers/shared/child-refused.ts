@@ -9,8 +9,7 @@ import { scrubSecrets } from '../../runtime/redaction.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { eventTarget } from './event-target.ts';
-import type { StepOutcome } from './reconcile/outcome.ts';
-import { invalidSpec, SpecError, type ValidatedObject } from './spec-check.ts';
+import { invalidSpec, SpecError, type SpecOutcome, type SpecValid, type ValidatedObject } from './spec-check.ts';
 
 const refusedCodes = new Set([400, 403, 422]);
 const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -43,11 +42,11 @@ export async function refusedSpec<Status>(
   owner: ResourceKind,
   obj: ValidatedObject,
   err: unknown,
-): Promise<StepOutcome<Status> | undefined> {
+): Promise<SpecOutcome<Status> | undefined> {
   if (err instanceof SpecError) return invalidSpec<Status>(deps, obj, err.message);
   const message = childRefusalMessage(err, owner);
   if (!message) return undefined;
   await deps.events.record(eventTarget(obj), 'Warning', SpecValidCondition.reasons.ChildRefused, 'ApplyChildren', message);
-  const refused = { type: SpecValidCondition.type, status: 'False' as const, reason: SpecValidCondition.reasons.ChildRefused, message };
+  const refused: SpecValid = { type: SpecValidCondition.type, status: 'False', reason: SpecValidCondition.reasons.ChildRefused, message };
   return { conditions: { [SpecValidCondition.type]: refused }, conditionsOnly: true, stop: true, requeueAfterMs: refusedRetryMs };
 }

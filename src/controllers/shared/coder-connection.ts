@@ -4,7 +4,7 @@
 // schemas/common/conditions/control-plane-ready.yaml).
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { ControlPlaneReadyCondition } from '../../../generated/types/conditions.ts';
 import type { CoderFacts } from './coder-facts.ts';
@@ -19,11 +19,11 @@ export type CoderConnection =
       controlPlane: CoderControlPlane;
       client: CoderClient;
       buildInfo: Schemas['BuildInfoResponse'];
-      condition: ConditionInput;
+      condition: ConditionOf<typeof C>;
     }
   | {
       connected: false;
-      condition: ConditionInput;
+      condition: ConditionOf<typeof C>;
       /** Set for a control plane that is not usable yet: look again then (nothing in the watch says when). */
       requeueAfterMs?: number;
       /** Set when Coder did not answer: thrown after the status is written, so the queue backs off. */

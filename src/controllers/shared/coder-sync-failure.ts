@@ -3,15 +3,18 @@
 // Coder does not serve: HTTP 405, or 404 "Route not found.").
 import { CoderApiError, routeNotServedMessage } from '../../coder/errors.ts';
 import { isRouteNotServed, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
-import type { ConditionInput, ConditionOf } from '../../runtime/conditions.ts';
+import type { ConditionWith } from '../../runtime/conditions.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
 import { SyncedCondition } from '../../../generated/types/conditions.ts';
 
 // The AI kinds declare Synced with these reasons (schemas/common/conditions/synced.yaml).
 const S = SyncedCondition;
 
+/** The reasons of Synced that a failed call gives: every kind that declares Synced declares these. */
+type FailureReason = (typeof S.reasons)['Forbidden' | 'CoderAPIError' | 'RateLimited' | 'CoderValidationFailed'];
+
 export interface SyncFailure {
-  condition: ConditionInput;
+  condition: ConditionWith<typeof S.type, FailureReason>;
   /** true for failures that may pass on their own (429, 5xx, network): the caller throws so the queue backs off. */
   retry: boolean;
 }
@@ -19,7 +22,7 @@ export interface SyncFailure {
 /** `action` says what was tried, for example `create the provider "openai"`. */
 export function syncFailure(action: string, err: unknown): SyncFailure {
   const message = scrubSecrets(`Could not ${action}: ${err instanceof Error ? err.message : String(err)}`);
-  const failed = (reason: ConditionOf<typeof S>['reason'], retry: boolean): SyncFailure => ({
+  const failed = (reason: FailureReason, retry: boolean): SyncFailure => ({
     condition: { type: S.type, status: 'False', reason, message },
     retry,
   });

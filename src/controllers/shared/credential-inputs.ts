@@ -2,7 +2,8 @@
 // CredentialSecretReady condition: True when every value may be read, else the first refusal in spec order.
 // Values are handed back only when all are ready, so nothing partial is ever sent to Coder.
 import type { V1Secret } from '@kubernetes/client-node';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { CredentialSecretReadyCondition } from '../../../generated/types/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import {
   credentialSecretReadyType,
   credentialSecretReasons,
@@ -17,8 +18,12 @@ export interface NamedCredentialRef {
   ref: CredentialSecretRef;
 }
 
+/** CredentialSecretReady of the shared set: every kind that resolves Secrets this way declares all its reasons. */
+type CredentialSecretReady = ConditionOf<typeof CredentialSecretReadyCondition>;
+
 export type CredentialInputs =
-  { ready: true; values: Map<string, string>; condition: ConditionInput | undefined } | { ready: false; condition: ConditionInput };
+  | { ready: true; values: Map<string, string>; condition: CredentialSecretReady | undefined }
+  | { ready: false; condition: CredentialSecretReady };
 
 /**
  * The values by field, with CredentialSecretReady (undefined, so removed, when the spec names no Secret).

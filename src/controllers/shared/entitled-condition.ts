@@ -1,7 +1,7 @@
 // The Entitled condition of a kind that needs a licensed Coder feature, from GET /api/v2/entitlements (read
 // through the shared CoderFacts cache, so it is re-checked when the cache lapses).
 import type { Schemas } from '../../coder/api-types.ts';
-import type { ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionOf } from '../../runtime/conditions.ts';
 import { CoderAIGatewayKeyConditions } from '../../../generated/types/coderaigatewaykey.ts';
 
 // CoderAIGatewayKey declares Entitled: its routes are enterprise ones (a 403 "AI Gateway is a Premium feature"
@@ -9,7 +9,7 @@ import { CoderAIGatewayKeyConditions } from '../../../generated/types/coderaigat
 const E = CoderAIGatewayKeyConditions.Entitled;
 
 /** Entitled for `feature` (for example aibridge), named for users as `what` (for example AI Gateway). */
-export function entitledCondition(entitlements: Schemas['Entitlements'], feature: string, what: string): ConditionInput {
+export function entitledCondition(entitlements: Schemas['Entitlements'], feature: string, what: string): ConditionOf<typeof E> {
   const features = entitlements.features as Record<string, { entitlement?: string } | undefined>;
   const entitlement = features[feature]?.entitlement;
   if (entitlement === 'entitled') {
@@ -37,7 +37,7 @@ export function entitledCondition(entitlements: Schemas['Entitlements'], feature
 }
 
 /** Entitled Unknown: the entitlements could not be read. */
-export function entitlementsUnavailableCondition(err: unknown): ConditionInput {
+export function entitlementsUnavailableCondition(err: unknown): ConditionOf<typeof E> {
   return {
     type: E.type,
     status: 'Unknown',

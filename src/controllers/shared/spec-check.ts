@@ -4,17 +4,23 @@
 // cannot turn into objects (SpecError) gets SpecValid=False with a message naming the field, a Warning
 // Event, and nothing else changed. Any other schema error is named in SpecValid=True and a Warning Event.
 import { SpecValidCondition } from '../../../generated/types/conditions.ts';
-import { findCondition, type Condition, type ConditionInput } from '../../runtime/conditions.ts';
+import { findCondition, type Condition, type ConditionOf } from '../../runtime/conditions.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { KubeObject } from '../../runtime/informer.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
 import { TerminalError } from '../../runtime/terminal-error.ts';
 import { isWrongType, type ValidationError } from '../../validation/error.ts';
 import { eventTarget } from './event-target.ts';
-import type { StepOutcome } from './reconcile/outcome.ts';
+import type { ChangeOf, StepOutcome } from './reconcile/outcome.ts';
 
 // The kinds that build children from their spec (control plane, provisioner, proxy) share SpecValid.
 const SpecValid = SpecValidCondition;
+
+/** SpecValid as those kinds declare it. */
+export type SpecValid = ConditionOf<typeof SpecValid>;
+
+/** The outcome of a step that decides SpecValid. */
+export type SpecOutcome<Status> = StepOutcome<Status, ChangeOf<SpecValid>>;
 
 /**
  * A spec that passed admission but cannot be built into objects, for example an empty TLS secret name.
@@ -71,7 +77,7 @@ export async function specValidCondition<T extends ValidatedObject>(
   obj: T,
   message: string,
   tolerated: readonly ValidationError[] = [],
-): Promise<ConditionInput> {
+): Promise<SpecValid> {
   if (!tolerated.length) return { type: SpecValid.type, status: 'True', reason: SpecValid.reasons.Valid, message };
   const warning = scrubSecrets(
     `This operator's schema refuses values that the API server keeps until they change: ${listed(tolerated)}. Fix them at the next edit.`,
@@ -90,9 +96,9 @@ export async function invalidSpec<Status>(
   deps: { events: Pick<EventRecorder, 'record'> },
   obj: ValidatedObject,
   message: string,
-): Promise<StepOutcome<Status>> {
+): Promise<SpecOutcome<Status>> {
   await deps.events.record(eventTarget(obj), 'Warning', SpecValid.reasons.InvalidSpec, 'ValidateSpec', message);
-  const invalid = { type: SpecValid.type, status: 'False' as const, reason: SpecValid.reasons.InvalidSpec, message };
+  const invalid: SpecValid = { type: SpecValid.type, status: 'False', reason: SpecValid.reasons.InvalidSpec, message };
   return { conditions: { [SpecValid.type]: invalid }, conditionsOnly: true, stop: true };
 }
 
@@ -105,7 +111,7 @@ export async function checkSchema<Status>(
   obj: ValidatedObject,
   kind: string,
   errors: readonly ValidationError[],
-): Promise<StepOutcome<Status> & { tolerated: readonly ValidationError[] }> {
+): Promise<SpecOutcome<Status> & { tolerated: readonly ValidationError[] }> {
   const { blocking, tolerated } = partitionSchemaErrors(errors);
   if (blocking.length) return { ...(await invalidSpec<Status>(deps, obj, schemaErrorsMessage(kind, blocking))), tolerated };
   return { tolerated };

@@ -2,11 +2,19 @@
 // steps: its list, which also proves the kind's API is served, and whether AI Gateway is on there.
 import { CoderObjectReadyCondition as Ready, SupportedCondition as Supported } from '../../../../generated/types/conditions.ts';
 import { isCoderNotFound } from '../../../coder/error-predicates.ts';
+import type { ConditionWith } from '../../../runtime/conditions.ts';
+import type { SyncFailure } from '../coder-sync-failure.ts';
+import type { ChangeOf } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
 import type { Connected } from './opening-steps.ts';
 import { stopWith, supportedCondition, syncFailed, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
 
 const R = Ready.reasons;
+
+/** Supported as the list tells it, or Synced False when the list failed otherwise. */
+type ListChanges = ChangeOf<
+  ConditionWith<typeof Supported.type, (typeof Supported.reasons)['Supported' | 'EndpointNotFound']> | SyncFailure['condition']
+>;
 
 /**
  * The kind's list at `path` (`list` makes the call), which also proves the API is served: a 404 gives
@@ -18,7 +26,7 @@ export async function listServed<I>(
   what: string,
   list: () => Promise<I[]>,
   signal: AbortSignal,
-): Promise<Found<{ items: I[] }>> {
+): Promise<Found<{ items: I[] }, CoderObjectOutcome<ListChanges>>> {
   const { version } = connection.buildInfo;
   let items: I[];
   try {

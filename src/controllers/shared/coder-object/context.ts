@@ -17,6 +17,7 @@ import { CoderFacts } from '../coder-facts.ts';
 import { defaultCoderResyncMs, type ControllerDeps } from '../deps.ts';
 import { ownWritesIgnored } from '../event-filters.ts';
 import { reconcileKind, type Kind, type ReconciledObject } from '../reconcile/kind.ts';
+import type { AnyConditionChanges } from '../reconcile/outcome.ts';
 import { watchReferences } from '../reference-watches.ts';
 
 /** The finalizer of every kind that keeps an object in Coder. */
@@ -63,11 +64,15 @@ export function coderObjectContext<T extends CoderObject, X extends object = obj
  * The controller `name` running `kind`, watching control planes and the Secrets `secretNames` lists, and with
  * `ownKind` the kind itself for the other objects an event of one brings back.
  */
-export function coderObjectController<T extends CoderObject & ReconciledObject, Ctx extends CoderObjectContext<T>>(
+export function coderObjectController<
+  T extends CoderObject & ReconciledObject,
+  Ctx extends CoderObjectContext<T>,
+  Changes extends AnyConditionChanges,
+>(
   manager: Manager,
   name: string,
   ctx: Ctx,
-  kind: Kind<T, Ctx>,
+  kind: Kind<T, Ctx, Changes>,
   secretNames: (obj: T) => string[],
   ownKind?: { map: (obj: T) => string[]; filter: EventFilter<T> },
 ): Controller {

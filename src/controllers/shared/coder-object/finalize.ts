@@ -6,12 +6,11 @@ import { CoderObjectReadyCondition as Ready } from '../../../../generated/types/
 import type { CoderClient } from '../../../coder/client.ts';
 import { isCoderNotFound } from '../../../coder/error-predicates.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../../controlplane/access.ts';
-import type { ConditionInput } from '../../../runtime/conditions.ts';
 import type { ReconcileResult } from '../../../runtime/controller.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
-import { syncFailure } from '../coder-sync-failure.ts';
+import { syncFailure, type SyncFailure } from '../coder-sync-failure.ts';
 import { eventTarget } from '../event-target.ts';
-import { Outcomes } from '../reconcile/outcome.ts';
+import { Outcomes, type ChangeOf } from '../reconcile/outcome.ts';
 import { nextStatus } from '../reconcile/status.ts';
 import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './context.ts';
 import { availableRule } from './kind.ts';
@@ -61,8 +60,8 @@ export async function finalizeCoderObject<T extends CoderObject>(
     );
     return done();
   }
-  const deleting = (message: string, synced?: ConditionInput) => {
-    const out = new Outcomes<NonNullable<T['status']>>().add({
+  const deleting = (message: string, synced?: SyncFailure['condition']) => {
+    const out = new Outcomes<NonNullable<T['status']>, ChangeOf<SyncFailure['condition']>>().add({
       conditions: synced ? { [synced.type]: synced } : {},
       stop: stopWith(R.reasons.Deleting, message, false),
     });

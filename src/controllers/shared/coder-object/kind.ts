@@ -24,6 +24,6 @@ export function cleanupFinalizer(): { name: string; needed: boolean } {
  * steps with its own reason, which also says whether only the user can act (Stalled): no condition needs
  * to be read for it, so the rule has no requirements, and `userMustAct` is there only so the kind keeps Stalled.
  */
-export function availableRule(availableMessage: string): ReadyRule {
+export function availableRule(availableMessage: string): ReadyRule<never, typeof R.Available> {
   return { requirements: [], readyReason: R.Available, readyMessage: availableMessage, userMustAct: () => false };
 }

@@ -2,7 +2,7 @@
 // its outcome to the reconcile skeleton: a spec it cannot act on, its credential Secrets, the control plane and
 // Coder's build info, the version gate, the entitlement where the kind needs one, and the resync. A step that
 // meets a problem stops the reconcile with Ready's reason and message, and says whether only the user can move
-// the object on (Stalled).
+// the object on (Stalled). The kind's Outcomes are checked to take every condition the steps may set.
 import {
   CoderObjectReadyCondition as Ready,
   ControlPlaneReadyCondition as ControlPlaneReady,
@@ -10,13 +10,13 @@ import {
   SupportedCondition as Supported,
 } from '../../../../generated/types/conditions.ts';
 import { CoderAIGatewayKeyConditions } from '../../../../generated/types/coderaigatewaykey.ts';
-import type { ConditionInput } from '../../../runtime/conditions.ts';
+import type { ConditionOf, ConditionWith } from '../../../runtime/conditions.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
 import { connectToCoder, type CoderConnection } from '../coder-connection.ts';
 import { coderHasFeature, missingFeatureMessage, type CoderFeature } from '../coder-releases.ts';
 import { entitledCondition, entitlementsUnavailableCondition } from '../entitled-condition.ts';
 import { warnOnNewProblem } from '../event-target.ts';
-import type { Outcomes } from '../reconcile/outcome.ts';
+import type { AnyConditionChanges, ChangeOf, OutcomeSink, StepOutcome } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
 import { stopWith, supportedCondition, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
 
@@ -29,6 +29,12 @@ const entitlementsRetryMs = 30_000;
 
 export type Connected = Extract<CoderConnection, { connected: true }>;
 
+/** CredentialSecretReady of the shared set; a kind may hand over fewer reasons (the gateway key: consent only). */
+type CredentialSecretReadyOf = ConditionOf<typeof CredentialSecretReady>;
+
+/** The status every such kind reports from these steps. */
+type OpeningStatus = { coderVersion?: string };
+
 /**
  * Ready False InvalidSpec (Stalled True) for `problem`, a message naming the field, with a Warning Event when
  * it is new; nothing is sent to Coder until the spec changes, and the rest of the status stays.
@@ -39,7 +45,7 @@ export async function invalidSpec(
   problem: string | undefined,
 ): Promise<CoderObjectOutcome> {
   if (!problem) return {};
-  const ready: ConditionInput = { type: Ready.type, status: 'False', reason: R.InvalidSpec, message: problem };
+  const ready: ConditionOf<typeof Ready> = { type: Ready.type, status: 'False', reason: R.InvalidSpec, message: problem };
   await warnOnNewProblem(ctx.events, obj, ready, 'ValidateSpec');
   return { stop: stopWith(R.InvalidSpec, problem), conditionsOnly: true };
 }
@@ -48,7 +54,9 @@ export async function invalidSpec(
  * CredentialSecretReady (undefined when spec names no Secret, which removes it); anything but True stops. A
  * Secret change reconciles at once (watched), so there is nothing to look again for.
  */
-export function credentialsChecked(condition: ConditionInput | undefined): CoderObjectOutcome {
+export function credentialsChecked<Credentials extends CredentialSecretReadyOf>(
+  condition: Credentials | undefined,
+): CoderObjectOutcome<{ [CredentialSecretReady.type]?: Credentials | undefined }> {
   const conditions = { [CredentialSecretReady.type]: condition };
   if (!condition || condition.status === 'True') return { conditions };
   return { conditions, stop: stopWith(R.CredentialSecretNotReady, condition.message) };
@@ -63,7 +71,7 @@ async function connect<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   obj: T,
   signal: AbortSignal,
-): Promise<Found<{ connection: Connected }>> {
+): Promise<Found<{ connection: Connected }, CoderObjectOutcome<ChangeOf<Connected['condition']>>>> {
   const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, obj, signal);
   const conditions = { [ControlPlaneReady.type]: connection.condition };
   if (!connection.connected) {
@@ -81,7 +89,11 @@ async function connect<T extends CoderObject>(
  * Supported False CoderVersionUnsupported when the kind's API (in the table of Coder releases,
  * coder-releases.ts) is not in this release. Asked again at the resync: nothing watched shows an upgrade.
  */
-export function versionGate(ctx: { resyncMs: number }, connection: Connected, feature: CoderFeature): CoderObjectOutcome {
+export function versionGate(
+  ctx: { resyncMs: number },
+  connection: Connected,
+  feature: CoderFeature,
+): CoderObjectOutcome<ChangeOf<ConditionWith<typeof Supported.type, typeof Supported.reasons.CoderVersionUnsupported>>> {
   const { version } = connection.buildInfo;
   if (coderHasFeature(version, feature) !== false) return {};
   const message = `${missingFeatureMessage(version, feature)}. Upgrade Coder.`;
@@ -101,8 +113,8 @@ export async function entitlementGate<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   connection: Connected,
   signal: AbortSignal,
-): Promise<CoderObjectOutcome> {
-  let entitled: ConditionInput;
+): Promise<CoderObjectOutcome<ChangeOf<ConditionOf<typeof E.Entitled>>>> {
+  let entitled: ConditionOf<typeof E.Entitled>;
   try {
     entitled = entitledCondition(
       await ctx.facts.entitlements(connection.controlPlane, connection.client, { signal }),
@@ -128,24 +140,38 @@ function resync(ctx: { resyncMs: number }): CoderObjectOutcome {
   return { requeueAfterMs: ctx.resyncMs };
 }
 
-export interface OpeningOptions {
+export interface OpeningOptions<Credentials extends CredentialSecretReadyOf, Gate extends AnyConditionChanges> {
   /** CredentialSecretReady (undefined when spec names no Secret). */
-  credentials: ConditionInput | undefined;
+  credentials: Credentials | undefined;
   /** The kind's API in the table of Coder releases (coder-releases.ts). */
   feature: CoderFeature;
-  /** Whether the kind's routes need AI Gateway in the license (feature aibridge): the gateway key's do. */
-  entitlement?: boolean;
+  /**
+   * The license gate of a kind whose routes need a licensed feature, after the version gate: the gateway key's
+   * entitlementGate (AI Gateway, feature aibridge). Its conditions are only the kind's that has one.
+   */
+  entitlement?: (connection: Connected) => Promise<StepOutcome<OpeningStatus, Gate>>;
 }
+
+/** Every condition the opening steps may set, with the reasons they give. */
+type OpeningChanges<Credentials extends CredentialSecretReadyOf, Gate extends AnyConditionChanges> =
+  | { [CredentialSecretReady.type]?: Credentials | undefined }
+  | ChangeOf<Connected['condition']>
+  | ChangeOf<ConditionWith<typeof Supported.type, typeof Supported.reasons.CoderVersionUnsupported>>
+  | Gate;
 
 /**
  * The steps every such kind starts with, added to `out` in order until one stops: credentials, control plane
  * and build info, version gate, entitlement, then the resync. The connection once all went through.
  */
-export async function openingSteps<T extends CoderObject>(
+export async function openingSteps<
+  T extends CoderObject,
+  Credentials extends CredentialSecretReadyOf,
+  Gate extends AnyConditionChanges = never,
+>(
   ctx: CoderObjectContext<T>,
   obj: T,
-  out: Outcomes<{ coderVersion?: string }>,
-  options: OpeningOptions,
+  out: OutcomeSink<OpeningStatus, OpeningChanges<Credentials, Gate>>,
+  options: OpeningOptions<Credentials, Gate>,
   signal: AbortSignal,
 ): Promise<Connected | undefined> {
   if (out.stopsAt(credentialsChecked(options.credentials))) return undefined;
@@ -153,7 +179,7 @@ export async function openingSteps<T extends CoderObject>(
   if (out.stopsAt(connected)) return undefined;
   const { connection } = connected;
   if (out.stopsAt(versionGate(ctx, connection, options.feature))) return undefined;
-  if (options.entitlement && out.stopsAt(await entitlementGate(ctx, connection, signal))) return undefined;
+  if (options.entitlement && out.stopsAt(await options.entitlement(connection))) return undefined;
   // Last: each stop before it asks for its own delay (none for a Secret, which is watched; 30 s for a control
   // plane not usable yet and for entitlements that cannot be read, whatever the resync).
   out.add(resync(ctx));

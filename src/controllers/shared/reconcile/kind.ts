@@ -10,8 +10,8 @@ import type { KubeObject } from '../../../runtime/informer.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
 import type { Writer } from '../../../runtime/writer.ts';
 import { warnOnNewProblem } from '../event-target.ts';
-import { Outcomes, type StepOutcome } from './outcome.ts';
-import type { ReadyRule } from './readiness.ts';
+import { Outcomes, type AnyConditionChanges, type StepOutcome } from './outcome.ts';
+import type { ReadyRuleOf } from './readiness.ts';
 import { nextStatus } from './status.ts';
 
 export interface ReconciledObject extends KubeObject {
@@ -36,12 +36,13 @@ export interface KindDeps {
 
 export type StatusOf<T extends ReconciledObject> = NonNullable<T['status']>;
 
-export interface Kind<T extends ReconciledObject, Ctx extends KindDeps> {
+/** A kind: its object `T`, its controller's context `Ctx`, and its conditions `Changes` (its generated <Kind>ConditionChanges). */
+export interface Kind<T extends ReconciledObject, Ctx extends KindDeps, Changes extends AnyConditionChanges> {
   resource: ResourceKind;
   /** The object of `request` in the kind's cache. */
   cached(ctx: Ctx, request: Request): T | undefined;
   /** Ready and Stalled. */
-  readyRule: ReadyRule;
+  readyRule: ReadyRuleOf<Changes>;
   /** The object is being deleted: clean up what no owner reference reaches, then remove the finalizer. */
   finalize(ctx: Ctx, obj: T, rc: ReconcileContext): Promise<ReconcileResult | void>;
   /**
@@ -52,14 +53,14 @@ export interface Kind<T extends ReconciledObject, Ctx extends KindDeps> {
   /** Whether nothing may be done now, not even a status write (the namespace is being deleted). */
   skip?(ctx: Ctx, obj: T, rc: ReconcileContext): boolean;
   /** The kind's steps, in order: each adds its outcome to `out`, and the list ends at the first that stops. */
-  steps(ctx: Ctx, obj: T, out: Outcomes<StatusOf<T>>, rc: ReconcileContext): Promise<void>;
+  steps(ctx: Ctx, obj: T, out: Outcomes<StatusOf<T>, Changes>, rc: ReconcileContext): Promise<void>;
   /**
    * What an error thrown by a step means when retrying cannot help (a spec no builder can use, a child the API
    * server refuses): an outcome to report, `'end'` to end the reconcile without a write, or undefined to throw it.
    */
-  stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>> | 'end' | undefined>;
+  stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>, Changes> | 'end' | undefined>;
   /** The condition types whose turn to False a person should see as a Warning Event, with the Event's action. */
-  warnings: Readonly<Record<string, string>>;
+  warnings: { readonly [Type in keyof Changes]?: string };
   /**
    * `'fail'`: the status is written only at the version the steps decided from, and a 409 (or 404) of the
    * finalizer or status write ends the reconcile quietly; by default a status write's 409 is retried on the
@@ -68,9 +69,9 @@ export interface Kind<T extends ReconciledObject, Ctx extends KindDeps> {
   statusConflicts?: 'retry' | 'fail';
 }
 
-export async function reconcileKind<T extends ReconciledObject, Ctx extends KindDeps>(
+export async function reconcileKind<T extends ReconciledObject, Ctx extends KindDeps, Changes extends AnyConditionChanges>(
   ctx: Ctx,
-  kind: Kind<T, Ctx>,
+  kind: Kind<T, Ctx, Changes>,
   request: Request,
   rc: ReconcileContext,
 ): Promise<ReconcileResult | void> {
@@ -89,7 +90,7 @@ export async function reconcileKind<T extends ReconciledObject, Ctx extends Kind
     return endQuietly(rc, err);
   }
 
-  const out = new Outcomes<StatusOf<T>>();
+  const out = new Outcomes<StatusOf<T>, Changes>();
   try {
     await kind.steps(ctx, obj, out, rc);
   } catch (err) {
@@ -101,7 +102,10 @@ export async function reconcileKind<T extends ReconciledObject, Ctx extends Kind
   // On shutdown the calls end early; what they report then is not the object's state (unless a step made
   // something that only the status records: the calls of such a kind throw when they end early).
   if (!out.durable) rc.signal.throwIfAborted();
-  for (const [type, action] of Object.entries(kind.warnings)) await warnOnNewProblem(ctx.events, obj, out.conditions[type], action);
+  for (const type in kind.warnings) {
+    const action = kind.warnings[type];
+    if (action) await warnOnNewProblem(ctx.events, obj, out.conditions[type], action);
+  }
   try {
     await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), { onConflict: kind.statusConflicts });
   } catch (err) {

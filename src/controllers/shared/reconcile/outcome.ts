@@ -1,11 +1,19 @@
 // What one step of a reconcile decides, and how the steps' decisions add up: the conditions it sets
 // (undefined removes a type), the status fields it owns, when it wants to look again, and whether the
-// reconcile stops here. Later steps win on the same condition type or status field.
+// reconcile stops here. Later steps win on the same condition type or status field. Outcomes are typed by
+// the conditions of the kind (its generated <Kind>ConditionChanges), so a step can set only a condition type
+// the kind declares, with one of that type's reasons.
 import type { ReconcileResult } from '../../../runtime/controller.ts';
 import type { ConditionInput } from '../../../runtime/conditions.ts';
 
-/** Condition changes by type; a type mapped to undefined is removed. */
-export type ConditionChanges = Partial<Record<string, ConditionInput | undefined>>;
+/** Condition changes by type, of no kind in particular; a type mapped to undefined is removed. */
+export type AnyConditionChanges = Partial<Record<string, ConditionInput | undefined>>;
+
+/** The change of the conditions `C` (one or more, each of its own type): each keyed by its type. */
+export type ChangeOf<C extends ConditionInput> = { [Type in C['type']]?: Extract<C, { type: Type }> | undefined };
+
+/** The changes of a step that sets no condition. */
+export type NoConditionChanges = { readonly [type: string]: never };
 
 /** Why a reconcile stopped, in Ready's words, for a blocker that no condition of the kind states by itself. */
 export interface Stop {
@@ -17,8 +25,9 @@ export interface Stop {
   userMustAct: boolean;
 }
 
-export interface StepOutcome<Status> {
-  conditions?: ConditionChanges;
+/** `Changes`: the conditions the step may set, usually its kind's <Kind>ConditionChanges. */
+export interface StepOutcome<Status, Changes extends AnyConditionChanges> {
+  conditions?: Changes;
   status?: Partial<Status>;
   requeueAfterMs?: number;
   /**
@@ -39,9 +48,9 @@ export interface StepOutcome<Status> {
   durable?: boolean;
 }
 
-/** The outcomes of a reconcile's steps so far, merged. */
-export class Outcomes<Status> {
-  readonly conditions: ConditionChanges = {};
+/** The outcomes of a reconcile's steps so far, merged; `Changes`: the conditions of the kind. */
+export class Outcomes<Status, Changes extends AnyConditionChanges> {
+  readonly conditions: Partial<Changes> = {};
   readonly status: Partial<Status> = {};
   requeueAfterMs: number | undefined;
   stop: true | Stop | undefined;
@@ -51,7 +60,7 @@ export class Outcomes<Status> {
   durable = false;
 
   /** Adds `outcome`; later steps win on the same condition type or status field, the soonest requeue wins. */
-  add(outcome: StepOutcome<Status>): this {
+  add(outcome: StepOutcome<Status, Changes>): this {
     Object.assign(this.conditions, outcome.conditions);
     Object.assign(this.status, outcome.status);
     this.requeueAfterMs = soonestDelay(this.requeueAfterMs, outcome.requeueAfterMs);
@@ -67,19 +76,15 @@ export class Outcomes<Status> {
    * Adds `outcome` and tells whether it stops the reconcile: `if (out.stopsAt(step)) return;` — the steps after
    * it must not run. In the false branch `outcome` is narrowed to its variants without a stop.
    */
-  stopsAt<O extends StepOutcome<Status>>(outcome: O): outcome is Extract<O, { stop: true | Stop }> {
+  stopsAt<O extends StepOutcome<Status, Changes>>(outcome: O): outcome is Extract<O, { stop: true | Stop }> {
     this.add(outcome);
     return outcome.stop !== undefined;
   }
 
   /** `outcome` where no step decided: a condition type or status field a step set keeps the step's value. */
-  underlay(outcome: StepOutcome<Status>): this {
-    for (const [type, condition] of Object.entries(outcome.conditions ?? {})) {
-      if (!(type in this.conditions)) this.conditions[type] = condition;
-    }
-    for (const [field, value] of Object.entries(outcome.status ?? {}) as [keyof Status, Status[keyof Status]][]) {
-      if (!(field in this.status)) this.status[field] = value;
-    }
+  underlay(outcome: StepOutcome<Status, Changes>): this {
+    fillUndecided(this.conditions, outcome.conditions ?? {});
+    fillUndecided(this.status, outcome.status ?? {});
     return this;
   }
 
@@ -87,6 +92,21 @@ export class Outcomes<Status> {
   result(): ReconcileResult | undefined {
     return this.requeueAfterMs === undefined ? undefined : { requeueAfterMs: this.requeueAfterMs };
   }
+}
+
+/**
+ * What a step shared by several kinds adds its outcomes to: the Outcomes of any kind that declares every
+ * condition `Changes` may set, with its reasons. Properties, not methods, so that a kind's Outcomes passed here is
+ * checked to take them (a method's parameters would be compared both ways).
+ */
+export interface OutcomeSink<Status, Changes extends AnyConditionChanges> {
+  add: (outcome: StepOutcome<Status, Changes>) => unknown;
+  stopsAt: <O extends StepOutcome<Status, Changes>>(outcome: O) => outcome is Extract<O, { stop: true | Stop }>;
+}
+
+/** Sets in `target` each entry of `source` whose key `target` does not have yet. */
+function fillUndecided<R extends object>(target: Partial<R>, source: Partial<R>): void {
+  for (const key in source) if (!(key in target)) target[key] = source[key];
 }
 
 /** The earliest positive delay, or undefined when none is set. */

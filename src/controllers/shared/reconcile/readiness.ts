@@ -3,27 +3,34 @@
 // that is not True, else the kind's ready reason; Stalled is True while only the user can move the object on;
 // Reconciling, for a kind that reports it, is True while the object is neither Ready nor Stalled.
 import type { Condition, ConditionInput } from '../../../runtime/conditions.ts';
-import type { Stop } from './outcome.ts';
+import type { AnyConditionChanges, Stop } from './outcome.ts';
 
 export const readyType = 'Ready';
 export const stalledType = 'Stalled';
 export const reconcilingType = 'Reconciling';
 
-/** A condition that Ready waits for, and the reason Ready gives while it is not True. */
-export interface ReadyRequirement {
-  type: string;
-  reason: string;
+/** The ready rule of a kind whose conditions are `Changes`: its condition types, and its reasons of Ready. */
+export type ReadyRuleOf<Changes extends AnyConditionChanges> = ReadyRule<
+  Extract<keyof Changes, string>,
+  NonNullable<Changes[typeof readyType]>['reason']
+>;
+
+/** A condition that Ready waits for (one of the kind's `Type`s), and the reason Ready gives while it is not True. */
+export interface ReadyRequirement<Type extends string = string, Reason extends string = string> {
+  type: Type;
+  reason: Reason;
   /** Counts only while the kind reports it (some conditions exist only in some configurations). */
   optional?: boolean;
   /** Ready's reason for some of the condition's own reasons, where one says more than `reason` does. */
-  reasonsByCause?: Readonly<Record<string, string>>;
+  reasonsByCause?: Readonly<Record<string, Reason>>;
 }
 
-export interface ReadyRule {
+/** When a kind is Ready: `Type`, the kind's condition types; `Reason`, its reasons of Ready. */
+export interface ReadyRule<Type extends string = string, Reason extends string = string> {
   /** In the order a blocking one is reported. */
-  requirements: readonly ReadyRequirement[];
+  requirements: readonly ReadyRequirement<Type, Reason>[];
   /** Ready's reason and message once every requirement is True (a step's own readyMessage wins over this one). */
-  readyReason: string;
+  readyReason: Reason;
   readyMessage: string;
   /**
    * Whether a condition that is not True waits for the user (a bad spec, a Secret to create or mark):

@@ -2,7 +2,7 @@
 // current status, observedGeneration, and the conditions with each change applied (metav1.Condition rules),
 // then Ready and Stalled decided from them. Written only when it differs from what the object has.
 import { removeCondition, setCondition, type Condition } from '../../../runtime/conditions.ts';
-import type { ConditionChanges, Outcomes } from './outcome.ts';
+import type { AnyConditionChanges, Outcomes } from './outcome.ts';
 import { readinessChanges, type ReadyRule } from './readiness.ts';
 
 interface WithStatus {
@@ -17,13 +17,13 @@ interface WithStatus {
  */
 export function nextConditions(
   obj: WithStatus,
-  changes: ConditionChanges,
+  changes: AnyConditionChanges,
   now: Date,
   readyRule?: ReadyRule,
-  stop?: Outcomes<unknown>['stop'],
+  stop?: Outcomes<unknown, AnyConditionChanges>['stop'],
   readyMessage?: string,
 ): Condition[] {
-  const apply = (conditions: Condition[], list: ConditionChanges) => {
+  const apply = (conditions: Condition[], list: AnyConditionChanges) => {
     for (const [type, condition] of Object.entries(list)) {
       conditions = condition ? setCondition(conditions, condition, obj.metadata.generation, now) : removeCondition(conditions, type);
     }
@@ -41,7 +41,7 @@ export function nextConditions(
  */
 export function nextStatus<T extends WithStatus>(
   obj: T,
-  out: Outcomes<NonNullable<T['status']>>,
+  out: Outcomes<NonNullable<T['status']>, AnyConditionChanges>,
   readyRule: ReadyRule,
   now: Date,
 ): NonNullable<T['status']> {

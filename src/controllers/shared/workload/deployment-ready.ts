@@ -1,7 +1,7 @@
 // What runs, for the kinds with pods (the control plane, provisioners, proxies): whether the Deployment has at
 // least one ready pod (DeploymentReady), its ready replicas and the phase they give.
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { ConditionInput } from '../../../runtime/conditions.ts';
+import type { ConditionWith } from '../../../runtime/conditions.ts';
 
 export function readyReplicas(deployment: V1Deployment | undefined): number {
   return deployment?.status?.readyReplicas ?? 0;
@@ -13,13 +13,19 @@ export interface DeploymentReadyDeclaration {
   reasons: { MinimumReplicasReady: string; NoReplicasReady: string };
 }
 
+/** DeploymentReady of `D`, with the reasons decided from the pods. */
+export type DeploymentReady<D extends DeploymentReadyDeclaration> = ConditionWith<
+  D['type'],
+  D['reasons']['MinimumReplicasReady' | 'NoReplicasReady']
+>;
+
 /** `pod` names the pods in messages ("Coder", "proxy"); `notApplied` is the message while there is no Deployment yet. */
-function deploymentReadyCondition(
+function deploymentReadyCondition<D extends DeploymentReadyDeclaration>(
   deployment: V1Deployment | undefined,
-  declaration: DeploymentReadyDeclaration,
+  declaration: D,
   pod: string,
   notApplied?: string,
-): ConditionInput {
+): DeploymentReady<D> {
   const ready = readyReplicas(deployment);
   const wanted = deployment?.spec?.replicas ?? 1;
   if (ready > 0) {
@@ -36,17 +42,18 @@ function deploymentReadyCondition(
 
 /**
  * The status fields and DeploymentReady that describe what runs, from the Deployment (as the cache has it, or as
- * just applied). Added under the steps' outcomes: a step's own DeploymentReady (for example ObjectNotOwned) wins.
+ * just applied), for the kind to add under the steps' outcomes: a step's own DeploymentReady (for example
+ * ObjectNotOwned) wins.
  */
-export function workloadStatus(
+export function workloadStatus<D extends DeploymentReadyDeclaration>(
   deployment: V1Deployment | undefined,
-  declaration: DeploymentReadyDeclaration,
+  declaration: D,
   pod: string,
   notApplied?: string,
-): { status: { readyReplicas: number; phase: 'Ready' | 'Pending' }; conditions: Record<string, ConditionInput> } {
+): { status: { readyReplicas: number; phase: 'Ready' | 'Pending' }; deploymentReady: DeploymentReady<D> } {
   const ready = readyReplicas(deployment);
   return {
     status: { readyReplicas: ready, phase: ready > 0 ? 'Ready' : 'Pending' },
-    conditions: { [declaration.type]: deploymentReadyCondition(deployment, declaration, pod, notApplied) },
+    deploymentReady: deploymentReadyCondition(deployment, declaration, pod, notApplied),
   };
 }

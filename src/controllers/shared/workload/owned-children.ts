@@ -1,7 +1,7 @@
 // The children of an owner that runs pods, applied only over objects it controls: server-side apply would
 // take over a same-named object someone else made (foreign-object.ts), so such an object is left untouched,
 // collected, and named in one condition, in the words of the owner's kind ("not controlled by this proxy").
-import type { ConditionInput } from '../../../runtime/conditions.ts';
+import type { ConditionWith } from '../../../runtime/conditions.ts';
 import type { KubeObject } from '../../../runtime/informer.ts';
 import { isControllerOwnedBy, type OwnerIdentity } from '../../../runtime/ownership.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
@@ -49,7 +49,11 @@ export interface ChildrenOwnedDeclaration {
 }
 
 /** ChildrenOwned: True when every child is the owner's, else False ObjectNotOwned naming the others. `owner`: "this proxy". */
-export function childrenOwnedCondition(declaration: ChildrenOwnedDeclaration, foreign: readonly string[], owner: string): ConditionInput {
+export function childrenOwnedCondition<D extends ChildrenOwnedDeclaration>(
+  declaration: D,
+  foreign: readonly string[],
+  owner: string,
+): ConditionWith<D['type'], D['reasons']['Owned' | 'ObjectNotOwned']> {
   const { type, reasons } = declaration;
   if (!foreign.length) return { type, status: 'True', reason: reasons.Owned, message: `Every child object is managed by ${owner}.` };
   return {

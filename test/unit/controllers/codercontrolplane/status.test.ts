@@ -4,7 +4,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderControlPlane, CoderControlPlaneStatus } from '../../../../generated/types/codercontrolplane.ts';
 import { controlPlaneReadyRule } from '../../../../src/controllers/codercontrolplane/readiness.ts';
 import { controlPlaneWorkload } from '../../../../src/controllers/codercontrolplane/status.ts';
-import { Outcomes, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
+import { Outcomes, type AnyConditionChanges, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
 import { nextStatus } from '../../../../src/controllers/shared/reconcile/status.ts';
 import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 
@@ -13,8 +13,8 @@ const deployment = (readyReplicas?: number) => ({ spec: { replicas: 2 }, status:
 const exposed = { type: 'Exposed', status: 'True' as const, reason: 'IngressApplied', message: 'Ingress "coder" is applied.' };
 
 /** The status the reconcile writes after a step's outcome, with what runs under it. */
-function computeStatus(cp: CoderControlPlane, d: V1Deployment, step: StepOutcome<CoderControlPlaneStatus>, at: Date) {
-  const out = new Outcomes<CoderControlPlaneStatus>().add(step).underlay(controlPlaneWorkload(cp, d));
+function computeStatus(cp: CoderControlPlane, d: V1Deployment, step: StepOutcome<CoderControlPlaneStatus, AnyConditionChanges>, at: Date) {
+  const out = new Outcomes<CoderControlPlaneStatus, AnyConditionChanges>().add(step).underlay(controlPlaneWorkload(cp, d));
   return nextStatus(cp, out, controlPlaneReadyRule, at);
 }
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { CoderProvisioner, CoderProvisionerStatus } from '../../../../generated/types/coderprovisioner.ts';
 import { provisionerReadyRule } from '../../../../src/controllers/coderprovisioner/readiness.ts';
 import { provisionerWorkload } from '../../../../src/controllers/coderprovisioner/status.ts';
-import { Outcomes, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
+import { Outcomes, type AnyConditionChanges, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
 import { nextStatus } from '../../../../src/controllers/shared/reconcile/status.ts';
 import type { ConditionInput } from '../../../../src/runtime/conditions.ts';
 import { aProvisioner } from '../../../fixtures/coderprovisioner.ts';
@@ -12,8 +12,13 @@ import { aProvisioner } from '../../../fixtures/coderprovisioner.ts';
 const now = new Date('2026-12-01T10:00:00Z');
 
 /** The status the reconcile writes after a step's outcome, with what runs under it. */
-function computeStatus(p: CoderProvisioner, d: V1Deployment | undefined, step: StepOutcome<CoderProvisionerStatus>, at: Date) {
-  const out = new Outcomes<CoderProvisionerStatus>().add(step).underlay(provisionerWorkload(d));
+function computeStatus(
+  p: CoderProvisioner,
+  d: V1Deployment | undefined,
+  step: StepOutcome<CoderProvisionerStatus, AnyConditionChanges>,
+  at: Date,
+) {
+  const out = new Outcomes<CoderProvisionerStatus, AnyConditionChanges>().add(step).underlay(provisionerWorkload(d));
   return nextStatus(p, out, provisionerReadyRule, at);
 }
 const t = (type: string, reason = type): ConditionInput => ({ type, status: 'True', reason, message: `${type} holds.` });

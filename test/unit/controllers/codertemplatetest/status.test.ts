@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CoderTemplateTestStatus } from '../../../../generated/types/codertemplatetest.ts';
+import type { CoderTemplateTestConditionChanges, CoderTemplateTestStatus } from '../../../../generated/types/codertemplatetest.ts';
 import { workspaceNameOf } from '../../../../src/controllers/codertemplatetest/names.ts';
 import {
   cleanupDone,
@@ -85,7 +85,10 @@ describe('template-test status', () => {
     assert.equal(line(cleaned, 'WorkspaceDeleted'), 'True Deleted');
     assert.equal(line(cleaned, 'Stalled'), 'True BuildFailed');
     // A final test that is not deleted is cleaned up through the reconcile's own status, to the same effect.
-    const out = new Outcomes<CoderTemplateTestStatus>().add({ conditions: workspaceDeletedChange(deleted), ...recordedReadiness(failed) });
+    const out = new Outcomes<CoderTemplateTestStatus, CoderTemplateTestConditionChanges>().add({
+      conditions: workspaceDeletedChange(deleted),
+      ...recordedReadiness(failed),
+    });
     assert.deepEqual(nextStatus(aTest(failed), out, templateTestReadyRule, now), cleaned);
   });
 
@@ -97,7 +100,7 @@ describe('template-test status', () => {
       nextTestStatus(aTest({ workspaceID: 'w' }), { kind: 'succeed', message: 'passed' }, now),
     ];
     for (const status of results) {
-      const out = new Outcomes<CoderTemplateTestStatus>().add(recordedReadiness(status));
+      const out = new Outcomes<CoderTemplateTestStatus, CoderTemplateTestConditionChanges>().add(recordedReadiness(status));
       assert.deepEqual(nextStatus(aTest(status), out, templateTestReadyRule, later), status, status.phase);
     }
   });

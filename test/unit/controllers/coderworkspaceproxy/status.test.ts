@@ -4,7 +4,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { CoderWorkspaceProxy, CoderWorkspaceProxyStatus } from '../../../../generated/types/coderworkspaceproxy.ts';
 import { workspaceProxyReadyRule } from '../../../../src/controllers/coderworkspaceproxy/readiness.ts';
 import { proxyWorkload } from '../../../../src/controllers/coderworkspaceproxy/status.ts';
-import { Outcomes, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
+import { Outcomes, type AnyConditionChanges, type StepOutcome } from '../../../../src/controllers/shared/reconcile/outcome.ts';
 import { nextStatus } from '../../../../src/controllers/shared/reconcile/status.ts';
 import type { ConditionInput } from '../../../../src/runtime/conditions.ts';
 import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
@@ -12,8 +12,13 @@ import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
 const now = new Date('2026-12-01T08:00:00Z');
 
 /** The status the reconcile writes after a step's outcome, with what runs under it. */
-function computeStatus(proxy: CoderWorkspaceProxy, d: V1Deployment | undefined, step: StepOutcome<CoderWorkspaceProxyStatus>, at: Date) {
-  const out = new Outcomes<CoderWorkspaceProxyStatus>().add(step).underlay(proxyWorkload(d));
+function computeStatus(
+  proxy: CoderWorkspaceProxy,
+  d: V1Deployment | undefined,
+  step: StepOutcome<CoderWorkspaceProxyStatus, AnyConditionChanges>,
+  at: Date,
+) {
+  const out = new Outcomes<CoderWorkspaceProxyStatus, AnyConditionChanges>().add(step).underlay(proxyWorkload(d));
   return nextStatus(proxy, out, workspaceProxyReadyRule, at);
 }
 const deployment = (readyReplicas: number): V1Deployment => ({

@@ -11,6 +11,8 @@ import {
   type Connected,
 } from '../../../../../src/controllers/shared/coder-object/opening-steps.ts';
 import type { CoderAIProvider } from '../../../../../generated/types/coderaiprovider.ts';
+import type { CredentialSecretReadyCondition } from '../../../../../generated/types/conditions.ts';
+import type { ConditionOf } from '../../../../../src/runtime/conditions.ts';
 import { aControlPlane } from '../../../../fixtures/codercontrolplane.ts';
 import { aProvider } from '../../../../fixtures/coderaiprovider.ts';
 
@@ -59,9 +61,9 @@ describe('the steps every kind kept in Coder takes', () => {
 
   it('removes CredentialSecretReady when spec names no Secret, and stops without a requeue on one it may not use', () => {
     assert.deepEqual(credentialsChecked(undefined), { conditions: { CredentialSecretReady: undefined } });
-    const missing = {
+    const missing: ConditionOf<typeof CredentialSecretReadyCondition> = {
       type: 'CredentialSecretReady',
-      status: 'False' as const,
+      status: 'False',
       reason: 'SecretNotFound',
       message: 'Secret "k" does not exist.',
     };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Outcomes, type StepOutcome } from '../../../../../src/controllers/shared/reconcile/outcome.ts';
+import { Outcomes, type AnyConditionChanges, type StepOutcome } from '../../../../../src/controllers/shared/reconcile/outcome.ts';
 
 type Status = { phase?: string; readyReplicas?: number; url?: string };
 
@@ -8,7 +8,7 @@ const condition = (type: string, status: 'True' | 'False', reason: string) => ({
 
 describe('Outcomes', () => {
   it('lets later steps win on a condition type or status field, and keeps the soonest requeue', () => {
-    const out = new Outcomes<Status>()
+    const out = new Outcomes<Status, AnyConditionChanges>()
       .add({ conditions: { A: condition('A', 'False', 'Early') }, status: { phase: 'Pending' }, requeueAfterMs: 60_000 })
       .add({ conditions: { A: condition('A', 'True', 'Late'), B: undefined }, status: { phase: 'Ready' }, requeueAfterMs: 5_000 })
       .add({ requeueAfterMs: 0 });
@@ -18,14 +18,16 @@ describe('Outcomes', () => {
   });
 
   it('asks for nothing when no step set a delay', () => {
-    assert.equal(new Outcomes<Status>().add({ status: { phase: 'Ready' } }).result(), undefined);
+    assert.equal(new Outcomes<Status, AnyConditionChanges>().add({ status: { phase: 'Ready' } }).result(), undefined);
   });
 
   it('tells a step that stops from one that goes on, and narrows to the going-on variant', () => {
-    type Access = (StepOutcome<Status> & { stop: true }) | (StepOutcome<Status> & { stop?: undefined; url: string });
+    type Access =
+      | (StepOutcome<Status, AnyConditionChanges> & { stop: true })
+      | (StepOutcome<Status, AnyConditionChanges> & { stop?: undefined; url: string });
     const resolve = (usable: boolean): Access =>
       usable ? { url: 'http://coder' } : { stop: true, conditions: { A: condition('A', 'False', 'Missing') } };
-    const out = new Outcomes<Status>();
+    const out = new Outcomes<Status, AnyConditionChanges>();
     const usable = resolve(true);
     if (out.stopsAt(usable)) assert.fail('a usable access does not stop');
     else assert.equal(usable.url, 'http://coder');
@@ -36,7 +38,7 @@ describe('Outcomes', () => {
 
   it('keeps a stop with its own reason, the request that only conditions change, and a transient error', () => {
     const error = new Error('Coder did not answer');
-    const out = new Outcomes<Status>().add({
+    const out = new Outcomes<Status, AnyConditionChanges>().add({
       stop: { reason: 'SyncFailed', message: 'Coder did not answer.', userMustAct: false },
       conditionsOnly: true,
       error,
@@ -47,7 +49,7 @@ describe('Outcomes', () => {
   });
 
   it('underlays what runs: it fills only what no step decided', () => {
-    const out = new Outcomes<Status>()
+    const out = new Outcomes<Status, AnyConditionChanges>()
       .add({ conditions: { DeploymentReady: condition('DeploymentReady', 'False', 'ObjectNotOwned') } })
       .underlay({
         status: { readyReplicas: 0, phase: 'Pending' },
@@ -58,7 +60,7 @@ describe('Outcomes', () => {
   });
 
   it('stays durable once a step recorded what it made outside the cluster, whatever the later steps add', () => {
-    const out = new Outcomes<{ id?: string }>();
+    const out = new Outcomes<{ id?: string }, AnyConditionChanges>();
     out.add({ status: { id: 'a' } });
     assert.equal(out.durable, false);
     out.add({ status: { id: 'b' }, durable: true }).add({ error: new Error('later') });
