@@ -35,12 +35,13 @@ import {
 } from './status.ts';
 import { CoderAnswerMismatch, fail, R, wait, WD, type Step, type TestStatus } from './step.ts';
 
-type Out = Outcomes<TestStatus, CoderTemplateTestConditionChanges>;
+type Out = Outcomes<TestStatus, CoderTemplateTestConditionChanges, string>;
 
 /** Every status write happens at the version its decision was made from. */
 const atVersion = { onConflict: 'fail' } as const;
 
-export const templateTestKind: Kind<CoderTemplateTest, TemplateTestContext, CoderTemplateTestConditionChanges> = {
+// Ready repeats the recorded reason in a reconcile that decides nothing about the result (TestOutcome).
+export const templateTestKind: Kind<CoderTemplateTest, TemplateTestContext, CoderTemplateTestConditionChanges, string> = {
   resource: coderTemplateTestResource,
   cached: (ctx, request) => ctx.caches.tests.get(request.namespace, request.name),
   readyRule: templateTestReadyRule,

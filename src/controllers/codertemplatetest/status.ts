@@ -17,7 +17,12 @@ import { R, WD, type Step, type TestStatus, type WorkspaceDeletedState } from '.
 
 const maxMessageBytes = 256;
 
-export type TestOutcome = StepOutcome<TestStatus, CoderTemplateTestConditionChanges>;
+/**
+ * A step's outcome. Its stop may give Ready any reason: a reconcile that decides nothing about the result repeats
+ * the reason the status records (recordedReadiness), which the API server keeps as a string; every other stop
+ * gives the reason of a Step, which its type keeps to Ready's.
+ */
+export type TestOutcome = StepOutcome<TestStatus, CoderTemplateTestConditionChanges, string>;
 
 /**
  * Only the steps know where a test stands, so Ready waits for no condition: a wait or a failure stops with
@@ -103,7 +108,7 @@ export function recordedReadiness(status: TestStatus): TestOutcome {
 export function nextTestStatus(test: CoderTemplateTest, step: Step, now: Date): TestStatus {
   return nextStatus(
     test,
-    new Outcomes<TestStatus, CoderTemplateTestConditionChanges>().add(stepOutcome(test, step, now)),
+    new Outcomes<TestStatus, CoderTemplateTestConditionChanges, string>().add(stepOutcome(test, step, now)),
     templateTestReadyRule,
     now,
   );

@@ -7,13 +7,15 @@ import type { SyncFailure } from '../coder-sync-failure.ts';
 import type { ChangeOf } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
 import type { Connected } from './opening-steps.ts';
-import { stopWith, supportedCondition, syncFailed, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
+import { stopWith, supportedCondition, syncFailed, type CoderObjectOutcome, type Found, type ReadyWith } from './step-outcomes.ts';
 
 const R = Ready.reasons;
 
-/** Supported as the list tells it, or Synced False when the list failed otherwise. */
+/** Supported as the list tells it, or Synced False when the list failed otherwise; Ready when it stops. */
 type ListChanges = ChangeOf<
-  ConditionWith<typeof Supported.type, (typeof Supported.reasons)['Supported' | 'EndpointNotFound']> | SyncFailure['condition']
+  | ConditionWith<typeof Supported.type, (typeof Supported.reasons)['Supported' | 'EndpointNotFound']>
+  | SyncFailure['condition']
+  | ReadyWith<(typeof R)['Unsupported' | 'SyncFailed']>
 >;
 
 /**
@@ -56,7 +58,7 @@ export async function gatewayEnabled<T extends CoderObject>(
   connection: Connected,
   consequence: string,
   signal: AbortSignal,
-): Promise<CoderObjectOutcome> {
+): Promise<CoderObjectOutcome<ChangeOf<ReadyWith<typeof R.GatewayDisabledOnControlPlane>>>> {
   let enabled: boolean;
   try {
     const config = await ctx.facts.deploymentConfig(connection.controlPlane, connection.client, { signal });

@@ -14,7 +14,7 @@ import { Outcomes, type ChangeOf } from '../reconcile/outcome.ts';
 import { nextStatus } from '../reconcile/status.ts';
 import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './context.ts';
 import { availableRule } from './kind.ts';
-import { stopWith } from './step-outcomes.ts';
+import { stopWith, type ReadyWith } from './step-outcomes.ts';
 
 const R = Ready;
 // Ready says Deleting itself (the stop), whatever a kind's Available message is.
@@ -61,7 +61,7 @@ export async function finalizeCoderObject<T extends CoderObject>(
     return done();
   }
   const deleting = (message: string, synced?: SyncFailure['condition']) => {
-    const out = new Outcomes<NonNullable<T['status']>, ChangeOf<SyncFailure['condition']>>().add({
+    const out = new Outcomes<NonNullable<T['status']>, ChangeOf<SyncFailure['condition'] | ReadyWith<typeof R.reasons.Deleting>>>().add({
       conditions: synced ? { [synced.type]: synced } : {},
       stop: stopWith(R.reasons.Deleting, message, false),
     });

@@ -18,7 +18,7 @@ import { entitledCondition, entitlementsUnavailableCondition } from '../entitled
 import { warnOnNewProblem } from '../event-target.ts';
 import type { AnyConditionChanges, ChangeOf, OutcomeSink, StepOutcome } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
-import { stopWith, supportedCondition, type CoderObjectOutcome, type Found } from './step-outcomes.ts';
+import { stopWith, supportedCondition, type CoderObjectOutcome, type Found, type ReadyWith } from './step-outcomes.ts';
 
 const R = Ready.reasons;
 // Only the gateway key declares Entitled.
@@ -35,6 +35,17 @@ type CredentialSecretReadyOf = ConditionOf<typeof CredentialSecretReady>;
 /** The status every such kind reports from these steps. */
 type OpeningStatus = { coderVersion?: string };
 
+// What each step sets, Ready included where it stops with a reason of its own.
+type CredentialsChange<Credentials extends CredentialSecretReadyOf> = {
+  [CredentialSecretReady.type]?: Credentials | undefined;
+  [Ready.type]?: ReadyWith<typeof R.CredentialSecretNotReady>;
+};
+type ConnectChange = ChangeOf<Connected['condition'] | ReadyWith<typeof R.ControlPlaneNotReady>>;
+type VersionGateChange = ChangeOf<
+  ConditionWith<typeof Supported.type, typeof Supported.reasons.CoderVersionUnsupported> | ReadyWith<typeof R.Unsupported>
+>;
+type EntitlementChange = ChangeOf<ConditionOf<typeof E.Entitled> | ReadyWith<typeof R.NotEntitled>>;
+
 /**
  * Ready False InvalidSpec (Stalled True) for `problem`, a message naming the field, with a Warning Event when
  * it is new; nothing is sent to Coder until the spec changes, and the rest of the status stays.
@@ -43,7 +54,7 @@ export async function invalidSpec(
   ctx: { events: Pick<EventRecorder, 'record'> },
   obj: CoderObject,
   problem: string | undefined,
-): Promise<CoderObjectOutcome> {
+): Promise<CoderObjectOutcome<ChangeOf<ReadyWith<typeof R.InvalidSpec>>>> {
   if (!problem) return {};
   const ready: ConditionOf<typeof Ready> = { type: Ready.type, status: 'False', reason: R.InvalidSpec, message: problem };
   await warnOnNewProblem(ctx.events, obj, ready, 'ValidateSpec');
@@ -56,7 +67,7 @@ export async function invalidSpec(
  */
 export function credentialsChecked<Credentials extends CredentialSecretReadyOf>(
   condition: Credentials | undefined,
-): CoderObjectOutcome<{ [CredentialSecretReady.type]?: Credentials | undefined }> {
+): CoderObjectOutcome<CredentialsChange<Credentials>> {
   const conditions = { [CredentialSecretReady.type]: condition };
   if (!condition || condition.status === 'True') return { conditions };
   return { conditions, stop: stopWith(R.CredentialSecretNotReady, condition.message) };
@@ -71,7 +82,7 @@ async function connect<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   obj: T,
   signal: AbortSignal,
-): Promise<Found<{ connection: Connected }, CoderObjectOutcome<ChangeOf<Connected['condition']>>>> {
+): Promise<Found<{ connection: Connected }, CoderObjectOutcome<ConnectChange>>> {
   const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, obj, signal);
   const conditions = { [ControlPlaneReady.type]: connection.condition };
   if (!connection.connected) {
@@ -93,7 +104,7 @@ export function versionGate(
   ctx: { resyncMs: number },
   connection: Connected,
   feature: CoderFeature,
-): CoderObjectOutcome<ChangeOf<ConditionWith<typeof Supported.type, typeof Supported.reasons.CoderVersionUnsupported>>> {
+): CoderObjectOutcome<VersionGateChange> {
   const { version } = connection.buildInfo;
   if (coderHasFeature(version, feature) !== false) return {};
   const message = `${missingFeatureMessage(version, feature)}. Upgrade Coder.`;
@@ -113,7 +124,7 @@ export async function entitlementGate<T extends CoderObject>(
   ctx: CoderObjectContext<T>,
   connection: Connected,
   signal: AbortSignal,
-): Promise<CoderObjectOutcome<ChangeOf<ConditionOf<typeof E.Entitled>>>> {
+): Promise<CoderObjectOutcome<EntitlementChange>> {
   let entitled: ConditionOf<typeof E.Entitled>;
   try {
     entitled = entitledCondition(
@@ -154,10 +165,7 @@ export interface OpeningOptions<Credentials extends CredentialSecretReadyOf, Gat
 
 /** Every condition the opening steps may set, with the reasons they give. */
 type OpeningChanges<Credentials extends CredentialSecretReadyOf, Gate extends AnyConditionChanges> =
-  | { [CredentialSecretReady.type]?: Credentials | undefined }
-  | ChangeOf<Connected['condition']>
-  | ChangeOf<ConditionWith<typeof Supported.type, typeof Supported.reasons.CoderVersionUnsupported>>
-  | Gate;
+  CredentialsChange<Credentials> | ConnectChange | VersionGateChange | Gate;
 
 /**
  * The steps every such kind starts with, added to `out` in order until one stops: credentials, control plane

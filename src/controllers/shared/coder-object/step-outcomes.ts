@@ -23,14 +23,19 @@ const R = Ready.reasons;
  */
 export type CoderObjectOutcome<Changes extends AnyConditionChanges = NoConditionChanges> = StepOutcome<{ coderVersion?: string }, Changes>;
 
+/** Ready with `Reason`: what a step's stop gives it, listed among the step's changes. */
+export type ReadyWith<Reason extends string> = ConditionWith<typeof Ready.type, Reason>;
+
 /** Synced with one of `Reason`: each kind declares the shared reasons it gives, and reasons of its own. */
-type SyncedChange<Reason extends string> = ChangeOf<ConditionWith<typeof Synced.type, Reason>>;
+type SyncedChange<Reason extends string, StopReason extends string = never> = ChangeOf<
+  ConditionWith<typeof Synced.type, Reason> | ReadyWith<StopReason>
+>;
 
 /** An outcome that stops, or one that goes on with what the step found (`What`): `out.stopsAt` tells which. */
 export type Found<What, Outcome = CoderObjectOutcome> = (Outcome & { stop: Stop }) | (Outcome & What & { stop?: undefined });
 
 /** Ready's reason and message for a step that stopped; by default only the user can move the object on. */
-export function stopWith(reason: string, message: string, userMustAct = true): Stop {
+export function stopWith<Reason extends string>(reason: Reason, message: string, userMustAct = true): Stop<Reason> {
   return { reason, message, userMustAct };
 }
 
@@ -40,7 +45,10 @@ export function applied(message: string): CoderObjectOutcome<SyncedChange<typeof
 }
 
 /** Synced False from a failed call; one that may pass on its own is also thrown (after the status write), so the queue backs off. */
-export function syncFailed(action: string, err: unknown): CoderObjectOutcome<ChangeOf<SyncFailure['condition']>> & { stop: Stop } {
+export function syncFailed(
+  action: string,
+  err: unknown,
+): CoderObjectOutcome<ChangeOf<SyncFailure['condition'] | ReadyWith<typeof R.SyncFailed>>> & { stop: Stop } {
   const failure = syncFailure(action, err);
   return {
     conditions: { [Synced.type]: failure.condition },
@@ -53,7 +61,7 @@ export function syncFailed(action: string, err: unknown): CoderObjectOutcome<Cha
 export function syncRefused<Reason extends string>(
   syncedReason: Reason,
   message: string,
-): CoderObjectOutcome<SyncedChange<Reason>> & { stop: Stop } {
+): CoderObjectOutcome<SyncedChange<Reason, typeof R.SyncFailed>> & { stop: Stop } {
   return {
     conditions: { [Synced.type]: { type: Synced.type, status: 'False', reason: syncedReason, message } },
     stop: stopWith(R.SyncFailed, message),
@@ -68,7 +76,7 @@ export function managedByAnother(
   holder: CoderObject,
   what: string,
   field: string,
-): CoderObjectOutcome<SyncedChange<typeof Synced.reasons.ManagedByAnotherObject>> & { stop: Stop } {
+): CoderObjectOutcome<SyncedChange<typeof Synced.reasons.ManagedByAnotherObject, typeof R.ManagedByAnotherObject>> & { stop: Stop } {
   const reason = Synced.reasons.ManagedByAnotherObject;
   const message =
     `${what} in Coder is managed by ${describeHolder(holder)}; spec.adoptExisting does not take over what another object ` +

@@ -10,7 +10,7 @@ import type { KubeObject } from '../../../runtime/informer.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
 import type { Writer } from '../../../runtime/writer.ts';
 import { warnOnNewProblem } from '../event-target.ts';
-import { Outcomes, type AnyConditionChanges, type StepOutcome } from './outcome.ts';
+import { Outcomes, type AnyConditionChanges, type ReadyReasonOf, type StepOutcome } from './outcome.ts';
 import type { ReadyRuleOf } from './readiness.ts';
 import { nextStatus } from './status.ts';
 
@@ -36,8 +36,16 @@ export interface KindDeps {
 
 export type StatusOf<T extends ReconciledObject> = NonNullable<T['status']>;
 
-/** A kind: its object `T`, its controller's context `Ctx`, and its conditions `Changes` (its generated <Kind>ConditionChanges). */
-export interface Kind<T extends ReconciledObject, Ctx extends KindDeps, Changes extends AnyConditionChanges> {
+/**
+ * A kind: its object `T`, its controller's context `Ctx`, its conditions `Changes` (its generated
+ * <Kind>ConditionChanges), and what its steps' stops may give Ready (by default its reasons of Ready).
+ */
+export interface Kind<
+  T extends ReconciledObject,
+  Ctx extends KindDeps,
+  Changes extends AnyConditionChanges,
+  StopReason extends string = ReadyReasonOf<Changes>,
+> {
   resource: ResourceKind;
   /** The object of `request` in the kind's cache. */
   cached(ctx: Ctx, request: Request): T | undefined;
@@ -53,12 +61,12 @@ export interface Kind<T extends ReconciledObject, Ctx extends KindDeps, Changes 
   /** Whether nothing may be done now, not even a status write (the namespace is being deleted). */
   skip?(ctx: Ctx, obj: T, rc: ReconcileContext): boolean;
   /** The kind's steps, in order: each adds its outcome to `out`, and the list ends at the first that stops. */
-  steps(ctx: Ctx, obj: T, out: Outcomes<StatusOf<T>, Changes>, rc: ReconcileContext): Promise<void>;
+  steps(ctx: Ctx, obj: T, out: Outcomes<StatusOf<T>, Changes, StopReason>, rc: ReconcileContext): Promise<void>;
   /**
    * What an error thrown by a step means when retrying cannot help (a spec no builder can use, a child the API
    * server refuses): an outcome to report, `'end'` to end the reconcile without a write, or undefined to throw it.
    */
-  stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>, Changes> | 'end' | undefined>;
+  stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>, Changes, StopReason> | 'end' | undefined>;
   /** The condition types whose turn to False a person should see as a Warning Event, with the Event's action. */
   warnings: { readonly [Type in keyof Changes]?: string };
   /**
@@ -69,12 +77,12 @@ export interface Kind<T extends ReconciledObject, Ctx extends KindDeps, Changes 
   statusConflicts?: 'retry' | 'fail';
 }
 
-export async function reconcileKind<T extends ReconciledObject, Ctx extends KindDeps, Changes extends AnyConditionChanges>(
-  ctx: Ctx,
-  kind: Kind<T, Ctx, Changes>,
-  request: Request,
-  rc: ReconcileContext,
-): Promise<ReconcileResult | void> {
+export async function reconcileKind<
+  T extends ReconciledObject,
+  Ctx extends KindDeps,
+  Changes extends AnyConditionChanges,
+  StopReason extends string,
+>(ctx: Ctx, kind: Kind<T, Ctx, Changes, StopReason>, request: Request, rc: ReconcileContext): Promise<ReconcileResult | void> {
   const cached = kind.cached(ctx, request);
   if (!cached) return;
   // The cache may not show what the previous reconcile wrote a moment ago: go on from that.
@@ -90,7 +98,7 @@ export async function reconcileKind<T extends ReconciledObject, Ctx extends Kind
     return endQuietly(rc, err);
   }
 
-  const out = new Outcomes<StatusOf<T>, Changes>();
+  const out = new Outcomes<StatusOf<T>, Changes, StopReason>();
   try {
     await kind.steps(ctx, obj, out, rc);
   } catch (err) {

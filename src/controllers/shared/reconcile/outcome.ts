@@ -15,18 +15,31 @@ export type ChangeOf<C extends ConditionInput> = { [Type in C['type']]?: Extract
 /** The changes of a step that sets no condition. */
 export type NoConditionChanges = { readonly [type: string]: never };
 
+/**
+ * The reasons of Ready among `Changes`: what a step's stop may give Ready. A step that stops with a reason of its
+ * own lists Ready among its changes; without it, the step can stop only with `true`.
+ */
+export type ReadyReasonOf<Changes extends AnyConditionChanges> = Changes extends unknown
+  ? 'Ready' extends keyof Changes
+    ? NonNullable<Changes['Ready']>['reason']
+    : never
+  : never;
+
 /** Why a reconcile stopped, in Ready's words, for a blocker that no condition of the kind states by itself. */
-export interface Stop {
+export interface Stop<Reason extends string = string> {
   /** Ready's reason. */
-  reason: string;
+  reason: Reason;
   /** Ready's message. */
   message: string;
   /** Whether only the user can move the object on (Stalled True), rather than time or a retry. */
   userMustAct: boolean;
 }
 
-/** `Changes`: the conditions the step may set, usually its kind's <Kind>ConditionChanges. */
-export interface StepOutcome<Status, Changes extends AnyConditionChanges> {
+/**
+ * `Changes`: the conditions the step may set, usually its kind's <Kind>ConditionChanges; `StopReason`: what its stop
+ * may give Ready, by default one of the reasons of Ready among `Changes`.
+ */
+export interface StepOutcome<Status, Changes extends AnyConditionChanges, StopReason extends string = ReadyReasonOf<Changes>> {
   conditions?: Changes;
   status?: Partial<Status>;
   requeueAfterMs?: number;
@@ -34,7 +47,7 @@ export interface StepOutcome<Status, Changes extends AnyConditionChanges> {
    * The steps after this one do not run. `true`: the conditions this step set say why, and Ready follows
    * the kind's rule; a Stop: Ready says its reason and message.
    */
-  stop?: true | Stop;
+  stop?: true | Stop<StopReason>;
   /** Ready's message when the kind's rule finds the object Ready, where this step says more than the rule's own. */
   readyMessage?: string;
   /** Only the conditions and observedGeneration are written: the rest of the status keeps describing what runs. */
@@ -48,19 +61,19 @@ export interface StepOutcome<Status, Changes extends AnyConditionChanges> {
   durable?: boolean;
 }
 
-/** The outcomes of a reconcile's steps so far, merged; `Changes`: the conditions of the kind. */
-export class Outcomes<Status, Changes extends AnyConditionChanges> {
+/** The outcomes of a reconcile's steps so far, merged; `Changes` and `StopReason` as the kind's StepOutcome has them. */
+export class Outcomes<Status, Changes extends AnyConditionChanges, StopReason extends string = ReadyReasonOf<Changes>> {
   readonly conditions: Partial<Changes> = {};
   readonly status: Partial<Status> = {};
   requeueAfterMs: number | undefined;
-  stop: true | Stop | undefined;
+  stop: true | Stop<StopReason> | undefined;
   readyMessage: string | undefined;
   conditionsOnly = false;
   error: Error | undefined;
   durable = false;
 
   /** Adds `outcome`; later steps win on the same condition type or status field, the soonest requeue wins. */
-  add(outcome: StepOutcome<Status, Changes>): this {
+  add(outcome: StepOutcome<Status, Changes, StopReason>): this {
     Object.assign(this.conditions, outcome.conditions);
     Object.assign(this.status, outcome.status);
     this.requeueAfterMs = soonestDelay(this.requeueAfterMs, outcome.requeueAfterMs);
@@ -76,13 +89,13 @@ export class Outcomes<Status, Changes extends AnyConditionChanges> {
    * Adds `outcome` and tells whether it stops the reconcile: `if (out.stopsAt(step)) return;` — the steps after
    * it must not run. In the false branch `outcome` is narrowed to its variants without a stop.
    */
-  stopsAt<O extends StepOutcome<Status, Changes>>(outcome: O): outcome is Extract<O, { stop: true | Stop }> {
+  stopsAt<O extends StepOutcome<Status, Changes, StopReason>>(outcome: O): outcome is Extract<O, { stop: true | Stop }> {
     this.add(outcome);
     return outcome.stop !== undefined;
   }
 
   /** `outcome` where no step decided: a condition type or status field a step set keeps the step's value. */
-  underlay(outcome: StepOutcome<Status, Changes>): this {
+  underlay(outcome: StepOutcome<Status, Changes, StopReason>): this {
     fillUndecided(this.conditions, outcome.conditions ?? {});
     fillUndecided(this.status, outcome.status ?? {});
     return this;

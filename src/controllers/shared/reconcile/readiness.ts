@@ -3,17 +3,14 @@
 // that is not True, else the kind's ready reason; Stalled is True while only the user can move the object on;
 // Reconciling, for a kind that reports it, is True while the object is neither Ready nor Stalled.
 import type { Condition, ConditionInput } from '../../../runtime/conditions.ts';
-import type { AnyConditionChanges, Stop } from './outcome.ts';
+import type { AnyConditionChanges, ReadyReasonOf, Stop } from './outcome.ts';
 
 export const readyType = 'Ready';
 export const stalledType = 'Stalled';
 export const reconcilingType = 'Reconciling';
 
 /** The ready rule of a kind whose conditions are `Changes`: its condition types, and its reasons of Ready. */
-export type ReadyRuleOf<Changes extends AnyConditionChanges> = ReadyRule<
-  Extract<keyof Changes, string>,
-  NonNullable<Changes[typeof readyType]>['reason']
->;
+export type ReadyRuleOf<Changes extends AnyConditionChanges> = ReadyRule<Extract<keyof Changes, string>, ReadyReasonOf<Changes>>;
 
 /** A condition that Ready waits for (one of the kind's `Type`s), and the reason Ready gives while it is not True. */
 export interface ReadyRequirement<Type extends string = string, Reason extends string = string> {

@@ -85,7 +85,7 @@ describe('template-test status', () => {
     assert.equal(line(cleaned, 'WorkspaceDeleted'), 'True Deleted');
     assert.equal(line(cleaned, 'Stalled'), 'True BuildFailed');
     // A final test that is not deleted is cleaned up through the reconcile's own status, to the same effect.
-    const out = new Outcomes<CoderTemplateTestStatus, CoderTemplateTestConditionChanges>().add({
+    const out = new Outcomes<CoderTemplateTestStatus, CoderTemplateTestConditionChanges, string>().add({
       conditions: workspaceDeletedChange(deleted),
       ...recordedReadiness(failed),
     });
@@ -100,7 +100,7 @@ describe('template-test status', () => {
       nextTestStatus(aTest({ workspaceID: 'w' }), { kind: 'succeed', message: 'passed' }, now),
     ];
     for (const status of results) {
-      const out = new Outcomes<CoderTemplateTestStatus, CoderTemplateTestConditionChanges>().add(recordedReadiness(status));
+      const out = new Outcomes<CoderTemplateTestStatus, CoderTemplateTestConditionChanges, string>().add(recordedReadiness(status));
       assert.deepEqual(nextStatus(aTest(status), out, templateTestReadyRule, later), status, status.phase);
     }
   });
