@@ -2,7 +2,7 @@
 // `@ts-expect-error` lines are the test: `npm run typecheck` fails when one of them compiles.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ConditionChanges, ConditionInput, ConditionOf } from '../../../src/runtime/conditions.ts';
+import type { ConditionChanges, ConditionInput, ConditionOf, ConditionWith } from '../../../src/runtime/conditions.ts';
 import { SyncedCondition } from '../../../generated/types/conditions.ts';
 import {
   CoderProvisionerConditions as C,
@@ -79,7 +79,24 @@ const providerSynced: ConditionOf<typeof CoderAIProviderConditions.Synced> = {
 // @ts-expect-error: ImmutableFieldConflict is CoderAIProvider's, not the shared Synced's
 const sharedSynced: SharedSynced = providerSynced;
 
-// What the typed conditions are handed to: the untyped input of setCondition and the steps.
+// A builder that decides only some reasons of a type says so; ConditionOf of the type takes what it builds.
+const valid: ConditionWith<typeof C.SpecValid.type, typeof C.SpecValid.reasons.Valid> = {
+  type: 'SpecValid',
+  status: 'True',
+  reason: 'Valid',
+  message: 'ok',
+};
+const specValid: ConditionOf<typeof C.SpecValid> = valid;
+const onlyValid: ConditionWith<typeof C.SpecValid.type, typeof C.SpecValid.reasons.Valid> = {
+  type: 'SpecValid',
+  status: 'False',
+  // @ts-expect-error: this builder gives only Valid
+  reason: C.SpecValid.reasons.InvalidSpec,
+  message: 'x',
+};
+
+// What the typed conditions are handed to: the untyped input of setCondition and of the skeleton's status
+// machinery (AnyConditionChanges in shared/reconcile/outcome.ts).
 const asInput: ConditionInput = keyReady;
 const asStepChanges: Record<string, ConditionInput | undefined> = changes;
 const generic: ConditionChanges<typeof C> = changes;
@@ -90,6 +107,10 @@ describe('literal condition types', () => {
     assert.equal(reasonOf(keyReady), 'KeyNameTaken');
     assert.equal(asStepChanges.SpecValid?.reason, 'Valid');
     assert.equal(generic, changes);
-    assert.ok([misspelt, ofAnotherType, wrongType, changeOfAnotherType, unknownType, sharedSynced].every((c) => typeof c === 'object'));
+    assert.ok(
+      [misspelt, ofAnotherType, wrongType, changeOfAnotherType, unknownType, sharedSynced, specValid, onlyValid].every(
+        (c) => typeof c === 'object',
+      ),
+    );
   });
 });
