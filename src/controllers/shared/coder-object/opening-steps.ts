@@ -158,7 +158,8 @@ export interface OpeningOptions<Credentials extends CredentialSecretReadyOf, Gat
   feature: CoderFeature;
   /**
    * The license gate of a kind whose routes need a licensed feature, after the version gate: the gateway key's
-   * entitlementGate (AI Gateway, feature aibridge). Its conditions are only the kind's that has one.
+   * entitlementGate (AI Gateway, feature aibridge). A function, so that what it sets (Entitled, Ready NotEntitled)
+   * is checked against the kind that passes it only.
    */
   entitlement?: (connection: Connected) => Promise<StepOutcome<OpeningStatus, Gate>>;
 }
