@@ -18,7 +18,7 @@ import { providerKind, specProblem } from '../../src/controllers/coderaiprovider
 import type { MCPServerContext } from '../../src/controllers/codermcpserver/context.ts';
 import { mcpServerKind } from '../../src/controllers/codermcpserver/reconcile.ts';
 import { CoderFacts } from '../../src/controllers/shared/coder-facts.ts';
-import { CoderIDClaims } from '../../src/controllers/shared/coder-id-claims.ts';
+import { CoderIDClaims } from '../../src/controllers/shared/coder-object/coder-id-claims.ts';
 import type { Kind, KindDeps, ReconciledObject, StatusOf } from '../../src/controllers/shared/reconcile/kind.ts';
 import { Outcomes, type AnyConditionChanges } from '../../src/controllers/shared/reconcile/outcome.ts';
 import type { ReconcileContext } from '../../src/runtime/controller.ts';

@@ -11,7 +11,7 @@ import { claimedNameProblem, secretNameClaim } from '../shared/claimed-secret-na
 import { credentialConsent, credentialMarks } from '../shared/credential-secret.ts';
 import { controllerOwnerReference } from '../../runtime/object-names.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
-import { secretHash } from '../shared/secret-hash.ts';
+import { secretHash } from '../shared/coder-object/secret-hash.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
 
 export interface Destination {

@@ -11,7 +11,7 @@ import {
 } from '../../../generated/types/coderaigatewaykey.ts';
 import { validateCoderAIGatewayKey } from '../../../generated/validators/coderaigatewaykey.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
-import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
+import { availableRule, cachedObject, cleanupFinalizer, syncWarnings } from '../shared/coder-object/kind.ts';
 import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
 import { entitlementGate, invalidSpec, openingSteps, type Connected } from '../shared/coder-object/opening-steps.ts';
 import { applied } from '../shared/coder-object/step-outcomes.ts';
@@ -33,13 +33,7 @@ export const gatewayKeyKind: Kind<CoderAIGatewayKey, GatewayKeyContext, CoderAIG
   finalizer: cleanupFinalizer,
   finalize: finalizeGatewayKey,
   steps,
-  warnings: {
-    [C.ControlPlaneReady.type]: syncAction,
-    [C.CredentialSecretReady.type]: syncAction,
-    [C.Supported.type]: syncAction,
-    [C.Entitled.type]: syncAction,
-    [C.Synced.type]: syncAction,
-  },
+  warnings: { ...syncWarnings(syncAction), [C.Entitled.type]: syncAction },
 };
 
 async function steps(

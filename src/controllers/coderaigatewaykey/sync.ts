@@ -16,7 +16,7 @@ import { parseDuration } from '../../runtime/duration.ts';
 import { syncFailed, syncRefused, type Found } from '../shared/coder-object/step-outcomes.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { StepOutcome } from '../shared/reconcile/outcome.ts';
-import { secretHash } from '../shared/secret-hash.ts';
+import { secretHash } from '../shared/coder-object/secret-hash.ts';
 import type { GatewayKeyContext } from './context.ts';
 import { holdsKey, writeKey, type Destination } from './destinations.ts';
 

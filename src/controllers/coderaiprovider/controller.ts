@@ -2,7 +2,7 @@
 // and the kind itself, so that an object kept from adopting comes back once the object that manages it is gone.
 import { coderAIProviderResource } from '../../../generated/clients/coderaiprovider.ts';
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
-import { CoderIDClaims } from '../shared/coder-id-claims.ts';
+import { CoderIDClaims } from '../shared/coder-object/coder-id-claims.ts';
 import { coderObjectContext, coderObjectController } from '../shared/coder-object/context.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { ProviderContext } from './context.ts';

@@ -3,8 +3,8 @@
 // are left out and named, so the rest is applied and Synced says which.
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
 import type { Schemas } from '../../coder/api-types.ts';
-import { coderHasFeature, missingFeatureMessage } from '../shared/coder-releases.ts';
-import type { NamedCredentialRef } from '../shared/credential-inputs.ts';
+import { coderHasFeature, missingFeatureMessage } from '../shared/coder-object/coder-releases.ts';
+import type { NamedCredentialRef } from '../shared/coder-object/credential-inputs.ts';
 import { SpecError } from '../shared/spec-check.ts';
 
 /** Bedrock settings without the write-only credentials: what Coder returns and what is compared. */

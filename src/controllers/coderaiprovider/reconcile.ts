@@ -12,11 +12,11 @@ import {
 } from '../../../generated/types/coderaiprovider.ts';
 import { validateCoderAIProvider } from '../../../generated/validators/coderaiprovider.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
-import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
+import { availableRule, cachedObject, cleanupFinalizer, syncWarnings } from '../shared/coder-object/kind.ts';
 import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
 import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
 import { applied, syncRefused } from '../shared/coder-object/step-outcomes.ts';
-import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
+import { resolveCredentialInputs } from '../shared/coder-object/credential-inputs.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
 import type { Outcomes } from '../shared/reconcile/outcome.ts';
 import { blockingSchemaProblem, SpecError } from '../shared/spec-check.ts';
@@ -39,12 +39,7 @@ export const providerKind: Kind<CoderAIProvider, ProviderContext, ProviderChange
   finalizer: cleanupFinalizer,
   finalize: finalizeProvider,
   steps,
-  warnings: {
-    [C.ControlPlaneReady.type]: syncAction,
-    [C.CredentialSecretReady.type]: syncAction,
-    [C.Supported.type]: syncAction,
-    [C.Synced.type]: syncAction,
-  },
+  warnings: syncWarnings(syncAction),
 };
 
 async function steps(

@@ -10,12 +10,12 @@ import {
 import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderClient } from '../../coder/client.ts';
 import { nowTime } from '../../runtime/conditions.ts';
-import { coderNameKey } from '../shared/coder-id-claims.ts';
+import { coderNameKey } from '../shared/coder-object/coder-id-claims.ts';
 import type { Connected } from '../shared/coder-object/opening-steps.ts';
 import { managedByAnother, syncFailed, syncRefused } from '../shared/coder-object/step-outcomes.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { StepOutcome } from '../shared/reconcile/outcome.ts';
-import { secretHash } from '../shared/secret-hash.ts';
+import { secretHash } from '../shared/coder-object/secret-hash.ts';
 import type { ProviderContext } from './context.ts';
 import { bedrockSecretFields, type BedrockSecretField, type DesiredProvider } from './desired.ts';
 import { appliedKeys, createRequest, settingsConflict, updateRequest, type BedrockSecretInputs, type KeyInput } from './update-request.ts';

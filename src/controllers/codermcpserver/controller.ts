@@ -2,7 +2,7 @@
 // and the kind itself, so that an object kept from adopting comes back once the object that manages it is gone.
 import { coderMCPServerResource } from '../../../generated/clients/codermcpserver.ts';
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
-import { CoderIDClaims } from '../shared/coder-id-claims.ts';
+import { CoderIDClaims } from '../shared/coder-object/coder-id-claims.ts';
 import { coderObjectContext, coderObjectController } from '../shared/coder-object/context.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { MCPServerContext } from './context.ts';

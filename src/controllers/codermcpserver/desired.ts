@@ -4,8 +4,8 @@
 // no release has (coder-releases.ts) are left out and named, so the rest is applied and Synced says which.
 import type { CoderMCPServer } from '../../../generated/types/codermcpserver.ts';
 import type { Schemas } from '../../coder/api-types.ts';
-import { missingFeatureMessage, type CoderFeature } from '../shared/coder-releases.ts';
-import type { NamedCredentialRef } from '../shared/credential-inputs.ts';
+import { missingFeatureMessage, type CoderFeature } from '../shared/coder-object/coder-releases.ts';
+import type { NamedCredentialRef } from '../shared/coder-object/credential-inputs.ts';
 
 /** The one path of MCP server configs in a release (coder/coder v2.36.0 coderd/coderd.go). */
 export const mcpServersPath = '/api/experimental/mcp/servers';

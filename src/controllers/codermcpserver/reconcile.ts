@@ -10,10 +10,10 @@ import {
 } from '../../../generated/types/codermcpserver.ts';
 import { validateCoderMCPServer } from '../../../generated/validators/codermcpserver.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
-import { availableRule, cachedObject, cleanupFinalizer } from '../shared/coder-object/kind.ts';
+import { availableRule, cachedObject, cleanupFinalizer, syncWarnings } from '../shared/coder-object/kind.ts';
 import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
 import { applied, syncRefused } from '../shared/coder-object/step-outcomes.ts';
-import { resolveCredentialInputs } from '../shared/credential-inputs.ts';
+import { resolveCredentialInputs } from '../shared/coder-object/credential-inputs.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
 import type { Outcomes } from '../shared/reconcile/outcome.ts';
 import { blockingSchemaProblem } from '../shared/spec-check.ts';
@@ -31,12 +31,7 @@ export const mcpServerKind: Kind<CoderMCPServer, MCPServerContext, CoderMCPServe
   finalizer: cleanupFinalizer,
   finalize: finalizeMCPServer,
   steps,
-  warnings: {
-    [C.ControlPlaneReady.type]: syncAction,
-    [C.CredentialSecretReady.type]: syncAction,
-    [C.Supported.type]: syncAction,
-    [C.Synced.type]: syncAction,
-  },
+  warnings: syncWarnings(syncAction),
 };
 
 async function steps(

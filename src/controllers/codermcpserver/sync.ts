@@ -12,7 +12,7 @@ import type { Schemas } from '../../coder/api-types.ts';
 import type { CoderApiError } from '../../coder/errors.ts';
 import { isCoderNotFound, isExperimentRequired } from '../../coder/error-predicates.ts';
 import { nowTime } from '../../runtime/conditions.ts';
-import { coderNameKey } from '../shared/coder-id-claims.ts';
+import { coderNameKey } from '../shared/coder-object/coder-id-claims.ts';
 import type { Connected } from '../shared/coder-object/opening-steps.ts';
 import {
   managedByAnother,
@@ -24,7 +24,7 @@ import {
 } from '../shared/coder-object/step-outcomes.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { StepOutcome } from '../shared/reconcile/outcome.ts';
-import { secretHash } from '../shared/secret-hash.ts';
+import { secretHash } from '../shared/coder-object/secret-hash.ts';
 import type { MCPServerContext } from './context.ts';
 import { mcpServersPath, secretFields, type DesiredMCPServer } from './desired.ts';
 import { updateRequest } from './update-request.ts';

@@ -4,7 +4,7 @@
 // RequireFeatureMW(aibridge), so without AI Gateway in the license every call is 403, as the real
 // unlicensed v2.36.0 server answers.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { coderHasFeature } from '../../../src/controllers/shared/coder-releases.ts';
+import { coderHasFeature } from '../../../src/controllers/shared/coder-object/coder-releases.ts';
 import { routeNotFound, type Handler } from './handlers.ts';
 import { requireFeature } from './premium-feature.ts';
 

@@ -10,7 +10,7 @@
 // checked here, with Coder's messages. Also the deployment config, which says whether AI Gateway is on.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
-import { coderHasFeature, type CoderFeature } from '../../../src/controllers/shared/coder-releases.ts';
+import { coderHasFeature, type CoderFeature } from '../../../src/controllers/shared/coder-object/coder-releases.ts';
 import { routeNotFound, type Answer, type Handler } from './handlers.ts';
 import type { CoderApiDoubleState, StoredAIProvider } from './state.ts';
 

@@ -6,7 +6,7 @@
 // type's fields.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
-import { coderHasFeature } from '../../../src/controllers/shared/coder-releases.ts';
+import { coderHasFeature } from '../../../src/controllers/shared/coder-object/coder-releases.ts';
 import { routeNotFound, type Answer, type Handler, type HandlerContext } from './handlers.ts';
 import type { CoderApiDoubleState, StoredMCPServer } from './state.ts';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { coderAIGatewayKeyClient, coderAIProviderClient, coderMCPServerClient } from '../../../generated/clients/index.ts';
-import { testedCoderRelease } from '../../../src/controllers/shared/coder-releases.ts';
+import { testedCoderRelease } from '../../../src/controllers/shared/coder-object/coder-releases.ts';
 import { startCoderApiDouble } from '../../harness/coder-api-double.ts';
 import { controlPlaneWithOperatorAccess } from '../../harness/control-plane-with-access.ts';
 import { kubectlOk } from '../../harness/kubectl.ts';

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { coderAIProviderClient } from '../../../generated/clients/index.ts';
 import type { CoderAIProvider } from '../../../generated/types/coderaiprovider.ts';
-import { newestCheckedCoderRelease } from '../../../src/controllers/shared/coder-releases.ts';
+import { newestCheckedCoderRelease } from '../../../src/controllers/shared/coder-object/coder-releases.ts';
 import { startCoderApiDouble } from '../../harness/coder-api-double.ts';
 import { controlPlaneWithOperatorAccess } from '../../harness/control-plane-with-access.ts';
 import { kubectlOk } from '../../harness/kubectl.ts';

@@ -3,7 +3,7 @@
 import { CoderObjectReadyCondition as Ready, SupportedCondition as Supported } from '../../../../generated/types/conditions.ts';
 import { isCoderNotFound } from '../../../coder/error-predicates.ts';
 import type { ConditionWith } from '../../../runtime/conditions.ts';
-import type { SyncFailure } from '../coder-sync-failure.ts';
+import type { SyncFailure } from './coder-sync-failure.ts';
 import type { ChangeOf } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';
 import type { Connected } from './opening-steps.ts';

@@ -8,7 +8,7 @@ import { isCoderNotFound } from '../../../coder/error-predicates.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../../controlplane/access.ts';
 import type { ReconcileResult } from '../../../runtime/controller.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
-import { syncFailure, type SyncFailure } from '../coder-sync-failure.ts';
+import { syncFailure, type SyncFailure } from './coder-sync-failure.ts';
 import { eventTarget } from '../event-target.ts';
 import { Outcomes, type ChangeOf } from '../reconcile/outcome.ts';
 import { nextStatus } from '../reconcile/status.ts';

@@ -27,3 +27,11 @@ export function cleanupFinalizer(): { name: string; needed: boolean } {
 export function availableRule(availableMessage: string): ReadyRule<never, typeof R.Available> {
   return { requirements: [], readyReason: R.Available, readyMessage: availableMessage, userMustAct: () => false };
 }
+
+/**
+ * The conditions whose turn to False is a Warning Event, all with the kind's one Event action (for example
+ * SyncAIProvider): the control plane, the credential Secrets, Coder's support of the API, and the sync itself.
+ */
+export function syncWarnings(action: string) {
+  return { ControlPlaneReady: action, CredentialSecretReady: action, Supported: action, Synced: action } as const;
+}

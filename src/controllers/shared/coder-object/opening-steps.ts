@@ -12,9 +12,9 @@ import {
 import { CoderAIGatewayKeyConditions } from '../../../../generated/types/coderaigatewaykey.ts';
 import type { ConditionOf, ConditionWith } from '../../../runtime/conditions.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
-import { connectToCoder, type CoderConnection } from '../coder-connection.ts';
-import { coderHasFeature, missingFeatureMessage, type CoderFeature } from '../coder-releases.ts';
-import { entitledCondition, entitlementsUnavailableCondition } from '../entitled-condition.ts';
+import { connectToCoder, type CoderConnection } from './coder-connection.ts';
+import { coderHasFeature, missingFeatureMessage, type CoderFeature } from './coder-releases.ts';
+import { entitledCondition, entitlementsUnavailableCondition } from './entitled-condition.ts';
 import { warnOnNewProblem } from '../event-target.ts';
 import type { AnyConditionChanges, ChangeOf, OutcomeSink, StepOutcome } from '../reconcile/outcome.ts';
 import type { CoderObject, CoderObjectContext } from './context.ts';

@@ -10,8 +10,8 @@ import {
   SyncedCondition as Synced,
 } from '../../../../generated/types/conditions.ts';
 import type { ConditionWith } from '../../../runtime/conditions.ts';
-import { describeHolder } from '../coder-id-claims.ts';
-import { syncFailure, type SyncFailure } from '../coder-sync-failure.ts';
+import { describeHolder } from './coder-id-claims.ts';
+import { syncFailure, type SyncFailure } from './coder-sync-failure.ts';
 import type { AnyConditionChanges, ChangeOf, NoConditionChanges, StepOutcome, Stop } from '../reconcile/outcome.ts';
 import type { CoderObject } from './context.ts';
 

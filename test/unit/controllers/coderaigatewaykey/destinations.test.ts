@@ -9,7 +9,7 @@ import {
 } from '../../../../src/controllers/coderaigatewaykey/destinations.ts';
 import { connectedCondition } from '../../../../src/controllers/coderaigatewaykey/connected.ts';
 import { parseDuration } from '../../../../src/runtime/duration.ts';
-import { secretHash } from '../../../../src/controllers/shared/secret-hash.ts';
+import { secretHash } from '../../../../src/controllers/shared/coder-object/secret-hash.ts';
 import { aGatewayKey } from '../../../fixtures/coderaigatewaykey.ts';
 
 const key = aGatewayKey('gw')

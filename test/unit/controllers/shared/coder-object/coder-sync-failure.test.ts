@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CoderApiError, CoderNetworkError } from '../../../../src/coder/errors.ts';
-import { syncFailure } from '../../../../src/controllers/shared/coder-sync-failure.ts';
+import { CoderApiError, CoderNetworkError } from '../../../../../src/coder/errors.ts';
+import { syncFailure } from '../../../../../src/controllers/shared/coder-object/coder-sync-failure.ts';
 
 const answered = (status: number) =>
   new CoderApiError({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coderVersionAtLeast, parseCoderVersion } from '../../../../src/controllers/shared/coder-version.ts';
+import { coderVersionAtLeast, parseCoderVersion } from '../../../../../src/controllers/shared/coder-object/coder-version.ts';
 
 describe('Coder versions', () => {
   it('reads release, candidate and development versions', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
-import { resolveCredentialInputs } from '../../../../src/controllers/shared/credential-inputs.ts';
-import { secretHash } from '../../../../src/controllers/shared/secret-hash.ts';
+import { resolveCredentialInputs } from '../../../../../src/controllers/shared/coder-object/credential-inputs.ts';
+import { secretHash } from '../../../../../src/controllers/shared/coder-object/secret-hash.ts';
 
 const consumer = { apiVersion: 'coder.com/v1alpha1', kind: 'CoderAIProvider', metadata: { name: 'openai', namespace: 'ai', uid: 'u1' } };
 const marked = (name: string, data: Record<string, string>): V1Secret => ({

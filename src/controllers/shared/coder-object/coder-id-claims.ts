@@ -7,13 +7,13 @@
 // same id manage the same object of the same Coder, through whichever control plane they reach it. When two
 // objects record one id (two operator processes, or objects from before this check), the older
 // (creationTimestamp, then uid) keeps it.
-import { SyncedCondition } from '../../../generated/types/conditions.ts';
-import type { Condition } from '../../runtime/conditions.ts';
-import type { Cache } from '../../runtime/cache.ts';
-import { requestKey } from '../../runtime/controller.ts';
-import type { EventFilter } from '../../runtime/event-filter.ts';
-import type { KubeObject } from '../../runtime/informer.ts';
-import type { CoderObject } from './coder-object/context.ts';
+import { SyncedCondition } from '../../../../generated/types/conditions.ts';
+import type { Condition } from '../../../runtime/conditions.ts';
+import type { Cache } from '../../../runtime/cache.ts';
+import { requestKey } from '../../../runtime/controller.ts';
+import type { EventFilter } from '../../../runtime/event-filter.ts';
+import type { KubeObject } from '../../../runtime/informer.ts';
+import type { CoderObject } from './context.ts';
 
 export interface ClaimingObject extends CoderObject {
   status?: { coderID?: string; conditions?: readonly Condition[]; observedGeneration?: number };

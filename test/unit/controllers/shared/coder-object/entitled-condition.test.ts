@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Schemas } from '../../../../src/coder/api-types.ts';
-import { entitledCondition, entitlementsUnavailableCondition } from '../../../../src/controllers/shared/entitled-condition.ts';
+import type { Schemas } from '../../../../../src/coder/api-types.ts';
+import {
+  entitledCondition,
+  entitlementsUnavailableCondition,
+} from '../../../../../src/controllers/shared/coder-object/entitled-condition.ts';
 
 const withFeature = (entitlement?: string) =>
   ({ features: entitlement ? { aibridge: { entitlement, enabled: true } } : {} }) as unknown as Schemas['Entitlements'];

@@ -2,15 +2,15 @@
 // CredentialSecretReady condition: True when every value may be read, else the first refusal in spec order.
 // Values are handed back only when all are ready, so nothing partial is ever sent to Coder.
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CredentialSecretReadyCondition } from '../../../generated/types/conditions.ts';
-import type { ConditionOf } from '../../runtime/conditions.ts';
+import type { CredentialSecretReadyCondition } from '../../../../generated/types/conditions.ts';
+import type { ConditionOf } from '../../../runtime/conditions.ts';
 import {
   credentialSecretReadyType,
   credentialSecretReasons,
   resolveCredentialSecret,
   type CredentialConsumer,
   type CredentialSecretRef,
-} from './credential-secret.ts';
+} from '../credential-secret.ts';
 
 /** A Secret a spec names, under the field that names it (for example `apiKeys[0]`, `bedrock.accessKeyID`). */
 export interface NamedCredentialRef {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CoderAIProvider } from '../../../../generated/types/coderaiprovider.ts';
-import { CoderIDClaims, coderNameKey } from '../../../../src/controllers/shared/coder-id-claims.ts';
-import type { Cache } from '../../../../src/runtime/cache.ts';
-import type { IndexFunc } from '../../../../src/runtime/informer.ts';
-import { aProvider } from '../../../fixtures/coderaiprovider.ts';
+import type { CoderAIProvider } from '../../../../../generated/types/coderaiprovider.ts';
+import { CoderIDClaims, coderNameKey } from '../../../../../src/controllers/shared/coder-object/coder-id-claims.ts';
+import type { Cache } from '../../../../../src/runtime/cache.ts';
+import type { IndexFunc } from '../../../../../src/runtime/informer.ts';
+import { aProvider } from '../../../../fixtures/coderaiprovider.ts';
 
 /** A cache whose objects the test adds and removes, as an informer would. */
 function liveCache() {

@@ -2,14 +2,14 @@
 // the control plane with operator access (resolveControlPlane) → its build info, read through the shared
 // CoderFacts cache. The outcome is the ControlPlaneReady condition these kinds declare (the shared set
 // schemas/common/conditions/control-plane-ready.yaml).
-import type { Schemas } from '../../coder/api-types.ts';
-import type { CoderClient } from '../../coder/client.ts';
-import type { ConditionOf } from '../../runtime/conditions.ts';
-import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import { ControlPlaneReadyCondition } from '../../../generated/types/conditions.ts';
-import type { CoderFacts } from './coder-facts.ts';
-import { controlPlaneRetryMs, resolveControlPlane, type ControlPlaneCaches } from '../../controlplane/access.ts';
-import type { ControllerDeps } from './deps.ts';
+import type { Schemas } from '../../../coder/api-types.ts';
+import type { CoderClient } from '../../../coder/client.ts';
+import type { ConditionOf } from '../../../runtime/conditions.ts';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
+import { ControlPlaneReadyCondition } from '../../../../generated/types/conditions.ts';
+import type { CoderFacts } from '../coder-facts.ts';
+import { controlPlaneRetryMs, resolveControlPlane, type ControlPlaneCaches } from '../../../controlplane/access.ts';
+import type { ControllerDeps } from '../deps.ts';
 
 const C = ControlPlaneReadyCondition;
 

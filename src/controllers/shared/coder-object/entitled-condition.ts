@@ -1,8 +1,8 @@
 // The Entitled condition of a kind that needs a licensed Coder feature, from GET /api/v2/entitlements (read
 // through the shared CoderFacts cache, so it is re-checked when the cache lapses).
-import type { Schemas } from '../../coder/api-types.ts';
-import type { ConditionOf } from '../../runtime/conditions.ts';
-import { CoderAIGatewayKeyConditions } from '../../../generated/types/coderaigatewaykey.ts';
+import type { Schemas } from '../../../coder/api-types.ts';
+import type { ConditionOf } from '../../../runtime/conditions.ts';
+import { CoderAIGatewayKeyConditions } from '../../../../generated/types/coderaigatewaykey.ts';
 
 // CoderAIGatewayKey declares Entitled: its routes are enterprise ones (a 403 "AI Gateway is a Premium feature"
 // without a license). CoderAIProvider has none, as Coder serves /api/v2/ai/providers without a license.

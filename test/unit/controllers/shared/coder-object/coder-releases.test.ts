@@ -7,10 +7,10 @@ import {
   newestCheckedCoderRelease,
   testedCoderRelease,
   type CoderFeatureGate,
-} from '../../../../src/controllers/shared/coder-releases.ts';
+} from '../../../../../src/controllers/shared/coder-object/coder-releases.ts';
 
-const doc = readFileSync(new URL('../../../../docs/reference/coder-versions.md', import.meta.url), 'utf8');
-const versions = readFileSync(new URL('../../../harness/versions.env', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../../../../docs/reference/coder-versions.md', import.meta.url), 'utf8');
+const versions = readFileSync(new URL('../../../../harness/versions.env', import.meta.url), 'utf8');
 
 /** The rows of the table between the coder-releases markers: feature, needs, reports, evidence (backticks dropped). */
 function documentedRows(): string[][] {

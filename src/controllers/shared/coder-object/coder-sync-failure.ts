@@ -1,11 +1,11 @@
 // The Synced condition after a failed create, update or delete in Coder: the reason by HTTP status, Coder's
 // message (with its validation errors) as the message, and whether to retry with backoff (not for a call
 // Coder does not serve: HTTP 405, or 404 "Route not found.").
-import { CoderApiError, routeNotServedMessage } from '../../coder/errors.ts';
-import { isRouteNotServed, isUnauthorizedOrForbidden } from '../../coder/error-predicates.ts';
-import type { ConditionWith } from '../../runtime/conditions.ts';
-import { scrubSecrets } from '../../runtime/redaction.ts';
-import { SyncedCondition } from '../../../generated/types/conditions.ts';
+import { CoderApiError, routeNotServedMessage } from '../../../coder/errors.ts';
+import { isRouteNotServed, isUnauthorizedOrForbidden } from '../../../coder/error-predicates.ts';
+import type { ConditionWith } from '../../../runtime/conditions.ts';
+import { scrubSecrets } from '../../../runtime/redaction.ts';
+import { SyncedCondition } from '../../../../generated/types/conditions.ts';
 
 // The AI kinds declare Synced with these reasons (schemas/common/conditions/synced.yaml).
 const S = SyncedCondition;
