@@ -3,6 +3,7 @@
 // slow or hung API server never holds a reconcile; when the queue is full the Event is dropped and counted.
 import { randomBytes } from 'node:crypto';
 import type { EventsV1Event } from '@kubernetes/client-node';
+import { BoundedCache } from './bounded-cache.ts';
 import { errorCode, type KubeHttp } from './kube-http.ts';
 import type { Logger } from './logger.ts';
 import { microTime } from './micro-time.ts';
@@ -36,7 +37,7 @@ export type EventDropReason = 'queue_full' | 'write_failed';
 
 export type EventType = 'Normal' | 'Warning';
 
-/** A repeat within this long of the last one counts in the same Event's series. */
+/** A repeat within this long of the last one counts in the same Event's series (a series is forgotten after it). */
 const seriesWindowMs = 10 * 60 * 1000;
 /** Bounds the memory of series; the oldest is forgotten first (a later repeat starts a new Event). */
 const maxSeries = 4096;
@@ -53,7 +54,6 @@ interface Series {
   namespace: string;
   name: string;
   count: number;
-  lastObserved: number;
 }
 
 interface Pending {
@@ -63,7 +63,7 @@ interface Pending {
 
 export class EventRecorder {
   private readonly http: KubeHttp;
-  private readonly series = new Map<string, Series>();
+  private readonly series = new BoundedCache<Series>({ maxEntries: maxSeries, ttlMs: seriesWindowMs });
   private readonly queue: Pending[] = [];
   private draining?: Promise<void>;
   private readonly options: EventRecorderOptions;
@@ -123,20 +123,19 @@ export class EventRecorder {
 
   private async write(key: string, target: EventTarget, event: EventFields): Promise<void> {
     const now = Date.now();
-    this.forgetExpired(now);
     const known = this.series.get(key);
     try {
       if (known) {
         const patched = await this.withRetries(() => this.patchSeries(known, now), true);
         if (patched) {
-          this.remember(key, { ...known, count: known.count + 1, lastObserved: now });
+          this.series.set(key, { ...known, count: known.count + 1 });
           return;
         }
         // The Event expired (TTL) or was deleted: start a new one.
         this.series.delete(key);
       }
       const created = await this.withRetries(() => this.create(target, event, now), false);
-      this.remember(key, { ...created, count: 1, lastObserved: now });
+      this.series.set(key, { ...created, count: 1 });
     } catch (err) {
       this.dropped('write_failed', target, event, err);
     }
@@ -196,23 +195,6 @@ export class EventRecorder {
         if (delay === undefined || !isRetriable(err, isPatch)) throw err;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
-    }
-  }
-
-  private remember(key: string, entry: Series): void {
-    // Re-insert so the Map's order stays oldest-observed first.
-    this.series.delete(key);
-    this.series.set(key, entry);
-    if (this.series.size > maxSeries) {
-      const oldest = this.series.keys().next().value;
-      if (oldest !== undefined) this.series.delete(oldest);
-    }
-  }
-
-  private forgetExpired(now: number): void {
-    for (const [key, entry] of this.series) {
-      if (now - entry.lastObserved < seriesWindowMs) break;
-      this.series.delete(key);
     }
   }
 }

@@ -34,4 +34,12 @@ describe('BoundedCache', () => {
     now = Number.MAX_SAFE_INTEGER;
     assert.equal(cache.get('k'), 'v');
   });
+
+  it('forgets a deleted key at once', () => {
+    const cache = new BoundedCache<string>({ maxEntries: 2 });
+    cache.set('k', 'v');
+    cache.delete('k');
+    assert.equal(cache.get('k'), undefined);
+    assert.equal(cache.size, 0);
+  });
 });
