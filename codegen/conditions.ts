@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { parse } from 'yaml';
-import { commonTypeName } from './types.ts';
+import { commonTypeName } from './common-type-name.ts';
 
 /** A condition type with its reasons declared once, in schemas/common/conditions/<file>.yaml. */
 export interface ConditionSet {

@@ -1,7 +1,7 @@
 // Stage: TypeScript types per kind (object, list, spec, status) with json-schema-to-typescript, plus the
 // condition constants (condition-constants.ts). Kubernetes types become @kubernetes/client-node models.
 import { compile } from 'json-schema-to-typescript';
-import { basename } from 'node:path';
+import { commonTypeName } from './common-type-name.ts';
 import { conditionConstants, conditionImports } from './condition-constants.ts';
 import { docComment } from './doc-comment.ts';
 import type { JsonSchema } from './json-schema.ts';
@@ -16,14 +16,6 @@ export function clientNodeTypeName(openApiName: string): string {
   if (openApiName === 'io.k8s.apimachinery.pkg.util.intstr.IntOrString') return 'IntOrString';
   if (openApiName === 'io.k8s.apimachinery.pkg.api.resource.Quantity') return 'string';
   return `${version.charAt(0).toUpperCase()}${version.slice(1)}${kind}`;
-}
-
-/** common/secret-key-selector.yaml → SecretKeySelector */
-export function commonTypeName(file: string): string {
-  return basename(file, '.yaml')
-    .split('-')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join('');
 }
 
 function pascal(s: string): string {

@@ -1,4 +1,4 @@
-// Which Coder serves a Kubernetes namespace (reference §2.5). In --app=all: the one eligible
+// Which Coder serves a Kubernetes namespace. In --app=all: the one eligible
 // CoderControlPlane of the namespace, through the controllers' caches and kit (its in-cluster Service,
 // same-origin rule, the operator token Secret it controls). In --app=aggregated-apiserver: the static
 // --coder-url and --coder-session-token (or --coder-session-token-file), for --coder-namespace only.
@@ -83,7 +83,7 @@ function readTokenFile(path: string): string {
   return token;
 }
 
-/** The static backend, or why it cannot start (reference §1.1 start rules). Both empty: every request is a 503. */
+/** The static backend, or why it cannot start. Both empty: every request is a 503. */
 export function staticBackend(options: StaticBackendOptions): CoderBackend {
   const { url, tokenFile, namespace, timeoutMs, logger } = options;
   const token = tokenFile ? readTokenFile(tokenFile) : options.token;

@@ -23,7 +23,7 @@ export interface AggregatedApiServerInput {
   backend: CoderBackend;
   bindAddress: string;
   port: number;
-  /** Reads and writes served at once before 429 (reference R25). */
+  /** Reads and writes served at once before 429. */
   inflight: { reads: number; writes: number };
 }
 

@@ -278,7 +278,7 @@ export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'v
 
 const optional = <K extends string>(key: K, value: string | undefined) => (value ? ({ [key]: value } as Record<K, string>) : {});
 
-/** The Go original's rule: checked in every mode when given (reference §1.1). */
+/** The Go original's rule: checked in every mode when given. */
 function parseCoderUrl(value: string): string | undefined {
   if (!value) return undefined;
   let url: URL;

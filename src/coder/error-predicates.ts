@@ -57,7 +57,7 @@ function isAlreadyExists(err: unknown): boolean {
  * Whether a license upload failed because Coder already holds that license. Coder answers a repeated
  * JWT with 500 "Unable to add license to database" and the unique violation on licenses_jwt_key as
  * detail. Message and detail are searched together, lower-cased, for `licenses_jwt_key`,
- * `duplicate key` or `already exists` (reference controlplane §8.2).
+ * `duplicate key` or `already exists` (coder/coder coderd/licenses.go, postLicense).
  */
 export function isDuplicateLicense(err: unknown): boolean {
   if (!isCoderApiError(err)) return false;

@@ -1,4 +1,4 @@
-// `npm run bench:scale -- --n=1000`: issue 17's figures in one run (figures, not a test). On one control
+// `npm run bench:scale -- --n=1000`: the scale figures in one run (figures, not a test). On one control
 // plane with kwok: N control planes (operator access off) over 4 namespaces from create to Ready with the
 // operator at its defaults; then 60 s of quiet; then 5,000 unrelated 16 KiB Secrets; then, the operator
 // stopped, the bare-client baseline: the same N objects, their Deployment and Service created and their

@@ -1,5 +1,5 @@
 // Upgrading from the Go coder-k8s: objects its looser CRDs admitted are still served and reconciled after
-// the seed's `kubectl apply -f config/crd/bases/ -f config/rbac/`, or name the field that stops them; and
+// the deploy guide's `kubectl apply -f config/crd/bases/ -f config/rbac/`, or name the field that stops them; and
 // the operator token Secret it left behind is read and updated (seed: an owned Secret is read and updated).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -210,7 +210,7 @@ describe('upgrade from the Go original', () => {
     ]);
   }
 
-  it("applies the seed's upgrade command over the Go original's install, replacing its role's rules", async () => {
+  it("applies the deploy guide's upgrade command over the Go original's install, replacing its role's rules", async () => {
     const out = await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/', '-f', 'config/rbac/']);
     assert.match(out, /clusterrole\.rbac\.authorization\.k8s\.io\/manager-role configured/);
     assert.match(out, /clusterrolebinding\.rbac\.authorization\.k8s\.io\/coder-k8s (configured|unchanged)/);

@@ -1,4 +1,4 @@
-// `npm run dev`: a local real control plane (with kwok), the CRDs and RBAC installed as the seed says,
+// `npm run dev`: a local real control plane (with kwok), the CRDs and RBAC installed as docs/how-to/deploy-controller.md says,
 // the operator running under its generated role, and the sample control plane applied. With
 // `--real-coder`, also PostgreSQL and a real Coder server (built by harness:build) on loopback: the sample
 // control plane gets Coder's database (spec.database), the operator bootstraps its access there, and its

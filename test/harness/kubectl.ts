@@ -1,4 +1,4 @@
-// kubectl against a harness control plane, as the seed's commands are written.
+// kubectl against a harness control plane, as the deploy guide's commands are written.
 import { execFile, spawn } from 'node:child_process';
 
 export interface KubectlResult {

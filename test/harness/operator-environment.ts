@@ -16,7 +16,7 @@ export interface Environment<C> {
   operator: RunningOperator;
   /** With recordCoderCalls: every call the operator made to Coder (method, path, status, time). */
   coderCalls?: RecordingProxy;
-  /** The admin kubeconfig, for kubectl as the seed's user runs it. */
+  /** The admin kubeconfig, for kubectl as the deploy guide's user runs it. */
   admin: string;
   stop(): Promise<void>;
 }

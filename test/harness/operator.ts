@@ -10,7 +10,7 @@ import { ManagedProcess, waitUntilReady } from './process.ts';
 export const operatorNamespace = 'coder-system';
 export const operatorServiceAccount = 'coder-k8s';
 
-/** Applies the CRDs and config/rbac/ as the seed's install step does; returns the operator's kubeconfig. */
+/** Applies the CRDs and config/rbac/ as the deploy guide's install step does; returns the operator's kubeconfig. */
 export async function installOperatorRbac(cp: ControlPlane, crds = ['config/crd/bases/']): Promise<string> {
   await kubectlOk(cp.adminKubeconfigPath, ['create', 'namespace', operatorNamespace]).catch(() => undefined);
   await kubectlOk(cp.adminKubeconfigPath, ['apply', ...crds.flatMap((c) => ['-f', c]), '-f', 'config/rbac/']);

@@ -1,11 +1,10 @@
 // Who may call the aggregated API server, and whom it trusts: requests straight to its port with the
-// front proxy's certificate and X-Remote-* headers as kube-apiserver sends them (R4), forged or rogue
-// ones (R3, R7), cluster client certificates (R6); the SubjectAccessReview skipped for system:masters
-// and cached (R10); bearer tokens reviewed once and cached (R5); the trust ConfigMap watched, and the
+// front proxy's certificate and X-Remote-* headers as kube-apiserver sends them, forged or rogue
+// ones, cluster client certificates; the SubjectAccessReview skipped for system:masters
+// and cached; bearer tokens reviewed once and cached; the trust ConfigMap watched, and the
 // serving certificate renewed (under the same CA, or a new one on upgrade and rotation) and reloaded
 // without a restart, with kube-apiserver's aggregator still reaching the server afterwards; TLS 1.2 at
-// least (R1).
-// R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
+// least.
 import assert from 'node:assert/strict';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -116,7 +115,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     await Promise.all([cp?.stop(), coder?.stop()]);
   });
 
-  it('takes the user from the first username line and a group from every group line, never splitting a line (R4)', async () => {
+  it('takes the user from the first username line and a group from every group line, never splitting a line', async () => {
     assert.equal((await asProxy({ 'X-Remote-User': 'u1', 'X-Remote-Group': ['readers-a', 'readers-b'] })).status, 200);
     const oneLine = await asProxy({ 'X-Remote-User': 'u1', 'X-Remote-Group': 'readers-a, readers-b' });
     assert.equal(oneLine.status, 403, 'one line is one group, "readers-a, readers-b"');
@@ -138,7 +137,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     );
   });
 
-  it('refuses X-Remote-* headers from a rogue CA, a wrong CN, or no certificate, before any Coder call (R3)', async () => {
+  it('refuses X-Remote-* headers from a rogue CA, a wrong CN, or no certificate, before any Coder call', async () => {
     const masters = { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' };
     const coderCalls = coder.requests.length;
     assert.equal((await asProxy(masters, rogue.frontProxyClient)).status, 401, 'a front-proxy-client certificate of another CA');
@@ -150,7 +149,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal(coder.requests.length, coderCalls, 'no Coder call');
   });
 
-  it('serves only the health paths anonymously, and answers 401 to an unknown bearer token (R5, R8, R24)', async () => {
+  it('serves only the health paths anonymously, and answers 401 to an unknown bearer token', async () => {
     for (const path of ['/healthz', '/livez', '/readyz']) {
       const answer = await directRequest(port, path);
       assert.deepEqual([path, answer.status, answer.body], [path, 200, 'ok']);
@@ -163,7 +162,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal(bogus.status, 401);
   });
 
-  it('takes a cluster client certificate as CN = user and O = groups, over forged headers (R6, R7)', async () => {
+  it('takes a cluster client certificate as CN = user and O = groups, over forged headers', async () => {
     const dave = await cp.pki.clientCert('dave', ['readers-b']);
     assert.equal((await directRequest(port, listPath, { cert: dave })).status, 200);
     const carol = await cp.pki.clientCert('carol', ['others']);
@@ -175,7 +174,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.match(message(forged), /^User "carol" cannot list resource "coderworkspaces" in API group "aggregation\.coder\.com"/);
   });
 
-  it('asks one SubjectAccessReview per user and request, cached allowed or denied; system:masters needs none (R9, R10)', async () => {
+  it('asks one SubjectAccessReview per user and request, cached allowed or denied; system:masters needs none', async () => {
     const since = new Date();
     // Users no other test sent, so no review of theirs is cached yet.
     const [henry, erin] = [await cp.pki.clientCert('henry', ['readers-b']), await cp.pki.clientCert('erin', [])];
@@ -212,7 +211,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     );
   });
 
-  it('reviews a bearer token once and keeps the answer 10 s, authenticated or not; another token gets its own review (R5)', async () => {
+  it('reviews a bearer token once and keeps the answer 10 s, authenticated or not; another token gets its own review', async () => {
     const newToken = () => kubectlOk(admin, ['create', 'token', 'token-user', '-n', served]).then((t) => t.trim());
     const [first, second] = [await newToken(), await newToken()];
     const bearer = (t: string) => directRequest(port, listPath, { headers: { Authorization: `Bearer ${t}` } });
@@ -229,7 +228,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal(tokenReviews.length, 3, 'one review for each of the three tokens');
   });
 
-  it('follows kube-system/extension-apiserver-authentication as it changes, without waiting for a poll (R3)', async () => {
+  it('follows kube-system/extension-apiserver-authentication as it changes, without waiting for a poll', async () => {
     const masters = { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' };
     assert.equal((await asProxy(masters, rogue.frontProxyClient)).status, 401);
     const rogueCa = await readFile(rogue.frontProxyCaFile, 'utf8');
@@ -249,7 +248,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal((await asProxy(masters)).status, 200, 'the real front proxy is still trusted');
   });
 
-  it('takes groups from every line of every header of requestheader-group-headers once it names two (R4)', async () => {
+  it('takes groups from every line of every header of requestheader-group-headers once it names two', async () => {
     const restore = await editFrontProxyTrust(cp, (data) => (data['requestheader-group-headers'] = '["X-Remote-Group","X-Remote-Group2"]'));
     try {
       await eventually(
@@ -286,7 +285,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     );
   });
 
-  it('renews an expiring serving certificate under the same CA, leaving the caBundle; serves renewed ones without a restart (§5.3)', async () => {
+  it('renews an expiring serving certificate under the same CA, leaving the caBundle; serves renewed ones without a restart', async () => {
     const pid = operator.process.pid;
     const secret = await servingSecret();
     const ca = { cert: new X509Certificate(secret['ca.crt']!), key: createPrivateKey(secret['ca.key']!) };
@@ -316,12 +315,12 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
       'kube-apiserver to reach the server with it',
       async () => (await kubectl(admin, ['get', 'coderworkspaces', '-n', served])).code === 0,
     );
-    for (const name of servingNames(operatorNamespace)) assert.equal(x509.checkHost(name), name, `the certificate names ${name} (R1)`);
+    for (const name of servingNames(operatorNamespace)) assert.equal(x509.checkHost(name), name, `the certificate names ${name}`);
     assert.equal(operator.process.pid, pid);
     assert.equal(operator.process.hasExited, false, 'no restart');
   });
 
-  it('upgrades the self-signed layout to a CA, and makes a new CA when ca.key is deleted, trusting the old while replicas switch (§5.3)', async () => {
+  it('upgrades the self-signed layout to a CA, and makes a new CA when ca.key is deleted, trusting the old while replicas switch', async () => {
     // The layout of releases before the CA: no ca.key, ca.crt is the self-signed serving certificate.
     const old = selfSignedCert(servingNames(operatorNamespace));
     await writeServingSecret({ 'ca.crt': old.cert, 'tls.crt': old.cert, 'tls.key': old.key });
@@ -522,7 +521,7 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     );
   });
 
-  it('refuses a TLS 1.1 client at the handshake and agrees on TLS 1.2 or 1.3, also after the trust and certificate changed (R1)', async () => {
+  it('refuses a TLS 1.1 client at the handshake and agrees on TLS 1.2 or 1.3, also after the trust and certificate changed', async () => {
     assert.match(await negotiatedTls(port, 'TLSv1.1'), /PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/);
     assert.equal(await negotiatedTls(port, 'TLSv1.2'), 'TLSv1.2');
     assert.equal(await negotiatedTls(port, 'TLSv1.3'), 'TLSv1.3');

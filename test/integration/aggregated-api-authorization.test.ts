@@ -1,4 +1,4 @@
-// Authorization through kube-apiserver as a table (issue 24 item 6): every Role template of one list is made
+// Authorization through kube-apiserver as a table: every Role template of one list is made
 // twice, once for coderworkspaces and once for ConfigMaps, and every request of another list is sent through
 // kube-apiserver for both; a request must be denied (403) on coderworkspaces exactly when kube-apiserver denies
 // it on ConfigMaps, whose column is measured, never assumed.

@@ -1,8 +1,7 @@
 // The aggregated API server while it cannot reach kube-apiserver (a proxy in its kubeconfig, cut for
-// the outage): a bearer token is a 401 and is reviewed again at once afterwards (R5); a request whose
-// SubjectAccessReview cannot be sent is a 503 before any Coder call, while a cached answer serves on
-// (R10); afterwards the server's own watches resume. R-numbers are those of
-// shared/reference/aggregated-api-and-mcp.md §3.
+// the outage): a bearer token is a 401 and is reviewed again at once afterwards; a request whose
+// SubjectAccessReview cannot be sent is a 503 before any Coder call, while a cached answer serves on;
+// afterwards the server's own watches resume.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { editFrontProxyTrust, startAggregatedApi, workspaceReaderRbac } from '../harness/aggregated-api.ts';
@@ -62,14 +61,14 @@ describe('aggregated API while kube-apiserver cannot be reached', { timeout: 300
     await Promise.all([cp?.stop(), coder?.stop()]);
   });
 
-  it('answers 401 to a bearer token while TokenReviews fail, and does not keep that answer (R5)', async () => {
+  it('answers 401 to a bearer token while TokenReviews fail, and does not keep that answer', async () => {
     const readerToken = (await kubectlOk(cp.adminKubeconfigPath, ['create', 'token', 'reader', '-n', served])).trim();
     const during = await outage(() => bearer(readerToken));
     assert.deepEqual([during.status, JSON.parse(during.body).reason], [401, 'Unauthorized']);
     assert.equal((await bearer(readerToken)).status, 200, 'reviewed again as soon as kube-apiserver answers');
   });
 
-  it('answers 503 without calling Coder when a SubjectAccessReview fails; an answer cached before serves on (R10)', async () => {
+  it('answers 503 without calling Coder when a SubjectAccessReview fails; an answer cached before serves on', async () => {
     assert.equal((await asProxy(discoveryPath, 'cached-user')).status, 200);
     const coderCalls = coder.requests.length;
     const [cold, cached] = await outage(async () => [

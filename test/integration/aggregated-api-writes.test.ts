@@ -1,9 +1,8 @@
 // Writes through the real aggregator that must not reach Coder, or not all of them: server-side dry-run
 // (refused with 400, nothing changed), delete preconditions and stale resourceVersions (409), unknown
-// fields under kubectl's --validate=strict (400 naming the field) or warn (a warning), and the limits
-// of R25: requests beyond --max-requests-inflight / --max-mutating-requests-inflight answer 429 with
+// fields under kubectl's --validate=strict (400 naming the field) or warn (a warning), and the in-flight
+// limits: requests beyond --max-requests-inflight / --max-mutating-requests-inflight answer 429 with
 // Retry-After, and a Coder that does not answer within --coder-request-timeout is a 504.
-// R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
@@ -63,7 +62,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     await Promise.all([cp?.stop(), coder?.stop()]);
   });
 
-  it('refuses server-side dry-run with 400 on create, patch, apply and delete, and changes nothing in Coder (R19)', async () => {
+  it('refuses server-side dry-run with 400 on create, patch, apply and delete, and changes nothing in Coder', async () => {
     const writes = coderWrites();
     const manifest = JSON.stringify({
       apiVersion: 'aggregation.coder.com/v1alpha1',
@@ -99,7 +98,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     assert.equal(latestTransition('dev'), 'start');
   });
 
-  it('refuses a delete whose uid or resourceVersion precondition does not hold, and an update from a stale read, with 409 (R20, §2.13)', async () => {
+  it('refuses a delete whose uid or resourceVersion precondition does not hold, and an update from a stale read, with 409', async () => {
     const live = JSON.parse(await kubectlOk(admin, ['get', 'coderworkspace', 'acme.alice.data', '-n', served, '-o', 'json']));
     const writes = coderWrites();
     const wrongUid = await viaAggregator('DELETE', `${items}/acme.alice.data`, {
@@ -139,7 +138,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     );
   });
 
-  it('refuses unknown fields under kubectl --validate=strict naming them, and warns under --validate=warn (R19)', async () => {
+  it('refuses unknown fields under kubectl --validate=strict naming them, and warns under --validate=warn', async () => {
     const manifest = (name: string) =>
       JSON.stringify({
         apiVersion: 'aggregation.coder.com/v1alpha1',
@@ -169,7 +168,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     assert.ok(workspace('warned'), 'created without the unknown field');
   });
 
-  it('answers metav1.Status errors for unknown paths, unservable Accept, mismatched bodies and collection deletes; takes YAML bodies (R13, R14, R17, R23)', async () => {
+  it('answers metav1.Status errors for unknown paths, unservable Accept, mismatched bodies and collection deletes; takes YAML bodies', async () => {
     const root = '/apis/aggregation.coder.com/v1alpha1';
     for (const path of [`${root}/namespaces/${served}/nosuch`, `${root}/coderworkspaces/acme.alice.dev`]) {
       const answer = await viaAggregator('GET', path);
@@ -213,7 +212,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     assert.equal(status(renamed).message, 'updated object metadata.name "acme.alice.other" must match request name "acme.alice.yaml"');
   });
 
-  it('answers 429 with Retry-After past the in-flight limits, and 504 when Coder does not answer in time (R25)', async () => {
+  it('answers 429 with Retry-After past the in-flight limits, and 504 when Coder does not answer in time', async () => {
     coder.delay(60_000);
     try {
       const from = coder.requests.length;

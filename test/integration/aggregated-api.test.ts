@@ -1,7 +1,6 @@
 // The aggregated API server through the real aggregator: kubectl → kube-apiserver → the APIService
 // (an ExternalName Service to loopback, as Endpoints refuse loopback addresses) → the operator's HTTPS
 // port (--app=aggregated-apiserver with the Go original's --coder-* flags) → the Coder API double.
-// R-numbers are those of shared/reference/aggregated-api-and-mcp.md §3.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -64,7 +63,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     await Promise.all([cp?.stop(), coder?.stop()]);
   });
 
-  it('is Available with the caBundle the operator manages, not insecureSkipTLSVerify (R1, R12, §5.3)', async () => {
+  it('is Available with the caBundle the operator manages, not insecureSkipTLSVerify', async () => {
     const spec = await eventually('the caBundle', async () => {
       const s = JSON.parse(await kubectlOk(admin, ['get', 'apiservice', apiService, '-o', 'json'])).spec;
       return s.caBundle ? s : undefined;
@@ -74,7 +73,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.equal(spec.caBundle, secret.data['ca.crt']);
   });
 
-  it('shows in discovery and explains its fields (R11, R12, R24)', async () => {
+  it('shows in discovery and explains its fields', async () => {
     const resources = await kubectlOk(admin, ['api-resources', '--api-group=aggregation.coder.com', '-o', 'wide']);
     assert.match(
       resources,
@@ -92,7 +91,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.match(explain, /templateName/);
   });
 
-  it('lists with columns across namespaces, by label, and by field (R15, R19, R22)', async () => {
+  it('lists with columns across namespaces, by label, and by field', async () => {
     const table = await kubectlOk(admin, ['get', 'coderworkspaces', '-A']);
     assert.match(table, /NAMESPACE\s+NAME\s+TEMPLATE\s+RUNNING\s+BUILD\s+AGE/);
     assert.match(table, new RegExp(`${served}\\s+acme\\.alice\\.dev\\s+starter\\s+true\\s+running`));
@@ -117,7 +116,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.deepEqual(list.items.map((t: { metadata: { name: string } }) => t.metadata.name).sort(), ['acme.gpu', 'acme.starter']);
   });
 
-  it('watches, patches (merge, JSON, strategic) and applies server-side (R17, R18, R21)', async () => {
+  it('watches, patches (merge, JSON, strategic) and applies server-side', async () => {
     const watch = spawn('kubectl', ['--kubeconfig', admin, 'get', 'coderworkspaces', '-n', served, '-w', '--output-watch-events']);
     let seen = '';
     let errors = '';
@@ -189,7 +188,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.equal(latestTransition('applied'), 'stop');
   });
 
-  it('creates, deletes, and kubectl wait --for=delete returns once Coder no longer has it (R17, R20, item 2)', async () => {
+  it('creates, deletes, and kubectl wait --for=delete returns once Coder no longer has it', async () => {
     const manifest = {
       apiVersion: 'aggregation.coder.com/v1alpha1',
       kind: 'CoderWorkspace',
@@ -204,14 +203,14 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.match(missing.stderr, /NotFound|not found/);
   });
 
-  it('answers 403 to a user without RBAC, through the aggregator (R9)', async () => {
+  it('answers 403 to a user without RBAC, through the aggregator', async () => {
     const nobody = await cp.userKubeconfig('nobody');
     const denied = await kubectl(nobody, ['get', 'coderworkspaces', '-n', served]);
     assert.notEqual(denied.code, 0);
     assert.match(denied.stderr, /forbidden/i);
   });
 
-  it('answers 401 to direct requests without a client certificate or with forged X-Remote-User (R3, R7, R8)', async () => {
+  it('answers 401 to direct requests without a client certificate or with forged X-Remote-User', async () => {
     const path = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}/coderworkspaces`;
     const before = coder.requests.length;
     assert.equal((await direct(path)).status, 401);
@@ -220,7 +219,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.equal(coder.requests.length, before, 'no Coder call for a refused request');
   });
 
-  it('answers 403 to a valid bearer token the SubjectAccessReview denies (R5, R9)', async () => {
+  it('answers 403 to a valid bearer token the SubjectAccessReview denies', async () => {
     const kubeconfig = parseYaml(readFileSync(await cp.operatorKubeconfig('default', 'no-rights'), 'utf8'));
     const saToken: string = kubeconfig.users[0].user.token ?? readFileSync(kubeconfig.users[0].user.tokenFile, 'utf8').trim();
     const path = `/apis/aggregation.coder.com/v1alpha1/namespaces/${served}/coderworkspaces`;
@@ -229,7 +228,7 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.match(JSON.parse(answer.body).message, /system:serviceaccount:default:no-rights/);
   });
 
-  it('deleting the namespace keeps every workspace and template in Coder (item 2, §6.3)', async () => {
+  it('deleting the namespace keeps every workspace and template in Coder', async () => {
     const world = coder.state.world;
     const live = () => world.workspaces.filter((w) => !w.deleted).length;
     const [workspaces, templates] = [live(), world.templates.length];

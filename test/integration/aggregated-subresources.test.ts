@@ -1,7 +1,6 @@
 // The subresources and template sources of the aggregated API through the real aggregator (kubectl →
 // kube-apiserver → aggregator → the operator → the Coder API double's one world): coderworkspaces/start,
-// /stop and /log, codertemplates/promote, codertemplateversions, and codertemplates spec.files
-// (reference aggregated-api-and-mcp.md §2.1, §2.7, §2.8, §2.13).
+// /stop and /log, codertemplates/promote, codertemplateversions, and codertemplates spec.files.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readTar } from '../../src/aggregated/storage/codertemplate/template-archive.ts';

@@ -1,5 +1,5 @@
 // What a control plane may create and take over: workspace RBAC outside its own namespace only where the
-// namespace consents, and never an object of a child's name that someone else made (issue 10).
+// namespace consents, and never an object of a child's name that someone else made.
 import { AppsV1Api, CoreV1Api, EventsV1Api, RbacAuthorizationV1Api, type V1Deployment } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

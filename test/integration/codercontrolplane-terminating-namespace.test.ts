@@ -1,4 +1,4 @@
-// A namespace being deleted (issue 12): the operator creates nothing there, says so at debug level only,
+// A namespace being deleted: the operator creates nothing there, says so at debug level only,
 // and the deletion completes, for the control plane's own namespace and for a workspace namespace.
 import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';

@@ -73,7 +73,7 @@ describe('CoderControlPlane controller', () => {
   const aControlPlaneIn = (ns: string, name: string, spec: CoderControlPlane['spec'] = {}): CoderControlPlane =>
     aControlPlane(name).inNamespace(ns).withSpec(spec).manifest();
 
-  it('runs the seed walkthrough: the sample becomes a Deployment and Service, and Ready', async () => {
+  it('runs the deploy guide walkthrough: the sample becomes a Deployment and Service, and Ready', async () => {
     await namespace('coder');
     await kubectlOk(admin, ['apply', '-f', 'config/samples/coder_v1alpha1_codercontrolplane.yaml']);
     const listed = await kubectlOk(admin, ['get', 'codercontrolplanes', '-A']);
@@ -119,7 +119,7 @@ describe('CoderControlPlane controller', () => {
     assert.equal(await conditionLine('coder', 'coder', 'Stalled'), '');
   });
 
-  it('keeps the seed rollout restart annotation across reconciles', async () => {
+  it('keeps the deploy guide rollout restart annotation across reconciles', async () => {
     await kubectlOk(admin, ['-n', 'coder', 'rollout', 'restart', 'deployment/coder']);
     const apps = cp.adminConfig().makeApiClient(AppsV1Api);
     const restartedAt = (await apps.readNamespacedDeployment({ namespace: 'coder', name: 'coder' })).spec!.template.metadata!.annotations![
@@ -200,7 +200,7 @@ describe('CoderControlPlane controller', () => {
     assert.equal(await conditionLine(ns, 'ingress', 'Exposed'), '');
   });
 
-  it('reports every row of the seed DatabaseSecretResolved table, read with the seed jsonpath', async () => {
+  it('reports every row of the deploy guide DatabaseSecretResolved table, read with its jsonpath', async () => {
     const ns = await namespace('db-table');
     const url = postgres.url('coder');
     const rows: [string, V1Secret | undefined, string][] = [
@@ -357,7 +357,7 @@ describe('CoderControlPlane controller', () => {
     assert.deepEqual(untouched.data, foreign.data);
     assert.equal((await query(url, 'SELECT 1 FROM api_keys')).length, 0, 'no token created in Coder');
 
-    // The seed's upgrade check names exactly this Secret.
+    // The deploy guide's upgrade check names exactly this Secret.
     const check = await runSeedUpgradeCheck(admin);
     assert.match(check, /^not owned: foreign-token\/coder-operator-token$/m);
     assert.doesNotMatch(check, /db-late/);
@@ -843,7 +843,7 @@ describe('CoderControlPlane controller', () => {
   });
 });
 
-/** The seed's upgrade check, run as written (bash, kubectl, jq). */
+/** The deploy guide's upgrade check, run as written (bash, kubectl, jq). */
 async function runSeedUpgradeCheck(kubeconfig: string): Promise<string> {
   const script = `kubectl get codercontrolplanes -A -o json | jq -r '.items[] | select(.spec.operatorAccess.disabled != true) |
   "\\(.metadata.namespace) \\(.status.operatorTokenSecretRef.name // .spec.operatorAccess.generatedTokenSecretName // (.metadata.name + "-operator-token")) \\(.metadata.uid)"' |

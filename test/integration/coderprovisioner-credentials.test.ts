@@ -1,4 +1,4 @@
-// The seed's credential Secret rule for CoderProvisioner, end to end: a Secret the operator did not create
+// The credential Secret rule (docs/how-to/credential-secrets.md) for CoderProvisioner, end to end: a Secret the operator did not create
 // (an existing key Secret, an extraEnv secretKeyRef) is used only when labelled coder.com/credential=true
 // and listing the provisioner in coder.com/credential-destinations. Until then it is byte-for-byte
 // unchanged, no pod template references it, and marking it recovers without restarting the operator.

@@ -1,7 +1,7 @@
 // CoderTemplateTest end to end: the operator as its own process under its generated RBAC, a real control
 // plane, a real PostgreSQL (for the control plane's operator access) and the Coder API double, whose builds
 // follow per-template scripts. Most cases run at once, each with its own template; those that restart the
-// operator run afterwards. Intervals are the reference's (5 s polls, 60 s cleanup retry, 60 s minimum timeout).
+// operator run afterwards. Intervals are the Go original's (5 s polls, 60 s cleanup retry, 60 s minimum timeout).
 import { CoreV1Api, EventsV1Api } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -139,7 +139,7 @@ describe('kustomize install (config/default)', () => {
       await kubectlOk(kubeconfig, ['-n', 'coder-system', 'get', 'deployment', 'coder-k8s', '-o', 'json']),
     ) as ManifestObject;
     assert.deepEqual(deployment.spec!.template!.spec!.containers[0]!.args, ['--app=controller']);
-    // The seed's per-file commands still read these directories without tripping over the Kustomization files.
+    // The deploy guide's per-file commands still read these directories without tripping over the Kustomization files.
     await kubectlOk(kubeconfig, ['apply', '--dry-run=server', '-f', 'config/crd/bases/', '-f', 'config/rbac/', '-f', 'deploy/']);
 
     await kubectlOk(kubeconfig, ['apply', '-k', overlay]);

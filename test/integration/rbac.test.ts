@@ -1,4 +1,4 @@
-// The seed's install step works as written, and the operator's ServiceAccount gets exactly the
+// The deploy guide's install step works as written, and the operator's ServiceAccount gets exactly the
 // generated role: what the controllers declared, and nothing they did not.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// May this user do this (reference R9, R10): a SubjectAccessReview for every request, allowed and
+// May this user do this: a SubjectAccessReview for every request, allowed and
 // denied answers cached 10 s; system:masters needs none (the aggregator's availability probe).
 import { createHash } from 'node:crypto';
 import { reviewAccess, type AccessVerdict } from '../../runtime/access-review.ts';

@@ -1,4 +1,4 @@
-// Whom the server trusts to vouch for users (reference R3): the requestheader CA and names, and the
+// Whom the server trusts to vouch for users: the requestheader CA and names, and the
 // client CA, read from kube-system/extension-apiserver-authentication at start, then watched, so a
 // change (kube-apiserver rotating its front-proxy CA) takes effect at once. A ConfigMap that disappears
 // later keeps the last trust; one never read means no front-proxy trust.

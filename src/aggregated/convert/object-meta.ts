@@ -1,4 +1,4 @@
-// The metadata of a served object, built from Coder's answer only (reference §2.2, §2.3): Kubernetes-only
+// The metadata of a served object, built from Coder's answer only: Kubernetes-only
 // metadata (labels set by a client, managedFields, ...) is never stored, so never returned.
 import { createHash } from 'node:crypto';
 import type { AggregatedObject } from '../../../generated/aggregated/types.ts';

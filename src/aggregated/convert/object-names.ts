@@ -1,8 +1,8 @@
-// The names of the served objects and the Coder names they carry (reference §2.4): `<org>.<owner>.<workspace>`,
+// The names of the served objects and the Coder names they carry: `<org>.<owner>.<workspace>`,
 // `<org>.<template>` and `<org>.<template>.<version>`.
 import { badRequest } from '../status.ts';
 
-/** `<org>.<owner>.<workspace>` or `<org>.<template>`, checked as the Go original does (reference §2.4). */
+/** `<org>.<owner>.<workspace>` or `<org>.<template>`, checked as the Go original does. */
 export function parseName(kind: 'workspace' | 'template', name: string): string[] {
   const want = kind === 'workspace' ? 3 : 2;
   if (!name) throw new Error(`invalid ${kind} name: name must not be empty`);

@@ -4,7 +4,7 @@ import { groupVersion } from '../status.ts';
 import { kubeTime, nameLabels, withFingerprint } from './object-meta.ts';
 import type { CoderTemplateVersion } from '../../../generated/aggregated/types.ts';
 
-/** A version of `template`, named `<org>.<template>.<version>` (reference §2.3); the job's error text is left out. */
+/** A version of `template`, named `<org>.<template>.<version>`; the job's error text is left out. */
 export function templateVersionObject(
   v: Schemas['TemplateVersion'],
   template: Schemas['Template'],

@@ -1,4 +1,4 @@
-// The Secret coder-k8s-apiserver-tls that every replica serves from (reference §5.3): ca.crt/ca.key,
+// The Secret coder-k8s-apiserver-tls that every replica serves from: ca.crt/ca.key,
 // the CA the APIService's caBundle holds, and tls.crt/tls.key, the serving certificate it signed.
 // The serving certificate is renewed under the same CA (the caBundle stays as it is) when a third of
 // its life is left or it does not name this namespace; a new CA is made only when there is no usable

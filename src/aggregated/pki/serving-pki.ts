@@ -1,4 +1,4 @@
-// The aggregated API server's own small PKI (reference §5.3): a CA (10 years) that the APIService's
+// The aggregated API server's own small PKI: a CA (10 years) that the APIService's
 // caBundle trusts, and the serving certificate (1 year) it signs for the Service's names, so renewing
 // the serving certificate leaves the caBundle as it is.
 import { X509Certificate } from 'node:crypto';
@@ -9,7 +9,7 @@ const dayMs = 86_400_000;
 const caLifetimeDays = 3650;
 const servingLifetimeDays = 365;
 
-/** The names kube-apiserver may dial the Service by (R1); the first is the one it uses. */
+/** The names kube-apiserver may dial the Service by; the first is the one it uses. */
 export function servingNames(namespace: string): string[] {
   const svc = apiServerServiceName;
   return [`${svc}.${namespace}.svc`, svc, `${svc}.${namespace}`, `${svc}.${namespace}.svc.cluster.local`];

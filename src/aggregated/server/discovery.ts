@@ -1,4 +1,4 @@
-// Discovery (reference R11, R12): /apis, the group, and the version's resource list, as plain JSON.
+// Discovery: /apis, the group, and the version's resource list, as plain JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { aggregatedResources } from '../../../generated/aggregated/resources.ts';
 import { ApiStatusError, group, groupVersion, version } from '../status.ts';

@@ -1,4 +1,4 @@
-// Unknown fields in a written object (reference R19, fieldValidation): Strict refuses them with 400
+// Unknown fields in a written object (the fieldValidation parameter): Strict refuses them with 400
 // naming each, Warn (the default, as kube-apiserver) answers with a Warning header per field, Ignore
 // drops them silently. Checked against the OpenAPI schema kubectl explain shows, so what kubectl
 // accepts and what this server accepts agree; metadata is checked as kube-apiserver checks ObjectMeta

@@ -1,4 +1,4 @@
-// What the caller's Accept header asks for (reference R14–R16): the objects as JSON, a Table for
+// What the caller's Accept header asks for: the objects as JSON, a Table for
 // `kubectl get` (table.ts), or PartialObjectMetadata for the metadata clients of kube-controller-manager.
 import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import { ApiStatusError } from '../status.ts';

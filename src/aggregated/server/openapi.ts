@@ -1,4 +1,4 @@
-// OpenAPI v2 and v3 of the group (reference R24), so `kubectl explain` and the kube-apiserver's
+// OpenAPI v2 and v3 of the group, so `kubectl explain` and the kube-apiserver's
 // aggregated OpenAPI know the kinds: the definitions generated from schemas/aggregated/ (the field
 // descriptions are the users' documentation), and the operations of each resource's verbs.
 import { createHash } from 'node:crypto';

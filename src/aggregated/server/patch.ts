@@ -1,4 +1,4 @@
-// The patch types of `kubectl patch` and `kubectl apply --server-side` (reference R18), applied to the
+// The patch types of `kubectl patch` and `kubectl apply --server-side`, applied to the
 // live object. These types have no patch strategies, so a strategic merge patch is a merge patch, and
 // server-side apply merges the applied fields over the live object (maps merged, lists replaced).
 import { applyMergePatch } from '../../runtime/merge-patch.ts';

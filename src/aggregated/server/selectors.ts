@@ -1,4 +1,4 @@
-// Label and field selectors of list and watch (reference R19, §2.9). Fields: metadata.name and
+// Label and field selectors of list and watch. Fields: metadata.name and
 // metadata.namespace only, as the Go original; anything else is a 400 naming the supported fields.
 import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import { badRequest } from '../status.ts';

@@ -29,7 +29,7 @@ export interface AggregatedServerDeps {
   storages: Storage[];
   /** Namespaces a list across all namespaces covers. */
   servedNamespaces(): string[];
-  /** Requests in flight at most before 429 (R25; the Go server's defaults are 400 and 200); watches are long-running and not counted. */
+  /** Requests in flight at most before 429 (the Go server's defaults are 400 and 200); watches are long-running and not counted. */
   inflight: InFlightLimits;
   logger: Logger;
 }

@@ -1,4 +1,4 @@
-// The Table rendering of the served objects (reference R14, R15): the columns `kubectl get` prints for each
+// The Table rendering of the served objects: the columns `kubectl get` prints for each
 // kind (generated from schemas/aggregated/), and the rows, with the object, its metadata or nothing as
 // includeObject asks.
 import { aggregatedResources, type AggregatedTableColumn } from '../../../generated/aggregated/resources.ts';

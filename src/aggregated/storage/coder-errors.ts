@@ -1,4 +1,4 @@
-// Coder's answers as Kubernetes errors (reference §2.10), except that Coder refusing the operator's own
+// Coder's answers as Kubernetes errors, except that Coder refusing the operator's own
 // token (401, 403) is a 503 naming the control plane: the caller did nothing wrong. Messages never
 // carry the Coder URL.
 import { CoderApiError, CoderTimeoutError, CrossOriginRedirectError } from '../../coder/errors.ts';

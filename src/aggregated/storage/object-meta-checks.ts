@@ -1,10 +1,10 @@
-// The checks of a written object's metadata that the Go generic handler makes before storage (reference R17,
-// §2.6): the name, the namespace of the request, and on update the resourceVersion read.
+// The checks of a written object's metadata that the Go generic handler makes before storage
+// (k8s.io/apiserver's rest.BeforeCreate and rest.BeforeUpdate): the name, the namespace of the request, and on update the resourceVersion read.
 import type { AggregatedObject } from '../../../generated/aggregated/types.ts';
 import { badRequest, conflict } from '../status.ts';
 import type { WrittenObject } from './storage.ts';
 
-/** The checks the Go generic handler makes before storage on create (reference R17, §2.6). */
+/** The checks the Go generic handler makes before storage on create. */
 export function checkCreateMeta(body: WrittenObject, namespace: string): string {
   const name = body?.metadata?.name;
   if (typeof name !== 'string' || name === '') throw badRequest('metadata.name must not be empty');
@@ -13,7 +13,7 @@ export function checkCreateMeta(body: WrittenObject, namespace: string): string 
   return name;
 }
 
-/** Name, namespace and resourceVersion checks of an update (reference §2.6). */
+/** Name, namespace and resourceVersion checks of an update. */
 export function checkUpdateMeta(body: WrittenObject, namespace: string, name: string, current: AggregatedObject): void {
   const bodyName = body?.metadata?.name;
   if (bodyName && bodyName !== name) throw badRequest(`updated object metadata.name "${bodyName}" must match request name "${name}"`);

@@ -37,7 +37,7 @@ export interface TextSink {
 export type SubresourceAnswer =
   { code: number; json: object } | { code: number; text: string } | { code: number; stream: (sink: TextSink) => Promise<void> };
 
-/** A subresource (reference §2.13): its one verb (discovery's is generated from the same schema), and how it answers. */
+/** A subresource: its one verb (discovery's is generated from the same schema), and how it answers. */
 export interface Subresource {
   verb: 'get' | 'create';
   /** Whether the request may stay open (a followed log): not counted in flight, but against the follow limits. */

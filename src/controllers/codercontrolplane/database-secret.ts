@@ -1,4 +1,4 @@
-// spec.database.connectionSecretRef → the DatabaseSecretResolved condition (seed §Check the condition).
+// spec.database.connectionSecretRef → the DatabaseSecretResolved condition (the table in docs/how-to/deploy-controller.md).
 // Pure: it is handed the Secret (or its absence) and never puts the value, or any part of it, in a message.
 import type { V1Secret } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions } from '../../../generated/types/codercontrolplane.ts';

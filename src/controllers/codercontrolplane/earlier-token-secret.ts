@@ -4,7 +4,7 @@
 // owner reference and the operator's marks has neither (whoever could copy a live token into it could read
 // it already; the foreign-annotation rule still keeps new tokens from being copied on). Adopting sets the
 // operator's marks and records the UID; the token in it is then read and, when expired or invalid, replaced
-// (seed: an owned Secret is read and updated).
+// (the deploy guide's promise: an owned Secret is read and updated).
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { operatorTokenName } from '../../coder/operator-access/token-name.ts';

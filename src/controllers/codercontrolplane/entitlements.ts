@@ -1,4 +1,4 @@
-// The entitlements snapshot in status (reference §8.3): license tier and the external provisioner
+// The entitlements snapshot in status: license tier and the external provisioner
 // entitlement, refreshed every 2 minutes while the control plane is Ready. Unlike the original, the
 // check time is written only when it was never set or a value changed, so a quiet cluster sees no
 // status writes.

@@ -1,5 +1,4 @@
-// spec.licenseSecretRef → the license uploaded to Coder, and the LicenseApplied condition
-// (reference §8.2, in its order of evaluation).
+// spec.licenseSecretRef → the license uploaded to Coder, and the LicenseApplied condition.
 import { createHash } from 'node:crypto';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../../coder/client.ts';

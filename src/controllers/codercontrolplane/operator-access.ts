@@ -1,5 +1,5 @@
 // Operator access: the coder-k8s-operator user and token in Coder's database, kept in the operator
-// token Secret under the seed's ownership rules (operator-token.ts). The database URL is read again on
+// token Secret under the ownership rules of docs/how-to/deploy-controller.md (operator-token.ts). The database URL is read again on
 // every reconcile, so rotated credentials are used without a restart.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';

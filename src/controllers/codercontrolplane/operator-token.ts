@@ -1,6 +1,6 @@
-// The operator token Secret (seed §Operator token Secret): created with the control plane as its controller
+// The operator token Secret (docs/how-to/deploy-controller.md, "Operator token Secret"): created with the control plane as its controller
 // owner, its UID recorded in status.operatorTokenSecretUID, and read and updated only while it is that very
-// Secret. The seed's rule for upgrades: a Secret the control plane controls that an earlier version used
+// Secret. The rule for upgrades: a Secret the control plane controls that an earlier version used
 // (its status reports access ready with status.operatorTokenSecretRef naming it, and no UID is recorded yet)
 // is adopted, its UID recorded. Any other
 // Secret of that name is left alone, not read, not written.

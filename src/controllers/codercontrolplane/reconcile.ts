@@ -61,7 +61,7 @@ export const controlPlaneKind: Kind<CoderControlPlane, ControlPlaneContext, Code
 };
 
 async function steps(ctx: ControlPlaneContext, cp: CoderControlPlane, out: Out, { signal }: ReconcileContext): Promise<void> {
-  // The seed's ConflictingConfiguration comes before the schema check, which forbids it too.
+  // ConflictingConfiguration (both database settings given) comes before the schema check, which forbids it too.
   if (out.stopsAt(conflictingConfiguration(cp))) return;
   const schema = await checkSchema(ctx, cp, 'CoderControlPlane', (await schemaValidator()).validateCoderControlPlane(cp));
   if (out.stopsAt(schema)) return;
@@ -83,7 +83,7 @@ async function steps(ctx: ControlPlaneContext, cp: CoderControlPlane, out: Out, 
   out.underlay(controlPlaneWorkload(cp, children.deployment));
 }
 
-/** The seed's ConflictingConfiguration: nothing is applied, only the condition changes. */
+/** ConflictingConfiguration, as the deploy guide words it: nothing is applied, only the condition changes. */
 function conflictingConfiguration(cp: CoderControlPlane): ControlPlaneOutcome {
   if (!hasConflictingDatabaseConfig(cp)) return {};
   return { conditions: { [C.DatabaseSecretResolved.type]: conflictingConfigurationCondition() }, conditionsOnly: true, stop: true };

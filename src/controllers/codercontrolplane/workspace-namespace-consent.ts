@@ -1,5 +1,5 @@
 // Whether a namespace other than the control plane's own consents to receiving its workspace Role and
-// RoleBinding (design §5): without consent, whoever may create a control plane could obtain any Role in any
+// RoleBinding: without consent, whoever may create a control plane could obtain any Role in any
 // namespace through the operator.
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';

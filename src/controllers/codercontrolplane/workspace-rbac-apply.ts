@@ -1,4 +1,4 @@
-// A control plane's workspace Role and RoleBinding in each namespace that consents (design §5), the
+// A control plane's workspace Role and RoleBinding in each namespace that consents, the
 // WorkspaceRBACReady condition that says where they are and why not elsewhere (not opted in, a same-named
 // object that is not ours, rules the operator may not grant), and the removal of those no longer wanted.
 import type { V1Role, V1RoleBinding } from '@kubernetes/client-node';

@@ -1,4 +1,4 @@
-// The credential Secret rule (design §5) for every Secret a provisioner reads or hands to its pods that it
+// The credential Secret rule for every Secret a provisioner reads or hands to its pods that it
 // did not create: the key Secret named by spec.key.secretName when it already exists, and each extraEnv
 // secretKeyRef. checkCredentialSecrets decides (pure) CredentialSecretReady and which Secrets must not reach a
 // pod; the step stops the reconcile on a refusal, before any key call, and removes a Deployment whose pods

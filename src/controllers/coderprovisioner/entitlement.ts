@@ -1,4 +1,4 @@
-// The license gate (reference §2.5 step 9): external provisioner daemons need the
+// The license gate: external provisioner daemons need the
 // external_provisioner_daemons feature. The control plane's entitlement snapshot is used when it holds a
 // value; otherwise Coder is asked. While False nothing else is reconciled.
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';

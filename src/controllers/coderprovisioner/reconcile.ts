@@ -1,4 +1,4 @@
-// The ordered steps of one CoderProvisioner reconcile (reference §2.5, with the seed's credential rule), run
+// The ordered steps of one CoderProvisioner reconcile (the Go original's order, with the credential Secret rule), run
 // by the shared skeleton (shared/reconcile/kind.ts).
 import type { V1Deployment } from '@kubernetes/client-node';
 import { coderProvisionerResource } from '../../../generated/clients/coderprovisioner.ts';

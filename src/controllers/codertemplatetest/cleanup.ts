@@ -1,4 +1,4 @@
-// Cleanup of a template test (reference §3.8): once it is final, or when it is deleted, its workspace goes
+// Cleanup of a template test: once it is final, or when it is deleted, its workspace goes
 // (or is retained when the control plane allows it). Cleanup has no deadline and changes only
 // WorkspaceDeleted; the finalizer stays until nothing of the test can be left in Coder. While Coder is
 // unavailable (or serves no such call), cleanup calls it again only after 60 s, whatever event comes first.

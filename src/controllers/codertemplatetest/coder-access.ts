@@ -1,4 +1,4 @@
-// How a template test reaches Coder (reference §3.6): the referenced control plane's operator token, only
+// How a template test reaches Coder: the referenced control plane's operator token, only
 // when its operator access is ready and the token Secret is its own (the kit's resolveControlPlane), on the
 // in-cluster Service URL (same-origin rule), with every call sent once: the test's own waits and its 429
 // backoff decide when to ask again, not the client's retries.

@@ -1,4 +1,4 @@
-// Step (c) of a template test (reference §3.7 c): after a create whose result is uncertain, only reads
+// A template test's confirm step: after a create whose result is uncertain, only reads
 // Coder until it can tell whether this test's workspace exists. A workspace counts as the test's only with
 // provenance: the pinned organization, template and version, and a first "claim" build that the operator
 // user started. Used by the running test and by cleanup.

@@ -1,4 +1,4 @@
-// Step (b) of a template test (reference §3.7 b): the workspace create request, sent only after the create
+// A template test's create step: the workspace create request, sent only after the create
 // marker (status.createAttemptTime) is stored. Its answer decides whether the marker may go (the request
 // provably had no effect), whether the test fails, or whether only reading Coder can tell (ConfirmingCreate).
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';

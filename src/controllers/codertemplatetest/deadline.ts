@@ -1,4 +1,4 @@
-// A template test's deadline (spec.timeoutSeconds from status.startTime, reference §3.5): a wait that reaches
+// A template test's deadline (spec.timeoutSeconds from status.startTime): a wait that reaches
 // it fails DeadlineExceeded, naming the last wait.
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import { fail, R, type Step, type TestStatus } from './step.ts';

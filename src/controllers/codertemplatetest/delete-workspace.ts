@@ -1,4 +1,4 @@
-// Step (e) of a template test (reference §3.7 e): bring the test's workspace to a succeeded delete build.
+// A template test's delete step: bring the test's workspace to a succeeded delete build.
 // Used after a pass and by cleanup. A running start/stop build is canceled first, a failed delete build of
 // this test is counted and retried after a backoff (1 minute doubling, at most 30), never an orphan delete.
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';

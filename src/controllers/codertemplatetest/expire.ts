@@ -1,4 +1,4 @@
-// ttlSecondsAfterFinished (reference §3.8): a final test whose workspace is gone is deleted this long after
+// ttlSecondsAfterFinished: a final test whose workspace is gone is deleted this long after
 // it finished (the later of completionTime and the WorkspaceDeleted transition), by UID so a newer object
 // with the same name is never deleted. Retained tests and those whose control plane is gone never expire.
 import { coderTemplateTestResource } from '../../../generated/clients/codertemplatetest.ts';

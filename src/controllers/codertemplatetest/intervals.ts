@@ -1,5 +1,5 @@
-// How long a template test waits before it looks again (reference §3.5): polls, the 429 backoff and the
-// delete-retry backoff. The reference's values; nothing here is tuned for tests.
+// How long a template test waits before it looks again: polls, the 429 backoff and the
+// delete-retry backoff. The Go original's values; nothing here is tuned for tests.
 export const pendingPollMs = 15_000;
 export const runningPollMs = 5_000;
 export const siteOwnerWaitMs = 60_000;

@@ -1,4 +1,4 @@
-// The per-object 429 backoff (reference §3.5 point 1), in memory and so lost on restart: each 429 in a row
+// The per-object 429 backoff, in memory and so lost on restart: each 429 in a row
 // doubles the wait before the next Coder call of that object, up to 2 minutes; any other outcome forgets it.
 // A reconcile that comes early (a watch event, a control-plane change) sends nothing until the wait is over.
 import { rateLimitDelayMs } from './intervals.ts';

@@ -1,4 +1,4 @@
-// Step (d) of a template test (reference §3.7 d): the start build and the top-level agents of the test's
+// A template test's readiness step: the start build and the top-level agents of the test's
 // workspace, until every agent is connected and ready (the pass), then the delete after the pass.
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import type { Schemas } from '../../coder/api-types.ts';

@@ -1,4 +1,4 @@
-// The ordered steps of one CoderTemplateTest reconcile (reference §3.5), run by the shared skeleton
+// The ordered steps of one CoderTemplateTest reconcile, run by the shared skeleton
 // (shared/reconcile/kind.ts): at most the first step that applies runs, its status is written at the
 // resourceVersion it was decided from (a conflict ends the reconcile: no decision persists from a stale
 // object), and the test looks again after its poll, its 429 backoff or its deadline. A final test is cleaned
@@ -86,7 +86,7 @@ function initialize(ctx: TemplateTestContext, test: CoderTemplateTest, workspace
   return stepOutcome(test, started, ctx.now());
 }
 
-/** Steps 6–13 of the reference for a test that is not final: the first that applies decides. */
+/** The steps of a test that is not final: the first that applies decides. */
 async function run(
   ctx: TemplateTestContext,
   test: CoderTemplateTest,

@@ -1,4 +1,4 @@
-// Step (a) of a template test (reference §3.7 a): the tester user and its eligibility, the organization,
+// A template test's first Coder step, resolve: the tester user and its eligibility, the organization,
 // the template and the version, resolved once and pinned in status; then the check that no workspace with
 // the test's name exists. Read-only: nothing in Coder changes here.
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
@@ -36,7 +36,7 @@ async function notFoundAs<T>(call: Promise<T>, missing: (err: unknown) => boolea
   }
 }
 
-/** Why the user may not own test workspaces, or undefined when it may (newest rules of the reference). */
+/** Why the user may not own test workspaces, or undefined when it may (the newest Go original's rules). */
 async function ownerProblem(client: CoderClient, owner: Schemas['User'], signal: AbortSignal): Promise<string | undefined> {
   if (owner.status !== 'active') return `is ${owner.status}, not active.`;
   if (!owner.is_service_account && owner.login_type !== 'password' && owner.login_type !== 'none') {

@@ -1,6 +1,6 @@
 // CredentialSecretReady: every Secret this proxy would read or hand to its pods that the operator did not
 // create for it (the session token Secret, the bootstrap credentials, each spec.extraEnv secretKeyRef and
-// an existing generated token Secret) is used only with the owner's consent (design §5). Pure: decides
+// an existing generated token Secret) is used only with the owner's consent. Pure: decides
 // the condition and which Secrets must not reach a pod.
 import type { V1Secret } from '@kubernetes/client-node';
 import { CoderWorkspaceProxyConditions, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';

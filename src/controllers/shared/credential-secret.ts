@@ -1,4 +1,4 @@
-// The credential Secret rule (design §5): when a consumer may read, adopt or write a Secret it does not own.
+// The credential Secret rule (docs/how-to/credential-secrets.md): when a consumer may read, adopt or write a Secret it does not own.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderAIGatewayKeyConditions } from '../../../generated/types/coderaigatewaykey.ts';
 import type { CoderAIProviderConditions } from '../../../generated/types/coderaiprovider.ts';

@@ -1,4 +1,4 @@
-// The aggregated API's names of Coder objects (reference §2.4): `<organization>.<template>` and
+// The aggregated API's names of Coder objects: `<organization>.<template>` and
 // `<organization>.<owner>.<workspace>`; Coder names hold no ".", so the split is exact.
 
 export function parseCoderName(kind: 'workspace' | 'template', name: string): string[] {

@@ -14,7 +14,7 @@ const runningStatuses = new Set(['pending', 'starting', 'running']);
 
 type Workspace = Schemas['Workspace'];
 
-/** What the aggregated API shows of a workspace: spec.running as §2.2 defines it, status.autoShutdown. */
+/** What the aggregated API shows of a workspace: spec.running (the latest build is a start that has not failed or ended), status.autoShutdown. */
 function summary(namespace: string, ws: Workspace) {
   const build = ws.latest_build;
   return {

@@ -1,4 +1,4 @@
-// Which Coder serves a namespace (reference §2.5), and the calls made through it against the Coder API
+// Which Coder serves a namespace, and the calls made through it against the Coder API
 // double: the control plane's operator token, Coder refusing it as a 503 naming the control plane, and a
 // redirect to another origin refused before the other origin is reached.
 import assert from 'node:assert/strict';
@@ -84,7 +84,7 @@ describe('the control-plane backend (--app=all)', () => {
     assert.equal(coder.requests.at(-1)!.token, token);
   });
 
-  it('answers 503 without an eligible control plane and 400 with two (§2.5)', () => {
+  it('answers 503 without an eligible control plane and 400 with two', () => {
     assert.equal(statusOf(() => backendOf([]).forNamespace('coder')).code, 503);
     const dotted = aControlPlane('co.der').inNamespace('coder').withUid('u2').withStatus(ready).build();
     assert.match(
@@ -141,7 +141,7 @@ describe('the control-plane backend (--app=all)', () => {
   });
 });
 
-describe('the static backend (--app=aggregated-apiserver, §1.1)', () => {
+describe('the static backend (--app=aggregated-apiserver)', () => {
   it('serves only --coder-namespace', () => {
     const backend = staticBackend({ url: 'http://127.0.0.1:1', token, namespace: 'coder', timeoutMs: 1000, logger });
     assert.deepEqual(backend.namespaces(), ['coder']);

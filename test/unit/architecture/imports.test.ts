@@ -1,5 +1,5 @@
 // The direction of imports in src/: each layer reaches only the layers below it, no kind reaches another,
-// and no module reaches itself through others (an import cycle).
+// and no module reaches itself through others (an import cycle); codegen/ has no cycle either.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -7,7 +7,6 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 
 const repo = resolve(import.meta.dirname, '../../..');
-const src = join(repo, 'src');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -17,10 +16,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Each file of src/ (relative to the repository) and the files of the repository it imports, types included. */
-function importGraph(): Map<string, string[]> {
+/** Each file of a folder (relative to the repository) and the files of the repository it imports, types included. */
+function importGraph(folder: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(src)) {
+  for (const file of sourceFiles(join(repo, folder))) {
     const imported = ts
       .preProcessFile(readFileSync(file, 'utf8'), true, true)
       .importedFiles.map((i) => i.fileName)
@@ -97,7 +96,7 @@ function mayImport(from: string, to: string): boolean {
 }
 
 describe('imports in src/', () => {
-  const graph = importGraph();
+  const graph = importGraph('src');
 
   it('form no cycle', () => {
     assert.deepEqual(cycles(graph), []);
@@ -119,5 +118,11 @@ describe('imports in src/', () => {
     assert.equal(mayImport(layer('src/runtime/writer.ts'), layer('src/controllers/shared/deps.ts')), false);
     assert.equal(mayImport(layer('src/controllers/coderprovisioner/x.ts'), layer('src/controllers/codercontrolplane/y.ts')), false);
     assert.equal(mayImport(layer('src/aggregated/x.ts'), layer('src/controllers/shared/y.ts')), false);
+  });
+});
+
+describe('imports in codegen/', () => {
+  it('form no cycle', () => {
+    assert.deepEqual(cycles(importGraph('codegen')), []);
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { kubernetesTypeKey, commonTypeKey } from '../../../codegen/resolve.ts';
-import { clientNodeTypeName, commonTypeName, typeSchema } from '../../../codegen/types.ts';
+import { commonTypeName } from '../../../codegen/common-type-name.ts';
+import { clientNodeTypeName, typeSchema } from '../../../codegen/types.ts';
 
 describe('types stage', () => {
   it('maps Kubernetes OpenAPI names to @kubernetes/client-node models', () => {

@@ -1,4 +1,4 @@
-// The authorization filter (reference R9, R10): the user may do what the request asks, or it ends with 403
+// The authorization filter: the user may do what the request asks, or it ends with 403
 // saying what was refused, as kube-apiserver words it; a review that cannot be made is a 503 to retry.
 import type { Logger } from '../../../runtime/logger.ts';
 import type { UserInfo } from '../../auth/authenticate.ts';
@@ -21,7 +21,7 @@ export class AuthorizationFilter {
       verdict = await this.authorizer.authorize(user, attributes);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'SubjectAccessReview failed');
-      // kube-apiserver cannot be asked now; the same request may succeed once it can (reference R10).
+      // kube-apiserver cannot be asked now; the same request may succeed once it can.
       throw new ApiStatusError(
         503,
         'ServiceUnavailable',

@@ -1,4 +1,4 @@
-// How many followed logs may be open at once (reference §2.13), on this server and per user: past either
+// How many followed logs may be open at once, on this server and per user: past either
 // count a follow is refused with 429 and Retry-After: 5. A followed log is long-running, so it is not
 // counted in flight (max-in-flight.ts) but here.
 import { ApiStatusError } from '../../status.ts';

@@ -1,4 +1,4 @@
-// The in-flight limit (reference R25, as kube-apiserver's max-in-flight filter): at most so many reads (get,
+// The in-flight limit (as kube-apiserver's, k8s.io/apiserver pkg/server/filters/maxinflight.go): at most so many reads (get,
 // list) and so many writes at once, else 429 with Retry-After: 1. Long-running requests (watches, followed
 // logs) are not counted here: a followed log has its own limit (log-follow-limit.ts).
 import { ApiStatusError } from '../../status.ts';

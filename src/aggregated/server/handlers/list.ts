@@ -7,7 +7,7 @@ import { fieldSelector, labelSelector, type Selector } from '../selectors.ts';
 import { table } from '../table.ts';
 import type { ResourceRequest } from './resource-request.ts';
 
-/** A list resourceVersion: never empty or "0", so reflectors and `kubectl get -w` can start a watch (R22). */
+/** A list resourceVersion: never empty or "0", so reflectors and `kubectl get -w` can start a watch. */
 export const listVersion = () => String(Date.now());
 
 export async function serveList(request: ResourceRequest, rendering: Rendering): Promise<void> {

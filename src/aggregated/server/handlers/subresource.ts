@@ -1,4 +1,4 @@
-// Subresources (reference §2.13): start, stop, promote (create) and log (get). Unlike the resource verbs a
+// Subresources: start, stop, promote (create) and log (get). Unlike the resource verbs a
 // dry run is allowed, and answers what would happen. The storage's answer is JSON, text, or a text stream
 // (a followed log) written as it is produced.
 import type { ServerResponse } from 'node:http';

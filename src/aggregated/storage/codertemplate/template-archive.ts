@@ -1,5 +1,5 @@
 // A template's source as Coder stores it, a tar archive, and its files as CoderTemplate spec.files shows
-// them (reference §2.8): path rules, limits, UTF-8 text only, and the merge that keeps what spec.files
+// them: path rules, limits, UTF-8 text only, and the merge that keeps what spec.files
 // cannot show (binary files, file modes).
 import { posix } from 'node:path';
 

@@ -1,4 +1,4 @@
-// A CoderTemplate's spec.files (reference §2.7, §2.8): the active version's source, shown on get (archives
+// A CoderTemplate's spec.files: the active version's source, shown on get (archives
 // cached by file id), and on create or update uploaded as a new version that must import before it is used.
 // A write Coder applied answers success even when reading the files back fails.
 import type { Schemas } from '../../../coder/api-types.ts';

@@ -1,4 +1,4 @@
-// Waiting for Coder to import a template version (reference §1.3, §2.8): poll its job at the initial
+// Waiting for Coder to import a template version: poll its job at the initial
 // interval, then, past BACKOFF_AFTER, at twice the last interval up to the maximum; the settings are read
 // from the environment on every wait.
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,4 +1,4 @@
-// codertemplates/promote (reference §2.13): make an imported version of the template its active one,
+// codertemplates/promote: make an imported version of the template its active one,
 // and confirm Coder did.
 import type { Schemas } from '../../../coder/api-types.ts';
 import type { CoderTarget } from '../../backend.ts';

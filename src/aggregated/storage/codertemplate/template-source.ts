@@ -1,4 +1,4 @@
-// A template's source files in Coder (reference §2.7, §2.8): read the active version's archive, and
+// A template's source files in Coder: read the active version's archive, and
 // publish new files as a version (upload, create, wait for the import).
 import type { CoderClient } from '../../../coder/client.ts';
 import type { TemplateFileCache } from './template-file-cache.ts';

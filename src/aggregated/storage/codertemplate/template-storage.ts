@@ -1,4 +1,4 @@
-// codertemplates: verbs → Coder REST calls (reference §2.7), and promote. spec.files is the active version's
+// codertemplates: verbs → Coder REST calls, and promote. spec.files is the active version's
 // source (template-files.ts): shown on get, and on create or update uploaded as a new version.
 import { coderTemplateResource } from '../../../../generated/aggregated/resources.ts';
 import type { Schemas } from '../../../coder/api-types.ts';

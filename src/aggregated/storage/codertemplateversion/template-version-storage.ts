@@ -1,4 +1,4 @@
-// codertemplateversions (reference §2.1, §2.3): the versions of every template, read only: get and list.
+// codertemplateversions: the versions of every template, read only: get and list.
 // A version is made by changing a template's spec.files, and made active by promote.
 import { coderTemplateVersionResource } from '../../../../generated/aggregated/resources.ts';
 import type { Schemas } from '../../../coder/api-types.ts';

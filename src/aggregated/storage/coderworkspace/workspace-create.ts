@@ -1,4 +1,4 @@
-// The Coder calls of a CoderWorkspace create (reference §2.6): the organization and template named in the
+// The Coder calls of a CoderWorkspace create: the organization and template named in the
 // spec, the template version when one is asked for (it must be the template's), then the workspace itself.
 import type { Schemas } from '../../../coder/api-types.ts';
 import { isUnknownUser } from '../../../coder/error-predicates.ts';

@@ -1,4 +1,4 @@
-// coderworkspaces/log (reference §2.13): the latest build's log as text/plain, one line per entry, cut at
+// coderworkspaces/log: the latest build's log as text/plain, one line per entry, cut at
 // limitBytes; with ?follow, streamed from Coder's build-log websocket as lines arrive until the job ends.
 import type { Schemas } from '../../../coder/api-types.ts';
 import { kubeTime } from '../../convert/object-meta.ts';

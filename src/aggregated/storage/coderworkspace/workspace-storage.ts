@@ -1,4 +1,4 @@
-// coderworkspaces: verbs → Coder REST calls (reference §2.6), and the subresources start, stop and log.
+// coderworkspaces: verbs → Coder REST calls, and the subresources start, stop and log.
 // Delete queues a delete build and returns at once; a poll then reports DELETED to watchers when Coder
 // no longer has the workspace, so `kubectl wait --for=delete` returns when it is really gone.
 import { coderWorkspaceResource } from '../../../../generated/aggregated/resources.ts';

@@ -1,4 +1,4 @@
-// coderworkspaces/start and /stop (reference §2.13): a transition decided from the latest build, queued at
+// coderworkspaces/start and /stop: a transition decided from the latest build, queued at
 // most once.
 import type { Schemas } from '../../../coder/api-types.ts';
 import type { Transition, WorkspaceAccess } from './workspace-access.ts';

@@ -1,4 +1,4 @@
-// The environment of the Coder container, in the reference's order.
+// The environment of the Coder container, in the Go original's order.
 import type { V1EnvVar } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import { tlsFileList } from './volumes.ts';

@@ -1,5 +1,5 @@
 // The desired provisioner Deployment: `coder provisioner start` connecting to the control plane's
-// status.url (seed: provisioner pods still connect to status.url), authenticated by the key Secret.
+// status.url (the deploy guide's promise: provisioner pods connect to status.url), authenticated by the key Secret.
 import type { V1Container, V1Deployment, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
 import { fnv32a } from '../../../runtime/object-names.ts';

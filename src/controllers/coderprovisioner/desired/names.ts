@@ -1,5 +1,5 @@
-// Names, labels, defaults and the owner reference that the CoderProvisioner child builders share
-// (reference §2.2 and §2.6): fitted to Kubernetes' and Coder's length limits with an FNV suffix.
+// Names, labels, defaults and the owner reference that the CoderProvisioner child builders share:
+// fitted to Kubernetes' and Coder's length limits with an FNV suffix.
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { coderProvisionerResource } from '../../../../generated/clients/coderprovisioner.ts';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';

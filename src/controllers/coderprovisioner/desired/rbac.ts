@@ -1,5 +1,5 @@
 // The desired ServiceAccount the daemons run as, and the Role and RoleBinding that let them manage
-// workspace pods and volumes in this namespace (reference §2.6).
+// workspace pods and volumes in this namespace.
 import type { V1Role, V1RoleBinding, V1ServiceAccount } from '@kubernetes/client-node';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
 import { namespaceOf, ownedMetadata, serviceAccountName, workloadName } from './names.ts';

@@ -1,4 +1,4 @@
-// A Secret whose consent is gone must not reach another pod (design §5): the owner's Deployment is deleted
+// A Secret whose consent is gone must not reach another pod: the owner's Deployment is deleted
 // while its pod template still hands such a Secret on, with a Warning Event saying why.
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { EventRecorder } from '../../../runtime/events.ts';

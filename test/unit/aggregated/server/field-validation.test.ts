@@ -30,7 +30,7 @@ const workspace = () =>
     'coder',
   );
 
-describe('fieldValidation (R19)', () => {
+describe('fieldValidation', () => {
   it('finds no unknown field in what the server itself returns, so a patch of a live object is never refused', () => {
     assert.deepEqual(unknownFields('CoderWorkspace', workspace() as never), []);
     const template = templateObject(

@@ -1,4 +1,4 @@
-// coderworkspaces/log?follow (reference §2.13): which requests follow, and the open follows allowed per
+// coderworkspaces/log?follow: which requests follow, and the open follows allowed per
 // server and per user before a 429 with Retry-After 5.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -6,7 +6,7 @@ import { openApiV2, openApiV3Document, openApiV3Index } from '../../../../src/ag
 
 const refs = (doc: unknown): string[] => JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
 
-describe('OpenAPI documents (R24)', () => {
+describe('OpenAPI documents', () => {
   it('serve every generated definition, each $ref pointing into the same document', () => {
     const v2 = openApiV2() as { definitions: Record<string, unknown> };
     const v3 = openApiV3Document() as { components: { schemas: Record<string, unknown> } };

@@ -5,7 +5,7 @@ import { applyPatch, parsePatchBody } from '../../../../src/aggregated/server/pa
 import { applyMergePatch } from '../../../../src/runtime/merge-patch.ts';
 import { ApiStatusError } from '../../../../src/aggregated/status.ts';
 
-describe('patches of the aggregated resources (R18)', () => {
+describe('patches of the aggregated resources', () => {
   const live = { metadata: { name: 'a.b.c', resourceVersion: '1' }, spec: { running: true, templateName: 't' } };
 
   it('merges, deleting keys set to null; a strategic merge patch is the same', () => {

@@ -7,7 +7,7 @@ import type { ApiStatusError } from '../../../../src/aggregated/status.ts';
 const q = (s = '') => new URLSearchParams(s);
 const base = '/apis/aggregation.coder.com/v1alpha1';
 
-describe('paths and verbs (R8, R9, R13) and names (§2.4)', () => {
+describe('paths and verbs and names', () => {
   it('maps methods and paths to the SubjectAccessReview verb', () => {
     assert.deepEqual(route('GET', `${base}/namespaces/ns/coderworkspaces`, q()), {
       type: 'resource',

@@ -9,7 +9,7 @@ const obj = (name: string, labels: Record<string, string>) =>
 const a = obj('acme.alice.dev', { 'aggregation.coder.com/owner': 'alice', tier: 'gold' });
 const b = obj('acme.bob.dev', { 'aggregation.coder.com/owner': 'bob' });
 
-describe('selectors of list and watch (R19, §2.9)', () => {
+describe('selectors of list and watch', () => {
   it('selects on labels: =, ==, !=, in, notin, exists, not exists', () => {
     const pick = (s: string) => [a, b].filter(labelSelector(s)).map((o) => o.metadata.name);
     assert.deepEqual(pick('aggregation.coder.com/owner=bob'), ['acme.bob.dev']);

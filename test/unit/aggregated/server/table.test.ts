@@ -14,7 +14,7 @@ describe('ages as kubectl shows them', () => {
   });
 });
 
-describe('Accept negotiation and Table output (R14–R16)', () => {
+describe('Accept negotiation and Table output', () => {
   it('serves objects, Tables and PartialObjectMetadata, skipping protobuf', () => {
     assert.deepEqual(negotiate(undefined), { as: 'object' });
     assert.deepEqual(negotiate('application/json;as=Table;v=v1;g=meta.k8s.io,application/json'), { as: 'table', version: 'v1' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ListCache } from '../../../../src/aggregated/storage/list-cache.ts';
 
-describe('the shared list cache (item 2: one Coder list per resource and namespace per 30 s)', () => {
+describe('the shared list cache (one Coder list per resource and namespace per 30 s)', () => {
   it('shares one load among callers within the TTL, loads again after it or after invalidate', async () => {
     let now = 0;
     let loads = 0;

@@ -16,7 +16,7 @@ const secret = (data: Record<string, string>): V1Secret => ({
   data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
 });
 
-describe('resolveDatabaseSecret: the seed table', () => {
+describe('resolveDatabaseSecret: the deploy guide table', () => {
   const rows: [string, V1Secret | undefined, string, string][] = [
     [
       'the Secret holds a postgres:// URL',

@@ -1,4 +1,4 @@
-// Template sources as tar archives (reference §2.8): what GNU tar reads back, path rules, spec.files,
+// Template sources as tar archives: what GNU tar reads back, path rules, spec.files,
 // and the merge that keeps binary files and file modes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// codertemplates spec.files against the Coder API double (reference §2.7, §2.8): create uploads the files
+// codertemplates spec.files against the Coder API double: create uploads the files
 // and makes the template from the imported version; update uploads a new version only when the files
 // change, keeps the archive's binary files and modes, and promotes it; a failed import changes nothing.
 import assert from 'node:assert/strict';

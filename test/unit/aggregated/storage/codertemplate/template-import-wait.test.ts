@@ -1,4 +1,4 @@
-// Waiting for a template version's import (reference §1.3, §2.8): the CODER_K8S_TEMPLATE_BUILD_* rules,
+// Waiting for a template version's import: the CODER_K8S_TEMPLATE_BUILD_* rules,
 // and a wait that runs out answering 400 with the last status.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// coderworkspaces/start and /stop decide from the latest build (reference §2.13), and the router gives a
+// coderworkspaces/start and /stop decide from the latest build, and the router gives a
 // subresource its verb for the SubjectAccessReview.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
