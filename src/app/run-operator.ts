@@ -27,8 +27,7 @@ import type { OperatorOptions } from './options.ts';
 import { missingCrds, missingCrdsMessage } from './required-crds.ts';
 import { checkShardSelector } from './shard-selector.ts';
 import { builtinResources } from '../runtime/resource.ts';
-import { controlPlaneBackend } from '../aggregated/backend.ts';
-import { startAggregatedApiServer, type RunningAggregatedApiServer } from '../aggregated/start.ts';
+import type { RunningAggregatedApiServer } from '../aggregated/start.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 
 const eventFlushOnShutdownMs = 5_000;
@@ -117,10 +116,28 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     throw new StartupError(
       '--app=all: the aggregated API server needs its namespace for its serving certificate: set POD_NAMESPACE or run in a pod',
     );
-  const backend = controlPlaneBackend(
-    { controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource), secrets: manager.cache(builtinResources.secret) },
-    { coderClient: coderClientFactory(logger, options.testOnlyCoderUrl, options.aggregated.coderRequestTimeoutMs) },
-  );
+  // The aggregated API server's code is loaded only in the mode that serves it.
+  let startApiServer: (() => Promise<RunningAggregatedApiServer>) | undefined;
+  if (withApiServer) {
+    const [{ controlPlaneBackend }, { startAggregatedApiServer }] = await Promise.all([
+      import('../aggregated/backend.ts'),
+      import('../aggregated/start.ts'),
+    ]);
+    const backend = controlPlaneBackend(
+      { controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource), secrets: manager.cache(builtinResources.secret) },
+      { coderClient: coderClientFactory(logger, options.testOnlyCoderUrl, options.aggregated.coderRequestTimeoutMs) },
+    );
+    startApiServer = () =>
+      startAggregatedApiServer({
+        http: manager.http,
+        logger,
+        namespace: apiServerNamespace!,
+        backend,
+        bindAddress: options.aggregated.bindAddress,
+        port: options.aggregated.securePort,
+        inflight: { reads: options.aggregated.maxRequestsInflight, writes: options.aggregated.maxMutatingRequestsInflight },
+      });
+  }
 
   const probes = await startProbeServer(options.healthProbeBindAddress, {
     healthz: () => manager.liveness(),
@@ -184,18 +201,10 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     process.once('SIGINT', stop);
   });
   await manager.start();
-  if (withApiServer) {
+  if (startApiServer) {
     // Every replica serves the API, leader or not, once the caches it reads have synced (manager.start).
     try {
-      apiServer = await startAggregatedApiServer({
-        http: manager.http,
-        logger,
-        namespace: apiServerNamespace!,
-        backend,
-        bindAddress: options.aggregated.bindAddress,
-        port: options.aggregated.securePort,
-        inflight: { reads: options.aggregated.maxRequestsInflight, writes: options.aggregated.maxMutatingRequestsInflight },
-      });
+      apiServer = await startApiServer();
     } catch (err) {
       // Nothing may keep the process alive after this: the pod restarts and shows the reason.
       exiting = true;

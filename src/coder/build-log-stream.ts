@@ -5,7 +5,6 @@
 // and port, and any other one fails the read with `refusing redirect to a different origin than the coder
 // URL` before anything is sent there.
 import type { IncomingMessage } from 'node:http';
-import WebSocket from 'ws';
 import type { Schemas } from './api-types.ts';
 import { CoderApiError, CrossOriginRedirectError, TooManyRedirectsError } from './errors.ts';
 import { originOf, sameOrigin } from './same-origin.ts';
@@ -91,7 +90,9 @@ export async function followBuildLogStream(options: BuildLogFollowOptions): Prom
 
 type ConnectOutcome = { complete: boolean } | { location: string; status: number };
 
-function connect(url: URL, options: BuildLogFollowOptions, signal: AbortSignal): Promise<ConnectOutcome> {
+async function connect(url: URL, options: BuildLogFollowOptions, signal: AbortSignal): Promise<ConnectOutcome> {
+  // The websocket library loads with the first followed log: a controller never needs it.
+  const { default: WebSocket } = await import('ws');
   return new Promise((resolve, reject) => {
     let settled = false;
     // Redirects are never followed by the library: each one is checked here first.

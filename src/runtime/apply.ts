@@ -5,6 +5,11 @@
 // of the same intent (remembered per object, for as long as it keeps its UID), or (2) it carries the hash of our intent and every desired
 // field is present with our value. (2) catches drift by others; (1) keeps values the server normalizes
 // (e.g. quantities) from causing a write on every reconcile.
+//
+// With no `live` object the apply may only create: it carries a resourceVersion no object can have, which
+// the API server takes as a precondition of an update and drops on a create. An object of that name that
+// the cache has not seen yet is then answered with 409 Conflict instead of being taken over, without a read
+// before every create.
 import { createHash } from 'node:crypto';
 import { jsonSubset } from './equality.ts';
 import type { KubeObject } from './informer.ts';
@@ -13,6 +18,8 @@ import { objectPath, type ResourceKind } from './resource.ts';
 
 export const fieldManager = 'coder-k8s';
 const appliedHashAnnotation = 'coder.com/applied-hash';
+/** The largest resourceVersion the API server parses (a uint64); etcd's revisions are int64, so none has it. */
+const noObjectsVersion = '18446744073709551615';
 
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
@@ -43,13 +50,20 @@ export class Applier {
     this.http = http;
   }
 
-  /** Applies `desired` unless `live` (from the cache) already holds it; returns the object as it now is. */
+  /**
+   * Applies `desired` unless `live` (from the cache) already holds it; returns the object as it now is.
+   * Without `live` it only creates: an existing object of that name is a 409 Conflict, left as it is.
+   */
   async apply<T extends KubeObject>(resource: ResourceKind, desired: T, live: T | undefined): Promise<{ object: T; wrote: boolean }> {
     const hash = intentHash(desired);
     if (live && this.holds(resource, desired, live, hash)) return { object: live, wrote: false };
     const body = {
       ...desired,
-      metadata: { ...desired.metadata, annotations: { ...desired.metadata?.annotations, [appliedHashAnnotation]: hash } },
+      metadata: {
+        ...desired.metadata,
+        annotations: { ...desired.metadata?.annotations, [appliedHashAnnotation]: hash },
+        ...(live ? {} : { resourceVersion: noObjectsVersion }),
+      },
     };
     const { namespace, name } = desired.metadata ?? {};
     const object = await this.http.json<T>('PATCH', objectPath(resource, namespace, name!), {

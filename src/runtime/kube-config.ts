@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
+import { readYamlFile } from './yaml-file.ts';
 
 /** What KubeHttp needs of a kubeconfig; @kubernetes/client-node's KubeConfig has the same shape. */
 export interface KubeConnectionConfig {
@@ -88,7 +88,7 @@ function fileOrData(dir: string, file: string | undefined, data: string | undefi
 function fromFile(path: string): SimpleKubeConfig | undefined {
   let config: KubeconfigFile;
   try {
-    config = (parse(readFileSync(path, 'utf8')) ?? {}) as KubeconfigFile;
+    config = readYamlFile<KubeconfigFile>(path);
   } catch {
     return undefined;
   }

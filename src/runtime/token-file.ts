@@ -1,10 +1,9 @@
 // A bearer token kept in a file (a projected ServiceAccount token, a kubeconfig's tokenFile), read
 // again about once a minute as client-go does, so a rotated token is used before the old one expires.
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
+import { readYamlFile } from './yaml-file.ts';
 
 export const tokenRefreshMs = 60_000;
 
@@ -67,7 +66,7 @@ export function kubeconfigTokenFile(explicitPath: string | undefined): string | 
   const files: { path: string; config: KubeconfigFile }[] = [];
   for (const path of paths) {
     try {
-      files.push({ path, config: (parse(readFileSync(path, 'utf8')) ?? {}) as KubeconfigFile });
+      files.push({ path, config: readYamlFile<KubeconfigFile>(path) });
     } catch {
       // Missing or unreadable files are the loader's to report.
     }

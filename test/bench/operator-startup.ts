@@ -1,5 +1,6 @@
 // `npm run bench:startup`: how long `coder-k8s --version` takes, how long a controller takes from spawn to
-// /readyz against a real API server (under its generated role), and its resident memory once idle.
+// /readyz against a real API server (under its generated role) and the CPU it spent on the way, and its
+// resident memory once idle.
 // Figures, not a test. BENCH_NODE=<path> BENCH_BIN=<path> measure another Node.js or checkout (RUNS=5 by default).
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -30,6 +31,13 @@ async function rssMiB(pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
 }
 
+/** CPU seconds (user + system) a process has spent, from /proc (clock ticks of 1/100 s on Linux). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const { stdout: nodeVersion } = await promisify(execFile)(node, ['--version']);
 console.log(`node ${nodeVersion.trim()} (${node}), ${bin}`);
 
@@ -45,16 +53,19 @@ const cp = await startControlPlane();
 try {
   const kubeconfig = await installOperatorRbac(cp);
   const readyTimes: number[] = [];
+  const readyCpu: number[] = [];
   const idleRss: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     const op = await startOperator(cp, kubeconfig, { launch: { command: node, args: [bin] }, args: ['--leader-elect=false'] });
     readyTimes.push((performance.now() - t0) / 1000);
+    readyCpu.push(await cpuSeconds(op.process.pid!));
     await new Promise((r) => setTimeout(r, idleMs));
     idleRss.push(await rssMiB(op.process.pid!));
     await op.process.stop();
   }
   report('controller: spawn to /readyz', readyTimes, 's', 2);
+  report('controller: CPU spent by /readyz', readyCpu, 's', 2);
   report(`controller: RSS after ${idleMs / 1000} s idle`, idleRss, 'MiB', 0);
 } finally {
   await cp.stop();

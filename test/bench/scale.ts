@@ -1,9 +1,13 @@
 // `npm run bench:scale -- --n=1000`: the scale figures in one run (figures, not a test). On one control
 // plane with kwok: N control planes (operator access off) over 4 namespaces from create to Ready with the
 // operator at its defaults; then 60 s of quiet; then 5,000 unrelated 16 KiB Secrets; then, the operator
-// stopped, the bare-client baseline: the same N objects, their Deployment and Service created and their
-// status set by a plain client, which is what the API server itself sustains here.
+// stopped, two baselines of the same N objects: a plain client creating them, their Deployment and Service,
+// and setting their status, which is what the API server itself sustains here; and a plain client doing the
+// operator's own writes (its children, built by its builders, as its identity, and one status write) as
+// many at once as the operator's reconciles.
 // QUIET_SECONDS, SECRETS and BARE_CONCURRENCY override the defaults (for a quick look, not for figures).
+import { KubeConfig } from '@kubernetes/client-node';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
@@ -13,7 +17,7 @@ import { startControlPlane } from '../harness/control-plane.ts';
 import { installOperatorRbac, startOperator } from '../harness/operator.ts';
 import { byResource, operatorReads, operatorWrites } from '../harness/operator-writes.ts';
 import { parseSamples, type Sample } from '../harness/prometheus.ts';
-import { bareClientRun } from './scale/bare-client.ts';
+import { bareClientRun, bareOperatorWorkRun } from './scale/bare-client.ts';
 import { startCoderCallCounter } from './scale/coder-call-counter.ts';
 import { inParallel } from './scale/pool.ts';
 import { peakRssMiB, rssMiB } from './scale/process-stats.ts';
@@ -26,6 +30,10 @@ const unrelatedSecrets = Number(process.env.SECRETS ?? 5000);
 const bareConcurrency = Number(process.env.BARE_CONCURRENCY ?? 32);
 const namespaces = ['scale-0', 'scale-1', 'scale-2', 'scale-3'];
 const bareNamespaces = ['bare-0', 'bare-1', 'bare-2', 'bare-3'];
+const workNamespaces = ['work-0', 'work-1', 'work-2', 'work-3'];
+/** The operator's --max-concurrent-reconciles default, and how many control planes the bench creates at once. */
+const reconcileConcurrency = 10;
+const createConcurrency = 50;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const objects = (spaces: string[]) => Array.from({ length: n }, (_, i) => ({ namespace: spaces[i % spaces.length]!, name: `cp-${i}` }));
 
@@ -43,7 +51,7 @@ const coder = await startCoderCallCounter();
 try {
   const kubeconfig = await installOperatorRbac(cp);
   const admin = new KubeHttp(cp.adminConfig());
-  for (const name of [...namespaces, ...bareNamespaces, 'unrelated'])
+  for (const name of [...namespaces, ...bareNamespaces, ...workNamespaces, 'unrelated'])
     await admin.json('POST', collectionPath(builtinResources.namespace), {
       body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
     });
@@ -63,9 +71,10 @@ try {
   const idleRss = await rssMiB(pid);
 
   const before = figures(await samples());
+  const loadAtStart = loadavg()[0]!;
   const started = new Date();
   const t0 = performance.now();
-  await inParallel(n, 50, async (i) => {
+  await inParallel(n, createConcurrency, async (i) => {
     const { namespace, name } = objects(namespaces)[i]!;
     await admin.json('POST', collectionPath(coderControlPlaneResource, namespace), {
       body: {
@@ -87,6 +96,7 @@ try {
   }
   const operatorSeconds = (performance.now() - t0) / 1000;
   const allReady = new Date();
+  const loadAtReady = loadavg()[0]!;
   const after = figures(await samples());
   const peakRss = await peakRssMiB(pid);
   const writes = await operatorWrites(cp, started, allReady);
@@ -115,13 +125,27 @@ try {
   const bareStarted = performance.now();
   await bareClientRun(admin, objects(bareNamespaces), bareConcurrency);
   const bareSeconds = (performance.now() - bareStarted) / 1000;
+  const operatorIdentity = new KubeConfig();
+  operatorIdentity.loadFromFile(kubeconfig);
+  const workStarted = performance.now();
+  await bareOperatorWorkRun(admin, new KubeHttp(operatorIdentity), objects(workNamespaces), createConcurrency, reconcileConcurrency);
+  const workSeconds = (performance.now() - workStarted) / 1000;
 
   const per = (v: number) => (v / n).toFixed(2);
   const row = (label: string, value: string) => console.log(`${label.padEnd(44)} ${value}`);
+  row(
+    'machine',
+    `${cpus().length} cores; 1-minute load ${loadAtStart.toFixed(2)} at the first create, ${loadAtReady.toFixed(2)} at all Ready`,
+  );
   row('control planes', `${n} over ${namespaces.length} namespaces (operator access disabled; operator at its defaults)`);
   row('create → all Ready: operator', `${operatorSeconds.toFixed(1)} s`);
   row('create → all status set: bare client', `${bareSeconds.toFixed(1)} s (${bareConcurrency} at once, 4 writes per object)`);
   row('operator / bare client', `${(operatorSeconds / bareSeconds).toFixed(2)}×`);
+  row(
+    "create → all status set: operator's writes",
+    `${workSeconds.toFixed(1)} s (a bare client, ${reconcileConcurrency} at once as the operator, 6 writes per object)`,
+  );
+  row("operator / the operator's writes", `${(operatorSeconds / workSeconds).toFixed(2)}×`);
   row('writes per object', `${per(writes.length)} (${writes.length}: ${byResource(writes)})`);
   row('reconciles per object', `${per(after.reconciles - before.reconciles)}`);
   row('requests per object', `${per(after.requests - before.requests)}`);

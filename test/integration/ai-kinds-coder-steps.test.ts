@@ -229,9 +229,12 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     );
   });
 
-  it('reports a spec no request can be built from as InvalidSpec, naming the field', () => {
-    assert.match(specProblem(aProvider('x').withSpec({ type: 'azure' }).build()) ?? '', /^spec\.baseURL: is required for type azure/);
-    assert.match(specProblem(aProvider('x').withRawSpec({ apiKeys: 'sk-not-a-list' }).build()) ?? '', /apiKeys/);
-    assert.equal(specProblem(aProvider('x').build()), undefined);
+  it('reports a spec no request can be built from as InvalidSpec, naming the field', async () => {
+    assert.match(
+      (await specProblem(aProvider('x').withSpec({ type: 'azure' }).build())) ?? '',
+      /^spec\.baseURL: is required for type azure/,
+    );
+    assert.match((await specProblem(aProvider('x').withRawSpec({ apiKeys: 'sk-not-a-list' }).build())) ?? '', /apiKeys/);
+    assert.equal(await specProblem(aProvider('x').build()), undefined);
   });
 });

@@ -30,6 +30,12 @@ const notExercisedHere = new Map<Grant, string>([
   ['coder.com/coderprovisioners/finalizers:update', 'children carry blockOwnerDeletion: an admission check asks for it, never a request'],
   ['apps/deployments:delete', 'coderprovisioner-credentials.test.ts: a Deployment whose Secret lost its marks'],
   ['coder.com/coderprovisioners:get', 'a status write that meets a conflict reads the object afresh; no test here makes one'],
+  ...['/serviceaccounts', 'rbac.authorization.k8s.io/roles', 'rbac.authorization.k8s.io/rolebindings', 'apps/deployments'].map(
+    (resource): [Grant, string] => [
+      `${resource}:get`,
+      'read only when a child the cache does not hold exists after all (a 409); no test races the cache',
+    ],
+  ),
 ]);
 
 const conditionJsonpath = (type: string) =>

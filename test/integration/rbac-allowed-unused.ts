@@ -6,6 +6,8 @@ const workspaceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', '
 const escalation = 'the workspace Role grants it, and Kubernetes lets a subject grant only what it holds itself';
 const noGatewayApi = 'the test control plane has no Gateway API CRDs, so HTTPRoutes are never read or written';
 const applyCreates = 'server-side apply creates the object with a PATCH (audited as patch), and the API server checks create then';
+const readOnConflict =
+  'read only when a child the cache does not hold exists after all (its create-only apply answers 409); no suite test races the cache';
 const metricsAuth = 'metrics authentication (runtime); the suite scrapes no metrics with a token';
 
 export const grantsNotExercisedBySuite: ReadonlyMap<Grant, string> = new Map<Grant, string>([
@@ -25,6 +27,13 @@ export const grantsNotExercisedBySuite: ReadonlyMap<Grant, string> = new Map<Gra
     'coder.com/codercontrolplanes/finalizers:update',
     'children carry blockOwnerDeletion: an admission check asks for it, it is never a request of its own',
   ],
+  ...[
+    '/serviceaccounts',
+    '/services',
+    'rbac.authorization.k8s.io/roles',
+    'rbac.authorization.k8s.io/rolebindings',
+    'networking.k8s.io/ingresses',
+  ].map((resource): [Grant, string] => [`${resource}:get`, readOnConflict]),
   ['/secrets:get', 'spec.envFrom Secrets are read live for CODER_ACCESS_URL; no suite test sets spec.envFrom'],
   ['/configmaps:get', 'spec.envFrom ConfigMaps are read live for CODER_ACCESS_URL; no suite test sets spec.envFrom'],
   ...(['create', 'delete', 'get', 'patch'] as const).map((verb): [Grant, string] => [

@@ -1,10 +1,13 @@
 // Server-side apply of owned objects against a real API server: a write only when the object does not
-// already hold the intent, drift by others repaired, fields we stop setting removed.
+// already hold the intent, drift by others repaired, fields we stop setting removed; without a cached
+// object only a create, so an object the cache has not seen yet is never taken over.
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { applyChild } from '../../src/controllers/shared/workload/foreign-object.ts';
 import { Applier, fieldManager } from '../../src/runtime/apply.ts';
-import { KubeHttp } from '../../src/runtime/kube-http.ts';
+import { isConflict, KubeHttp } from '../../src/runtime/kube-http.ts';
+import { Writer } from '../../src/runtime/writer.ts';
 import { builtinResources } from '../../src/runtime/resource.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 
@@ -60,5 +63,37 @@ describe('Applier on a real API server', () => {
     const result = await applier.apply(builtinResources.configMap, desired({ a: '1' }), plain(await live()));
     assert.equal(result.wrote, true);
     assert.deepEqual((await live()).data, { a: '1' });
+  });
+
+  it('only creates when no live object is given: one that exists answers 409 and is left as it was', async () => {
+    const before = await live();
+    await assert.rejects(applier.apply(builtinResources.configMap, desired({ a: 'taken' }), undefined), isConflict);
+    assert.equal((await live()).metadata!.resourceVersion, before.metadata!.resourceVersion);
+    assert.deepEqual((await live()).data, before.data);
+  });
+
+  it('applies a child the cache has not seen by its create, reads only on a 409, and leaves a foreign one alone', async () => {
+    const writer = new Writer(new KubeHttp(cp.adminConfig()));
+    const ours = (obj: V1ConfigMap) => obj.metadata?.labels?.owner === 'us';
+    const mine = (name: string, data: Record<string, string>): V1ConfigMap => ({
+      ...desired(data),
+      metadata: { name, namespace, labels: { owner: 'us' } },
+    });
+
+    const created = await applyChild(writer, builtinResources.configMap, mine('new-child', { a: '1' }), undefined, ours);
+    assert.equal(created.foreign, false);
+    const stored = await core.readNamespacedConfigMap({ namespace, name: 'new-child' });
+    assert.ok(stored.metadata!.managedFields!.some((f) => f.manager === fieldManager && f.operation === 'Apply'));
+
+    const updated = await applyChild(writer, builtinResources.configMap, mine('new-child', { a: '2' }), undefined, ours);
+    assert.equal(updated.foreign, false);
+    assert.deepEqual((await core.readNamespacedConfigMap({ namespace, name: 'new-child' })).data, { a: '2' });
+
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'someone-elses' }, data: { keep: 'me' } } });
+    const foreign = await applyChild(writer, builtinResources.configMap, mine('someone-elses', { a: '1' }), undefined, ours);
+    assert.deepEqual(foreign, { foreign: true, description: `ConfigMap "${namespace}/someone-elses"` });
+    const untouched = await core.readNamespacedConfigMap({ namespace, name: 'someone-elses' });
+    assert.deepEqual(untouched.data, { keep: 'me' });
+    assert.ok(!untouched.metadata!.managedFields!.some((f) => f.manager === fieldManager));
   });
 });

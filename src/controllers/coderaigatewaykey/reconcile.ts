@@ -9,7 +9,6 @@ import {
   type CoderAIGatewayKeyConditionChanges,
   type CoderAIGatewayKeyStatus,
 } from '../../../generated/types/coderaigatewaykey.ts';
-import { validateCoderAIGatewayKey } from '../../../generated/validators/coderaigatewaykey.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer, syncWarnings } from '../shared/coder-object/kind.ts';
 import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
@@ -23,6 +22,9 @@ import type { GatewayKeyContext } from './context.ts';
 import { claimedDestinationProblem, destinationConsent, destinationsOf } from './destinations.ts';
 import { finalizeGatewayKey } from './finalize.ts';
 import { ensureKey, keysPath, retirePreviousKey } from './sync.ts';
+
+/** The schema validator (with the CEL runtime it needs) loads with the first CoderAIGatewayKey reconciled, not at start. */
+const schemaValidator = () => import('../../../generated/validators/coderaigatewaykey.ts');
 
 const syncAction = 'SyncAIGatewayKey';
 
@@ -42,7 +44,8 @@ async function steps(
   out: Outcomes<CoderAIGatewayKeyStatus, CoderAIGatewayKeyConditionChanges>,
   { signal }: ReconcileContext,
 ) {
-  const specProblem = blockingSchemaProblem('CoderAIGatewayKey', validateCoderAIGatewayKey(k)) ?? claimedDestinationProblem(k);
+  const specProblem =
+    blockingSchemaProblem('CoderAIGatewayKey', (await schemaValidator()).validateCoderAIGatewayKey(k)) ?? claimedDestinationProblem(k);
   if (out.stopsAt(await invalidSpec(ctx, k, specProblem))) return;
   const namespace = k.metadata.namespace ?? '';
   const destinations = destinationsOf(k, (name) => ctx.caches.secrets.get(namespace, name));

@@ -10,7 +10,6 @@ import {
   type CoderAIProviderConditionChanges,
   type CoderAIProviderStatus,
 } from '../../../generated/types/coderaiprovider.ts';
-import { validateCoderAIProvider } from '../../../generated/validators/coderaiprovider.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer, syncWarnings } from '../shared/coder-object/kind.ts';
 import { gatewayEnabled, listServed } from '../shared/coder-object/coder-checks.ts';
@@ -24,6 +23,9 @@ import type { ProviderContext } from './context.ts';
 import { baseURL, credentialRefs, desiredProvider } from './desired.ts';
 import { finalizeProvider } from './finalize.ts';
 import { applyProvider, providerRoutes, providersPath } from './sync.ts';
+
+/** The schema validator (with the CEL runtime it needs) loads with the first CoderAIProvider reconciled, not at start. */
+const schemaValidator = () => import('../../../generated/validators/coderaiprovider.ts');
 
 /** A condition type CoderAIProvider no longer declares: operators before this one gated providers on the aibridge entitlement. */
 const retiredEntitled = 'Entitled';
@@ -48,7 +50,7 @@ async function steps(
   out: Outcomes<CoderAIProviderStatus, ProviderChanges>,
   { signal }: ReconcileContext,
 ) {
-  if (out.stopsAt(await invalidSpec(ctx, p, specProblem(p)))) return;
+  if (out.stopsAt(await invalidSpec(ctx, p, await specProblem(p)))) return;
   const namespace = p.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(p, credentialRefs(p), (name) => ctx.caches.secrets.get(namespace, name));
   out.add({ conditions: { [retiredEntitled]: undefined } });
@@ -73,8 +75,8 @@ async function steps(
 }
 
 /** A value of the wrong type (an object stored without this schema), or a spec no request can be built from. */
-export function specProblem(p: CoderAIProvider): string | undefined {
-  const schemaProblem = blockingSchemaProblem('CoderAIProvider', validateCoderAIProvider(p));
+export async function specProblem(p: CoderAIProvider): Promise<string | undefined> {
+  const schemaProblem = blockingSchemaProblem('CoderAIProvider', (await schemaValidator()).validateCoderAIProvider(p));
   if (schemaProblem) return schemaProblem;
   try {
     baseURL(p);

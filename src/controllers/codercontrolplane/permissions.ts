@@ -15,7 +15,7 @@ export const permissions: Permission[] = [
   },
   // get: envFrom Secrets are read live (CODER_ACCESS_URL); delete: the operator token Secret when access is turned off.
   { apiGroups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
-  // get: an object missing from the cache is looked up live before the first apply, so that nothing foreign is taken over.
+  // get: a child missing from the cache whose create-only apply meets an object (409) is read, to tell ours from a foreign one.
   { apiGroups: [''], resources: ['serviceaccounts', 'services'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
   // Whether a workspace namespace consents to the control plane's workspace RBAC (its label and annotation).

@@ -4,9 +4,8 @@
 import type { V1Role, V1RoleBinding } from '@kubernetes/client-node';
 import { CoderControlPlaneConditions, type CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { ConditionOf } from '../../runtime/conditions.ts';
-import { allOrFirstFailure } from '../../runtime/all-or-first-failure.ts';
 import { builtinResources } from '../../runtime/resource.ts';
-import { applyTarget } from '../shared/workload/foreign-object.ts';
+import { applyChild, applyTarget } from '../shared/workload/foreign-object.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { isManagedWorkspaceRbac, workspaceRbacIdentityLabels, workspaceRbacKeepSet, type WorkspaceRbac } from './desired/workspace-rbac.ts';
 import { workspaceNamespaceConsent } from './workspace-namespace-consent.ts';
@@ -51,24 +50,29 @@ export async function applyWorkspaceRbac(
       continue;
     }
     const { role, roleBinding } = rbac;
-    const [roleTarget, bindingTarget] = await allOrFirstFailure([
-      applyTarget(ctx.writer, builtinResources.role, role, ctx.caches.roles.get(rbac.namespace, role.metadata!.name!), ours),
-      applyTarget(
-        ctx.writer,
-        builtinResources.roleBinding,
-        roleBinding,
-        ctx.caches.roleBindings.get(rbac.namespace, roleBinding.metadata!.name!),
-        ours,
-      ),
-    ]);
-    if (roleTarget.foreign || bindingTarget.foreign) {
-      for (const t of [roleTarget, bindingTarget]) if (t.foreign) foreign.push(t.description);
+    const cachedRole = ctx.caches.roles.get(rbac.namespace, role.metadata!.name!);
+    const cachedBinding = ctx.caches.roleBindings.get(rbac.namespace, roleBinding.metadata!.name!);
+    const targets = [
+      applyTarget(builtinResources.role, role, cachedRole, ours),
+      applyTarget(builtinResources.roleBinding, roleBinding, cachedBinding, ours),
+    ];
+    if (targets.some((t) => t.foreign)) {
+      for (const t of targets) if (t.foreign) foreign.push(t.description);
       continue;
     }
     try {
-      // The Role first: binding a Role that does not exist yet is refused as an escalation.
-      await ctx.writer.apply(builtinResources.role, role, roleTarget.live);
-      await ctx.writer.apply(builtinResources.roleBinding, roleBinding, bindingTarget.live);
+      // The Role first: binding a Role that does not exist yet is refused as an escalation. A half found
+      // foreign only now (the cache was behind) leaves the pair unapplied; a Role just created is removed below.
+      const appliedRole = await applyChild(ctx.writer, builtinResources.role, role, cachedRole, ours);
+      if (appliedRole.foreign) {
+        foreign.push(appliedRole.description);
+        continue;
+      }
+      const appliedBinding = await applyChild(ctx.writer, builtinResources.roleBinding, roleBinding, cachedBinding, ours);
+      if (appliedBinding.foreign) {
+        foreign.push(appliedBinding.description);
+        continue;
+      }
       applied.push(rbac);
     } catch (err) {
       const missing = permissionsNotHeld(err);

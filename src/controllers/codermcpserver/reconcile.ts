@@ -8,7 +8,6 @@ import {
   type CoderMCPServerConditionChanges,
   type CoderMCPServerStatus,
 } from '../../../generated/types/codermcpserver.ts';
-import { validateCoderMCPServer } from '../../../generated/validators/codermcpserver.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { availableRule, cachedObject, cleanupFinalizer, syncWarnings } from '../shared/coder-object/kind.ts';
 import { invalidSpec, openingSteps } from '../shared/coder-object/opening-steps.ts';
@@ -21,6 +20,9 @@ import type { MCPServerContext } from './context.ts';
 import { credentialRefs, desiredMCPServer } from './desired.ts';
 import { finalizeMCPServer } from './finalize.ts';
 import { applyConfig, listConfigs } from './sync.ts';
+
+/** The schema validator (with the CEL runtime it needs) loads with the first CoderMCPServer reconciled, not at start. */
+const schemaValidator = () => import('../../../generated/validators/codermcpserver.ts');
 
 const syncAction = 'SyncMCPServer';
 
@@ -40,7 +42,8 @@ async function steps(
   out: Outcomes<CoderMCPServerStatus, CoderMCPServerConditionChanges>,
   { signal }: ReconcileContext,
 ) {
-  if (out.stopsAt(await invalidSpec(ctx, s, blockingSchemaProblem('CoderMCPServer', validateCoderMCPServer(s))))) return;
+  if (out.stopsAt(await invalidSpec(ctx, s, blockingSchemaProblem('CoderMCPServer', (await schemaValidator()).validateCoderMCPServer(s)))))
+    return;
   const namespace = s.metadata.namespace ?? '';
   const credentials = resolveCredentialInputs(s, credentialRefs(s), (name) => ctx.caches.secrets.get(namespace, name));
   const connection = await openingSteps(ctx, s, out, { credentials: credentials.condition, feature: 'mcpServerConfigs' }, signal);

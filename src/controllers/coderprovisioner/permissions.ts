@@ -10,8 +10,8 @@ export const permissions: Permission[] = [
   // Children carry blockOwnerDeletion, which the API server allows only to who may update the owner's finalizers.
   { apiGroups: ['coder.com'], resources: ['coderprovisioners/finalizers'], verbs: ['update'] },
   { apiGroups: ['coder.com'], resources: ['codercontrolplanes'], verbs: ['list', 'watch'] },
-  // get: a child missing from the cache is looked up live before the first apply (nothing foreign is taken over, and
-  // an existing key Secret is checked for its credential marks); create: server-side apply of a new object.
+  // get: a child missing from the cache whose create-only apply meets an object (409) is read, to tell ours from a
+  // foreign one, and a key Secret missing from the cache is read for its credential marks; create: apply of a new object.
   { apiGroups: [''], resources: ['secrets', 'serviceaccounts'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
   { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
   // delete: a Deployment whose pods still reference a Secret that lost its credential marks.

@@ -8,7 +8,6 @@ import {
   type CoderProvisionerConditionChanges,
   type CoderProvisionerStatus,
 } from '../../../generated/types/coderprovisioner.ts';
-import { validateCoderProvisioner } from '../../../generated/validators/coderprovisioner.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { refusedSpec } from '../shared/child-refused.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
@@ -24,6 +23,9 @@ import { provisionerKeyStep } from './key-step.ts';
 import { provisionerReadyRule } from './readiness.ts';
 import { checkSpecRules } from './spec-rules.ts';
 import { provisionerWorkload } from './status.ts';
+
+/** The schema validator (with the CEL runtime it needs) loads with the first CoderProvisioner reconciled, not at start. */
+const schemaValidator = () => import('../../../generated/validators/coderprovisioner.ts');
 
 type Out = Outcomes<CoderProvisionerStatus, CoderProvisionerConditionChanges>;
 
@@ -46,7 +48,7 @@ export const provisionerKind: Kind<CoderProvisioner, ProvisionerContext, CoderPr
 };
 
 async function steps(ctx: ProvisionerContext, p: CoderProvisioner, out: Out, rc: ReconcileContext): Promise<void> {
-  const schema = await checkSchema(ctx, p, 'CoderProvisioner', validateCoderProvisioner(p));
+  const schema = await checkSchema(ctx, p, 'CoderProvisioner', (await schemaValidator()).validateCoderProvisioner(p));
   if (out.stopsAt(schema)) return;
   if (out.stopsAt(await checkSpecRules(ctx, p))) return;
   const message = 'The provisioner key and every child object could be built from the spec.';

@@ -6,7 +6,6 @@ import {
   type CoderWorkspaceProxyConditionChanges,
   type CoderWorkspaceProxyStatus,
 } from '../../../generated/types/coderworkspaceproxy.ts';
-import { validateCoderWorkspaceProxy } from '../../../generated/validators/coderworkspaceproxy.ts';
 import type { ReconcileContext } from '../../runtime/controller.ts';
 import { refusedSpec } from '../shared/child-refused.ts';
 import type { Kind } from '../shared/reconcile/kind.ts';
@@ -22,6 +21,9 @@ import { workspaceProxyReadyRule } from './readiness.ts';
 import { registerProxy } from './registration.ts';
 import { proxyWorkload } from './status.ts';
 import { readTokenSecret, tokenSecretState, type TokenSecretState } from './token-secret.ts';
+
+/** The schema validator (with the CEL runtime it needs) loads with the first CoderWorkspaceProxy reconciled, not at start. */
+const schemaValidator = () => import('../../../generated/validators/coderworkspaceproxy.ts');
 
 type Out = Outcomes<CoderWorkspaceProxyStatus, CoderWorkspaceProxyConditionChanges>;
 
@@ -44,7 +46,7 @@ export const workspaceProxyKind: Kind<CoderWorkspaceProxy, ProxyContext, CoderWo
 };
 
 async function steps(ctx: ProxyContext, proxy: CoderWorkspaceProxy, out: Out, { signal }: ReconcileContext): Promise<void> {
-  const schema = await checkSchema(ctx, proxy, 'CoderWorkspaceProxy', validateCoderWorkspaceProxy(proxy));
+  const schema = await checkSchema(ctx, proxy, 'CoderWorkspaceProxy', (await schemaValidator()).validateCoderWorkspaceProxy(proxy));
   if (out.stopsAt(schema)) return;
   const mode = registrationMode(proxy);
   const state: TokenSecretState = mode === 'manual' ? { kind: 'absent' } : tokenSecretState(proxy, await readTokenSecret(ctx, proxy));

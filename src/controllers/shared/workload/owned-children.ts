@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../runtime/informer.ts';
 import { isControllerOwnedBy, type OwnerIdentity } from '../../../runtime/ownership.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
 import type { Writer } from '../../../runtime/writer.ts';
-import { applyTarget } from './foreign-object.ts';
+import { applyChild } from './foreign-object.ts';
 
 /** Applies one owner's children, and remembers the same-named objects it left alone. */
 export class OwnedChildren {
@@ -22,12 +22,10 @@ export class OwnedChildren {
 
   /** Applies `desired` unless a same-named object exists that the owner does not control; returns the object, or undefined then. */
   async apply<T extends KubeObject>(resource: ResourceKind, desired: T, cached: T | undefined): Promise<T | undefined> {
-    const target = await applyTarget(this.writer, resource, desired, cached, (live) => this.controls(live));
-    if (target.foreign) {
-      this.foreign.push(target.description);
-      return undefined;
-    }
-    return (await this.writer.apply(resource, desired, target.live)).object;
+    const applied = await applyChild(this.writer, resource, desired, cached, (live) => this.controls(live));
+    if (!applied.foreign) return applied.object;
+    this.foreign.push(applied.description);
+    return undefined;
   }
 
   /** Whether `obj` (as the cache or the API server has it) is controlled by the owner. */

@@ -1,0 +1,44 @@
+// What `--app=controller` loads before its first reconcile: not the aggregated API server, the MCP server,
+// the schema validators with their CEL runtime, the YAML parser or the websocket library. Each of those
+// loads where it is used, so a static import that pulls one into start-up fails here.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+
+const repo = resolve(import.meta.dirname, '../../..');
+
+/** Every module URL that importing `entry` (relative to the repository) resolves, in a fresh process. */
+async function modulesLoadedBy(entry: string): Promise<string[]> {
+  const script = `
+    import { registerHooks } from 'node:module';
+    const seen = new Set();
+    registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); seen.add(r.url); return r; } });
+    await import(${JSON.stringify(new URL(entry, `file://${repo}/`).href)});
+    console.log(JSON.stringify([...seen]));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: repo });
+  return JSON.parse(stdout) as string[];
+}
+
+describe('start-up of the controllers', () => {
+  it('loads none of what only another mode or the first reconcile needs', async () => {
+    const loaded = await modulesLoadedBy('src/app/run-operator.ts');
+    assert.ok(
+      loaded.some((url) => url.includes('/src/controllers/codercontrolplane/')),
+      'the controllers themselves are loaded',
+    );
+    const deferred = [
+      /\/src\/aggregated\//,
+      /\/src\/mcp\//,
+      /\/generated\/validators\//,
+      /\/src\/validation\/(cel-|re2|validate)/,
+      /\/node_modules\/(yaml|ws|@bufbuild)\//,
+    ];
+    assert.deepEqual(
+      loaded.filter((url) => deferred.some((pattern) => pattern.test(url))),
+      [],
+    );
+  });
+});
