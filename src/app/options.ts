@@ -63,7 +63,7 @@ const maxConcurrentReconcilesLimit = 100;
  * Enough to keep the API server busy while some reconciles wait on it (its RBAC escalation check on a
  * workspace Role takes tens of milliseconds); never two of one object at once.
  */
-const defaultConcurrentReconciles = 10;
+export const defaultConcurrentReconciles = 10;
 const maxKubeApiQps = 10_000;
 /** A pod's terminationGracePeriodSeconds rarely exceeds this; longer would hold a lease for no use. */
 const maxGracefulShutdownSeconds = 3600;

@@ -11,13 +11,14 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
+import { defaultConcurrentReconciles } from '../../src/app/options.ts';
 import { KubeHttp } from '../../src/runtime/kube-http.ts';
 import { builtinResources, collectionPath } from '../../src/runtime/resource.ts';
 import { startControlPlane } from '../harness/control-plane.ts';
 import { installOperatorRbac, startOperator } from '../harness/operator.ts';
 import { byResource, operatorReads, operatorWrites } from '../harness/operator-writes.ts';
 import { parseSamples, type Sample } from '../harness/prometheus.ts';
-import { bareClientRun, bareOperatorWorkRun } from './scale/bare-client.ts';
+import { bareClientRun, bareOperatorWorkRun, controlPlaneBody } from './scale/bare-client.ts';
 import { startCoderCallCounter } from './scale/coder-call-counter.ts';
 import { inParallel } from './scale/pool.ts';
 import { peakRssMiB, rssMiB } from './scale/process-stats.ts';
@@ -31,9 +32,9 @@ const bareConcurrency = Number(process.env.BARE_CONCURRENCY ?? 32);
 const namespaces = ['scale-0', 'scale-1', 'scale-2', 'scale-3'];
 const bareNamespaces = ['bare-0', 'bare-1', 'bare-2', 'bare-3'];
 const workNamespaces = ['work-0', 'work-1', 'work-2', 'work-3'];
-/** The operator's --max-concurrent-reconciles default, and how many control planes the bench creates at once. */
-const reconcileConcurrency = 10;
+/** How many control planes the bench creates at once; the operator's baseline works as many at once as it reconciles. */
 const createConcurrency = 50;
+const reconcileConcurrency = defaultConcurrentReconciles;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const objects = (spaces: string[]) => Array.from({ length: n }, (_, i) => ({ namespace: spaces[i % spaces.length]!, name: `cp-${i}` }));
 
@@ -76,14 +77,7 @@ try {
   const t0 = performance.now();
   await inParallel(n, createConcurrency, async (i) => {
     const { namespace, name } = objects(namespaces)[i]!;
-    await admin.json('POST', collectionPath(coderControlPlaneResource, namespace), {
-      body: {
-        apiVersion: 'coder.com/v1alpha1',
-        kind: 'CoderControlPlane',
-        metadata: { name, namespace },
-        spec: { operatorAccess: { disabled: true } },
-      },
-    });
+    await admin.json('POST', collectionPath(coderControlPlaneResource, namespace), { body: controlPlaneBody(namespace, name) });
   });
   // A progress line every 30 s on stderr: at --n=5000 the run takes long and the figures print only at the end.
   let lastProgress = performance.now();

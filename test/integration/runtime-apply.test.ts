@@ -72,7 +72,7 @@ describe('Applier on a real API server', () => {
     assert.deepEqual((await live()).data, before.data);
   });
 
-  it('applies a child the cache has not seen by its create, reads only on a 409, and leaves a foreign one alone', async () => {
+  it('applies a child the cache has not seen, through the 409 when it exists already, and leaves a foreign one alone', async () => {
     const writer = new Writer(new KubeHttp(cp.adminConfig()));
     const ours = (obj: V1ConfigMap) => obj.metadata?.labels?.owner === 'us';
     const mine = (name: string, data: Record<string, string>): V1ConfigMap => ({

@@ -13,8 +13,8 @@ import type { KubeHttp } from '../../../src/runtime/kube-http.ts';
 import { builtinResources, collectionPath, objectPath } from '../../../src/runtime/resource.ts';
 import { inParallel } from './pool.ts';
 
-/** The bench's control plane (operator access off), as the operator run creates it. */
-const controlPlaneBody = (namespace: string, name: string) => ({
+/** The bench's control plane (operator access off), in the operator run and both baselines. */
+export const controlPlaneBody = (namespace: string, name: string) => ({
   apiVersion: 'coder.com/v1alpha1',
   kind: 'CoderControlPlane',
   metadata: { name, namespace },
