@@ -423,6 +423,10 @@ export interface CoderControlPlaneStatus {
    */
   operatorAccessReady?: boolean;
   /**
+   * The Coder role the operator user holds while operator access is ready: owner while the license or an object that calls an owner-only Coder API through this control plane needs it (CoderWorkspaceProxy, CoderTemplateTest and the AI kinds), otherwise organization-admin in every organization. Written after Coder holds the role; those kinds wait (OperatorAccessNotReady) until it says owner.
+   */
+  operatorRole?: 'owner' | 'organization-admin';
+  /**
    * The Secret that holds the operator token (key `token`). Unset while operator access is not ready, is disabled, or the Secret is not owned by this control plane.
    */
   operatorTokenSecretRef?: SecretKeySelector;

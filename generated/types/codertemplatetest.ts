@@ -178,7 +178,7 @@ export const CoderTemplateTestConditions = {
       Initializing: 'Initializing',
       /** False. Waiting. The control plane is missing, being deleted, or has no usable status.url. */
       ControlPlaneNotReady: 'ControlPlaneNotReady',
-      /** False. Waiting. The control plane's operator access is not ready, or its token Secret holds no token. */
+      /** False. Waiting. The control plane's operator access is not ready, its token Secret holds no token, or its operator user is not yet the Coder owner a template test needs (status.operatorRole). */
       OperatorAccessNotReady: 'OperatorAccessNotReady',
       /** False. Waiting. The control plane has no valid spec.templateTests.ownerUserID. */
       OwnerNotConfigured: 'OwnerNotConfigured',
@@ -262,7 +262,7 @@ export const CoderTemplateTestConditions = {
       Initializing: 'Initializing',
       /** True. Waiting. The control plane is missing, being deleted, or has no usable status.url. */
       ControlPlaneNotReady: 'ControlPlaneNotReady',
-      /** True. Waiting. The control plane's operator access is not ready, or its token Secret holds no token. */
+      /** True. Waiting. The control plane's operator access is not ready, its token Secret holds no token, or its operator user is not yet the Coder owner a template test needs (status.operatorRole). */
       OperatorAccessNotReady: 'OperatorAccessNotReady',
       /** True. Waiting. The control plane has no valid spec.templateTests.ownerUserID. */
       OwnerNotConfigured: 'OwnerNotConfigured',
@@ -346,7 +346,7 @@ export const CoderTemplateTestConditions = {
       Initializing: 'Initializing',
       /** False. Waiting. The control plane is missing, being deleted, or has no usable status.url. */
       ControlPlaneNotReady: 'ControlPlaneNotReady',
-      /** False. Waiting. The control plane's operator access is not ready, or its token Secret holds no token. */
+      /** False. Waiting. The control plane's operator access is not ready, its token Secret holds no token, or its operator user is not yet the Coder owner a template test needs (status.operatorRole). */
       OperatorAccessNotReady: 'OperatorAccessNotReady',
       /** False. Waiting. The control plane has no valid spec.templateTests.ownerUserID. */
       OwnerNotConfigured: 'OwnerNotConfigured',

@@ -238,7 +238,7 @@ export const CoderWorkspaceProxyConditions = {
     reasons: {
       /** True. The operator token of the control plane was read. */
       OperatorAccessReady: 'OperatorAccessReady',
-      /** False. The control plane has no operator access (spec.operatorAccess.disabled, a token Secret it does not own, or a bootstrap that has not finished); the message says which. Retried every 30 s and when the control plane changes. */
+      /** False. The control plane has no operator access (spec.operatorAccess.disabled, a token Secret it does not own, or a bootstrap that has not finished), or its operator user is not yet the Coder owner a proxy needs (status.operatorRole); the message says which. Retried every 30 s and when the control plane changes. */
       OperatorAccessNotReady: 'OperatorAccessNotReady',
     },
   },

@@ -66,7 +66,7 @@ export const ControlPlaneReadyCondition = {
     ControlPlaneAvailable: 'ControlPlaneAvailable',
     /** False. The control plane does not exist in this namespace, is being deleted, or has no status.url yet; retried every 30 s. */
     ControlPlaneUnavailable: 'ControlPlaneUnavailable',
-    /** False. The control plane has no operator access (status.operatorAccessReady is not true, status.operatorTokenSecretRef is missing, or its token Secret or key is missing or empty); retried every 30 s. */
+    /** False. The control plane has no operator access (status.operatorAccessReady is not true, status.operatorTokenSecretRef is missing, or its token Secret or key is missing or empty), or its operator user is not yet the Coder owner these kinds need (status.operatorRole); retried every 30 s and whenever the control plane changes. */
     OperatorAccessNotReady: 'OperatorAccessNotReady',
     /** False. The call to GET /api/v2/buildinfo failed (connection error, timeout, TLS error or a non-Coder answer); retried with backoff. */
     CoderUnreachable: 'CoderUnreachable',

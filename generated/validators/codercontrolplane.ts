@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 
 "use strict";
 export const matchesSchema = validate21;
-const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"$ref":"#/$defs/d0"},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"envFrom":{"type":"array","items":{"type":"object","properties":{"configMapRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}},"prefix":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"database":{"type":"object","required":["connectionSecretRef"],"properties":{"connectionSecretRef":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"operatorAccess":{"type":"object","properties":{"disabled":{"type":"boolean"},"generatedTokenSecretName":{"type":"string"}}},"licenseSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"serviceAccount":{"type":"object","properties":{"disableCreate":{"type":"boolean"},"name":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"labels":{"type":"object","additionalProperties":{"type":"string"}}}},"rbac":{"type":"object","properties":{"workspacePerms":{"type":"boolean"},"enableDeployments":{"type":"boolean"},"extraRules":{"type":"array","items":{"type":"object","required":["verbs"],"properties":{"apiGroups":{"type":"array","items":{"type":"string"}},"nonResourceURLs":{"type":"array","items":{"type":"string"}},"resourceNames":{"type":"array","items":{"type":"string"}},"resources":{"type":"array","items":{"type":"string"}},"verbs":{"type":"array","items":{"type":"string"}}}}},"workspaceNamespaces":{"type":"array","items":{"type":"string"}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"securityContext":{"type":"object","properties":{"allowPrivilegeEscalation":{"type":"boolean"},"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"capabilities":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}},"drop":{"type":"array","items":{"type":"string"}}}},"privileged":{"type":"boolean"},"procMount":{"type":"string"},"readOnlyRootFilesystem":{"type":"boolean"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"podSecurityContext":{"type":"object","properties":{"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"fsGroup":{"type":"integer","format":"int64"},"fsGroupChangePolicy":{"type":"string"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxChangePolicy":{"type":"string"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"supplementalGroups":{"type":"array","items":{"type":"integer","format":"int64"}},"supplementalGroupsPolicy":{"type":"string"},"sysctls":{"type":"array","items":{"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"tls":{"type":"object","properties":{"secretNames":{"type":"array","items":{"type":"string"}}}},"readinessProbe":{"$ref":"#/$defs/d1"},"livenessProbe":{"$ref":"#/$defs/d1"},"envUseClusterAccessURL":{"type":"boolean"},"expose":{"type":"object","properties":{"ingress":{"type":"object","required":["host"],"properties":{"host":{"type":"string"},"className":{"type":"string"},"wildcardHost":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"tls":{"type":"object","properties":{"secretName":{"type":"string"},"wildcardSecretName":{"type":"string"}}}}},"gateway":{"type":"object","required":["host","parentRefs"],"properties":{"host":{"type":"string"},"wildcardHost":{"type":"string"},"parentRefs":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"sectionName":{"type":"string"}}}}}}}},"volumes":{"type":"array","items":{"type":"object","required":["name"],"properties":{"awsElasticBlockStore":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"azureDisk":{"type":"object","required":["diskName","diskURI"],"properties":{"cachingMode":{"type":"string"},"diskName":{"type":"string"},"diskURI":{"type":"string"},"fsType":{"type":"string"},"kind":{"type":"string"},"readOnly":{"type":"boolean"}}},"azureFile":{"type":"object","required":["secretName","shareName"],"properties":{"readOnly":{"type":"boolean"},"secretName":{"type":"string"},"shareName":{"type":"string"}}},"cephfs":{"type":"object","required":["monitors"],"properties":{"monitors":{"type":"array","items":{"type":"string"}},"path":{"type":"string"},"readOnly":{"type":"boolean"},"secretFile":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"cinder":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeID":{"type":"string"}}},"configMap":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"csi":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"nodePublishSecretRef":{"type":"object","properties":{"name":{"type":"string"}}},"readOnly":{"type":"boolean"},"volumeAttributes":{"type":"object","additionalProperties":{"type":"string"}}}},"downwardAPI":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"$ref":"#/$defs/d3"}}},"emptyDir":{"type":"object","properties":{"medium":{"type":"string"},"sizeLimit":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}},"ephemeral":{"type":"object","properties":{"volumeClaimTemplate":{"type":"object","required":["spec"],"properties":{"metadata":{"type":"object","properties":{"annotations":{"type":"object","additionalProperties":{"type":"string"}},"creationTimestamp":{"type":"string","format":"date-time"},"deletionGracePeriodSeconds":{"type":"integer","format":"int64"},"deletionTimestamp":{"type":"string","format":"date-time"},"finalizers":{"type":"array","items":{"type":"string"}},"generateName":{"type":"string"},"generation":{"type":"integer","format":"int64"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"managedFields":{"type":"array","items":{"type":"object","properties":{"apiVersion":{"type":"string"},"fieldsType":{"type":"string"},"fieldsV1":{"type":"object"},"manager":{"type":"string"},"operation":{"type":"string"},"subresource":{"type":"string"},"time":{"type":"string","format":"date-time"}}}},"name":{"type":"string"},"namespace":{"type":"string"},"ownerReferences":{"type":"array","items":{"type":"object","required":["apiVersion","kind","name","uid"],"properties":{"apiVersion":{"type":"string"},"blockOwnerDeletion":{"type":"boolean"},"controller":{"type":"boolean"},"kind":{"type":"string"},"name":{"type":"string"},"uid":{"type":"string"}}}},"resourceVersion":{"type":"string"},"selfLink":{"type":"string"},"uid":{"type":"string"}}},"spec":{"type":"object","properties":{"accessModes":{"type":"array","items":{"type":"string"}},"dataSource":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"}}},"dataSourceRef":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"},"namespace":{"type":"string"}}},"resources":{"type":"object","properties":{"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"selector":{"$ref":"#/$defs/d4"},"storageClassName":{"type":"string"},"volumeAttributesClassName":{"type":"string"},"volumeMode":{"type":"string"},"volumeName":{"type":"string"}}}}}}},"fc":{"type":"object","properties":{"fsType":{"type":"string"},"lun":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"targetWWNs":{"type":"array","items":{"type":"string"}},"wwids":{"type":"array","items":{"type":"string"}}}},"flexVolume":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"options":{"type":"object","additionalProperties":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}}}},"flocker":{"type":"object","properties":{"datasetName":{"type":"string"},"datasetUUID":{"type":"string"}}},"gcePersistentDisk":{"type":"object","required":["pdName"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"pdName":{"type":"string"},"readOnly":{"type":"boolean"}}},"gitRepo":{"type":"object","required":["repository"],"properties":{"directory":{"type":"string"},"repository":{"type":"string"},"revision":{"type":"string"}}},"glusterfs":{"type":"object","required":["endpoints","path"],"properties":{"endpoints":{"type":"string"},"path":{"type":"string"},"readOnly":{"type":"boolean"}}},"hostPath":{"type":"object","required":["path"],"properties":{"path":{"type":"string"},"type":{"type":"string"}}},"image":{"type":"object","properties":{"pullPolicy":{"type":"string"},"reference":{"type":"string"}}},"iscsi":{"type":"object","required":["targetPortal","iqn","lun"],"properties":{"chapAuthDiscovery":{"type":"boolean"},"chapAuthSession":{"type":"boolean"},"fsType":{"type":"string"},"initiatorName":{"type":"string"},"iqn":{"type":"string"},"iscsiInterface":{"type":"string"},"lun":{"type":"integer","format":"int32"},"portals":{"type":"array","items":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"targetPortal":{"type":"string"}}},"name":{"type":"string"},"nfs":{"type":"object","required":["server","path"],"properties":{"path":{"type":"string"},"readOnly":{"type":"boolean"},"server":{"type":"string"}}},"persistentVolumeClaim":{"type":"object","required":["claimName"],"properties":{"claimName":{"type":"string"},"readOnly":{"type":"boolean"}}},"photonPersistentDisk":{"type":"object","required":["pdID"],"properties":{"fsType":{"type":"string"},"pdID":{"type":"string"}}},"portworxVolume":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"projected":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"sources":{"type":"array","items":{"type":"object","properties":{"clusterTrustBundle":{"type":"object","required":["path"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"name":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"signerName":{"type":"string"}}},"configMap":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"downwardAPI":{"type":"object","properties":{"items":{"$ref":"#/$defs/d3"}}},"podCertificate":{"type":"object","required":["signerName","keyType"],"properties":{"certificateChainPath":{"type":"string"},"credentialBundlePath":{"type":"string"},"keyPath":{"type":"string"},"keyType":{"type":"string"},"maxExpirationSeconds":{"type":"integer","format":"int32"},"signerName":{"type":"string"},"userAnnotations":{"type":"object","additionalProperties":{"type":"string"}}}},"secret":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"serviceAccountToken":{"type":"object","required":["path"],"properties":{"audience":{"type":"string"},"expirationSeconds":{"type":"integer","format":"int64"},"path":{"type":"string"}}}}}}}},"quobyte":{"type":"object","required":["registry","volume"],"properties":{"group":{"type":"string"},"readOnly":{"type":"boolean"},"registry":{"type":"string"},"tenant":{"type":"string"},"user":{"type":"string"},"volume":{"type":"string"}}},"rbd":{"type":"object","required":["monitors","image"],"properties":{"fsType":{"type":"string"},"image":{"type":"string"},"keyring":{"type":"string"},"monitors":{"type":"array","items":{"type":"string"}},"pool":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"scaleIO":{"type":"object","required":["gateway","system","secretRef"],"properties":{"fsType":{"type":"string"},"gateway":{"type":"string"},"protectionDomain":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"sslEnabled":{"type":"boolean"},"storageMode":{"type":"string"},"storagePool":{"type":"string"},"system":{"type":"string"},"volumeName":{"type":"string"}}},"secret":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"optional":{"type":"boolean"},"secretName":{"type":"string"}}},"storageos":{"type":"object","properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeName":{"type":"string"},"volumeNamespace":{"type":"string"}}},"vsphereVolume":{"type":"object","required":["volumePath"],"properties":{"fsType":{"type":"string"},"storagePolicyID":{"type":"string"},"storagePolicyName":{"type":"string"},"volumePath":{"type":"string"}}}}}},"volumeMounts":{"type":"array","items":{"type":"object","required":["name","mountPath"],"properties":{"mountPath":{"type":"string"},"mountPropagation":{"type":"string"},"name":{"type":"string"},"readOnly":{"type":"boolean"},"recursiveReadOnly":{"type":"string"},"subPath":{"type":"string"},"subPathExpr":{"type":"string"}}}},"certs":{"type":"object","properties":{"secrets":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string"},"key":{"type":"string"},"operator":{"type":"string"},"tolerationSeconds":{"type":"integer","format":"int64"},"value":{"type":"string"}}}},"affinity":{"type":"object","properties":{"nodeAffinity":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"type":"array","items":{"type":"object","required":["weight","preference"],"properties":{"preference":{"$ref":"#/$defs/d5"},"weight":{"type":"integer","format":"int32"}}}},"requiredDuringSchedulingIgnoredDuringExecution":{"type":"object","required":["nodeSelectorTerms"],"properties":{"nodeSelectorTerms":{"type":"array","items":{"$ref":"#/$defs/d5"}}}}}},"podAffinity":{"$ref":"#/$defs/d10"},"podAntiAffinity":{"$ref":"#/$defs/d10"}}},"topologySpreadConstraints":{"type":"array","items":{"type":"object","required":["maxSkew","topologyKey","whenUnsatisfiable"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"maxSkew":{"type":"integer","format":"int32"},"minDomains":{"type":"integer","format":"int32"},"nodeAffinityPolicy":{"type":"string"},"nodeTaintsPolicy":{"type":"string"},"topologyKey":{"type":"string"},"whenUnsatisfiable":{"type":"string"}}}},"templateTests":{"type":"object","properties":{"ownerUserID":{"type":"string","format":"uuid","maxLength":36},"allowRetain":{"type":"boolean"}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"url":{"type":"string"},"phase":{"type":"string","enum":["Pending","Ready"]},"operatorAccessReady":{"type":"boolean"},"operatorTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"operatorTokenSecretUID":{"type":"string"},"licenseLastApplied":{"type":"string","format":"date-time"},"licenseLastAppliedHash":{"type":"string"},"licenseRejectedHash":{"type":"string"},"licenseTier":{"type":"string","enum":["none","trial","enterprise","premium","unknown"]},"entitlementsLastChecked":{"type":"string","format":"date-time"},"externalProvisionerDaemonsEntitlement":{"type":"string","enum":["entitled","grace_period","not_entitled","unknown"]},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{"d0":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"d1":{"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32"},"periodSeconds":{"type":"integer","format":"int32"},"timeoutSeconds":{"type":"integer","format":"int32"},"successThreshold":{"type":"integer","format":"int32"},"failureThreshold":{"type":"integer","format":"int32"}}},"d2":{"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"$ref":"#/$defs/d0"}}},"d3":{"type":"array","items":{"$ref":"#/$defs/d2"}},"d4":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}},"d5":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}},"d6":{"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d4"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}},"d7":{"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d6"},"weight":{"type":"integer","format":"int32"}}},"d8":{"type":"array","items":{"$ref":"#/$defs/d7"}},"d9":{"type":"array","items":{"$ref":"#/$defs/d6"}},"d10":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d9"}}}}};
+const schema6 = {"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer","format":"int32"},"service":{"type":"object","properties":{"type":{"type":"string"},"port":{"type":"integer","format":"int32"},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"extraArgs":{"type":"array","items":{"type":"string"}},"extraEnv":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"},"valueFrom":{"type":"object","properties":{"configMapKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}},"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"fileKeyRef":{"type":"object","required":["volumeName","path","key"],"properties":{"key":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"volumeName":{"type":"string"}}},"resourceFieldRef":{"$ref":"#/$defs/d0"},"secretKeyRef":{"type":"object","required":["key"],"properties":{"key":{"type":"string"},"name":{"type":"string"},"optional":{"type":"boolean"}}}}}}}},"envFrom":{"type":"array","items":{"type":"object","properties":{"configMapRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}},"prefix":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"},"optional":{"type":"boolean"}}}}}},"imagePullSecrets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}},"database":{"type":"object","required":["connectionSecretRef"],"properties":{"connectionSecretRef":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}},"operatorAccess":{"type":"object","properties":{"disabled":{"type":"boolean"},"generatedTokenSecretName":{"type":"string"}}},"licenseSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"serviceAccount":{"type":"object","properties":{"disableCreate":{"type":"boolean"},"name":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"labels":{"type":"object","additionalProperties":{"type":"string"}}}},"rbac":{"type":"object","properties":{"workspacePerms":{"type":"boolean"},"enableDeployments":{"type":"boolean"},"extraRules":{"type":"array","items":{"type":"object","required":["verbs"],"properties":{"apiGroups":{"type":"array","items":{"type":"string"}},"nonResourceURLs":{"type":"array","items":{"type":"string"}},"resourceNames":{"type":"array","items":{"type":"string"}},"resources":{"type":"array","items":{"type":"string"}},"verbs":{"type":"array","items":{"type":"string"}}}}},"workspaceNamespaces":{"type":"array","items":{"type":"string"}}}},"resources":{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"request":{"type":"string"}}}},"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"securityContext":{"type":"object","properties":{"allowPrivilegeEscalation":{"type":"boolean"},"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"capabilities":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}},"drop":{"type":"array","items":{"type":"string"}}}},"privileged":{"type":"boolean"},"procMount":{"type":"string"},"readOnlyRootFilesystem":{"type":"boolean"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"podSecurityContext":{"type":"object","properties":{"appArmorProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"fsGroup":{"type":"integer","format":"int64"},"fsGroupChangePolicy":{"type":"string"},"runAsGroup":{"type":"integer","format":"int64"},"runAsNonRoot":{"type":"boolean"},"runAsUser":{"type":"integer","format":"int64"},"seLinuxChangePolicy":{"type":"string"},"seLinuxOptions":{"type":"object","properties":{"level":{"type":"string"},"role":{"type":"string"},"type":{"type":"string"},"user":{"type":"string"}}},"seccompProfile":{"type":"object","required":["type"],"properties":{"localhostProfile":{"type":"string"},"type":{"type":"string"}}},"supplementalGroups":{"type":"array","items":{"type":"integer","format":"int64"}},"supplementalGroupsPolicy":{"type":"string"},"sysctls":{"type":"array","items":{"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}},"windowsOptions":{"type":"object","properties":{"gmsaCredentialSpec":{"type":"string"},"gmsaCredentialSpecName":{"type":"string"},"hostProcess":{"type":"boolean"},"runAsUserName":{"type":"string"}}}}},"tls":{"type":"object","properties":{"secretNames":{"type":"array","items":{"type":"string"}}}},"readinessProbe":{"$ref":"#/$defs/d1"},"livenessProbe":{"$ref":"#/$defs/d1"},"envUseClusterAccessURL":{"type":"boolean"},"expose":{"type":"object","properties":{"ingress":{"type":"object","required":["host"],"properties":{"host":{"type":"string"},"className":{"type":"string"},"wildcardHost":{"type":"string"},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"tls":{"type":"object","properties":{"secretName":{"type":"string"},"wildcardSecretName":{"type":"string"}}}}},"gateway":{"type":"object","required":["host","parentRefs"],"properties":{"host":{"type":"string"},"wildcardHost":{"type":"string"},"parentRefs":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"sectionName":{"type":"string"}}}}}}}},"volumes":{"type":"array","items":{"type":"object","required":["name"],"properties":{"awsElasticBlockStore":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"azureDisk":{"type":"object","required":["diskName","diskURI"],"properties":{"cachingMode":{"type":"string"},"diskName":{"type":"string"},"diskURI":{"type":"string"},"fsType":{"type":"string"},"kind":{"type":"string"},"readOnly":{"type":"boolean"}}},"azureFile":{"type":"object","required":["secretName","shareName"],"properties":{"readOnly":{"type":"boolean"},"secretName":{"type":"string"},"shareName":{"type":"string"}}},"cephfs":{"type":"object","required":["monitors"],"properties":{"monitors":{"type":"array","items":{"type":"string"}},"path":{"type":"string"},"readOnly":{"type":"boolean"},"secretFile":{"type":"string"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"cinder":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeID":{"type":"string"}}},"configMap":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"csi":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"nodePublishSecretRef":{"type":"object","properties":{"name":{"type":"string"}}},"readOnly":{"type":"boolean"},"volumeAttributes":{"type":"object","additionalProperties":{"type":"string"}}}},"downwardAPI":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"$ref":"#/$defs/d3"}}},"emptyDir":{"type":"object","properties":{"medium":{"type":"string"},"sizeLimit":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}},"ephemeral":{"type":"object","properties":{"volumeClaimTemplate":{"type":"object","required":["spec"],"properties":{"metadata":{"type":"object","properties":{"annotations":{"type":"object","additionalProperties":{"type":"string"}},"creationTimestamp":{"type":"string","format":"date-time"},"deletionGracePeriodSeconds":{"type":"integer","format":"int64"},"deletionTimestamp":{"type":"string","format":"date-time"},"finalizers":{"type":"array","items":{"type":"string"}},"generateName":{"type":"string"},"generation":{"type":"integer","format":"int64"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"managedFields":{"type":"array","items":{"type":"object","properties":{"apiVersion":{"type":"string"},"fieldsType":{"type":"string"},"fieldsV1":{"type":"object"},"manager":{"type":"string"},"operation":{"type":"string"},"subresource":{"type":"string"},"time":{"type":"string","format":"date-time"}}}},"name":{"type":"string"},"namespace":{"type":"string"},"ownerReferences":{"type":"array","items":{"type":"object","required":["apiVersion","kind","name","uid"],"properties":{"apiVersion":{"type":"string"},"blockOwnerDeletion":{"type":"boolean"},"controller":{"type":"boolean"},"kind":{"type":"string"},"name":{"type":"string"},"uid":{"type":"string"}}}},"resourceVersion":{"type":"string"},"selfLink":{"type":"string"},"uid":{"type":"string"}}},"spec":{"type":"object","properties":{"accessModes":{"type":"array","items":{"type":"string"}},"dataSource":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"}}},"dataSourceRef":{"type":"object","required":["kind","name"],"properties":{"apiGroup":{"type":"string"},"kind":{"type":"string"},"name":{"type":"string"},"namespace":{"type":"string"}}},"resources":{"type":"object","properties":{"limits":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}},"requests":{"type":"object","additionalProperties":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]}}}},"selector":{"$ref":"#/$defs/d4"},"storageClassName":{"type":"string"},"volumeAttributesClassName":{"type":"string"},"volumeMode":{"type":"string"},"volumeName":{"type":"string"}}}}}}},"fc":{"type":"object","properties":{"fsType":{"type":"string"},"lun":{"type":"integer","format":"int32"},"readOnly":{"type":"boolean"},"targetWWNs":{"type":"array","items":{"type":"string"}},"wwids":{"type":"array","items":{"type":"string"}}}},"flexVolume":{"type":"object","required":["driver"],"properties":{"driver":{"type":"string"},"fsType":{"type":"string"},"options":{"type":"object","additionalProperties":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}}}},"flocker":{"type":"object","properties":{"datasetName":{"type":"string"},"datasetUUID":{"type":"string"}}},"gcePersistentDisk":{"type":"object","required":["pdName"],"properties":{"fsType":{"type":"string"},"partition":{"type":"integer","format":"int32"},"pdName":{"type":"string"},"readOnly":{"type":"boolean"}}},"gitRepo":{"type":"object","required":["repository"],"properties":{"directory":{"type":"string"},"repository":{"type":"string"},"revision":{"type":"string"}}},"glusterfs":{"type":"object","required":["endpoints","path"],"properties":{"endpoints":{"type":"string"},"path":{"type":"string"},"readOnly":{"type":"boolean"}}},"hostPath":{"type":"object","required":["path"],"properties":{"path":{"type":"string"},"type":{"type":"string"}}},"image":{"type":"object","properties":{"pullPolicy":{"type":"string"},"reference":{"type":"string"}}},"iscsi":{"type":"object","required":["targetPortal","iqn","lun"],"properties":{"chapAuthDiscovery":{"type":"boolean"},"chapAuthSession":{"type":"boolean"},"fsType":{"type":"string"},"initiatorName":{"type":"string"},"iqn":{"type":"string"},"iscsiInterface":{"type":"string"},"lun":{"type":"integer","format":"int32"},"portals":{"type":"array","items":{"type":"string"}},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"targetPortal":{"type":"string"}}},"name":{"type":"string"},"nfs":{"type":"object","required":["server","path"],"properties":{"path":{"type":"string"},"readOnly":{"type":"boolean"},"server":{"type":"string"}}},"persistentVolumeClaim":{"type":"object","required":["claimName"],"properties":{"claimName":{"type":"string"},"readOnly":{"type":"boolean"}}},"photonPersistentDisk":{"type":"object","required":["pdID"],"properties":{"fsType":{"type":"string"},"pdID":{"type":"string"}}},"portworxVolume":{"type":"object","required":["volumeID"],"properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"volumeID":{"type":"string"}}},"projected":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"sources":{"type":"array","items":{"type":"object","properties":{"clusterTrustBundle":{"type":"object","required":["path"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"name":{"type":"string"},"optional":{"type":"boolean"},"path":{"type":"string"},"signerName":{"type":"string"}}},"configMap":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"downwardAPI":{"type":"object","properties":{"items":{"$ref":"#/$defs/d3"}}},"podCertificate":{"type":"object","required":["signerName","keyType"],"properties":{"certificateChainPath":{"type":"string"},"credentialBundlePath":{"type":"string"},"keyPath":{"type":"string"},"keyType":{"type":"string"},"maxExpirationSeconds":{"type":"integer","format":"int32"},"signerName":{"type":"string"},"userAnnotations":{"type":"object","additionalProperties":{"type":"string"}}}},"secret":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"name":{"type":"string"},"optional":{"type":"boolean"}}},"serviceAccountToken":{"type":"object","required":["path"],"properties":{"audience":{"type":"string"},"expirationSeconds":{"type":"integer","format":"int64"},"path":{"type":"string"}}}}}}}},"quobyte":{"type":"object","required":["registry","volume"],"properties":{"group":{"type":"string"},"readOnly":{"type":"boolean"},"registry":{"type":"string"},"tenant":{"type":"string"},"user":{"type":"string"},"volume":{"type":"string"}}},"rbd":{"type":"object","required":["monitors","image"],"properties":{"fsType":{"type":"string"},"image":{"type":"string"},"keyring":{"type":"string"},"monitors":{"type":"array","items":{"type":"string"}},"pool":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"user":{"type":"string"}}},"scaleIO":{"type":"object","required":["gateway","system","secretRef"],"properties":{"fsType":{"type":"string"},"gateway":{"type":"string"},"protectionDomain":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"sslEnabled":{"type":"boolean"},"storageMode":{"type":"string"},"storagePool":{"type":"string"},"system":{"type":"string"},"volumeName":{"type":"string"}}},"secret":{"type":"object","properties":{"defaultMode":{"type":"integer","format":"int32"},"items":{"type":"array","items":{"type":"object","required":["key","path"],"properties":{"key":{"type":"string"},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"}}}},"optional":{"type":"boolean"},"secretName":{"type":"string"}}},"storageos":{"type":"object","properties":{"fsType":{"type":"string"},"readOnly":{"type":"boolean"},"secretRef":{"type":"object","properties":{"name":{"type":"string"}}},"volumeName":{"type":"string"},"volumeNamespace":{"type":"string"}}},"vsphereVolume":{"type":"object","required":["volumePath"],"properties":{"fsType":{"type":"string"},"storagePolicyID":{"type":"string"},"storagePolicyName":{"type":"string"},"volumePath":{"type":"string"}}}}}},"volumeMounts":{"type":"array","items":{"type":"object","required":["name","mountPath"],"properties":{"mountPath":{"type":"string"},"mountPropagation":{"type":"string"},"name":{"type":"string"},"readOnly":{"type":"boolean"},"recursiveReadOnly":{"type":"string"},"subPath":{"type":"string"},"subPathExpr":{"type":"string"}}}},"certs":{"type":"object","properties":{"secrets":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}}}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string"},"key":{"type":"string"},"operator":{"type":"string"},"tolerationSeconds":{"type":"integer","format":"int64"},"value":{"type":"string"}}}},"affinity":{"type":"object","properties":{"nodeAffinity":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"type":"array","items":{"type":"object","required":["weight","preference"],"properties":{"preference":{"$ref":"#/$defs/d5"},"weight":{"type":"integer","format":"int32"}}}},"requiredDuringSchedulingIgnoredDuringExecution":{"type":"object","required":["nodeSelectorTerms"],"properties":{"nodeSelectorTerms":{"type":"array","items":{"$ref":"#/$defs/d5"}}}}}},"podAffinity":{"$ref":"#/$defs/d10"},"podAntiAffinity":{"$ref":"#/$defs/d10"}}},"topologySpreadConstraints":{"type":"array","items":{"type":"object","required":["maxSkew","topologyKey","whenUnsatisfiable"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"maxSkew":{"type":"integer","format":"int32"},"minDomains":{"type":"integer","format":"int32"},"nodeAffinityPolicy":{"type":"string"},"nodeTaintsPolicy":{"type":"string"},"topologyKey":{"type":"string"},"whenUnsatisfiable":{"type":"string"}}}},"templateTests":{"type":"object","properties":{"ownerUserID":{"type":"string","format":"uuid","maxLength":36},"allowRetain":{"type":"boolean"}}}}},"status":{"type":"object","properties":{"observedGeneration":{"type":"integer","format":"int64"},"readyReplicas":{"type":"integer","format":"int32"},"url":{"type":"string"},"phase":{"type":"string","enum":["Pending","Ready"]},"operatorAccessReady":{"type":"boolean"},"operatorRole":{"type":"string","enum":["owner","organization-admin"]},"operatorTokenSecretRef":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"key":{"type":"string"}}},"operatorTokenSecretUID":{"type":"string"},"licenseLastApplied":{"type":"string","format":"date-time"},"licenseLastAppliedHash":{"type":"string"},"licenseRejectedHash":{"type":"string"},"licenseTier":{"type":"string","enum":["none","trial","enterprise","premium","unknown"]},"entitlementsLastChecked":{"type":"string","format":"date-time"},"externalProvisionerDaemonsEntitlement":{"type":"string","enum":["entitled","grace_period","not_entitled","unknown"]},"conditions":{"type":"array","items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],"properties":{"type":{"type":"string","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$","maxLength":316},"status":{"type":"string","enum":["True","False","Unknown"]},"observedGeneration":{"type":"integer","format":"int64","minimum":0},"lastTransitionTime":{"type":"string","format":"date-time"},"reason":{"type":"string","pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$","minLength":1,"maxLength":1024},"message":{"type":"string","maxLength":32768}}}}}}},"$defs":{"d0":{"type":"object","required":["resource"],"properties":{"containerName":{"type":"string"},"divisor":{"type":["integer","string"],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","anyOf":[{"type":"integer"},{"type":"string"}]},"resource":{"type":"string"}}},"d1":{"type":"object","properties":{"enabled":{"type":"boolean"},"initialDelaySeconds":{"type":"integer","format":"int32"},"periodSeconds":{"type":"integer","format":"int32"},"timeoutSeconds":{"type":"integer","format":"int32"},"successThreshold":{"type":"integer","format":"int32"},"failureThreshold":{"type":"integer","format":"int32"}}},"d2":{"type":"object","required":["path"],"properties":{"fieldRef":{"type":"object","required":["fieldPath"],"properties":{"apiVersion":{"type":"string"},"fieldPath":{"type":"string"}}},"mode":{"type":"integer","format":"int32"},"path":{"type":"string"},"resourceFieldRef":{"$ref":"#/$defs/d0"}}},"d3":{"type":"array","items":{"$ref":"#/$defs/d2"}},"d4":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchLabels":{"type":"object","additionalProperties":{"type":"string"}}}},"d5":{"type":"object","properties":{"matchExpressions":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}},"matchFields":{"type":"array","items":{"type":"object","required":["key","operator"],"properties":{"key":{"type":"string"},"operator":{"type":"string"},"values":{"type":"array","items":{"type":"string"}}}}}}},"d6":{"type":"object","required":["topologyKey"],"properties":{"labelSelector":{"$ref":"#/$defs/d4"},"matchLabelKeys":{"type":"array","items":{"type":"string"}},"mismatchLabelKeys":{"type":"array","items":{"type":"string"}},"namespaceSelector":{"$ref":"#/$defs/d4"},"namespaces":{"type":"array","items":{"type":"string"}},"topologyKey":{"type":"string"}}},"d7":{"type":"object","required":["weight","podAffinityTerm"],"properties":{"podAffinityTerm":{"$ref":"#/$defs/d6"},"weight":{"type":"integer","format":"int32"}}},"d8":{"type":"array","items":{"$ref":"#/$defs/d7"}},"d9":{"type":"array","items":{"$ref":"#/$defs/d6"}},"d10":{"type":"object","properties":{"preferredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d8"},"requiredDuringSchedulingIgnoredDuringExecution":{"$ref":"#/$defs/d9"}}}}};
 const formats0 = kubeFormats.int32;
 const formats4 = kubeFormats.int64;
 const formats36 = kubeFormats["date-time"];
@@ -9232,11 +9232,10 @@ vErrors.push(err628);
 errors++;
 }
 }
-if(data494.operatorTokenSecretRef !== undefined){
-let data500 = data494.operatorTokenSecretRef;
-if(data500 && typeof data500 == "object" && !Array.isArray(data500)){
-if(data500.name === undefined){
-const err629 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
+if(data494.operatorRole !== undefined){
+let data500 = data494.operatorRole;
+if(typeof data500 !== "string"){
+const err629 = {instancePath:instancePath+"/status/operatorRole",schemaPath:"#/properties/status/properties/operatorRole/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err629];
 }
@@ -9245,9 +9244,8 @@ vErrors.push(err629);
 }
 errors++;
 }
-if(data500.name !== undefined){
-if(typeof data500.name !== "string"){
-const err630 = {instancePath:instancePath+"/status/operatorTokenSecretRef/name",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
+if(!((data500 === "owner") || (data500 === "organization-admin"))){
+const err630 = {instancePath:instancePath+"/status/operatorRole",schemaPath:"#/properties/status/properties/operatorRole/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.operatorRole.enum}};
 if(vErrors === null){
 vErrors = [err630];
 }
@@ -9257,9 +9255,11 @@ vErrors.push(err630);
 errors++;
 }
 }
-if(data500.key !== undefined){
-if(typeof data500.key !== "string"){
-const err631 = {instancePath:instancePath+"/status/operatorTokenSecretRef/key",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
+if(data494.operatorTokenSecretRef !== undefined){
+let data501 = data494.operatorTokenSecretRef;
+if(data501 && typeof data501 == "object" && !Array.isArray(data501)){
+if(data501.name === undefined){
+const err631 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err631];
 }
@@ -9268,10 +9268,9 @@ vErrors.push(err631);
 }
 errors++;
 }
-}
-}
-else {
-const err632 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/type",keyword:"type",params:{type: "object"}};
+if(data501.name !== undefined){
+if(typeof data501.name !== "string"){
+const err632 = {instancePath:instancePath+"/status/operatorTokenSecretRef/name",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err632];
 }
@@ -9281,9 +9280,9 @@ vErrors.push(err632);
 errors++;
 }
 }
-if(data494.operatorTokenSecretUID !== undefined){
-if(typeof data494.operatorTokenSecretUID !== "string"){
-const err633 = {instancePath:instancePath+"/status/operatorTokenSecretUID",schemaPath:"#/properties/status/properties/operatorTokenSecretUID/type",keyword:"type",params:{type: "string"}};
+if(data501.key !== undefined){
+if(typeof data501.key !== "string"){
+const err633 = {instancePath:instancePath+"/status/operatorTokenSecretRef/key",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err633];
 }
@@ -9293,11 +9292,9 @@ vErrors.push(err633);
 errors++;
 }
 }
-if(data494.licenseLastApplied !== undefined){
-let data504 = data494.licenseLastApplied;
-if(typeof data504 === "string"){
-if(!(formats36.validate(data504))){
-const err634 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/format",keyword:"format",params:{format: "date-time"}};
+}
+else {
+const err634 = {instancePath:instancePath+"/status/operatorTokenSecretRef",schemaPath:"#/properties/status/properties/operatorTokenSecretRef/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err634];
 }
@@ -9307,8 +9304,9 @@ vErrors.push(err634);
 errors++;
 }
 }
-else {
-const err635 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/type",keyword:"type",params:{type: "string"}};
+if(data494.operatorTokenSecretUID !== undefined){
+if(typeof data494.operatorTokenSecretUID !== "string"){
+const err635 = {instancePath:instancePath+"/status/operatorTokenSecretUID",schemaPath:"#/properties/status/properties/operatorTokenSecretUID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err635];
 }
@@ -9318,9 +9316,11 @@ vErrors.push(err635);
 errors++;
 }
 }
-if(data494.licenseLastAppliedHash !== undefined){
-if(typeof data494.licenseLastAppliedHash !== "string"){
-const err636 = {instancePath:instancePath+"/status/licenseLastAppliedHash",schemaPath:"#/properties/status/properties/licenseLastAppliedHash/type",keyword:"type",params:{type: "string"}};
+if(data494.licenseLastApplied !== undefined){
+let data505 = data494.licenseLastApplied;
+if(typeof data505 === "string"){
+if(!(formats36.validate(data505))){
+const err636 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err636];
 }
@@ -9330,9 +9330,8 @@ vErrors.push(err636);
 errors++;
 }
 }
-if(data494.licenseRejectedHash !== undefined){
-if(typeof data494.licenseRejectedHash !== "string"){
-const err637 = {instancePath:instancePath+"/status/licenseRejectedHash",schemaPath:"#/properties/status/properties/licenseRejectedHash/type",keyword:"type",params:{type: "string"}};
+else {
+const err637 = {instancePath:instancePath+"/status/licenseLastApplied",schemaPath:"#/properties/status/properties/licenseLastApplied/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err637];
 }
@@ -9342,10 +9341,9 @@ vErrors.push(err637);
 errors++;
 }
 }
-if(data494.licenseTier !== undefined){
-let data507 = data494.licenseTier;
-if(typeof data507 !== "string"){
-const err638 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/type",keyword:"type",params:{type: "string"}};
+if(data494.licenseLastAppliedHash !== undefined){
+if(typeof data494.licenseLastAppliedHash !== "string"){
+const err638 = {instancePath:instancePath+"/status/licenseLastAppliedHash",schemaPath:"#/properties/status/properties/licenseLastAppliedHash/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err638];
 }
@@ -9354,8 +9352,10 @@ vErrors.push(err638);
 }
 errors++;
 }
-if(!(((((data507 === "none") || (data507 === "trial")) || (data507 === "enterprise")) || (data507 === "premium")) || (data507 === "unknown"))){
-const err639 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.licenseTier.enum}};
+}
+if(data494.licenseRejectedHash !== undefined){
+if(typeof data494.licenseRejectedHash !== "string"){
+const err639 = {instancePath:instancePath+"/status/licenseRejectedHash",schemaPath:"#/properties/status/properties/licenseRejectedHash/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err639];
 }
@@ -9365,11 +9365,10 @@ vErrors.push(err639);
 errors++;
 }
 }
-if(data494.entitlementsLastChecked !== undefined){
-let data508 = data494.entitlementsLastChecked;
-if(typeof data508 === "string"){
-if(!(formats36.validate(data508))){
-const err640 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/format",keyword:"format",params:{format: "date-time"}};
+if(data494.licenseTier !== undefined){
+let data508 = data494.licenseTier;
+if(typeof data508 !== "string"){
+const err640 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err640];
 }
@@ -9378,9 +9377,8 @@ vErrors.push(err640);
 }
 errors++;
 }
-}
-else {
-const err641 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/type",keyword:"type",params:{type: "string"}};
+if(!(((((data508 === "none") || (data508 === "trial")) || (data508 === "enterprise")) || (data508 === "premium")) || (data508 === "unknown"))){
+const err641 = {instancePath:instancePath+"/status/licenseTier",schemaPath:"#/properties/status/properties/licenseTier/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.licenseTier.enum}};
 if(vErrors === null){
 vErrors = [err641];
 }
@@ -9390,10 +9388,11 @@ vErrors.push(err641);
 errors++;
 }
 }
-if(data494.externalProvisionerDaemonsEntitlement !== undefined){
-let data509 = data494.externalProvisionerDaemonsEntitlement;
-if(typeof data509 !== "string"){
-const err642 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/type",keyword:"type",params:{type: "string"}};
+if(data494.entitlementsLastChecked !== undefined){
+let data509 = data494.entitlementsLastChecked;
+if(typeof data509 === "string"){
+if(!(formats36.validate(data509))){
+const err642 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err642];
 }
@@ -9402,8 +9401,9 @@ vErrors.push(err642);
 }
 errors++;
 }
-if(!((((data509 === "entitled") || (data509 === "grace_period")) || (data509 === "not_entitled")) || (data509 === "unknown"))){
-const err643 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.externalProvisionerDaemonsEntitlement.enum}};
+}
+else {
+const err643 = {instancePath:instancePath+"/status/entitlementsLastChecked",schemaPath:"#/properties/status/properties/entitlementsLastChecked/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err643];
 }
@@ -9413,15 +9413,10 @@ vErrors.push(err643);
 errors++;
 }
 }
-if(data494.conditions !== undefined){
-let data510 = data494.conditions;
-if(Array.isArray(data510)){
-const len40 = data510.length;
-for(let i40=0; i40<len40; i40++){
-let data511 = data510[i40];
-if(data511 && typeof data511 == "object" && !Array.isArray(data511)){
-if(data511.type === undefined){
-const err644 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
+if(data494.externalProvisionerDaemonsEntitlement !== undefined){
+let data510 = data494.externalProvisionerDaemonsEntitlement;
+if(typeof data510 !== "string"){
+const err644 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err644];
 }
@@ -9430,8 +9425,8 @@ vErrors.push(err644);
 }
 errors++;
 }
-if(data511.status === undefined){
-const err645 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(!((((data510 === "entitled") || (data510 === "grace_period")) || (data510 === "not_entitled")) || (data510 === "unknown"))){
+const err645 = {instancePath:instancePath+"/status/externalProvisionerDaemonsEntitlement",schemaPath:"#/properties/status/properties/externalProvisionerDaemonsEntitlement/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.externalProvisionerDaemonsEntitlement.enum}};
 if(vErrors === null){
 vErrors = [err645];
 }
@@ -9440,8 +9435,16 @@ vErrors.push(err645);
 }
 errors++;
 }
-if(data511.lastTransitionTime === undefined){
-const err646 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
+}
+if(data494.conditions !== undefined){
+let data511 = data494.conditions;
+if(Array.isArray(data511)){
+const len40 = data511.length;
+for(let i40=0; i40<len40; i40++){
+let data512 = data511[i40];
+if(data512 && typeof data512 == "object" && !Array.isArray(data512)){
+if(data512.type === undefined){
+const err646 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err646];
 }
@@ -9450,8 +9453,8 @@ vErrors.push(err646);
 }
 errors++;
 }
-if(data511.reason === undefined){
-const err647 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
+if(data512.status === undefined){
+const err647 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err647];
 }
@@ -9460,8 +9463,8 @@ vErrors.push(err647);
 }
 errors++;
 }
-if(data511.message === undefined){
-const err648 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
+if(data512.lastTransitionTime === undefined){
+const err648 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "lastTransitionTime"}};
 if(vErrors === null){
 vErrors = [err648];
 }
@@ -9470,11 +9473,8 @@ vErrors.push(err648);
 }
 errors++;
 }
-if(data511.type !== undefined){
-let data512 = data511.type;
-if(typeof data512 === "string"){
-if(func8(data512) > 316){
-const err649 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
+if(data512.reason === undefined){
+const err649 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "reason"}};
 if(vErrors === null){
 vErrors = [err649];
 }
@@ -9483,8 +9483,8 @@ vErrors.push(err649);
 }
 errors++;
 }
-if(!pattern6.test(data512)){
-const err650 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
+if(data512.message === undefined){
+const err650 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/required",keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err650];
 }
@@ -9493,9 +9493,11 @@ vErrors.push(err650);
 }
 errors++;
 }
-}
-else {
-const err651 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
+if(data512.type !== undefined){
+let data513 = data512.type;
+if(typeof data513 === "string"){
+if(func8(data513) > 316){
+const err651 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 316}};
 if(vErrors === null){
 vErrors = [err651];
 }
@@ -9504,11 +9506,8 @@ vErrors.push(err651);
 }
 errors++;
 }
-}
-if(data511.status !== undefined){
-let data513 = data511.status;
-if(typeof data513 !== "string"){
-const err652 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(!pattern6.test(data513)){
+const err652 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}};
 if(vErrors === null){
 vErrors = [err652];
 }
@@ -9517,8 +9516,9 @@ vErrors.push(err652);
 }
 errors++;
 }
-if(!(((data513 === "True") || (data513 === "False")) || (data513 === "Unknown"))){
-const err653 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
+}
+else {
+const err653 = {instancePath:instancePath+"/status/conditions/" + i40+"/type",schemaPath:"#/properties/status/properties/conditions/items/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err653];
 }
@@ -9528,10 +9528,10 @@ vErrors.push(err653);
 errors++;
 }
 }
-if(data511.observedGeneration !== undefined){
-let data514 = data511.observedGeneration;
-if(!((typeof data514 == "number") && (!(data514 % 1) && !isNaN(data514)))){
-const err654 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
+if(data512.status !== undefined){
+let data514 = data512.status;
+if(typeof data514 !== "string"){
+const err654 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err654];
 }
@@ -9540,9 +9540,8 @@ vErrors.push(err654);
 }
 errors++;
 }
-if(typeof data514 == "number"){
-if(data514 < 0 || isNaN(data514)){
-const err655 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(((data514 === "True") || (data514 === "False")) || (data514 === "Unknown"))){
+const err655 = {instancePath:instancePath+"/status/conditions/" + i40+"/status",schemaPath:"#/properties/status/properties/conditions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.properties.conditions.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err655];
 }
@@ -9551,8 +9550,11 @@ vErrors.push(err655);
 }
 errors++;
 }
-if(!(formats4.validate(data514))){
-const err656 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
+}
+if(data512.observedGeneration !== undefined){
+let data515 = data512.observedGeneration;
+if(!((typeof data515 == "number") && (!(data515 % 1) && !isNaN(data515)))){
+const err656 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err656];
 }
@@ -9561,13 +9563,9 @@ vErrors.push(err656);
 }
 errors++;
 }
-}
-}
-if(data511.lastTransitionTime !== undefined){
-let data515 = data511.lastTransitionTime;
-if(typeof data515 === "string"){
-if(!(formats36.validate(data515))){
-const err657 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
+if(typeof data515 == "number"){
+if(data515 < 0 || isNaN(data515)){
+const err657 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err657];
 }
@@ -9576,9 +9574,8 @@ vErrors.push(err657);
 }
 errors++;
 }
-}
-else {
-const err658 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
+if(!(formats4.validate(data515))){
+const err658 = {instancePath:instancePath+"/status/conditions/" + i40+"/observedGeneration",schemaPath:"#/properties/status/properties/conditions/items/properties/observedGeneration/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err658];
 }
@@ -9588,11 +9585,12 @@ vErrors.push(err658);
 errors++;
 }
 }
-if(data511.reason !== undefined){
-let data516 = data511.reason;
+}
+if(data512.lastTransitionTime !== undefined){
+let data516 = data512.lastTransitionTime;
 if(typeof data516 === "string"){
-if(func8(data516) > 1024){
-const err659 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(!(formats36.validate(data516))){
+const err659 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err659];
 }
@@ -9601,8 +9599,9 @@ vErrors.push(err659);
 }
 errors++;
 }
-if(func8(data516) < 1){
-const err660 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err660 = {instancePath:instancePath+"/status/conditions/" + i40+"/lastTransitionTime",schemaPath:"#/properties/status/properties/conditions/items/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err660];
 }
@@ -9611,8 +9610,12 @@ vErrors.push(err660);
 }
 errors++;
 }
-if(!pattern7.test(data516)){
-const err661 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
+}
+if(data512.reason !== undefined){
+let data517 = data512.reason;
+if(typeof data517 === "string"){
+if(func8(data517) > 1024){
+const err661 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024}};
 if(vErrors === null){
 vErrors = [err661];
 }
@@ -9621,9 +9624,8 @@ vErrors.push(err661);
 }
 errors++;
 }
-}
-else {
-const err662 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
+if(func8(data517) < 1){
+const err662 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err662];
 }
@@ -9632,12 +9634,8 @@ vErrors.push(err662);
 }
 errors++;
 }
-}
-if(data511.message !== undefined){
-let data517 = data511.message;
-if(typeof data517 === "string"){
-if(func8(data517) > 32768){
-const err663 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
+if(!pattern7.test(data517)){
+const err663 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}};
 if(vErrors === null){
 vErrors = [err663];
 }
@@ -9648,7 +9646,7 @@ errors++;
 }
 }
 else {
-const err664 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
+const err664 = {instancePath:instancePath+"/status/conditions/" + i40+"/reason",schemaPath:"#/properties/status/properties/conditions/items/properties/reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err664];
 }
@@ -9658,9 +9656,11 @@ vErrors.push(err664);
 errors++;
 }
 }
-}
-else {
-const err665 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
+if(data512.message !== undefined){
+let data518 = data512.message;
+if(typeof data518 === "string"){
+if(func8(data518) > 32768){
+const err665 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 32768}};
 if(vErrors === null){
 vErrors = [err665];
 }
@@ -9670,9 +9670,8 @@ vErrors.push(err665);
 errors++;
 }
 }
-}
 else {
-const err666 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
+const err666 = {instancePath:instancePath+"/status/conditions/" + i40+"/message",schemaPath:"#/properties/status/properties/conditions/items/properties/message/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err666];
 }
@@ -9684,7 +9683,7 @@ errors++;
 }
 }
 else {
-const err667 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+const err667 = {instancePath:instancePath+"/status/conditions/" + i40,schemaPath:"#/properties/status/properties/conditions/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err667];
 }
@@ -9696,12 +9695,36 @@ errors++;
 }
 }
 else {
-const err668 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err668 = {instancePath:instancePath+"/status/conditions",schemaPath:"#/properties/status/properties/conditions/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err668];
 }
 else {
 vErrors.push(err668);
+}
+errors++;
+}
+}
+}
+else {
+const err669 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err669];
+}
+else {
+vErrors.push(err669);
+}
+errors++;
+}
+}
+}
+else {
+const err670 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err670];
+}
+else {
+vErrors.push(err670);
 }
 errors++;
 }
@@ -11775,6 +11798,9 @@ const structure: StructuralNode = {
         },
         operatorAccessReady: {
           type: "boolean",
+        },
+        operatorRole: {
+          type: "string",
         },
         operatorTokenSecretRef: {
           type: "object",

@@ -23,12 +23,17 @@ export interface ControlPlaneCaches {
   secrets: Pick<Cache<V1Secret>, 'get'>;
 }
 
-/** The control plane `ref` names in `namespace`, and a Coder client with its operator token, or why not. */
+/**
+ * The control plane `ref` names in `namespace`, and a Coder client with its operator token, or why not.
+ * `ownerFor` names the kind of a caller whose Coder calls need the owner role: the control plane grants it
+ * once it sees the object, and says so in status.operatorRole; until then Coder would answer 403.
+ */
 export function resolveControlPlane(
   deps: { coderClient: CoderClientFor },
   caches: ControlPlaneCaches,
   namespace: string,
   ref: { name: string },
+  options: { ownerFor?: string } = {},
 ): ControlPlaneAccess {
   const cp = caches.controlPlanes.get(namespace, ref.name);
   const named = `CoderControlPlane "${namespace}/${ref.name}"`;
@@ -42,6 +47,11 @@ export function resolveControlPlane(
   });
   if (cp.status.operatorAccessReady !== true || !cp.status.operatorTokenSecretRef) {
     return notReady('status.operatorAccessReady is not true (see its OperatorTokenSecretOwned condition)');
+  }
+  if (options.ownerFor && cp.status.operatorRole !== 'owner') {
+    return notReady(
+      `its operator user is ${cp.status.operatorRole ?? 'of no recorded role'} (status.operatorRole), and a ${options.ownerFor} needs the Coder owner role, which the control plane grants once it sees this object`,
+    );
   }
   const secretName = operatorTokenSecretName(cp);
   const secret = caches.secrets.get(namespace, secretName);

@@ -5,7 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
+import { coderAIGatewayKeyResource } from '../../generated/clients/coderaigatewaykey.ts';
+import { coderAIProviderResource } from '../../generated/clients/coderaiprovider.ts';
 import { coderControlPlaneResource } from '../../generated/clients/codercontrolplane.ts';
+import { coderMCPServerResource } from '../../generated/clients/codermcpserver.ts';
 import type { CoderAIGatewayKey } from '../../generated/types/coderaigatewaykey.ts';
 import type { CoderAIProvider } from '../../generated/types/coderaiprovider.ts';
 import type { CoderMCPServer } from '../../generated/types/codermcpserver.ts';
@@ -24,6 +27,7 @@ import { Outcomes, type AnyConditionChanges } from '../../src/controllers/shared
 import type { ReconcileContext } from '../../src/runtime/controller.ts';
 import { controllerOwnerReference } from '../../src/runtime/object-names.ts';
 import { operatorTokenMarks } from '../../src/controlplane/operator-token-marks.ts';
+import type { ResourceKind } from '../../src/runtime/resource.ts';
 import { cacheOf } from '../fixtures/cache.ts';
 import { aGatewayKey } from '../fixtures/coderaigatewaykey.ts';
 import { aProvider } from '../fixtures/coderaiprovider.ts';
@@ -55,6 +59,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
       .withStatus({
         url: 'http://coder.coder.svc.cluster.local:80',
         operatorAccessReady: true,
+        operatorRole: 'owner',
         operatorTokenSecretRef: { name: 'coder-operator-token', key: 'token' },
         operatorTokenSecretUID: 'token-secret-uid',
         ...status,
@@ -70,9 +75,10 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     },
     data: { token: Buffer.from(token).toString('base64') },
   });
-  function context<T>(cps: CoderControlPlane[], extra: T) {
+  function context<T>(cps: CoderControlPlane[], extra: T, resource: ResourceKind) {
     const secrets = cps.map(tokenSecret);
     return {
+      resource,
       coderClient: () => new CoderClient({ baseURL: url, token, retries: 0 }),
       caches: { controlPlanes: cacheOf(...cps), secrets: cacheOf(...secrets) },
       facts: new CoderFacts({ buildInfoTtlMs: 0, entitlementsTtlMs: 0 }),
@@ -85,7 +91,9 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
       ...extra,
     };
   }
-  const providerCtx = (cps: CoderControlPlane[]) => context(cps, {}) as unknown as ProviderContext;
+  const providerCtx = (cps: CoderControlPlane[]) => context(cps, {}, coderAIProviderResource) as unknown as ProviderContext;
+  const mcpServerCtx = (cps: CoderControlPlane[]) => context(cps, {}, coderMCPServerResource) as unknown as MCPServerContext;
+  const gatewayKeyCtx = (cps: CoderControlPlane[]) => context(cps, {}, coderAIGatewayKeyResource) as unknown as GatewayKeyContext;
   const signal = new AbortController().signal;
   /** What one reconcile's steps of `kind` decide (before the status write), as the assertions read it. */
   async function stepsOf<T extends ReconciledObject, Ctx extends KindDeps, Changes extends AnyConditionChanges>(
@@ -112,13 +120,19 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
       reason: 'OperatorAccessNotReady',
       requeue: 30_000,
     },
+    {
+      name: 'a control plane whose operator user is not yet owner (it grants the role once it sees the object)',
+      cps: () => [controlPlane({ operatorRole: 'organization-admin' })],
+      reason: 'OperatorAccessNotReady',
+      requeue: 30_000,
+    },
   ];
   /** One pass of each kind (provider, MCP server, gateway key) with the control planes given. */
   const allKinds = (cps: CoderControlPlane[]) =>
     Promise.all([
       syncProvider(providerCtx(cps), provider()),
-      syncMCPServer(context(cps, {}) as unknown as MCPServerContext, anMcpServer('github').inNamespace(ns).build()),
-      syncGatewayKey(context(cps, {}) as unknown as GatewayKeyContext, aGatewayKey('gw').inNamespace(ns).build()),
+      syncMCPServer(mcpServerCtx(cps), anMcpServer('github').inNamespace(ns).build()),
+      syncGatewayKey(gatewayKeyCtx(cps), aGatewayKey('gw').inNamespace(ns).build()),
     ]);
 
   for (const row of controlPlaneRows) {
@@ -147,10 +161,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
     assert.equal(line(pass.conditions.Supported), 'False EndpointNotFound');
     assert.equal(pass.blocker?.reason, 'Unsupported');
     coder.failNext(1, 404, { pathPrefix: '/api/v2/ai-gateway/keys' });
-    const key = await syncGatewayKey(
-      context([controlPlane()], {}) as unknown as GatewayKeyContext,
-      aGatewayKey('gw').inNamespace(ns).build(),
-    );
+    const key = await syncGatewayKey(gatewayKeyCtx([controlPlane()]), aGatewayKey('gw').inNamespace(ns).build());
     assert.equal(line(key.conditions.Supported), 'False EndpointNotFound');
   });
 
@@ -185,10 +196,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
   for (const row of mcpRefusals) {
     it(`reports MCP Supported False ${row.reason} for ${row.name}: asked at most once, the next time at the resync, no error to back off`, async () => {
       row.shape();
-      const pass = await syncMCPServer(
-        context([controlPlane()], {}) as unknown as MCPServerContext,
-        anMcpServer('github').inNamespace(ns).build(),
-      );
+      const pass = await syncMCPServer(mcpServerCtx([controlPlane()]), anMcpServer('github').inNamespace(ns).build());
       assert.equal(line(pass.conditions.Supported), `False ${row.reason}`);
       assert.equal(pass.blocker?.reason, 'Unsupported');
       assert.equal(pass.conditions.Synced, undefined);
@@ -203,10 +211,7 @@ describe('the Coder pass of the AI kinds against the Coder API double', () => {
 
   it('reports the gateway key Entitled Unknown EntitlementsUnavailable and retries in 30 s when entitlements cannot be read', async () => {
     coder.failNext(1, 500, { pathPrefix: '/api/v2/entitlements' });
-    const pass = await syncGatewayKey(
-      context([controlPlane()], {}) as unknown as GatewayKeyContext,
-      aGatewayKey('gw').inNamespace(ns).build(),
-    );
+    const pass = await syncGatewayKey(gatewayKeyCtx([controlPlane()]), aGatewayKey('gw').inNamespace(ns).build());
     assert.equal(line(pass.conditions.Entitled), 'Unknown EntitlementsUnavailable');
     assert.equal(pass.blocker?.reason, 'NotEntitled');
     assert.equal(pass.requeueAfterMs, 30_000);

@@ -264,14 +264,18 @@ describe('CoderWorkspaceProxy controller', () => {
     const owner = { site: ['owner'], organization: [[]] };
     const accessMessage = async () =>
       (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', 'coder', '-o', conditionJsonpath('OperatorAccessReady')])).trim();
+    const statusRole = async () =>
+      (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', 'coder', '-o', 'jsonpath={.status.operatorRole}'])).trim();
     assert.deepEqual(await roles(), narrowed, 'nothing of this control plane needs owner');
     assert.match(await accessMessage(), /^True Ready: .*its Coder roles: organization-admin in every organization/);
+    assert.equal(await statusRole(), 'organization-admin');
 
     await proxies.create(aWorkspaceProxy('roles').inNamespace(ns).withControlPlane('coder').manifest());
     await eventually('the operator user to become owner', async () => jsonEqual(await roles(), owner), { timeoutMs: 10_000 });
     await eventually('the condition to name the proxy', async () =>
       /its Coder roles: site role owner \(needed by CoderWorkspaceProxy roles\)/.test(await accessMessage()),
     );
+    assert.equal(await statusRole(), 'owner', 'written with the condition, once Coder holds the role');
     await waitCondition(ns, 'roles', 'ProxyRegistered', 'True');
 
     await proxies.delete(ns, 'roles');
@@ -282,6 +286,7 @@ describe('CoderWorkspaceProxy controller', () => {
     await eventually('the operator user to be organization-admin again', async () => jsonEqual(await roles(), narrowed), {
       timeoutMs: 10_000,
     });
+    await eventually('status.operatorRole to say so', async () => (await statusRole()) === 'organization-admin');
   });
 
   it('issues a new token for its proxy when Coder holds it without display name or icon, sending every field Coder requires', async () => {

@@ -51,7 +51,7 @@ export const tokenLifetimeSeconds = 30 * day;
 export const tokenRenewBeforeSeconds = 10 * day;
 const renewalCheckMs = day * 1000;
 
-/** Sets operatorAccessReady and operatorTokenSecretRef, and OperatorTokenSecretOwned (removed while disabled). */
+/** Sets operatorAccessReady, operatorRole and operatorTokenSecretRef, and OperatorTokenSecretOwned (removed while disabled). */
 export interface OperatorAccessOutcome extends ControlPlaneOutcome {
   /** The token, for the Coder calls of this reconcile. */
   token?: string;
@@ -80,7 +80,7 @@ export async function postgresURL(
   return secretValue(secret, ref.key.trim())?.trim() || undefined;
 }
 
-const notReady = { operatorAccessReady: false, operatorTokenSecretRef: undefined };
+const notReady = { operatorAccessReady: false, operatorRole: undefined, operatorTokenSecretRef: undefined };
 
 export async function reconcileOperatorAccess(
   ctx: ControlPlaneContext,
@@ -212,6 +212,7 @@ export async function reconcileOperatorAccess(
   return {
     status: {
       operatorAccessReady: true,
+      operatorRole: choice.neededBy.length ? 'owner' : 'organization-admin',
       operatorTokenSecretRef: { name, key: operatorTokenKey },
       operatorTokenSecretUID: recordedUID ?? secret!.metadata!.uid!,
     },
@@ -258,7 +259,7 @@ async function disableOperatorAccess(
   const done = { status: { ...notReady, operatorTokenSecretUID: undefined }, conditions: conditions(undefined, undefined) };
   const url = await postgresURL(ctx, cp, databaseURL);
   const retry = {
-    status: { operatorAccessReady: false, operatorTokenSecretRef: { name, key: operatorTokenKey } },
+    status: { operatorAccessReady: false, operatorRole: undefined, operatorTokenSecretRef: { name, key: operatorTokenKey } },
     conditions: conditions(undefined, undefined),
     requeueAfterMs: operatorAccessRetryMs,
   };

@@ -2,6 +2,7 @@
 // when its operator access is ready and the token Secret is its own (the kit's resolveControlPlane), on the
 // in-cluster Service URL (same-origin rule), with every call sent once: the test's own waits and its 429
 // backoff decide when to ask again, not the client's retries.
+import { coderTemplateTestResource } from '../../../generated/clients/codertemplatetest.ts';
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../../coder/client.ts';
@@ -12,7 +13,9 @@ import { R, wait, type Step } from './step.ts';
 export type CoderAccess = { ok: true; client: CoderClient; controlPlane: CoderControlPlane } | { ok: false; step: Step };
 
 export function reachCoder(ctx: TemplateTestContext, test: CoderTemplateTest): CoderAccess {
-  const access = resolveControlPlane(ctx, ctx.caches, test.metadata.namespace!, test.spec.controlPlaneRef);
+  const access = resolveControlPlane(ctx, ctx.caches, test.metadata.namespace!, test.spec.controlPlaneRef, {
+    ownerFor: coderTemplateTestResource.kind,
+  });
   if (!access.usable) {
     const reason = access.reason === 'OperatorAccessNotReady' ? R.OperatorAccessNotReady : R.ControlPlaneNotReady;
     return { ok: false, step: wait(reason, access.message) };

@@ -1,6 +1,7 @@
 // How a proxy reaches Coder to register itself: through spec.controlPlaneRef (the control plane's operator
 // token on its in-cluster Service, ControlPlaneReady and OperatorAccessReady), through spec.bootstrap with a
 // session token the user marked as a credential for it, or not at all (a proxy registered by hand).
+import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { CoderClient } from '../../coder/client.ts';
 import type { ConditionWith } from '../../runtime/conditions.ts';
@@ -61,7 +62,7 @@ export function coderAccess(ctx: ProxyContext, proxy: CoderWorkspaceProxy, boots
   const namespace = proxy.metadata.namespace!;
   const cp = ctx.caches.controlPlanes.get(namespace, ref.name);
   const controlPlaneURL = cp?.metadata.deletionTimestamp ? undefined : cp?.status?.url || undefined;
-  const access = resolveControlPlane(ctx, ctx.caches, namespace, ref);
+  const access = resolveControlPlane(ctx, ctx.caches, namespace, ref, { ownerFor: coderWorkspaceProxyResource.kind });
   const named = `CoderControlPlane "${namespace}/${ref.name}"`;
   if (access.usable) {
     return {

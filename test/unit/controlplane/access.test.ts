@@ -39,8 +39,9 @@ const deps = {
   },
 };
 
-function resolve(controlPlanes: CoderControlPlane[], secrets: V1Secret[]) {
-  return resolveControlPlane(deps, { controlPlanes: cacheOf(...controlPlanes), secrets: cacheOf(...secrets) }, 'coder', { name: 'coder' });
+function resolve(controlPlanes: CoderControlPlane[], secrets: V1Secret[], options: { ownerFor?: string } = {}) {
+  const caches = { controlPlanes: cacheOf(...controlPlanes), secrets: cacheOf(...secrets) };
+  return resolveControlPlane(deps, caches, 'coder', { name: 'coder' }, options);
 }
 
 describe('resolveControlPlane', () => {
@@ -52,10 +53,19 @@ describe('resolveControlPlane', () => {
     assert.deepEqual(clients, [{ cp: 'coder', token: 'operator-token-value' }]);
   });
 
+  it('gives a kind that needs the owner role a client once the status says the operator user is owner', () => {
+    const cp = aControlPlane('coder')
+      .inNamespace('coder')
+      .withStatus({ ...ready, operatorRole: 'owner' })
+      .build();
+    assert.equal(resolve([cp], [tokenSecret(cp)], { ownerFor: 'CoderMCPServer' }).usable, true);
+  });
+
   const unusable: {
     name: string;
     controlPlanes: () => CoderControlPlane[];
     secrets: (cp?: CoderControlPlane) => V1Secret[];
+    ownerFor?: string;
     reason: string;
     says: RegExp;
   }[] = [
@@ -107,6 +117,27 @@ describe('resolveControlPlane', () => {
       says: /not the one its status\.operatorTokenSecretUID records/,
     },
     {
+      name: 'an organization-admin operator user, to a kind that needs the owner role',
+      controlPlanes: () => [
+        aControlPlane('coder')
+          .inNamespace('coder')
+          .withStatus({ ...ready, operatorRole: 'organization-admin' })
+          .build(),
+      ],
+      secrets: (cp) => [tokenSecret(cp)],
+      ownerFor: 'CoderMCPServer',
+      reason: 'OperatorAccessNotReady',
+      says: /operator user is organization-admin \(status\.operatorRole\), and a CoderMCPServer needs the Coder owner role/,
+    },
+    {
+      name: 'a status without operatorRole (written by an earlier version), to a kind that needs the owner role',
+      controlPlanes: () => [readyControlPlane().build()],
+      secrets: (cp) => [tokenSecret(cp)],
+      ownerFor: 'CoderTemplateTest',
+      reason: 'OperatorAccessNotReady',
+      says: /of no recorded role \(status\.operatorRole\), and a CoderTemplateTest needs/,
+    },
+    {
       name: 'an empty token',
       controlPlanes: () => [readyControlPlane().build()],
       secrets: (cp) => [tokenSecret(cp, '  ')],
@@ -118,7 +149,7 @@ describe('resolveControlPlane', () => {
     it(`reports ${row.reason} for ${row.name}, and builds no client`, () => {
       clients.length = 0;
       const controlPlanes = row.controlPlanes();
-      const access = resolve(controlPlanes, row.secrets(controlPlanes[0]));
+      const access = resolve(controlPlanes, row.secrets(controlPlanes[0]), row.ownerFor ? { ownerFor: row.ownerFor } : {});
       assert.equal(access.usable, false);
       if (access.usable) return;
       assert.equal(access.reason, row.reason);

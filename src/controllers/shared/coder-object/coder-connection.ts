@@ -1,5 +1,5 @@
 // The first step of every kind that keeps an object in a control plane's Coder: spec.controlPlaneRef →
-// the control plane with operator access (resolveControlPlane) → its build info, read through the shared
+// the control plane with operator access and the owner role (resolveControlPlane) → its build info, read through the shared
 // CoderFacts cache. The outcome is the ControlPlaneReady condition these kinds declare (the shared set
 // schemas/common/conditions/control-plane-ready.yaml).
 import type { Schemas } from '../../../coder/api-types.ts';
@@ -35,10 +35,11 @@ export async function connectToCoder(
   caches: ControlPlaneCaches,
   facts: CoderFacts,
   obj: { metadata: { namespace?: string }; spec: { controlPlaneRef: { name: string } } },
+  kind: string,
   signal?: AbortSignal,
 ): Promise<CoderConnection> {
   const namespace = obj.metadata.namespace ?? '';
-  const access = resolveControlPlane(deps, caches, namespace, obj.spec.controlPlaneRef);
+  const access = resolveControlPlane(deps, caches, namespace, obj.spec.controlPlaneRef, { ownerFor: kind });
   if (!access.usable) {
     return {
       connected: false,

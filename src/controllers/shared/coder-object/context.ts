@@ -30,6 +30,8 @@ export interface CoderObject extends KubeObject {
 }
 
 export interface CoderObjectContext<T extends CoderObject> extends ControllerDeps {
+  /** The kind reconciled; each of them calls Coder APIs that need the owner role. */
+  resource: ResourceKind;
   caches: {
     objects: Cache<T>;
     controlPlanes: Cache<CoderControlPlane>;
@@ -49,6 +51,7 @@ export function coderObjectContext<T extends CoderObject, X extends object = obj
   const resyncMs = deps.coderResyncMs ?? defaultCoderResyncMs;
   return {
     ...deps,
+    resource,
     caches: {
       objects: manager.cache<T>(resource),
       controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource),

@@ -67,7 +67,7 @@ export async function finalizeCoderObject<T extends CoderObject>(
     });
     return ctx.writer.writeStatus(deletion.resource, obj, nextStatus(obj, out, deletingRule, ctx.now()));
   };
-  const access = resolveControlPlane(ctx, ctx.caches, namespace, ref);
+  const access = resolveControlPlane(ctx, ctx.caches, namespace, ref, { ownerFor: deletion.resource.kind });
   if (!access.usable) {
     await deleting(`Waiting to delete ${deletion.what} in Coder: ${access.message}`);
     return { requeueAfterMs: controlPlaneRetryMs };

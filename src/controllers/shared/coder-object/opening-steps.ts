@@ -83,7 +83,7 @@ async function connect<T extends CoderObject>(
   obj: T,
   signal: AbortSignal,
 ): Promise<Found<{ connection: Connected }, CoderObjectOutcome<ConnectChange>>> {
-  const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, obj, signal);
+  const connection = await connectToCoder(ctx, ctx.caches, ctx.facts, obj, ctx.resource.kind, signal);
   const conditions = { [ControlPlaneReady.type]: connection.condition };
   if (!connection.connected) {
     return {
