@@ -32,5 +32,5 @@ RUN install -d -o 65532 -g 65532 .compile-cache
 USER 65532:65532
 RUN node bin/fill-compile-cache.js
 # A 4 MiB young generation (V8 grows it to 32 MiB): watch events are short-lived garbage, and a bigger
-# one only holds more resident memory (issue 17: RSS must not grow with Secrets the operator never uses).
+# one only holds more resident memory (RSS must not grow with Secrets the operator never uses).
 ENTRYPOINT ["/usr/bin/tini", "-s", "--", "node", "--max-semi-space-size=4", "bin/coder-k8s.js"]
