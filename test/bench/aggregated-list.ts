@@ -1,76 +1,170 @@
-// `npm run bench:aggregated`: latency of `kubectl get coderworkspaces` through the kube-apiserver's
-// aggregator with N workspaces in the Coder API double (figures, not a test). Each kubectl run is a new
-// process, as a user's is; the first run after a write or after 30 s reads Coder, the others the list
-// cache. Also the raw list through kube-apiserver, without kubectl's start-up.
+// `npm run bench:aggregated`: the aggregated API under load (figures, not a test). For each size N
+// (N=1000,10000 by default) a fresh control plane, the Coder API double holding N workspaces, and N
+// ConfigMaps, the built-in list of the same size. Timed, each RUNS times:
+// - `kubectl get coderworkspaces -A` through kube-apiserver's aggregator, a new process each run as a user's
+//   is: with the list cache warm, and reading Coder (a read after a write that made the operator call Coder's
+//   list; the write drops the cache, though its own answer may fill it again, so not every such read counts);
+// - `kubectl get configmaps -A`, the built-in list through the same kube-apiserver;
+// - in process, without kubectl's start-up: the same two lists (GET through kube-apiserver as the admin), and
+//   the Coder call the operator makes for the list, sent straight to Coder with the operator's token.
+// The ratios say what the aggregated API costs over a built-in list, and the operator over Coder itself.
 import { execFile } from 'node:child_process';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { openApiStream } from '../harness/api-stream.ts';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startAggregatedApi } from '../harness/aggregated-api.ts';
-import { startCoderApiDouble } from '../harness/coder-api-double.ts';
-import { startControlPlane } from '../harness/control-plane.ts';
+import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
+import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
+import { cpus, loadavg } from 'node:os';
 
-const n = Number(process.env.N ?? 1000);
-const runs = Number(process.env.RUNS ?? 40);
+const sizes = (process.env.N ?? '1000,10000').split(',').map(Number);
+const runs = Number(process.env.RUNS ?? 20);
 const token = 'aggregatedbench-operatortokenvalue000';
 const namespace = 'coder';
+const workspacesPath = '/apis/aggregation.coder.com/v1alpha1/coderworkspaces';
 
-function timed(kubeconfig: string, args: string[]): Promise<number> {
+const elapsedMs = async (work: () => Promise<unknown>) => {
   const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) =>
-    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { maxBuffer: 256 << 20 }, (err) =>
-      err ? reject(err) : resolve(Number(process.hrtime.bigint() - started) / 1e6),
-    ),
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+};
+const kubectl = (kubeconfig: string, args: string[]) =>
+  new Promise<void>((resolve, reject) =>
+    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { maxBuffer: 512 << 20 }, (err) => (err ? reject(err) : resolve())),
   );
+
+/** GET through kube-apiserver as the admin; the answer's size in bytes. */
+async function apiGet(cp: ControlPlane, path: string): Promise<number> {
+  const answer = await openApiStream(cp, path);
+  await answer.ended;
+  if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${answer.text().slice(0, 200)}`);
+  return Buffer.byteLength(answer.text());
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const p50 = (ms: number[]) =>
+  percentile(
+    [...ms].sort((a, b) => a - b),
+    50,
+  );
 const summary = (ms: number[]) => {
+  if (!ms.length) return 'no sample';
   const s = [...ms].sort((a, b) => a - b);
-  return `p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${s.at(-1)!.toFixed(0)} ms (${s.length} runs)`;
+  return `p50 ${percentile(s, 50).toFixed(0).padStart(5)} ms, p99 ${percentile(s, 99).toFixed(0).padStart(5)} ms (${s.length} runs)`;
 };
+const ratio = (a: number[], b: number[]) => (a.length && b.length ? `${(p50(a) / p50(b)).toFixed(2)}×` : 'n/a');
 
-const [cp, coder] = await Promise.all([startControlPlane(), startCoderApiDouble({ tokens: [token] })]);
-try {
-  const admin = cp.adminKubeconfigPath;
-  await kubectlOk(admin, ['create', 'namespace', namespace]);
-  const names = Array.from({ length: n }, (_, i) => `ws${i}`);
-  seedRunningWorkspaces(coder.state.world, coder.state.users, {
-    organization: 'acme',
-    template: 'starter',
-    owner: 'alice',
-    workspaces: names,
-  });
-  const { operator } = await startAggregatedApi(cp, coder, token, namespace);
-  const listCalls = () => coder.requests.filter((r) => r.operationId === 'listWorkspaces').length;
-  const get = ['get', 'coderworkspaces', '-n', namespace];
-  const rows = (await kubectlOk(admin, get)).trim().split('\n').length - 1;
-  if (rows !== n) throw new Error(`kubectl listed ${rows} workspaces, not ${n}`);
-  const cached: number[] = [];
-  for (let i = 0; i < runs; i++) cached.push(await timed(admin, get));
-  const raw: number[] = [];
-  for (let i = 0; i < runs; i++)
-    raw.push(await timed(admin, ['get', '--raw', `/apis/aggregation.coder.com/v1alpha1/namespaces/${namespace}/coderworkspaces`]));
-  // A write drops the cache: each of these reads Coder.
-  const uncached: number[] = [];
-  for (let i = 0; i < Math.min(runs, 20); i++) {
-    await kubectlOk(admin, [
-      'patch',
-      'coderworkspace',
-      `acme.alice.ws${i}`,
-      '-n',
-      namespace,
-      '--type=merge',
-      '-p',
-      '{"spec":{"running":false}}',
-    ]);
-    uncached.push(await timed(admin, get));
-  }
-  console.log(`kubectl get coderworkspaces, ${n} workspaces, through the aggregator:`);
-  console.log(`  list cache warm:        ${summary(cached)}`);
-  console.log(`  after a write (Coder):  ${summary(uncached)}`);
-  console.log(`  kubectl get --raw:      ${summary(raw)}`);
-  console.log(`  Coder list calls in all: ${listCalls()}`);
-  await operator.process.stop();
-} finally {
-  await Promise.all([cp.stop(), coder.stop()]);
+async function createConfigMaps(cp: ControlPlane, n: number) {
+  const core = cp.adminConfig().makeApiClient(CoreV1Api);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < n; i = next++) {
+      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `cm${i}` }, data: { owner: 'alice' } } });
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
 }
+
+async function measure(n: number) {
+  const [cp, coder] = await Promise.all([startControlPlane(), startCoderApiDouble({ tokens: [token] })]);
+  try {
+    const admin = cp.adminKubeconfigPath;
+    await kubectlOk(admin, ['create', 'namespace', namespace]);
+    seedRunningWorkspaces(coder.state.world, coder.state.users, {
+      organization: 'acme',
+      template: 'starter',
+      owner: 'alice',
+      workspaces: Array.from({ length: n }, (_, i) => `ws${i}`),
+    });
+    await createConfigMaps(cp, n);
+    const { operator } = await startAggregatedApi(cp, coder, token, namespace);
+    const rows = (await kubectlOk(admin, ['get', 'coderworkspaces', '-A', '--no-headers'])).trim().split('\n').length;
+    if (rows !== n) throw new Error(`kubectl listed ${rows} workspaces, not ${n}`);
+    const listCall = lastListCall(coder);
+
+    const f = {
+      kubectlWarm: [] as number[],
+      kubectlCold: [] as number[],
+      kubectlBuiltin: [] as number[],
+      rawWarm: [] as number[],
+      rawCold: [] as number[],
+      rawBuiltin: [] as number[],
+      coderDirect: [] as number[],
+    };
+    const listCalls = () => coder.requests.filter((r) => r.operationId === 'listWorkspaces').length;
+    let readsAfterWrites = 0;
+    /** Times `read` into `samples` when it made the operator call Coder's list (a write drops the list cache, but the write's own answer may fill it again). */
+    const readingCoder = async (samples: number[], read: () => Promise<unknown>) => {
+      const before = listCalls();
+      const ms = await elapsedMs(read);
+      readsAfterWrites++;
+      if (listCalls() > before) samples.push(ms);
+    };
+    const bytes = { workspaces: 0, configmaps: 0, coder: 0 };
+    const write = (i: number) =>
+      kubectlOk(admin, [
+        'patch',
+        'coderworkspace',
+        `acme.alice.ws${i}`,
+        '-n',
+        namespace,
+        '--type=merge',
+        '-p',
+        `{"spec":{"running":${i % 2 === 1}}}`,
+      ]);
+    for (let i = 0; i < runs; i++) {
+      f.kubectlWarm.push(await elapsedMs(() => kubectl(admin, ['get', 'coderworkspaces', '-A'])));
+      f.kubectlBuiltin.push(await elapsedMs(() => kubectl(admin, ['get', 'configmaps', '-A'])));
+      f.rawWarm.push(await elapsedMs(async () => (bytes.workspaces = await apiGet(cp, workspacesPath))));
+      f.rawBuiltin.push(await elapsedMs(async () => (bytes.configmaps = await apiGet(cp, '/api/v1/configmaps'))));
+      f.coderDirect.push(await elapsedMs(async () => (bytes.coder = await coderGet(coder, listCall))));
+      await write(i);
+      await readingCoder(f.kubectlCold, () => kubectl(admin, ['get', 'coderworkspaces', '-A']));
+      await write(i + 1);
+      await readingCoder(f.rawCold, () => apiGet(cp, workspacesPath));
+    }
+    await operator.process.stop();
+
+    const kib = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
+    console.log(
+      `\nN=${n}: ${n} workspaces in the Coder API double, ${n} ConfigMaps (${cpus().length} cores, 1-minute load ${loadavg()[0]!.toFixed(2)} at the end)`,
+    );
+    console.log(`  kubectl get coderworkspaces -A, cache warm:     ${summary(f.kubectlWarm)}`);
+    console.log(`  kubectl get coderworkspaces -A, reading Coder:  ${summary(f.kubectlCold)}`);
+    console.log(`  kubectl get configmaps -A (built-in):           ${summary(f.kubectlBuiltin)}`);
+    console.log(`  GET coderworkspaces, cache warm (in process):   ${summary(f.rawWarm)}, ${kib(bytes.workspaces)}`);
+    console.log(`  GET coderworkspaces, reading Coder:             ${summary(f.rawCold)}`);
+    console.log(`  GET configmaps (built-in, in process):          ${summary(f.rawBuiltin)}, ${kib(bytes.configmaps)}`);
+    console.log(`  Coder ${listCall.replace(/\?.*/, '')} direct:                ${summary(f.coderDirect)}, ${kib(bytes.coder)}`);
+    console.log(
+      `  p50 ratios: kubectl aggregated/built-in ${ratio(f.kubectlWarm, f.kubectlBuiltin)} warm, ${ratio(f.kubectlCold, f.kubectlBuiltin)} reading Coder;`,
+    );
+    console.log(
+      `              in process aggregated/built-in ${ratio(f.rawWarm, f.rawBuiltin)} warm, ${ratio(f.rawCold, f.rawBuiltin)} reading Coder;`,
+    );
+    console.log(`              reading Coder / the direct Coder call ${ratio(f.rawCold, f.coderDirect)}`);
+    console.log(
+      `  reads after a write that called Coder's list: ${f.kubectlCold.length + f.rawCold.length} of ${readsAfterWrites}; Coder list calls in all: ${listCalls()}`,
+    );
+  } finally {
+    await Promise.all([cp.stop(), coder.stop()]);
+  }
+}
+
+/** The path and query of the operator's latest list call to Coder, to send the same call directly. */
+function lastListCall(coder: CoderApiDouble): string {
+  const call = coder.requests.findLast((r) => r.operationId === 'listWorkspaces');
+  if (!call) throw new Error('the operator made no listWorkspaces call');
+  const query = new URLSearchParams(call.query).toString();
+  return query ? `${call.path}?${query}` : call.path;
+}
+
+async function coderGet(coder: CoderApiDouble, pathAndQuery: string): Promise<number> {
+  const res = await fetch(new URL(pathAndQuery, coder.url), { headers: { 'Coder-Session-Token': token } });
+  const body = await res.arrayBuffer();
+  if (!res.ok) throw new Error(`GET ${pathAndQuery} at Coder: ${res.status}`);
+  return body.byteLength;
+}
+
+for (const n of sizes) await measure(n);
