@@ -11,6 +11,7 @@ import { conditionSetsFile } from './condition-constants.ts';
 import { withConditionTypesListed } from './condition-types.ts';
 import { crdKustomizationPath, crdKustomizationYaml, crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
+import { chartCrdPath, chartRulesPath, chartRulesTpl, chartYaml, chartYamlPath, packageVersion } from './helm-chart.ts';
 import { compatibilityProblems } from './kubernetes-compat.ts';
 import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, loadSharedConditions, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
@@ -47,6 +48,7 @@ async function generate(): Promise<OutputSet> {
       ...new Set(Object.values(kind.conditions).flatMap((d) => (d.shared ? [`schemas/${d.shared.file}`] : []))),
     ].sort();
     out.add(crdPath(kind), [source], crdYaml(kind, kind.resolved));
+    out.add(chartCrdPath(kind), [source], crdYaml(kind, kind.resolved));
     out.add(`generated/types/${kind.names.singular}.ts`, [source, ...conditionSources], await kindTypesFile(kind, kind.resolved));
     out.add(`generated/clients/${kind.names.singular}.ts`, [source], clientFile(kind));
     out.add(`generated/validators/${kind.names.singular}.ts`, [source], validatorFile(kind, kind.resolved));
@@ -87,6 +89,12 @@ async function generate(): Promise<OutputSet> {
     permissions.map((p) => p.file),
     namespacedInstallRolesYaml(permissions),
   );
+  out.add(
+    chartRulesPath,
+    permissions.map((p) => p.file),
+    chartRulesTpl(permissions),
+  );
+  out.add(chartYamlPath, ['package.json'], chartYaml(packageVersion()));
   out.add('generated/coder-api.ts', ['schemas/coder-api/openapi.yaml'], await coderApiTypesFile());
   return out;
 }

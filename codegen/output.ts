@@ -6,12 +6,14 @@ import { dirname, join, relative } from 'node:path';
 import { repoRoot } from './paths.ts';
 
 /** Directories whose every file codegen owns: a file there that codegen did not make is stale. */
-const ownedDirs = ['config/crd/bases', 'generated'];
+const ownedDirs = ['config/crd/bases', 'charts/coder-k8s/crds', 'generated'];
 /** Single files codegen owns outside those directories. */
 const ownedFiles = [
   'config/crd/kustomization.yaml',
   'config/rbac/role.yaml',
   'config/components/namespaced/roles.yaml',
+  'charts/coder-k8s/Chart.yaml',
+  'charts/coder-k8s/templates/_rules.tpl',
   'docs/reference/api.md',
 ];
 
@@ -20,6 +22,8 @@ const commentStyle: Record<string, (line: string) => string> = {
   '.ts': (l) => `// ${l}`,
   '.js': (l) => `// ${l}`,
   '.md': (l) => `<!-- ${l} -->`,
+  // A Helm template comment: not rendered into the manifests.
+  '.tpl': (l) => `{{/* ${l} */}}`,
 };
 
 export function generatedHeader(path: string, sources: string[]): string {

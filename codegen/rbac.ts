@@ -99,7 +99,7 @@ export function clusterRoleYaml(declared: DeclaredPermissions[]): string {
 }
 
 /** Every group/resource has one scope, whichever file declares it: a resource is cluster-scoped or not. */
-function checkScopes(declared: DeclaredPermissions[]): void {
+export function checkScopes(declared: DeclaredPermissions[]): void {
   const seen = new Map<string, { scope: Rule['scope']; file: string }>();
   for (const { file, rules } of declared) {
     for (const rule of rules) {

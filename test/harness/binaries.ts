@@ -19,6 +19,7 @@ const versions = readVersions();
 export const kubernetesVersion = versions.KUBERNETES_VERSION!;
 export const etcdVersion = versions.ETCD_VERSION!;
 export const kwokVersion = versions.KWOK_VERSION!;
+export const helmVersion = versions.HELM_VERSION!;
 export const coderVersion = versions.CODER_VERSION!;
 /** Every Coder release harness:build builds a server of (CODER_VERSIONS); coderVersion is the default. */
 export const coderVersions = versions.CODER_VERSIONS!.split(/\s+/).filter(Boolean);
@@ -46,6 +47,7 @@ export const binaries = {
   kubeControllerManager: () => binary('kubernetes', kubernetesVersion, 'kube-controller-manager'),
   kubeScheduler: () => binary('kubernetes', kubernetesVersion, 'kube-scheduler'),
   kwok: () => binary('kwok', kwokVersion, 'kwok'),
+  helm: () => binary('helm', helmVersion, 'helm'),
   coder: (version = coderVersion) => binary('coder', version, 'coder'),
   coderEchoTemplate: () => binary('coder', coderVersion, 'coder-echo-template'),
   kwokStages: () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the test control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok) and
-# a real Coder server (coder, with the echo-template builder) from the Go module proxy into
+# Builds the test control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok), Helm
+# (for the chart's tests) and a real Coder server (coder, with the echo-template builder) from the Go module proxy into
 # $HOME/.cache/coder-k8s/<component>/<version>/, skipping what is there. `build.sh coder` builds one part.
 set -euo pipefail
 
@@ -63,6 +63,19 @@ build_kwok() {
      "$dir/kustomize/stage/pod/fast/pod-complete.yaml" \
      "$dir/kustomize/stage/pod/fast/pod-delete.yaml" "$out/stages/"
   chmod u+w "$out/stages/"*
+  touch "$out/.complete"
+}
+
+# Helm is one `go install` of its released module: its own go.mod and go.sum pin every dependency. The
+# version string is set as Helm's Makefile sets it, so `helm version` names the release.
+build_helm() {
+  local out=$cache/helm/$HELM_VERSION
+  if built "$out" helm; then log "helm $HELM_VERSION: cached in $out"; return; fi
+  log "helm $HELM_VERSION: building into $out (cold: ~5-10 min)"
+  mkdir -p "$out"
+  GOBIN=$out go install -trimpath -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" \
+    "helm.sh/helm/v4/cmd/helm@$HELM_VERSION"
+  "$out/helm" version --short | grep -q "^$HELM_VERSION"
   touch "$out/.complete"
 }
 
@@ -131,6 +144,6 @@ build_coder_sources() {
   log "coder sources ($CODER_SOURCE_VERSIONS): in $cache/coder-sources"
 }
 
-want=${*:-etcd kube kwok coder coder_sources}
+want=${*:-etcd kube kwok helm coder coder_sources}
 for c in $want; do "build_$c"; done
 log "done"
