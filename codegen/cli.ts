@@ -11,6 +11,7 @@ import { conditionSetsFile } from './condition-constants.ts';
 import { withConditionTypesListed } from './condition-types.ts';
 import { crdKustomizationPath, crdKustomizationYaml, crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
+import { troubleshootingSection } from './troubleshooting.ts';
 import { compatibilityProblems } from './kubernetes-compat.ts';
 import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, loadSharedConditions, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
@@ -76,6 +77,11 @@ async function generate(): Promise<OutputSet> {
     [...kinds.map((k) => `schemas/${k.file}`), ...conditionSets.map((c) => `schemas/${c.file}`), ...aggregatedSources],
     `${apiReference(kinds)}\n${aggregatedApiReference(aggregated)}`,
   );
+  out.addSection(
+    'docs/how-to/troubleshooting.md',
+    [...kinds.map((k) => `schemas/${k.file}`), ...conditionSets.map((c) => `schemas/${c.file}`)],
+    troubleshootingSection(kinds),
+  );
   const permissions = readPermissions();
   out.add(
     'config/rbac/role.yaml',
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
     return;
   }
   out.writeTo(repoRoot);
+  out.writeSections(repoRoot);
   console.log(`codegen: wrote ${out.paths().length} files in ${Date.now() - started} ms`);
 }
 
