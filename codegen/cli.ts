@@ -19,6 +19,7 @@ import { repoRoot, schemasDir } from './paths.ts';
 import { clusterRoleYaml, namespacedInstallRolesYaml, readPermissions } from './rbac.ts';
 import { SchemaRuleError } from './schema-rule-error.ts';
 import { commonTypesFile, kindTypesFile } from './types.ts';
+import { troubleshootingSection } from './troubleshooting.ts';
 import { validatorFile, validatorsIndexFile } from './validators.ts';
 
 async function generate(): Promise<OutputSet> {
@@ -78,6 +79,11 @@ async function generate(): Promise<OutputSet> {
     [...kinds.map((k) => `schemas/${k.file}`), ...conditionSets.map((c) => `schemas/${c.file}`), ...aggregatedSources],
     `${apiReference(kinds)}\n${aggregatedApiReference(aggregated)}`,
   );
+  out.addSection(
+    'docs/how-to/troubleshooting.md',
+    [...kinds.map((k) => `schemas/${k.file}`), ...conditionSets.map((c) => `schemas/${c.file}`)],
+    troubleshootingSection(kinds),
+  );
   const permissions = readPermissions();
   out.add(
     'config/rbac/role.yaml',
@@ -123,6 +129,7 @@ async function main(): Promise<void> {
     return;
   }
   out.writeTo(repoRoot);
+  out.writeSections(repoRoot);
   console.log(`codegen: wrote ${out.paths().length} files in ${Date.now() - started} ms`);
 }
 

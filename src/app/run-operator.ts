@@ -8,7 +8,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { allResources, coderControlPlaneResource } from '../../generated/clients/index.ts';
 import { controllerSetups } from '../controllers/index.ts';
 import { CoderFacts } from '../controllers/shared/coder-facts.ts';
+import { createOperatorMetrics } from '../controllers/shared/metrics.ts';
 import type { ControllerDeps } from '../controllers/shared/deps.ts';
+import type { CoderCallObserver } from '../coder/call-outcome.ts';
 import { coderClientFactory, type CoderClientFor } from '../controlplane/coder-client.ts';
 import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
@@ -33,8 +35,12 @@ import type { CoderControlPlane } from '../../generated/types/codercontrolplane.
 const eventFlushOnShutdownMs = 5_000;
 
 /** Coder clients for the controllers: each control plane's Service, unless the test-only flag names a loopback URL. No environment variable can redirect them. */
-export function operatorCoderClients(options: Pick<OperatorOptions, 'testOnlyCoderUrl'>, logger: Logger): CoderClientFor {
-  return coderClientFactory(logger, options.testOnlyCoderUrl);
+export function operatorCoderClients(
+  options: Pick<OperatorOptions, 'testOnlyCoderUrl'>,
+  logger: Logger,
+  onCall?: CoderCallObserver,
+): CoderClientFor {
+  return coderClientFactory(logger, options.testOnlyCoderUrl, undefined, onCall);
 }
 
 function leaseNamespace(options: OperatorOptions): string {
@@ -62,6 +68,8 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
   const logger: Logger = createLogger({ level: options.logLevel });
   const kubeConfig = loadConnection(options.kubeconfig);
   const metrics = createMetrics();
+  const operatorMetrics = createOperatorMetrics(metrics.registry);
+  const onCoderCall = operatorMetrics.observeCoderCall;
   const apiHost = new URL(kubeConfig.getCurrentCluster()!.server).host;
   const stopCounting = countHttpClientRequests(metrics, (host) => host === apiHost);
 
@@ -101,7 +109,8 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     }),
     logger,
     now: () => new Date(),
-    coderClient: operatorCoderClients(options, logger),
+    coderClient: operatorCoderClients(options, logger, onCoderCall),
+    metrics: operatorMetrics,
     operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
     coderResyncMs: options.coderResyncPeriodMs,
     coderFacts: new CoderFacts({
@@ -125,7 +134,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     ]);
     const backend = controlPlaneBackend(
       { controlPlanes: manager.cache<CoderControlPlane>(coderControlPlaneResource), secrets: manager.cache(builtinResources.secret) },
-      { coderClient: coderClientFactory(logger, options.testOnlyCoderUrl, options.aggregated.coderRequestTimeoutMs) },
+      { coderClient: coderClientFactory(logger, options.testOnlyCoderUrl, options.aggregated.coderRequestTimeoutMs, onCoderCall) },
     );
     startApiServer = () =>
       startAggregatedApiServer({

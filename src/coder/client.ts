@@ -1,6 +1,7 @@
 // The one HTTP client the operator uses to talk to Coder: typed by generated/coder-api.ts, with a
 // timeout on every call, retries with backoff for 429/5xx/network failures, and redirects followed
 // only within the Coder URL's origin.
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnyRequestOptions, HttpMethod, Operation, OptionsArg, PathsWith, Schemas, SuccessBody } from './api-types.ts';
 import { parseCoderError, removeSecrets } from './error-body.ts';
@@ -14,6 +15,7 @@ import {
   TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from './errors.ts';
+import { failedCallOutcome, type CoderCallObserver, type CoderCallOutcome } from './call-outcome.ts';
 import { followBuildLogStream, readBuildLogStream, type BuildLog } from './build-log-stream.ts';
 import { fetchWithinOrigin } from './redirects.ts';
 import { expandPath, parseBaseURL, requestURL, type BaseURL } from './request-url.ts';
@@ -40,6 +42,8 @@ export interface CoderClientOptions {
   maxRedirects?: number;
   /** The largest success body read; a larger one fails the call. Default 4 MiB. */
   maxResponseBytes?: number;
+  /** Told of every attempt of every REST call (not the build log websockets), for metrics. */
+  onCall?: CoderCallObserver;
 }
 
 /** What every convenience call accepts. */
@@ -60,6 +64,7 @@ export class CoderClient {
   private readonly maxRedirects: number;
   private readonly logger: CoderClientLogger;
   private readonly maxResponseBytes: number;
+  private readonly onCall: CoderCallObserver | undefined;
 
   constructor(options: CoderClientOptions) {
     this.base = parseBaseURL(options.baseURL);
@@ -74,6 +79,7 @@ export class CoderClient {
     this.maxRedirects = options.maxRedirects ?? 10;
     this.logger = options.logger ?? silentLogger;
     this.maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
+    this.onCall = options.onCall;
   }
 
   /** The origin calls go to (scheme://host:port), without credentials: safe to log and compare. */
@@ -197,9 +203,15 @@ export class CoderClient {
     const timedOut = () => new CoderTimeoutError(method, path, this.timeoutMs);
 
     for (let attempt = 1; ; attempt++) {
+      const attemptStarted = performance.now();
+      const record = (outcome: CoderCallOutcome) =>
+        this.onCall?.({ method, route: template, outcome, seconds: (performance.now() - attemptStarted) / 1000 });
       try {
-        return await this.attempt(method, path, url, options, signal);
+        const answer = await this.attempt(method, path, url, options, signal);
+        record('success');
+        return answer;
       } catch (err) {
+        record(failedCallOutcome(err, { timedOut: deadline.aborted, canceled: options.signal?.aborted ?? false }));
         if (deadline.aborted) throw timedOut();
         if (options.signal?.aborted) throw options.signal.reason;
         if (attempt >= attempts || !isRetryable(err)) throw err;

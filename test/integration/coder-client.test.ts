@@ -2,6 +2,7 @@
 // same-origin redirect rule, with the double checking every request against openapi.yaml.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import type { CoderCallRecord } from '../../src/coder/call-outcome.ts';
 import { CoderClient, type CoderClientOptions } from '../../src/coder/client.ts';
 import { isDuplicateLicense, isCoderNotFound, isUnauthorized } from '../../src/coder/error-predicates.ts';
 import {
@@ -176,6 +177,37 @@ describe('CoderClient against the Coder API double', () => {
     assert.equal(err.message, 'Coder API GET /api/v2/buildinfo did not finish within 300 ms');
     assert.ok(elapsed < 1500, `took ${elapsed} ms`);
     assert.equal(double.requests.length, 1, 'a timeout ends the call, it is not retried');
+  });
+
+  it('tells onCall of each attempt: its method, route template (never the ids in the path), outcome and duration', async () => {
+    const calls: CoderCallRecord[] = [];
+    const coder = client({ onCall: (record) => calls.push(record) });
+    const plain = () => calls.splice(0).map(({ method, route, outcome }) => `${method} ${route} ${outcome}`);
+
+    double.failNext(1, 503);
+    await coder.getEntitlements();
+    assert.deepEqual(plain(), ['GET /api/v2/entitlements server_error', 'GET /api/v2/entitlements success']);
+
+    await failure(coder.deleteLicense(4242));
+    assert.deepEqual(plain(), ['DELETE /api/v2/licenses/{id} client_error']);
+
+    double.delay(3000);
+    await failure(client({ timeoutMs: 300, onCall: (record) => calls.push(record) }).getBuildInfo());
+    const [timedOut] = calls;
+    assert.deepEqual(plain(), ['GET /api/v2/buildinfo timeout']);
+    assert.ok(timedOut!.seconds > 0.1, `the attempt cut by the 300 ms budget is recorded as lasting ${timedOut!.seconds} s`);
+
+    const gone = await startCoderApiDouble();
+    await gone.stop();
+    await failure(client({ baseURL: gone.url, retries: 0, onCall: (record) => calls.push(record) }).getBuildInfo());
+    assert.deepEqual(plain(), ['GET /api/v2/buildinfo network_error']);
+
+    const aborted = new AbortController();
+    double.delay(3000);
+    const call = client({ onCall: (record) => calls.push(record) }).getBuildInfo({ signal: aborted.signal });
+    setTimeout(() => aborted.abort(new Error('shutting down')), 100);
+    await assert.rejects(call, /shutting down/);
+    assert.deepEqual(plain(), ['GET /api/v2/buildinfo canceled']);
   });
 
   it('follows a 307 on the same origin, repeating the method, body and token', async () => {

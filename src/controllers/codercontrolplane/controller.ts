@@ -61,6 +61,12 @@ export const setup: ControllerSetup = (manager, deps) => {
       ownerDependents,
     },
   };
+  // Every replica serves metrics, leader or not: the gauge reads the status the leader wrote.
+  deps.metrics?.reportOperatorAccess(() =>
+    controlPlanes
+      .list()
+      .map((cp) => ({ namespace: cp.metadata.namespace!, name: cp.metadata.name!, ready: cp.status?.operatorAccessReady === true })),
+  );
   const workspaceRbacOwner = (obj: V1Role | V1RoleBinding) => {
     const labels = obj.metadata?.labels ?? {};
     const name = labels[controlPlaneLabel];

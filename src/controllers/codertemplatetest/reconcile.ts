@@ -55,6 +55,11 @@ export const templateTestKind: Kind<CoderTemplateTest, TemplateTestContext, Code
   // A template test's Events are its steps' own: a result, or a wait that only a person ends (decision.ts).
   warnings: {},
   statusConflicts: 'fail',
+  statusWritten: (ctx, before, written) => {
+    // Written at the version it was decided from, so a result is counted once.
+    if (isFinal(before.status) || !isFinal(written.status)) return;
+    ctx.metrics?.templateTestResults.inc({ result: written.status!.phase!, reason: written.status!.reason ?? '' });
+  },
 };
 
 async function steps(ctx: TemplateTestContext, test: CoderTemplateTest, out: Out, rc: ReconcileContext): Promise<void> {

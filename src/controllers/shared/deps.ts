@@ -7,6 +7,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import type { CoderFacts } from './coder-facts.ts';
 import type { CoderClientFor } from '../../controlplane/coder-client.ts';
+import type { OperatorMetrics } from './metrics.ts';
 
 /** The coder-k8s-operator user and its token in Coder's database (src/coder/operator-access). */
 export interface OperatorAccessBackend {
@@ -42,6 +43,8 @@ export interface ControllerDeps {
   coderResyncMs?: number;
   /** What each control plane's Coder says about itself, shared by every controller; each setup makes its own when unset. */
   coderFacts?: CoderFacts;
+  /** The operator's own metrics; none are recorded when unset. */
+  metrics?: OperatorMetrics;
 }
 
 /** The default of --coder-resync-period: 10 minutes. */

@@ -9,7 +9,9 @@ import { isConflict, isNotFound } from '../../../runtime/kube-http.ts';
 import type { KubeObject } from '../../../runtime/informer.ts';
 import type { ResourceKind } from '../../../runtime/resource.ts';
 import type { Writer } from '../../../runtime/writer.ts';
+import { countCredentialRefusal } from '../credential-refusals.ts';
 import { warnOnNewProblem } from '../event-target.ts';
+import type { OperatorMetrics } from '../metrics.ts';
 import { Outcomes, type AnyConditionChanges, type ReadyReasonOf, type StepOutcome } from './outcome.ts';
 import type { ReadyRuleOf } from './readiness.ts';
 import { nextStatus } from './status.ts';
@@ -32,6 +34,7 @@ export interface KindDeps {
   writer: Writer;
   events: EventRecorder;
   now(): Date;
+  metrics?: OperatorMetrics;
 }
 
 export type StatusOf<T extends ReconciledObject> = NonNullable<T['status']>;
@@ -69,6 +72,8 @@ export interface Kind<
   stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>, Changes, StopReason> | 'end' | undefined>;
   /** The condition types whose turn to False a person should see as a Warning Event, with the Event's action. */
   warnings: { readonly [Type in keyof Changes]?: string };
+  /** Told of each status write, with the object as the steps read it and as written (for metrics). */
+  statusWritten?(ctx: Ctx, before: T, written: T): void;
   /**
    * `'fail'`: the status is written only at the version the steps decided from, and a 409 (or 404) of the
    * finalizer or status write ends the reconcile quietly; by default a status write's 409 is retried on the
@@ -115,7 +120,13 @@ export async function reconcileKind<
     if (action) await warnOnNewProblem(ctx.events, obj, out.conditions[type], action);
   }
   try {
-    await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), { onConflict: kind.statusConflicts });
+    const { wrote, object } = await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), {
+      onConflict: kind.statusConflicts,
+    });
+    if (wrote) {
+      countCredentialRefusal(ctx.metrics, kind.resource.kind, obj, object);
+      kind.statusWritten?.(ctx, obj, object);
+    }
   } catch (err) {
     if (!changedSinceRead(kind, err)) throw err;
     return endQuietly(rc, err);
