@@ -198,7 +198,7 @@ export const CoderTemplateTestConditions = {
       ConfirmingCreate: 'ConfirmingCreate',
       /** False. Waiting. The workspace exists and its start build has not finished. */
       WaitingForBuild: 'WaitingForBuild',
-      /** False. Waiting. A top-level agent is not yet connected and ready; the message names it by ID. */
+      /** False. Waiting. A top-level agent is not yet connected and ready; the message names it and the status and lifecycle Coder reports for it. */
       WaitingForAgents: 'WaitingForAgents',
       /** False. Waiting. Every top-level agent was ready; the controller deletes the workspace next. */
       AgentsReady: 'AgentsReady',
@@ -210,7 +210,7 @@ export const CoderTemplateTestConditions = {
       CoderNotFound: 'CoderNotFound',
       /** False. Waiting. Coder answered about another object than the one asked for; the controller retries until the deadline. */
       CoderAnswerMismatch: 'CoderAnswerMismatch',
-      /** False. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait. */
+      /** False. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait, or, when the test waited for an agent, names the agent that did not connect (or become ready) in time and the state it was last seen in. */
       DeadlineExceeded: 'DeadlineExceeded',
       /** False. Failed. The template is deprecated. */
       TemplateDeprecated: 'TemplateDeprecated',
@@ -238,7 +238,7 @@ export const CoderTemplateTestConditions = {
       AgentStartTimeout: 'AgentStartTimeout',
       /** False. Failed. An agent is shutting down or off. */
       AgentStopped: 'AgentStopped',
-      /** False. Failed. An agent did not connect in time (status timeout). */
+      /** False. Failed. An agent did not connect within the connection_timeout of its coder_agent (Coder reports status timeout). */
       AgentConnectionTimeout: 'AgentConnectionTimeout',
       /** False. Failed. The latest build of the workspace is not the start build the controller requested. */
       WorkspaceChangedExternally: 'WorkspaceChangedExternally',
@@ -282,7 +282,7 @@ export const CoderTemplateTestConditions = {
       ConfirmingCreate: 'ConfirmingCreate',
       /** True. Waiting. The workspace exists and its start build has not finished. */
       WaitingForBuild: 'WaitingForBuild',
-      /** True. Waiting. A top-level agent is not yet connected and ready; the message names it by ID. */
+      /** True. Waiting. A top-level agent is not yet connected and ready; the message names it and the status and lifecycle Coder reports for it. */
       WaitingForAgents: 'WaitingForAgents',
       /** True. Waiting. Every top-level agent was ready; the controller deletes the workspace next. */
       AgentsReady: 'AgentsReady',
@@ -294,7 +294,7 @@ export const CoderTemplateTestConditions = {
       CoderNotFound: 'CoderNotFound',
       /** True. Waiting. Coder answered about another object than the one asked for; the controller retries until the deadline. */
       CoderAnswerMismatch: 'CoderAnswerMismatch',
-      /** False. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait. */
+      /** False. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait, or, when the test waited for an agent, names the agent that did not connect (or become ready) in time and the state it was last seen in. */
       DeadlineExceeded: 'DeadlineExceeded',
       /** False. Failed. The template is deprecated. */
       TemplateDeprecated: 'TemplateDeprecated',
@@ -322,7 +322,7 @@ export const CoderTemplateTestConditions = {
       AgentStartTimeout: 'AgentStartTimeout',
       /** False. Failed. An agent is shutting down or off. */
       AgentStopped: 'AgentStopped',
-      /** False. Failed. An agent did not connect in time (status timeout). */
+      /** False. Failed. An agent did not connect within the connection_timeout of its coder_agent (Coder reports status timeout). */
       AgentConnectionTimeout: 'AgentConnectionTimeout',
       /** False. Failed. The latest build of the workspace is not the start build the controller requested. */
       WorkspaceChangedExternally: 'WorkspaceChangedExternally',
@@ -366,7 +366,7 @@ export const CoderTemplateTestConditions = {
       ConfirmingCreate: 'ConfirmingCreate',
       /** False. Waiting. The workspace exists and its start build has not finished. */
       WaitingForBuild: 'WaitingForBuild',
-      /** False. Waiting. A top-level agent is not yet connected and ready; the message names it by ID. */
+      /** False. Waiting. A top-level agent is not yet connected and ready; the message names it and the status and lifecycle Coder reports for it. */
       WaitingForAgents: 'WaitingForAgents',
       /** False. Waiting. Every top-level agent was ready; the controller deletes the workspace next. */
       AgentsReady: 'AgentsReady',
@@ -378,7 +378,7 @@ export const CoderTemplateTestConditions = {
       CoderNotFound: 'CoderNotFound',
       /** False. Waiting. Coder answered about another object than the one asked for; the controller retries until the deadline. */
       CoderAnswerMismatch: 'CoderAnswerMismatch',
-      /** True. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait. */
+      /** True. Failed. The test did not finish within spec.timeoutSeconds; the message gives the last wait, or, when the test waited for an agent, names the agent that did not connect (or become ready) in time and the state it was last seen in. */
       DeadlineExceeded: 'DeadlineExceeded',
       /** True. Failed. The template is deprecated. */
       TemplateDeprecated: 'TemplateDeprecated',
@@ -406,7 +406,7 @@ export const CoderTemplateTestConditions = {
       AgentStartTimeout: 'AgentStartTimeout',
       /** True. Failed. An agent is shutting down or off. */
       AgentStopped: 'AgentStopped',
-      /** True. Failed. An agent did not connect in time (status timeout). */
+      /** True. Failed. An agent did not connect within the connection_timeout of its coder_agent (Coder reports status timeout). */
       AgentConnectionTimeout: 'AgentConnectionTimeout',
       /** True. Failed. The latest build of the workspace is not the start build the controller requested. */
       WorkspaceChangedExternally: 'WorkspaceChangedExternally',

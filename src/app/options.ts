@@ -1,8 +1,9 @@
 // The command line of `coder-k8s` (the operator), parsed and checked; errors name the flag and the fix.
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { defaultKubeApiBurst, defaultKubeApiQps } from '../runtime/request-budget.ts';
 import { appModes, type AppMode } from './app-mode.ts';
+import { withDoubleDash } from './go-flag-spelling.ts';
 import { UsageError } from './errors.ts';
 import { mcpFlags, mcpUsage, parseMcpOptions, type McpOptions } from './mcp-options.ts';
 
@@ -85,7 +86,7 @@ export const usage = `Usage: coder-k8s [flags]
 
 Runs the coder-k8s operator for Coder.
 
-Flags:
+Flags (each may also be written with one dash, as Go writes it: -app=controller):
   --app=MODE                        all (default), controller, aggregated-apiserver or mcp-http
   --kubeconfig=PATH                 kubeconfig file; default: $KUBECONFIG, then in-cluster
   --watch-namespace=NS              reconcile objects in NS only; repeat for several (default: all)
@@ -182,44 +183,47 @@ function parseLeaseName(value: string): string {
   return value;
 }
 
+/** The operator's flags, as parseArgs reads them. */
+const operatorFlags = {
+  app: { type: 'string', default: 'all' },
+  kubeconfig: { type: 'string' },
+  'watch-namespace': { type: 'string', multiple: true, default: [] },
+  'leader-elect': { type: 'string', default: 'true' },
+  'leader-election-namespace': { type: 'string' },
+  'max-concurrent-reconciles': { type: 'string', default: String(defaultConcurrentReconciles) },
+  'kube-api-qps': { type: 'string', default: String(defaultKubeApiQps) },
+  'kube-api-burst': { type: 'string', default: String(defaultKubeApiBurst) },
+  selector: { type: 'string' },
+  'leader-election-id': { type: 'string' },
+  'metrics-bind-address': { type: 'string', default: ':8443' },
+  'metrics-secure': { type: 'string', default: 'true' },
+  'metrics-cert-dir': { type: 'string' },
+  'health-probe-bind-address': { type: 'string', default: ':8081' },
+  'log-level': { type: 'string', default: defaultLogLevel },
+  'graceful-shutdown-timeout': { type: 'string', default: '30' },
+  'coder-resync-period': { type: 'string', default: '600' },
+  'test-only-coder-url': { type: 'string' },
+  ...mcpFlags,
+  'secure-port': { type: 'string', default: '6443' },
+  'max-requests-inflight': { type: 'string', default: '400' },
+  'max-mutating-requests-inflight': { type: 'string', default: '200' },
+  'bind-address': { type: 'string', default: '0.0.0.0' },
+  'coder-url': { type: 'string', default: '' },
+  'coder-session-token': { type: 'string', default: '' },
+  'coder-session-token-file': { type: 'string', default: '' },
+  'coder-namespace': { type: 'string', default: '' },
+  'coder-request-timeout': { type: 'string', default: '30s' },
+  version: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsOptionsConfig;
+
 export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'version' {
   let parsed;
   try {
     parsed = parseArgs({
-      args,
+      args: withDoubleDash(args, operatorFlags),
       strict: true,
-      options: {
-        app: { type: 'string', default: 'all' },
-        kubeconfig: { type: 'string' },
-        'watch-namespace': { type: 'string', multiple: true, default: [] },
-        'leader-elect': { type: 'string', default: 'true' },
-        'leader-election-namespace': { type: 'string' },
-        'max-concurrent-reconciles': { type: 'string', default: String(defaultConcurrentReconciles) },
-        'kube-api-qps': { type: 'string', default: String(defaultKubeApiQps) },
-        'kube-api-burst': { type: 'string', default: String(defaultKubeApiBurst) },
-        selector: { type: 'string' },
-        'leader-election-id': { type: 'string' },
-        'metrics-bind-address': { type: 'string', default: ':8443' },
-        'metrics-secure': { type: 'string', default: 'true' },
-        'metrics-cert-dir': { type: 'string' },
-        'health-probe-bind-address': { type: 'string', default: ':8081' },
-        'log-level': { type: 'string', default: defaultLogLevel },
-        'graceful-shutdown-timeout': { type: 'string', default: '30' },
-        'coder-resync-period': { type: 'string', default: '600' },
-        'test-only-coder-url': { type: 'string' },
-        ...mcpFlags,
-        'secure-port': { type: 'string', default: '6443' },
-        'max-requests-inflight': { type: 'string', default: '400' },
-        'max-mutating-requests-inflight': { type: 'string', default: '200' },
-        'bind-address': { type: 'string', default: '0.0.0.0' },
-        'coder-url': { type: 'string', default: '' },
-        'coder-session-token': { type: 'string', default: '' },
-        'coder-session-token-file': { type: 'string', default: '' },
-        'coder-namespace': { type: 'string', default: '' },
-        'coder-request-timeout': { type: 'string', default: '30s' },
-        version: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: operatorFlags,
     });
   } catch (err) {
     throw new UsageError((err as Error).message);

@@ -82,12 +82,14 @@ export function redactLogValue(value: unknown, parent?: string): unknown {
   const copy: Record<string, unknown> = {};
   for (const [field, inner] of Object.entries(value)) {
     // A Kubernetes object under such a field (a Secret logged as `secret`) keeps its metadata; its
-    // data and stringData are sensitive fields of their own.
+    // data and stringData are sensitive fields of their own. A reference to one ({namespace, name})
+    // holds names only, and names are not secret.
     const hide =
       (isSensitiveField(field, parent) || (invalidUrl && field === 'input')) &&
       inner !== null &&
       inner !== undefined &&
-      !isKubernetesObject(inner);
+      !isKubernetesObject(inner) &&
+      !isObjectReference(inner);
     copy[scrubLogText(field)] = hide ? censor : redactLogValue(inner, field);
   }
   return copy;
@@ -97,4 +99,17 @@ function isKubernetesObject(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const { kind, metadata } = value as { kind?: unknown; metadata?: unknown };
   return typeof kind === 'string' && metadata !== null && typeof metadata === 'object';
+}
+
+/** Fields of a reference to a Kubernetes object, as an ObjectReference names them. */
+const referenceFields = new Set(['apiVersion', 'kind', 'namespace', 'name', 'uid']);
+
+/** `{namespace, name}` (and kind, apiVersion, uid): a reference to an object, all names, no value. */
+function isObjectReference(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  return (
+    typeof (value as { name?: unknown }).name === 'string' &&
+    entries.every(([field, inner]) => referenceFields.has(field) && typeof inner === 'string')
+  );
 }

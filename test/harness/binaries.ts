@@ -28,8 +28,18 @@ export const coderSourceVersions = versions.CODER_SOURCE_VERSIONS!.split(/\s+/).
 
 const cacheDir = process.env.CODER_K8S_CACHE ?? join(homedir(), '.cache', 'coder-k8s');
 
+/** Where test/harness/build.sh puts `name` of `component` at `version`, built or not. */
+export function binaryPath(component: string, version: string, name: string): string {
+  return join(cacheDir, component, version, name);
+}
+
+/** Where test/harness/build.sh keeps Coder's source files of one release. */
+export function coderSourcesDir(version: string): string {
+  return join(cacheDir, 'coder-sources', version);
+}
+
 function binary(component: string, version: string, name: string): string {
-  const path = join(cacheDir, component, version, name);
+  const path = binaryPath(component, version, name);
   if (!existsSync(path)) {
     throw new Error(`${name} ${version} is not built (${path} is missing); run \`npm run harness:build\``);
   }

@@ -10,6 +10,7 @@ import { startControlPlane } from './control-plane.ts';
 import { kubectlOk } from './kubectl.ts';
 import { installOperatorRbac, startOperator } from './operator.ts';
 import { startPostgres } from './postgres.ts';
+import { prepareOrExit } from './prepare.ts';
 import { startRealCoder, type RealCoder } from './real-coder.ts';
 import { setSignalExitCode, untilStopped } from './shutdown.ts';
 
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     'real-coder': { type: 'boolean', default: false },
   },
 });
+
+prepareOrExit(values['real-coder'] ? 'npm run dev -- --real-coder' : 'npm run dev', values['real-coder'] ? 'dev-real-coder' : 'dev');
 
 setSignalExitCode(0);
 await untilStopped(async () => {

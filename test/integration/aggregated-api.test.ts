@@ -71,6 +71,14 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
     assert.notEqual(spec.insecureSkipTLSVerify, true);
     const secret = JSON.parse(await kubectlOk(admin, ['get', 'secret', '-n', operatorNamespace, 'coder-k8s-apiserver-tls', '-o', 'json']));
     assert.equal(spec.caBundle, secret.data['ca.crt']);
+    // The log names the serving Secret; what the Secret holds never reaches it.
+    const log = readFileSync(operator.logFile, 'utf8');
+    const written = log.split('\n').find((l) => l.includes('new serving CA and certificate written'));
+    assert.ok(written, `no line about the serving Secret in the operator log:\n${log.slice(-4000)}`);
+    assert.deepEqual(JSON.parse(written).secret, { namespace: operatorNamespace, name: 'coder-k8s-apiserver-tls' });
+    for (const value of Object.values<string>(secret.data)) {
+      assert.ok(!log.includes(value) && !log.includes(Buffer.from(value, 'base64').toString('utf8').split('\n')[1]!));
+    }
   });
 
   it('shows in discovery and explains its fields', async () => {

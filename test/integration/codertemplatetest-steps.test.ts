@@ -229,9 +229,11 @@ describe('template-test steps against the Coder API double', () => {
     });
     test = withStep(test, created);
     const seen: string[] = [];
+    const agentWaits = new Set<string>();
     for (let i = 0; i < 12; i++) {
       const step = await readinessStep(client, test, new Date(), signal);
       seen.push(line(step));
+      if (step.kind === 'wait' && step.reason === 'WaitingForAgents') agentWaits.add(step.message);
       test = withStep(test, step);
       if (step.kind !== 'wait') break;
     }
@@ -239,6 +241,10 @@ describe('template-test steps against the Coder API double', () => {
       [...new Set(seen)],
       ['wait WaitingForBuild', 'wait WaitingForAgents', 'wait AgentsReady', 'wait DeletingWorkspace', 'succeed'],
     );
+    // The agent by its name, not its ID; the dev-container sub-agent is not waited for.
+    for (const message of agentWaits)
+      assert.match(message, /^Agent "main" (has not connected yet \(status connecting|is connected and not ready yet \(lifecycle)/);
+    assert.ok(agentWaits.size > 0);
     assert.equal(coder.state.world.workspaces[0]!.deleted, true);
   });
 
@@ -248,35 +254,47 @@ describe('template-test steps against the Coder API double', () => {
     const test = await marked();
     return withStep(test, await createWorkspace(client, test, signal));
   };
-  const agentEnds: { name: string; agent: BuildScript['agents'][number]; expected: string }[] = [
+  const agentEnds: { name: string; agent: BuildScript['agents'][number]; expected: string; message: string }[] = [
     {
       name: 'a startup script that failed',
       agent: { name: 'main', readyAfterReads: false, endsIn: 'start_error' },
       expected: 'fail AgentStartError',
+      message: 'Agent "main" failed its startup script (lifecycle start_error).',
     },
     {
       name: 'a startup that timed out',
       agent: { name: 'main', readyAfterReads: false, endsIn: 'start_timeout' },
       expected: 'fail AgentStartTimeout',
+      message: 'Agent "main" did not finish its startup in time (lifecycle start_timeout).',
     },
-    { name: 'an agent that shut down', agent: { name: 'main', readyAfterReads: false, endsIn: 'off' }, expected: 'fail AgentStopped' },
+    {
+      name: 'an agent that shut down',
+      agent: { name: 'main', readyAfterReads: false, endsIn: 'off' },
+      expected: 'fail AgentStopped',
+      message: 'Agent "main" is stopped (lifecycle off).',
+    },
     {
       name: 'an agent that never connected in time',
       agent: { name: 'main', readyAfterReads: false, connectionEndsIn: 'timeout' },
       expected: 'fail AgentConnectionTimeout',
+      message:
+        'Agent "main" did not connect within the connection_timeout its template\'s coder_agent sets (status timeout, lifecycle ready).',
     },
   ];
   for (const row of agentEnds) {
     it(`answers ${row.expected} for ${row.name}, and waits while an agent only connects`, async () => {
       let test = await started({ startReads: 1, agents: [row.agent], deleteReads: 1 });
       const seen: string[] = [];
+      const messages: string[] = [];
       for (let i = 0; i < 5; i++) {
         const step = await readinessStep(client, test, new Date(), signal);
         seen.push(line(step));
+        messages.push(step.message);
         test = withStep(test, step);
         if (step.kind !== 'wait') break;
       }
       assert.equal(seen.at(-1), row.expected, seen.join(', '));
+      assert.equal(messages.at(-1), row.message);
     });
   }
 

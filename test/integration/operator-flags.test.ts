@@ -64,6 +64,8 @@ describe('coder-k8s flag errors', () => {
       ['--test-only-coder-url=https://coder.example.com'],
       '--test-only-coder-url: expected an http(s) URL on a loopback address (127.0.0.1 or [::1]); the flag is for tests only',
     ],
+    [['-kube-api-qps=0'], '--kube-api-qps=0: expected a whole number from 1 to 10000'],
+    [['-metrics-bind-adress=:8080'], 'unknown flag -metrics-bind-adress; --help lists the flags (each may be written -name or --name)'],
   ];
   for (const [args, message] of usageErrors) {
     it(`refuses ${args.join(' ')} with one line naming the flag`, async () => {
@@ -109,6 +111,17 @@ describe('coder-k8s flag errors', () => {
         'coder-k8s: no Kubernetes cluster configured (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a pod): ' +
           'pass --kubeconfig=PATH or set KUBECONFIG\n',
       );
+    });
+
+    it("takes the Go original's single-dash flags: the same start as with two dashes", async () => {
+      const go = await run(
+        ['-app=controller', '-leader-elect=false', '-metrics-bind-address=0', '-health-probe-bind-address', '0'],
+        noKubeconfig(),
+      );
+      const dashes = await run(quiet, noKubeconfig());
+      assert.equal(go.code, 1);
+      assert.match(go.stderr, /^coder-k8s: no Kubernetes cluster configured/);
+      assert.equal(go.stderr, dashes.stderr);
     });
 
     it('names a kubeconfig file that does not exist and where it was given', async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { quantityPattern } from '../../codegen/kubernetes-compat.ts';
+import { kubectl } from '../harness/kubectl.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'coder-k8s.js');
@@ -187,6 +188,24 @@ describe('coder-k8s validate', () => {
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.split('\n')[0], `coder-k8s validate: ${good}: name files after -f (-f ${good})`);
+  });
+
+  it('reports a line indented too deep once, on the line kubectl names', async () => {
+    const indented = join(dir, 'indented.yaml');
+    writeFileSync(indented, `${controlPlane('coder', '').trimEnd()}\n  image: ghcr.io/coder/coder:v2.36.0\n   replicas: 1\n`);
+    const r = await validate(['-f', indented]);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stdout,
+      `${indented}:8:4: document 1, <document>: is not valid YAML: mapping values are not allowed in this context: ` +
+        'this line is indented more than the keys of its mapping, so it reads as part of the value above\n' +
+        '0 object(s) checked, 1 problem(s)\n',
+    );
+    // kubectl parses the file before it needs a server: an empty kubeconfig is enough. (In a file of several
+    // documents kubectl counts lines from the document's start; validate counts them from the file's.)
+    const client = await kubectl('/dev/null', ['create', '--dry-run=client', '-o', 'yaml', '-f', indented]);
+    assert.notEqual(client.code, 0);
+    assert.match(client.stderr, /yaml: line 8: mapping values are not allowed in this context/);
   });
 
   it('names the line and column of a YAML syntax error in a later document, without a dangling colon', async () => {

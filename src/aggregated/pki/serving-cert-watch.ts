@@ -72,7 +72,7 @@ export class ServingCertWatch {
       .then(step)
       .catch((err: unknown) =>
         this.logger.warn(
-          { err: (err as Error).message, secret: `${this.namespace}/${servingCertSecretName}` },
+          { err: (err as Error).message, secret: { namespace: this.namespace, name: servingCertSecretName } },
           'cannot renew the serving certificate; serving the current one',
         ),
       );
@@ -86,6 +86,6 @@ export class ServingCertWatch {
     if (material.cert === this.current.cert && material.caBundle === this.current.caBundle) return;
     this.current = material;
     await this.onChange(material);
-    this.logger.info({ secret: `${this.namespace}/${servingCertSecretName}` }, 'serving certificate reloaded');
+    this.logger.info({ secret: { namespace: this.namespace, name: servingCertSecretName } }, 'serving certificate reloaded');
   }
 }

@@ -136,7 +136,7 @@ export async function ensureServingCert(http: KubeHttp, logger: Logger, namespac
       if (existing) await http.json('PUT', `${path}/${servingCertSecretName}`, { body });
       else await http.json('POST', path, { body });
       logger.info(
-        { secret: `${namespace}/${servingCertSecretName}`, reasons: plan.reasons, newCa: plan.newCa ?? false },
+        { secret: { namespace, name: servingCertSecretName }, reasons: plan.reasons, newCa: plan.newCa ?? false },
         plan.newCa ? 'new serving CA and certificate written' : 'serving certificate renewed under the same CA',
       );
       return plan.material;

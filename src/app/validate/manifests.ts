@@ -9,6 +9,7 @@ import { isObject } from '../../validation/structural.ts';
 import { runValidation } from '../../validation/validate.ts';
 import { validatorFor } from '../../validation/validator-lookup.ts';
 import { pathOffset } from './source-position.ts';
+import { syntaxProblem, yamlReason } from './yaml-syntax-error.ts';
 
 /** The API server refuses a request body larger than this (etcd's request limit); so does validate, per document. */
 const maxDocumentBytes = 3 * 1024 * 1024;
@@ -131,14 +132,6 @@ export function splitDocuments(text: string): string[] {
 
 const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
-/** The parser's first line of a message, without its own "at line L, column C:" (relative to one document). */
-function yamlReason(message: string): string {
-  return message
-    .split('\n')[0]!
-    .replace(/ at line \d+, column \d+:?\s*$/, '')
-    .replace(/:\s*$/, '');
-}
-
 /** Checks every document of a YAML or JSON text. */
 export function checkManifests(text: string): ManifestReport {
   const report: ManifestReport = { problems: [], checked: 0, skipped: 0 };
@@ -162,11 +155,8 @@ export function checkManifests(text: string): ManifestReport {
     // YAML 1.1, like kubectl's YAML to JSON conversion: yes, no, on and off are booleans.
     for (const parsed of parseAllDocuments(chunk, { version: '1.1', lineCounter })) {
       if (parsed.errors.length) {
-        for (const e of parsed.errors) {
-          const start = e.linePos?.[0];
-          const at = start ? { ...place, start: { line: lineOffset + start.line, column: start.col } } : place;
-          document(`is not valid YAML: ${yamlReason(e.message)}`, at);
-        }
+        const { line, column, message } = syntaxProblem(parsed.errors, chunk);
+        document(`is not valid YAML: ${message}`, { ...place, start: { line: lineOffset + line, column } });
         continue;
       }
       const docPlace = { ...place, node: parsed.contents };

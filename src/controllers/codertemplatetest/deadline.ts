@@ -1,6 +1,7 @@
 // A template test's deadline (spec.timeoutSeconds from status.startTime): a wait that reaches
-// it fails DeadlineExceeded, naming the last wait.
+// it fails DeadlineExceeded, naming the last wait (the agent it waited for, by name and last state).
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
+import { agentDeadlineMessage } from './agent-state.ts';
 import { fail, R, type Step, type TestStatus } from './step.ts';
 
 const defaultTimeoutSeconds = 900;
@@ -10,10 +11,11 @@ export function deadlineOf(test: CoderTemplateTest): number {
 }
 
 export function deadlineExceeded(test: CoderTemplateTest, last: { reason?: string; message?: string }, status?: Partial<TestStatus>): Step {
-  const seconds = test.spec.timeoutSeconds ?? defaultTimeoutSeconds;
+  const within = `within spec.timeoutSeconds (${test.spec.timeoutSeconds ?? defaultTimeoutSeconds}s)`;
+  const agent = last.reason === R.WaitingForAgents ? agentDeadlineMessage(last.message ?? '', within) : undefined;
   return fail(
     R.DeadlineExceeded,
-    `The test did not finish within ${seconds}s. Last wait: ${last.reason ?? 'none'}: ${last.message ?? ''}`,
+    agent ?? `The test did not finish ${within}. Last wait: ${last.reason ?? 'none'}: ${last.message ?? ''}`,
     {
       ...(status ? { status } : {}),
     },

@@ -6,6 +6,7 @@ import type { CoderClient } from '../../coder/client.ts';
 import { CoderApiError } from '../../coder/errors.ts';
 import { nowTime } from '../../runtime/conditions.ts';
 import { scrubSecrets } from '../../runtime/redaction.ts';
+import { agentConnectionTimeoutMessage, agentEndedMessage, agentWaitMessage } from './agent-state.ts';
 import { once } from './coder-access.ts';
 import { deleteWorkspaceStep } from './delete-workspace.ts';
 import { expectSame, fail, R, wait, WD, type Step } from './step.ts';
@@ -17,19 +18,18 @@ const jobErrorChars = 120;
 type Agent = Schemas['WorkspaceAgent'];
 
 function agentFailure(agent: Agent): Step | undefined {
-  const named = `Agent ${agent.id}`;
   switch (agent.lifecycle_state) {
     case 'start_error':
-      return fail(R.AgentStartError, `${named}'s startup script failed (lifecycle start_error).`);
+      return fail(R.AgentStartError, agentEndedMessage(agent, 'failed its startup script'));
     case 'start_timeout':
-      return fail(R.AgentStartTimeout, `${named}'s startup timed out (lifecycle start_timeout).`);
+      return fail(R.AgentStartTimeout, agentEndedMessage(agent, 'did not finish its startup in time'));
     case 'shutting_down':
     case 'shutdown_timeout':
     case 'shutdown_error':
     case 'off':
-      return fail(R.AgentStopped, `${named} is stopped (lifecycle ${agent.lifecycle_state}).`);
+      return fail(R.AgentStopped, agentEndedMessage(agent, 'is stopped'));
   }
-  if (agent.status === 'timeout') return fail(R.AgentConnectionTimeout, `${named} did not connect in time (status timeout).`);
+  if (agent.status === 'timeout') return fail(R.AgentConnectionTimeout, agentConnectionTimeoutMessage(agent));
   return undefined;
 }
 
@@ -99,7 +99,7 @@ export async function readinessStep(client: CoderClient, test: CoderTemplateTest
     if (failure) return failure;
   }
   const waiting = agents.find((a) => a.status !== 'connected' || a.lifecycle_state !== 'ready');
-  if (waiting) return wait(R.WaitingForAgents, `Agent ${waiting.id} is ${waiting.status} and ${waiting.lifecycle_state}.`);
+  if (waiting) return wait(R.WaitingForAgents, agentWaitMessage(waiting));
   return wait(R.AgentsReady, `Every agent of workspace ${s.workspaceName} is ready; the controller deletes the workspace next.`, {
     status: { agentsReadyTime: nowTime(now) },
   });

@@ -130,6 +130,44 @@ describe('operator flags', () => {
     );
   });
 
+  it("takes Go's single-dash spelling of every flag, as the Go original's manifests write them", () => {
+    const go = parseOperatorArgs([
+      '-app=controller',
+      '-metrics-bind-address=:8080',
+      '-leader-elect=false',
+      '-watch-namespace',
+      'a',
+      '-watch-namespace=b',
+      '-health-probe-bind-address=:9090',
+    ]) as OperatorOptions;
+    const dashes = parseOperatorArgs([
+      '--app=controller',
+      '--metrics-bind-address=:8080',
+      '--leader-elect=false',
+      '--watch-namespace',
+      'a',
+      '--watch-namespace=b',
+      '--health-probe-bind-address=:9090',
+    ]) as OperatorOptions;
+    assert.deepEqual(go, dashes);
+    assert.equal(go.app, 'controller');
+    assert.equal(go.metricsBindAddress, ':8080');
+    assert.deepEqual(go.watchNamespaces, ['a', 'b']);
+    assert.equal(parseOperatorArgs(['-version']), 'version');
+    assert.throws(() => parseOperatorArgs(['-app=operator']), /--app=operator: unknown mode/);
+  });
+
+  it('refuses an unknown flag in either spelling, naming it', () => {
+    assert.throws(
+      () => parseOperatorArgs(['-metrics-bind-adress=:8080']),
+      (err) => err instanceof UsageError && /^unknown flag -metrics-bind-adress; --help lists the flags/.test(err.message),
+    );
+    assert.throws(
+      () => parseOperatorArgs(['--metrics-bind-adress=:8080']),
+      (err) => err instanceof UsageError && /'--metrics-bind-adress'/.test(err.message),
+    );
+  });
+
   it('rejects bad values and unknown flags with the flag named', () => {
     assert.throws(() => parseOperatorArgs(['--leader-elect=yes']), /--leader-elect=yes: expected true or false/);
     assert.throws(() => parseOperatorArgs(['--max-concurrent-reconciles=0']), /--max-concurrent-reconciles=0/);

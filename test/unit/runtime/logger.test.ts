@@ -72,6 +72,26 @@ describe('createLogger', () => {
     assert.ok(err.stack.startsWith('Error: cannot reach postgres://REDACTED@10.0.0.1/db\n'));
   });
 
+  it("names the serving Secret it logs, and never prints that Secret's data, a token, a password or a database URL", () => {
+    const { log, lines, output } = capturedLog();
+    const tls = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'coder-k8s-apiserver-tls' }, data: { 'tls.key': 'a2V5LWJ5dGVz' } };
+    log.info(
+      {
+        secret: { namespace: 'coder-system', name: 'coder-k8s-apiserver-tls' },
+        object: tls,
+        stringData: { 'tls.key': 'string-data-1' },
+        token: 'token-value-2',
+        password: 'password-3',
+        database: 'postgres://coder:password-4@db:5432/coder',
+      },
+      'serving certificate reloaded',
+    );
+    const [line] = lines();
+    assert.deepEqual(line!.secret, { namespace: 'coder-system', name: 'coder-k8s-apiserver-tls' });
+    assert.equal((line!.object as { metadata: { name: string } }).metadata.name, 'coder-k8s-apiserver-tls');
+    assert.doesNotMatch(output(), /a2V5LWJ5dGVz|string-data-1|token-value-2|password-3|password-4/);
+  });
+
   it('redacts child logger bindings too', () => {
     const { log, output } = capturedLog();
     log.child({ token: 'binding-token-1', dsn: 'host=db password=binding-pass-2' }).info('started');

@@ -90,6 +90,23 @@ describe('redactLogValue', () => {
     );
   });
 
+  it('shows a reference to a Secret under a sensitive field, as names are not secret, and hides anything more', () => {
+    assert.deepEqual(
+      redactLogValue({
+        secret: { namespace: 'coder-system', name: 'coder-k8s-apiserver-tls' },
+        credentials: { kind: 'Secret', namespace: 'ns', name: 'db-app', uid: 'u-1' },
+        token: { name: 'coder-operator-token', value: 'tok-1' },
+        clientSecret: { name: 7 },
+      }),
+      {
+        secret: { namespace: 'coder-system', name: 'coder-k8s-apiserver-tls' },
+        credentials: { kind: 'Secret', namespace: 'ns', name: 'db-app', uid: 'u-1' },
+        token: '[REDACTED]',
+        clientSecret: '[REDACTED]',
+      },
+    );
+  });
+
   it("censors the input Node keeps on an invalid URL's error, whatever its shape", () => {
     let err: unknown;
     try {

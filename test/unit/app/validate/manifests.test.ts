@@ -79,6 +79,40 @@ describe('checkManifests', () => {
   });
 });
 
+describe('checkManifests on a YAML indentation mistake', () => {
+  const header = 'apiVersion: coder.com/v1alpha1\nkind: CoderControlPlane\nmetadata:\n  name: coder\nspec:\n';
+  const deeper =
+    'is not valid YAML: mapping values are not allowed in this context: this line is indented more than the keys of its mapping, ' +
+    'so it reads as part of the value above';
+  const cases: Array<[string, string, { line: number; column: number; message: string }]> = [
+    ['a key indented deeper than the key above it', '  image: x\n   replicas: 1\n', { line: 7, column: 4, message: deeper }],
+    [
+      'a key of a list item indented deeper than the first',
+      '  extraEnv:\n  - name: A\n     value: b\n',
+      { line: 8, column: 6, message: deeper },
+    ],
+    [
+      'a key indented less than the key above it',
+      '  image: x\n replicas: 1\n',
+      { line: 7, column: 2, message: 'is not valid YAML: All mapping items must start at the same column' },
+    ],
+  ];
+  for (const [what, spec, where] of cases) {
+    it(`reports ${what} once, on the line to fix`, () => {
+      const report = checkManifests(header + spec);
+      assert.deepEqual(report.problems, [{ doc: 1, object: '<document>', path: '', ...where }]);
+    });
+  }
+
+  it('counts lines from the start of the file in a later document', () => {
+    const report = checkManifests(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n${header}  image: x\n   replicas: 1\n`);
+    assert.deepEqual(
+      report.problems.map((p) => [p.doc, p.line, p.column]),
+      [[2, 11, 4]],
+    );
+  });
+});
+
 describe('splitDocuments', () => {
   const texts = [
     '',
