@@ -11,8 +11,11 @@ const ownedDirs = ['config/crd/bases', 'generated'];
 const ownedFiles = [
   'config/crd/kustomization.yaml',
   'config/rbac/role.yaml',
+  'config/rbac/editor_viewer_roles.yaml',
   'config/components/namespaced/roles.yaml',
   'docs/reference/api.md',
+  'dist/install.yaml',
+  'dist/install-controller.yaml',
 ];
 
 const commentStyle: Record<string, (line: string) => string> = {
@@ -37,6 +40,11 @@ export class OutputSet {
     if (this.files.has(path)) throw new Error(`codegen: ${path} generated twice`);
     const text = `${generatedHeader(path, sources)}\n${body.endsWith('\n') ? body : `${body}\n`}`;
     this.files.set(path, text);
+  }
+
+  /** A file's text as generated, header included; undefined when codegen does not make it. */
+  text(path: string): string | undefined {
+    return this.files.get(path);
   }
 
   paths(): string[] {
