@@ -9,7 +9,10 @@ import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import { eventually } from '../harness/wait.ts';
 
 const namespace = 'team-a';
+// As docs/how-to/user-roles.md binds them: edit and view to groups, the kind's editor role to one user.
+const groups = { edit: 'team-a', view: 'auditors' };
 const users = { editor: 'erin', viewer: 'victor', templateTester: 'tess' };
+const groupOf: Record<string, string | undefined> = { [users.editor]: groups.edit, [users.viewer]: groups.view };
 const sample = readFileSync('config/samples/coder_v1alpha1_codertemplatetest.yaml', 'utf8').replace(
   /^ {2}namespace: coder$/m,
   `  namespace: ${namespace}`,
@@ -19,21 +22,14 @@ describe('editor and viewer roles per kind', () => {
   let cp: ControlPlane;
   let admin: string;
 
-  const bind = (user: string, clusterRole: string) =>
-    kubectlOk(admin, [
-      '-n',
-      namespace,
-      'create',
-      'rolebinding',
-      `${user}-${clusterRole}`,
-      `--clusterrole=${clusterRole}`,
-      `--user=${user}`,
-    ]);
+  const bind = (name: string, clusterRole: string, subject: string) =>
+    kubectlOk(admin, ['-n', namespace, 'create', 'rolebinding', name, `--clusterrole=${clusterRole}`, subject]);
+  const as = (user: string) => [`--as=${user}`, ...(groupOf[user] ? [`--as-group=${groupOf[user]}`] : [])];
   const canI = async (user: string, ...args: string[]) =>
-    (await kubectl(admin, ['auth', 'can-i', `--as=${user}`, '-n', namespace, ...args])).stdout.trim();
+    (await kubectl(admin, ['-n', namespace, 'auth', 'can-i', ...args, ...as(user)])).stdout.trim();
   /** Creates the sample CoderTemplateTest under `user`'s own credentials, named `name`. */
   const createAs = async (user: string, name: string) => {
-    const kubeconfig = await cp.userKubeconfig(user);
+    const kubeconfig = await cp.userKubeconfig(user, groupOf[user] ? [groupOf[user]] : []);
     return kubectl(kubeconfig, ['create', '-f', '-'], sample.replace(/^ {2}name: docker-active$/m, `  name: ${name}`));
   };
 
@@ -45,9 +41,9 @@ describe('editor and viewer roles per kind', () => {
     await kubectlOk(admin, ['create', 'namespace', 'coder-system']);
     await kubectlOk(admin, ['apply', '-f', 'config/crd/bases/', '-f', 'config/rbac/']);
     await kubectlOk(admin, ['create', 'namespace', namespace]);
-    await bind(users.editor, 'edit');
-    await bind(users.viewer, 'view');
-    await bind(users.templateTester, 'coder-k8s-codertemplatetest-editor');
+    await bind('team-a-edit', 'edit', `--group=${groups.edit}`);
+    await bind('auditors-view', 'view', `--group=${groups.view}`);
+    await bind('tess-template-tests', 'coder-k8s-codertemplatetest-editor', `--user=${users.templateTester}`);
   });
   after(() => cp?.stop());
 
@@ -65,7 +61,7 @@ describe('editor and viewer roles per kind', () => {
     await eventually(`${users.viewer} (view) may list codertemplatetests`, async () =>
       (await canI(users.viewer, 'list', 'codertemplatetests.coder.com')) === 'yes' ? true : undefined,
     );
-    const viewer = await cp.userKubeconfig(users.viewer);
+    const viewer = await cp.userKubeconfig(users.viewer, [groups.view]);
     await kubectlOk(admin, ['create', '-f', '-'], sample.replace(/^ {2}name: docker-active$/m, '  name: seen-by-view'));
     assert.match(
       await kubectlOk(viewer, ['-n', namespace, 'get', 'codertemplatetests', '-o', 'name']),
