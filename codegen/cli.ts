@@ -1,17 +1,21 @@
 // `npm run codegen`: make every generated file from schemas/. `-- --check` lists drift and exits 1;
 // `-- --dump-kubernetes` refreshes schemas/kubernetes/definitions.yaml from the test control plane.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openApiFile, resourcesFile } from './aggregated-api.ts';
 import { aggregatedApiReference } from './aggregated-docs.ts';
 import { loadAggregatedApi } from './aggregated-load.ts';
 import { aggregatedTypesFile } from './aggregated-types.ts';
+import { bundles } from './bundles.ts';
 import { clientFile, clientsIndexFile } from './clients.ts';
 import { coderApiTypesFile } from './coder-api.ts';
 import { conditionSetsFile } from './condition-constants.ts';
 import { withConditionTypesListed } from './condition-types.ts';
 import { crdKustomizationPath, crdKustomizationYaml, crdPath, crdYaml } from './crd.ts';
 import { apiReference } from './docs.ts';
-import { chartCrdPath, chartRulesPath, chartRulesTpl, chartYaml, chartYamlPath, packageVersion } from './helm-chart.ts';
+import { chartCrdPath, chartRulesPath, chartRulesTpl, chartUserRolesPath, chartYaml, chartYamlPath, packageVersion } from './helm-chart.ts';
+import { kindRolesPath, kindRolesYaml } from './kind-roles.ts';
 import { compatibilityProblems } from './kubernetes-compat.ts';
 import { loadCommonSchemas, loadKinds, loadKubernetesDefinitions, loadSharedConditions, type ResolvedKind } from './load.ts';
 import { OutputSet } from './output.ts';
@@ -60,6 +64,16 @@ async function generate(): Promise<OutputSet> {
     crdKustomizationYaml(kinds),
   );
   out.add(
+    kindRolesPath,
+    kinds.map((k) => `schemas/${k.file}`),
+    kindRolesYaml(kinds),
+  );
+  out.add(
+    chartUserRolesPath,
+    kinds.map((k) => `schemas/${k.file}`),
+    kindRolesYaml(kinds),
+  );
+  out.add(
     'generated/clients/index.ts',
     kinds.map((k) => `schemas/${k.file}`),
     clientsIndexFile(kinds),
@@ -102,6 +116,10 @@ async function generate(): Promise<OutputSet> {
   );
   out.add(chartYamlPath, ['package.json'], chartYaml(packageVersion()));
   out.add('generated/coder-api.ts', ['schemas/coder-api/openapi.yaml'], await coderApiTypesFile());
+  // Last: the bundles are made of the files generated above, as they are now, and of written manifests.
+  for (const bundle of bundles(repoRoot, (path) => out.text(path) ?? readFileSync(join(repoRoot, path), 'utf8'))) {
+    out.add(bundle.path, bundle.sources, bundle.body);
+  }
   return out;
 }
 

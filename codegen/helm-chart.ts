@@ -1,5 +1,6 @@
 // Stage: the generated parts of the Helm chart charts/coder-k8s/: Chart.yaml (its version and appVersion are
-// package.json's), the CRDs in crds/ (the same text as config/crd/bases/), and templates/_rules.tpl, the
+// package.json's), the CRDs in crds/ (the same text as config/crd/bases/), templates/user-roles.yaml (the
+// editor and viewer roles of each kind, as config/rbac/ has them), and templates/_rules.tpl, the
 // operator's RBAC rules as named templates, from the same declarations as config/rbac/role.yaml and
 // config/components/namespaced/roles.yaml. The chart's hand-written templates say where the rules are bound.
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { checkScopes, mergeRules, type DeclaredPermissions, type Rule } from './
 export const chartDir = 'charts/coder-k8s';
 export const chartYamlPath = `${chartDir}/Chart.yaml`;
 export const chartRulesPath = `${chartDir}/templates/_rules.tpl`;
+/** The editor and viewer ClusterRoles of each kind, as config/rbac/ has them (codegen/kind-roles.ts). */
+export const chartUserRolesPath = `${chartDir}/templates/user-roles.yaml`;
 
 export function chartCrdPath(kind: KindSource): string {
   return `${chartDir}/crds/${kind.group}_${kind.names.plural}.yaml`;

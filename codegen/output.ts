@@ -13,10 +13,13 @@ const ownedDirs = ['config/crd/bases', 'charts/coder-k8s/crds', 'generated'];
 const ownedFiles = [
   'config/crd/kustomization.yaml',
   'config/rbac/role.yaml',
+  'config/rbac/editor_viewer_roles.yaml',
   'config/components/namespaced/roles.yaml',
   'charts/coder-k8s/Chart.yaml',
   'charts/coder-k8s/templates/_rules.tpl',
   'docs/reference/api.md',
+  'dist/install.yaml',
+  'dist/install-controller.yaml',
 ];
 
 const commentStyle: Record<string, (line: string) => string> = {
@@ -53,6 +56,11 @@ export class OutputSet {
   addSection(path: string, sources: string[], body: string): void {
     if (this.sections.has(path)) throw new Error(`codegen: a section of ${path} generated twice`);
     this.sections.set(path, `${generatedHeader(path, sources)}\n${body.endsWith('\n') ? body : `${body}\n`}${sectionEnd}`);
+  }
+
+  /** A file's text as generated, header included; undefined when codegen does not make it. */
+  text(path: string): string | undefined {
+    return this.files.get(path);
   }
 
   paths(): string[] {

@@ -21,7 +21,19 @@ describe('codegen --check', () => {
 
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'coder-k8s-codegen-check-'));
-    for (const dir of ['codegen', 'schemas', 'config', 'charts', 'generated', 'docs', 'src', 'package.json', 'tsconfig.json']) {
+    for (const dir of [
+      'codegen',
+      'schemas',
+      'config',
+      'charts',
+      'deploy',
+      'dist',
+      'generated',
+      'docs',
+      'src',
+      'package.json',
+      'tsconfig.json',
+    ]) {
       if (existsSync(join(repo, dir))) cpSync(join(repo, dir), join(root, dir), { recursive: true });
     }
     symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
@@ -84,10 +96,52 @@ describe('codegen --check', () => {
     }
   });
 
+  it('names both bundles when a manifest they are built from, or the release version, changed alone', async () => {
+    const restoreDeployment = edit('deploy/deployment.yaml', (t) => t.replace('memory: 512Mi', 'memory: 768Mi'));
+    try {
+      const { code, output } = await codegen(root, '--check');
+      assert.equal(code, 1);
+      assert.match(output, /dist\/install\.yaml: differs/);
+      assert.match(output, /dist\/install-controller\.yaml: differs/);
+    } finally {
+      restoreDeployment();
+    }
+    const restoreVersion = edit('package.json', (t) => t.replace(/"version": "[^"]+"/, '"version": "9.8.7"'));
+    try {
+      const { code, output } = await codegen(root, '--check');
+      assert.equal(code, 1);
+      assert.match(output, /dist\/install\.yaml: differs/);
+      assert.match(output, /dist\/install-controller\.yaml: differs/);
+    } finally {
+      restoreVersion();
+    }
+  });
+
+  it('names the bundles and the editor and viewer roles when a schema gained a kind without regenerating', async () => {
+    const copy = readFileSync(join(root, 'schemas/codertemplatetests.yaml'), 'utf8');
+    assert.match(copy, /kind: CoderTemplateTest\b/);
+    writeFileSync(
+      join(root, 'schemas/codertemplateruns.yaml'),
+      copy
+        .replaceAll('CoderTemplateTest', 'CoderTemplateRun')
+        .replaceAll('codertemplatetests', 'codertemplateruns')
+        .replaceAll('codertemplatetest', 'codertemplaterun'),
+    );
+    try {
+      const { code, output } = await codegen(root, '--check');
+      assert.equal(code, 1, output);
+      assert.match(output, /config\/rbac\/editor_viewer_roles\.yaml: differs/);
+      assert.match(output, /dist\/install\.yaml: differs/);
+      assert.match(output, /dist\/install-controller\.yaml: differs/);
+    } finally {
+      rmSync(join(root, 'schemas/codertemplateruns.yaml'));
+    }
+  });
+
   it('changes nothing when run twice', async () => {
     const snapshot = () =>
       Object.fromEntries(
-        ['config', 'charts', 'generated', 'docs']
+        ['config', 'charts', 'dist', 'generated', 'docs']
           .flatMap((dir) =>
             existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((p) => join(dir, p)) : [],
           )

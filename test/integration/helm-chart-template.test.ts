@@ -52,6 +52,8 @@ function validate(file: string): Promise<{ code: number; output: string }> {
 }
 
 const rulesOf = (file: string, name: string) => parse(readFileSync(file, 'utf8')).find((o) => o.metadata.name === name)!.rules;
+/** The editor and viewer ClusterRoles of each kind (config/rbac/editor_viewer_roles.yaml), in every rendering. */
+const userRoles = parse(readFileSync('config/rbac/editor_viewer_roles.yaml', 'utf8')).map(id);
 const deploymentOf = (objects: ManifestObject[]) => objects.find((o) => o.kind === 'Deployment')!.spec!.template!.spec!;
 
 describe('helm chart charts/coder-k8s: lint and template', () => {
@@ -106,6 +108,7 @@ describe('helm chart charts/coder-k8s: lint and template', () => {
         'Service coder-system/coder-k8s-apiserver',
         'Service coder-system/coder-k8s-metrics',
         'ServiceAccount coder-system/coder-k8s',
+        ...userRoles,
       ].sort(),
     );
     const pod = deploymentOf(objects);
@@ -127,6 +130,12 @@ describe('helm chart charts/coder-k8s: lint and template', () => {
     for (const suffix of ['namespaced', 'cluster-scoped', 'operator-namespace']) {
       assert.deepEqual(byName(namespaced, `coder-k8s-${suffix}`), rulesOf(roles, `coder-k8s-${suffix}`), suffix);
     }
+  });
+
+  it('ships the editor and viewer roles of config/rbac unchanged', async () => {
+    const shipped = (await render('user-roles')).filter((o) => userRoles.includes(id(o)));
+    const generated = parse(readFileSync('config/rbac/editor_viewer_roles.yaml', 'utf8'));
+    assert.deepEqual(shipped.map((o) => JSON.stringify(o)).sort(), generated.map((o) => JSON.stringify(o)).sort());
   });
 
   it('ships the generated CRDs unchanged', async () => {
@@ -161,6 +170,7 @@ describe('helm chart charts/coder-k8s: lint and template', () => {
         'RoleBinding team-b/ops-operator-workspace-grantable',
         'Service coder-system/ops-operator-metrics',
         'ServiceAccount coder-system/ops-operator',
+        ...userRoles,
       ].sort(),
     );
     const deployment = objects.find((o) => o.kind === 'Deployment')!;

@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 
@@ -25,6 +25,9 @@ const crdNames = readdirSync('config/crd/bases')
   .filter((f) => f.endsWith('.yaml'))
   .map((f) => f.replace(/^coder\.com_(.*)\.yaml$/, '$1.coder.com'))
   .sort();
+const kindRoles = readdirSync('config/crd/bases')
+  .map((f) => (parse(readFileSync(join('config/crd/bases', f), 'utf8')) as { spec: { names: { kind: string } } }).spec.names.kind)
+  .flatMap((kind) => ['editor', 'viewer'].map((role) => `ClusterRole coder-k8s-${kind.toLowerCase()}-${role}`));
 
 async function kustomize(kubeconfig: string, dir: string): Promise<ManifestObject[]> {
   const out = await kubectlOk(kubeconfig, ['kustomize', dir]);
@@ -45,6 +48,7 @@ function expectedObjects(namespace: string): string[] {
     'ClusterRole coder-k8s-workspace-grantable',
     'ClusterRoleBinding coder-k8s-workspace-grantable',
     'RoleBinding kube-system/coder-k8s-authentication-reader',
+    ...kindRoles,
     `Deployment ${namespace}/coder-k8s`,
   ].sort();
 }
