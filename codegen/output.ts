@@ -17,6 +17,7 @@ const ownedFiles = [
   'config/components/namespaced/roles.yaml',
   'charts/coder-k8s/Chart.yaml',
   'charts/coder-k8s/templates/_rules.tpl',
+  'charts/coder-k8s/templates/user-roles.yaml',
   'docs/reference/api.md',
   'dist/install.yaml',
   'dist/install-controller.yaml',
