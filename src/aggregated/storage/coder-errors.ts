@@ -1,7 +1,7 @@
 // Coder's answers as Kubernetes errors, except that Coder refusing the operator's own
 // token (401, 403) is a 503 naming the control plane: the caller did nothing wrong. Messages never
 // carry the Coder URL.
-import { CoderApiError, CoderTimeoutError, CrossOriginRedirectError } from '../../coder/errors.ts';
+import { CoderApiError, CoderResponseTooLargeError, CoderTimeoutError, CrossOriginRedirectError } from '../../coder/errors.ts';
 import type { CoderTarget } from '../backend.ts';
 import { ApiStatusError, badRequest, internalError, notFound, unavailable } from '../status.ts';
 
@@ -30,6 +30,10 @@ export function kubernetesError(err: unknown, target: CoderCallTarget): ApiStatu
     return internalError(`Coder answered ${err.status}: ${text}`);
   }
   if (err instanceof CoderTimeoutError) return new ApiStatusError(504, 'Timeout', `Coder did not answer within ${err.timeoutMs} ms`);
+  if (err instanceof CoderResponseTooLargeError)
+    return internalError(
+      `Coder's answer to ${err.method} ${err.path} for ${target.backend} is larger than the ${err.limitBytes} bytes the operator reads`,
+    );
   if (err instanceof CrossOriginRedirectError)
     return internalError(`Coder redirected to another origin; the call was refused (${target.backend})`);
   return internalError(`calling Coder for ${target.backend}: ${(err as Error)?.name ?? 'error'}`);

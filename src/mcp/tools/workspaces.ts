@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Schemas } from '../../coder/api-types.ts';
 import { isCoderNotFound, isUnknownUser } from '../../coder/error-predicates.ts';
+import { listAllWorkspaces } from '../../coder/workspace-list.ts';
 import type { ToolContext } from '../tool.ts';
 import { defineTool, optionalNamespace, requiredName, rfc3339Seconds } from '../tool.ts';
 import { parseCoderName } from './coder-names.ts';
@@ -53,8 +54,8 @@ export const listWorkspaces = defineTool({
     const items = [];
     for (const ns of namespace ? [namespace] : await controlPlaneNamespaces(ctx)) {
       const coder = await ctx.coderFor(ns);
-      const page = await coder.request('GET', '/api/v2/workspaces', { query: { q: '' } });
-      items.push(...page.workspaces.map((ws) => summary(ns, ws)).sort((a, b) => a.name.localeCompare(b.name)));
+      const workspaces = await listAllWorkspaces(coder, '');
+      items.push(...workspaces.map((ws) => summary(ns, ws)).sort((a, b) => a.name.localeCompare(b.name)));
     }
     return { items };
   },

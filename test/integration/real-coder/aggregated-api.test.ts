@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { CoderClient } from '../../../src/coder/client.ts';
+import { listAllWorkspaces } from '../../../src/coder/workspace-list.ts';
 import { registerApiService, waitApiServiceAvailable } from '../../harness/aggregated-api.ts';
 import { controlPlaneWithOperatorAccess } from '../../harness/control-plane-with-access.ts';
 import { kubectl, kubectlOk, kubectlStreaming } from '../../harness/kubectl.ts';
@@ -105,6 +106,30 @@ describe('the aggregated API on the real Coder server', { timeout: 600_000 }, ()
     const gone = await k(['get', 'coderworkspace', name]);
     assert.match(gone.stderr, /NotFound/);
     assert.equal((await env.coder.api('GET', `/api/v2/users/${owner}/workspace/dev`)).status, 404);
+  });
+
+  it('reads the workspace list page by page as Coder pages it (limit, offset, and the count of all with each page), and lists them all with kubectl', async () => {
+    const template = await createEchoTemplate(env.coder, 'pages');
+    const names = ['page-a', 'page-b', 'page-c', 'page-d', 'page-e'];
+    // Created with kubectl, so that the operator's list cache is dropped and the list below reads Coder.
+    for (const name of names)
+      await kOk(
+        ['create', '-f', '-'],
+        JSON.stringify(workspace(`${org}.${owner}.${name}`, { templateName: template.name, running: true })),
+      );
+    const client = new CoderClient({ baseURL: env.coder.url, token: env.coder.owner.token });
+    const all = await client.request('GET', '/api/v2/workspaces', { query: { q: 'template:pages' } });
+    assert.equal(all.count, names.length);
+    const second = await client.request('GET', '/api/v2/workspaces', { query: { q: 'template:pages', limit: 2, offset: 2 } });
+    assert.deepEqual([second.workspaces.length, second.count], [2, names.length], 'one page, and the count of all');
+    const paged = await listAllWorkspaces(client, 'template:pages', { pageSize: 2 });
+    assert.deepEqual(paged.map((ws) => ws.name).sort(), names);
+
+    const listed = (await kOk(['get', 'coderworkspaces', '-o', 'name'])).split('\n').filter((l) => l.includes('.page-'));
+    assert.deepEqual(
+      listed.sort(),
+      names.map((n) => `coderworkspace.aggregation.coder.com/${org}.${owner}.${n}`),
+    );
   });
 
   it('answers NotFound for a workspace of an owner Coder does not have, as for a missing workspace of a known owner', async () => {

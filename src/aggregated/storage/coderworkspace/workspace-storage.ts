@@ -4,6 +4,7 @@
 import { coderWorkspaceResource } from '../../../../generated/aggregated/resources.ts';
 import type { Schemas } from '../../../coder/api-types.ts';
 import { isUnknownUser } from '../../../coder/error-predicates.ts';
+import { listAllWorkspaces } from '../../../coder/workspace-list.ts';
 import type { CoderBackend, CoderTarget } from '../../backend.ts';
 import { parseName } from '../../convert/object-names.ts';
 import type { CoderWorkspace, CoderWorkspaceSpec } from '../../../../generated/aggregated/types.ts';
@@ -47,8 +48,8 @@ export class CoderWorkspaceStorage implements Storage, WorkspaceAccess {
   list(namespace: string): Promise<CoderWorkspace[]> {
     return this.lists.get(namespace, async () => {
       const target = this.backend.forNamespace(namespace);
-      const answer = await this.call(target, '<list>', () => target.client.request('GET', '/api/v2/workspaces', { query: { q: '' } }));
-      return answer.workspaces.map((ws) => workspaceObject(ws, namespace));
+      const workspaces = await this.call(target, '<list>', () => listAllWorkspaces(target.client, ''));
+      return workspaces.map((ws) => workspaceObject(ws, namespace));
     });
   }
 
