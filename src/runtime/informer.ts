@@ -259,7 +259,7 @@ export class Informer<T extends KubeObject> {
     let continueToken: string | undefined;
     let listVersion = '';
     do {
-      const page = await this.http.json<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>('GET', this.path, {
+      const page = await this.http.json<{ items: T[] | null; metadata: { continue?: string; resourceVersion: string } }>('GET', this.path, {
         signal,
         accept: this.options.metadataOnly ? metadataListAccept : undefined,
         query: {
@@ -269,7 +269,8 @@ export class Informer<T extends KubeObject> {
           fieldSelector: this.options.fieldSelector,
         },
       });
-      items.push(...page.items);
+      // An empty PartialObjectMetadataList (metadataOnly) comes with `items: null`.
+      items.push(...(page.items ?? []));
       continueToken = page.metadata.continue || undefined;
       listVersion ||= page.metadata.resourceVersion;
     } while (continueToken);

@@ -158,10 +158,12 @@ describe('informer on a real API server', () => {
       onDelete: (c) => seen.push(`delete ${c.metadata!.name}`),
     });
     const body = (value: string) => ({ metadata: { name: 'meta', namespace, labels: { test: 'metadata' } }, data: { value } });
-    await core.createNamespacedConfigMap({ namespace, body: body('listed') });
     metadata.start();
     try {
+      // Nothing matches yet: the API server answers an empty PartialObjectMetadataList with `items: null`.
       await metadata.waitForSync();
+      await core.createNamespacedConfigMap({ namespace, body: body('listed') });
+      await eventually('the create as an add', async () => seen.includes('add meta'));
       await core.replaceNamespacedConfigMap({ namespace, name: 'meta', body: body('changed') });
       await eventually('the change as an update', async () => seen.includes('update meta'));
       const cachedObject = metadata.get(namespace, 'meta') as unknown as Record<string, unknown>;
