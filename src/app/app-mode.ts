@@ -1,3 +1,3 @@
 // What one process of the binary runs (--app).
-export const appModes = ['all', 'controller', 'aggregated-apiserver', 'mcp-http'] as const;
+export const appModes = ['all', 'controller', 'aggregated-apiserver', 'mcp-http', 'mcp-stdio'] as const;
 export type AppMode = (typeof appModes)[number];

@@ -1,5 +1,6 @@
 // The flags of `--app=mcp-http`: where the MCP server listens, its bearer token file, and the Kubernetes
-// identity whose RBAC bounds every tool. Refused with any other mode, which never runs the MCP server.
+// identity whose RBAC bounds every tool. Refused with any other mode: `--app=mcp-stdio` has no listener and no
+// token, and its caller is the kubeconfig's user; the others never run the MCP server.
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { UsageError } from './errors.ts';
 import type { AppMode } from './app-mode.ts';
@@ -39,6 +40,12 @@ interface McpFlagValues {
 export function parseMcpOptions(app: AppMode, values: McpFlagValues): McpOptions | undefined {
   if (app !== 'mcp-http') {
     const given = (Object.keys(mcpFlags) as (keyof McpFlagValues)[]).find((flag) => values[flag] !== undefined);
+    if (given && app === 'mcp-stdio') {
+      throw new UsageError(
+        `--${given} is only used with --app=mcp-http; --app=mcp-stdio serves the one client on its stdin and stdout, ` +
+          "and every tool call is authorized as the kubeconfig's user",
+      );
+    }
     if (given) throw new UsageError(`--${given} is only used with --app=mcp-http; --app=${app} does not run the MCP server`);
     return undefined;
   }

@@ -87,7 +87,8 @@ export const usage = `Usage: coder-k8s [flags]
 Runs the coder-k8s operator for Coder.
 
 Flags (each may also be written with one dash, as Go writes it: -app=controller):
-  --app=MODE                        all (default), controller, aggregated-apiserver or mcp-http
+  --app=MODE                        all (default), controller, aggregated-apiserver, mcp-http or
+                                    mcp-stdio (MCP on stdin/stdout as the kubeconfig's user)
   --kubeconfig=PATH                 kubeconfig file; default: $KUBECONFIG, then in-cluster
   --watch-namespace=NS              reconcile objects in NS only; repeat for several (default: all)
   --leader-elect=BOOL               elect a leader on a Lease before reconciling (default true)

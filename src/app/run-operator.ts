@@ -60,6 +60,12 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     const { runMcpServer } = await import('./run-mcp.ts');
     return runMcpServer(options, version, { loadKubeConfig, coderClient: operatorCoderClients(options, logger), logger });
   }
+  if (options.app === 'mcp-stdio') {
+    // stdout carries the protocol: every log line goes to stderr.
+    const logger: Logger = createLogger({ level: options.logLevel, destination: process.stderr });
+    const { runMcpStdio } = await import('./run-mcp-stdio.ts');
+    return runMcpStdio(options, version, { loadKubeConfig, coderClient: operatorCoderClients(options, logger), logger });
+  }
   if (options.app === 'aggregated-apiserver') {
     const { runAggregatedApiServer } = await import('./run-aggregated-apiserver.ts');
     return runAggregatedApiServer(options, version);

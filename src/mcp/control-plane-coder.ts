@@ -1,7 +1,8 @@
 // The Coder behind a namespace, for the workspace and template tools: the one CoderControlPlane there
 // with operator access, its operator token, and a Coder client on its in-cluster Service URL (the
-// shared resolveControlPlane rule, same-origin redirects only). Read with the operator's credentials:
-// the tool has already checked that the caller may use coderworkspaces/codertemplates there.
+// shared resolveControlPlane rule, same-origin redirects only). Read with the process's credentials (the
+// operator's over HTTP, the kubeconfig's over stdio): the tool has already checked that the caller may use
+// coderworkspaces/codertemplates there.
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlaneList } from '../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../coder/client.ts';

@@ -7,7 +7,7 @@ import type { KubeHttp, RequestParams } from '../runtime/kube-http.ts';
 import type { CallerAccess, ResourceAttributes } from './caller-access.ts';
 
 export interface ToolContext {
-  /** The operator's own credentials: used only after the caller's access is confirmed. */
+  /** The process's credentials (the operator's over HTTP, the kubeconfig's over stdio): used only after the caller's access is confirmed. */
   kube: KubeHttp;
   access: CallerAccess;
   /** The Coder client of the one usable control plane in `namespace`, or a tool error saying why not. */

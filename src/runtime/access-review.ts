@@ -1,6 +1,7 @@
-// The two questions the operator asks kube-apiserver about someone else's request: who does this bearer
-// token belong to (TokenReview), and may that user do this (SubjectAccessReview). Each review is one
-// call with a deadline; a failed call throws, so the caller decides what an outage means.
+// The questions the operator asks kube-apiserver about a request: who does this bearer token belong to
+// (TokenReview), may that user do this (SubjectAccessReview), and may the identity the operator itself runs
+// as do this (SelfSubjectAccessReview). Each review is one call with a deadline; a failed call throws, so the
+// caller decides what an outage means.
 import type { KubeHttp } from './kube-http.ts';
 
 export interface KubeUser {
@@ -50,6 +51,19 @@ export async function reviewAccess(
         kind: 'SubjectAccessReview',
         spec: { user: user.username, uid: user.uid, groups: user.groups, extra: user.extra, ...attributes },
       },
+    },
+  );
+  return { allowed: review.status?.allowed === true && review.status.denied !== true, reason: review.status?.reason ?? '' };
+}
+
+/** Whether the identity `http` authenticates as may do what `attributes` describe (any authenticated user may ask). */
+export async function reviewOwnAccess(http: KubeHttp, attributes: AccessAttributes): Promise<AccessVerdict> {
+  const review = await http.json<{ status?: { allowed?: boolean; denied?: boolean; reason?: string } }>(
+    'POST',
+    '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    {
+      timeoutMs: reviewTimeoutMs,
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { ...attributes } },
     },
   );
   return { allowed: review.status?.allowed === true && review.status.denied !== true, reason: review.status?.reason ?? '' };

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { abortableSleep } from './abortable-sleep.ts';
 import { Backoff } from './backoff.ts';
-import { isGone, type KubeHttp } from './kube-http.ts';
+import { isGone, isNotFound, type KubeHttp } from './kube-http.ts';
 import { collectionPath, type ResourceKind } from './resource.ts';
 import { watchOnce, type WatchEvent } from './watch-stream.ts';
 
@@ -58,7 +58,23 @@ export interface InformerOptions<T = KubeObject> {
    * what it never reads, such as the data of Secrets nobody uses (secret-cache.ts).
    */
   transform?: (obj: T) => T;
+  /**
+   * List and watch PartialObjectMetadata instead of whole objects (as client-go's metadata informers): the
+   * API server sends, and the cache keeps, only each object's apiVersion, kind and metadata.
+   */
+  metadataOnly?: boolean;
+  /**
+   * The kind may not be served (a CRD not installed yet, or removed): a list answered 404 then counts as an
+   * empty, synced and fresh cache, and the list is tried again with the backoff until the kind appears.
+   */
+  servedOptionally?: boolean;
+  /** Called when a kind that was not served (servedOptionally) is listed after all. */
+  onServed?: () => void;
 }
+
+/** The Accept headers of a metadata-only list and watch; plain JSON is the fallback of a server that cannot. */
+const metadataListAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const metadataWatchAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 /** A watch that ends sooner than this counts as a failure, as client-go's "very short watch". */
 const shortestWatchMs = 1_000;
@@ -82,6 +98,8 @@ export class Informer<T extends KubeObject> {
   private syncWaiters: (() => void)[] = [];
   private resourceVersion = '';
   private connectedSince?: number;
+  /** The API server answered 404 to the last list: the kind is not served (servedOptionally only). */
+  private notServed = false;
   private disconnectedSince = Date.now();
   private readonly path: string;
   private readonly http: KubeHttp;
@@ -140,7 +158,7 @@ export class Informer<T extends KubeObject> {
 
   /** True when no watch has been open for longer than staleAfterMs (the cache may be behind). */
   isStale(now = Date.now()): boolean {
-    if (this.connectedSince !== undefined) return false;
+    if (this.connectedSince !== undefined || this.notServed) return false;
     return now - this.disconnectedSince > (this.options.staleAfterMs ?? 60_000);
   }
 
@@ -169,6 +187,7 @@ export class Informer<T extends KubeObject> {
             resourceVersion: this.resourceVersion,
             labelSelector: this.options.labelSelector,
             fieldSelector: this.options.fieldSelector,
+            accept: this.options.metadataOnly ? metadataWatchAccept : undefined,
             timeoutSeconds,
             idleMs: (timeoutSeconds + 30) * 1_000,
             signal,
@@ -182,6 +201,16 @@ export class Informer<T extends KubeObject> {
           throw new WatchClosedEarlyError(`the watch ended ${Date.now() - openedAt} ms after it was opened`);
         }
       } catch (err) {
+        if (this.options.servedOptionally && isNotFound(err)) {
+          // A watch answered 404: relist, which tells whether the kind is still served.
+          if (this.resourceVersion) {
+            this.resourceVersion = '';
+            continue;
+          }
+          this.markNotServed();
+          await abortableSleep(backoff.next(), signal);
+          continue;
+        }
         if (isGone(err)) {
           this.options.logger?.info({ resource: this.resource.plural }, 'watch expired (410 Gone); relisting');
           this.resourceVersion = '';
@@ -203,6 +232,22 @@ export class Informer<T extends KubeObject> {
     this.markDisconnected();
   }
 
+  /** The kind is not served: nothing of it exists, so the cache is empty, and synced (no watch to wait for). */
+  private markNotServed(): void {
+    if (!this.notServed)
+      this.options.logger?.info({ resource: this.resource.plural }, 'not served by the API server; checking again until it is');
+    this.notServed = true;
+    this.markDisconnected();
+    for (const [key, obj] of [...this.store]) this.remove(key, obj);
+    this.markSynced();
+  }
+
+  private markSynced(): void {
+    if (this.synced) return;
+    this.synced = true;
+    for (const resolve of this.syncWaiters.splice(0)) resolve();
+  }
+
   private markDisconnected(): void {
     if (this.connectedSince !== undefined) this.disconnectedSince = Date.now();
     this.connectedSince = undefined;
@@ -214,8 +259,9 @@ export class Informer<T extends KubeObject> {
     let continueToken: string | undefined;
     let listVersion = '';
     do {
-      const page = await this.http.json<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>('GET', this.path, {
+      const page = await this.http.json<{ items: T[] | null; metadata: { continue?: string; resourceVersion: string } }>('GET', this.path, {
         signal,
+        accept: this.options.metadataOnly ? metadataListAccept : undefined,
         query: {
           limit: this.options.pageSize ?? 500,
           continue: continueToken,
@@ -223,7 +269,8 @@ export class Informer<T extends KubeObject> {
           fieldSelector: this.options.fieldSelector,
         },
       });
-      items.push(...page.items);
+      // An empty PartialObjectMetadataList (metadataOnly) comes with `items: null`.
+      items.push(...(page.items ?? []));
       continueToken = page.metadata.continue || undefined;
       listVersion ||= page.metadata.resourceVersion;
     } while (continueToken);
@@ -237,10 +284,12 @@ export class Informer<T extends KubeObject> {
     }
     for (const [key, obj] of [...this.store]) if (!seen.has(key)) this.remove(key, obj);
     this.resourceVersion = listVersion;
-    if (!this.synced) {
-      this.synced = true;
-      for (const resolve of this.syncWaiters.splice(0)) resolve();
+    if (this.notServed) {
+      this.notServed = false;
+      this.options.logger?.info({ resource: this.resource.plural }, 'now served by the API server; watching it');
+      this.options.onServed?.();
     }
+    this.markSynced();
   }
 
   private apply(event: WatchEvent<T>): void {

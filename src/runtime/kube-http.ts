@@ -56,6 +56,8 @@ export interface RequestParams {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** The Accept header; application/json when unset (a metadata-only list or watch asks for PartialObjectMetadata). */
+  accept?: string;
   signal?: AbortSignal;
   /**
    * Deadline from sending the request to the last byte of the answer (not an idle timeout: a body that
@@ -149,7 +151,10 @@ export class KubeHttp {
     params.signal?.throwIfAborted();
     const url = this.url(path, params.query);
     const payload = params.body === undefined ? undefined : Buffer.from(JSON.stringify(params.body));
-    const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), Accept: 'application/json' };
+    const headers: Record<string, string> = {
+      ...(base.headers as Record<string, string> | undefined),
+      Accept: params.accept ?? 'application/json',
+    };
     if (this.tokenFile) headers.Authorization = `Bearer ${await this.tokenFile.token()}`;
     if (payload) {
       headers['Content-Type'] = params.contentType ?? 'application/json';

@@ -64,25 +64,44 @@ export class Manager {
 
   /** The shared cache of a kind (created on first use, started by start()). */
   cache<T extends KubeObject>(resource: ResourceKind): Cache<T> {
-    const id = `${resource.apiVersion}/${resource.plural}`;
+    const id = `${resource.apiVersion}/${resource.plural}${resource.metadataOnly ? ' (metadata)' : ''}`;
     let cache = this.caches.get(id);
     if (!cache) {
       const logger = this.options.logger;
       const namespaces = resource.namespaced ? this.options.namespaces : [];
       const labelSelector = resource.group === shardedGroup ? this.options.shardSelector : undefined;
+      const { metadataOnly, servedOptionally } = resource;
+      // Reconciles that ask whether the kind is served see it at once, not when discovery's answer expires.
+      const onServed = servedOptionally ? () => this.writer.forgetDiscovery(resource.apiVersion) : undefined;
       const make = (transform?: (obj: KubeObject) => KubeObject): Cache<KubeObject> =>
         namespaces.length <= 1
-          ? new Informer<KubeObject>(this.http, resource, { namespace: namespaces[0], logger, labelSelector, transform })
+          ? new Informer<KubeObject>(this.http, resource, {
+              namespace: namespaces[0],
+              logger,
+              labelSelector,
+              transform,
+              metadataOnly,
+              servedOptionally,
+              onServed,
+            })
           : new MultiNamespaceCache(
               new Map(
                 namespaces.map((ns) => [
                   ns,
-                  new Informer<KubeObject>(this.http, resource, { namespace: ns, logger, labelSelector, transform }),
+                  new Informer<KubeObject>(this.http, resource, {
+                    namespace: ns,
+                    logger,
+                    labelSelector,
+                    transform,
+                    metadataOnly,
+                    servedOptionally,
+                    onServed,
+                  }),
                 ]),
               ),
             );
       cache =
-        resource.group === '' && resource.plural === builtinResources.secret.plural
+        resource.group === '' && resource.plural === builtinResources.secret.plural && !metadataOnly
           ? new SecretCache<KubeObject>(make, (ns, name) => this.writer.get(resource, ns, name))
           : make();
       this.caches.set(id, cache);

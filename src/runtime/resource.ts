@@ -9,6 +9,24 @@ export interface ResourceKind {
   listKind: string;
   plural: string;
   namespaced: boolean;
+  /**
+   * A cache of it lists and watches PartialObjectMetadata: it holds each object's metadata only (metadataOf).
+   * Writes and live reads are unaffected.
+   */
+  metadataOnly?: boolean;
+  /**
+   * Served only when an optional CRD is installed (the Gateway API's HTTPRoute): a cache of it is empty and
+   * synced while it is not, and starts watching once it is (informer.ts servedOptionally).
+   */
+  servedOptionally?: boolean;
+}
+
+/**
+ * The kind as a metadata-only cache sees it: for watches on objects whose content a reconcile reads live
+ * (or not at all), so that memory holds names, labels and versions, not the data of every object of the kind.
+ */
+export function metadataOf(resource: ResourceKind): ResourceKind {
+  return { ...resource, metadataOnly: true };
 }
 
 /** /api/v1[/namespaces/<ns>]/<plural> or /apis/<group>/<version>[/namespaces/<ns>]/<plural> */
@@ -37,7 +55,7 @@ export const builtinResources = {
   role: builtin('rbac.authorization.k8s.io', 'v1', 'Role', 'roles'),
   roleBinding: builtin('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings'),
   ingress: builtin('networking.k8s.io', 'v1', 'Ingress', 'ingresses'),
-  httpRoute: builtin('gateway.networking.k8s.io', 'v1', 'HTTPRoute', 'httproutes'),
+  httpRoute: { ...builtin('gateway.networking.k8s.io', 'v1', 'HTTPRoute', 'httproutes'), servedOptionally: true },
   lease: builtin('coordination.k8s.io', 'v1', 'Lease', 'leases'),
   event: builtin('events.k8s.io', 'v1', 'Event', 'events'),
 } as const;

@@ -14,6 +14,8 @@ export interface WatchOptions {
   resourceVersion: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** The Accept header of the watch request (kube-http.ts RequestParams.accept). */
+  accept?: string;
   /** The server closes the watch after this long; jittered by the caller. */
   timeoutSeconds: number;
   /** No bytes for this long (bookmarks included) means the stream is dead; it also bounds the wait for headers. */
@@ -61,6 +63,7 @@ export async function watchOnce<T>(
     armIdle();
     const res = await http.open('GET', path, {
       signal: abort.signal,
+      accept: options.accept,
       query: {
         watch: true,
         allowWatchBookmarks: true,

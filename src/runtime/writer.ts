@@ -174,6 +174,11 @@ export class Writer {
     return true;
   }
 
+  /** Drops what discovery said of `apiVersion`, so the next served() asks again (an optional kind's cache just saw it appear). */
+  forgetDiscovery(apiVersion: string): void {
+    this.discovery.delete(apiVersion);
+  }
+
   /** Whether the API server serves `resource` (discovery, which any authenticated user may read). */
   async served(resource: ResourceKind): Promise<boolean> {
     const cached = this.discovery.get(resource.apiVersion);

@@ -25,6 +25,7 @@ export const coderVersion = versions.CODER_VERSION!;
 export const coderVersions = versions.CODER_VERSIONS!.split(/\s+/).filter(Boolean);
 /** The Coder releases whose swagger.json and dump.sql harness:build keeps (CODER_SOURCE_VERSIONS). */
 export const coderSourceVersions = versions.CODER_SOURCE_VERSIONS!.split(/\s+/).filter(Boolean);
+export const gatewayApiVersion = versions.GATEWAY_API_VERSION!;
 
 const cacheDir = process.env.CODER_K8S_CACHE ?? join(homedir(), '.cache', 'coder-k8s');
 
@@ -49,6 +50,11 @@ function binary(component: string, version: string, name: string): string {
 /** A file of Coder's source kept by harness:build for one release: swagger.json, dump.sql or the migrations/ directory. */
 export function coderSource(version: string, file: 'swagger.json' | 'dump.sql' | 'migrations'): string {
   return binary('coder-sources', version, file);
+}
+
+/** A standard CRD of the Gateway API release harness:build keeps (GATEWAY_API_VERSION), e.g. `httproutes`. */
+export function gatewayApiCrd(plural: 'httproutes' | 'gateways' | 'gatewayclasses'): string {
+  return binary('gateway-api', gatewayApiVersion, `gateway.networking.k8s.io_${plural}.yaml`);
 }
 
 export const binaries = {

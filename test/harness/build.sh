@@ -144,6 +144,21 @@ build_coder_sources() {
   log "coder sources ($CODER_SOURCE_VERSIONS): in $cache/coder-sources"
 }
 
-want=${*:-etcd kube kwok helm coder coder_sources}
+# The Gateway API's standard CRDs of GATEWAY_API_VERSION (module zip only, no build): the tests that expose a
+# control plane through an HTTPRoute install them, as a cluster admin would.
+build_gateway_api() {
+  local out=$cache/gateway-api/$GATEWAY_API_VERSION dir
+  if [ -f "$out/.complete" ]; then log "gateway-api $GATEWAY_API_VERSION: cached in $out"; return; fi
+  dir=$(cd "$here/go/coder-echo-template" && go mod download -json "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
+  [ -d "$dir" ] || { log "gateway-api $GATEWAY_API_VERSION: the module proxy did not give sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION"; exit 1; }
+  mkdir -p "$out" && rm -f "$out/.complete"
+  cp "$dir/config/crd/standard/"*.yaml "$out/"
+  chmod -R u+w "$out/"
+  touch "$out/.complete"
+  log "gateway-api $GATEWAY_API_VERSION: CRDs in $out"
+}
+
+want=${*:-etcd kube kwok helm coder coder_sources gateway_api}
 for c in $want; do "build_$c"; done
 log "done"

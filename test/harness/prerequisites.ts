@@ -2,6 +2,7 @@
 // (named once, up front, with the command that installs them) and the harness binaries test/harness/build.sh
 // makes (built on first use, only those missing). The machine is read through a `MachineLookup`, so a test
 // can show a machine without tini.
+import { dirname, join } from 'node:path';
 import {
   binaryPath,
   coderSourcesDir,
@@ -9,6 +10,7 @@ import {
   coderVersions,
   coderSourceVersions,
   etcdVersion,
+  gatewayApiCrd,
   helmVersion,
   kubernetesVersion,
   kwokVersion,
@@ -18,7 +20,7 @@ import {
 export type Purpose = 'test' | 'dev' | 'dev-real-coder';
 
 /** The parts of test/harness/build.sh (its `build_<part>` functions). */
-export type HarnessPart = 'etcd' | 'kube' | 'kwok' | 'helm' | 'coder' | 'coder_sources';
+export type HarnessPart = 'etcd' | 'kube' | 'kwok' | 'helm' | 'coder' | 'coder_sources' | 'gateway_api';
 
 export interface MachineLookup {
   /** A program on PATH. */
@@ -92,6 +94,8 @@ function partFiles(part: HarnessPart): string[] {
       ]);
     case 'coder_sources':
       return coderSourceVersions.flatMap((v) => [`${coderSourcesDir(v)}/.complete`, `${coderSourcesDir(v)}/migrations`]);
+    case 'gateway_api':
+      return [gatewayApiCrd('httproutes'), join(dirname(gatewayApiCrd('httproutes')), '.complete')];
   }
 }
 
@@ -99,7 +103,7 @@ function partFiles(part: HarnessPart): string[] {
 export function partsFor(purpose: Purpose): HarnessPart[] {
   if (purpose === 'dev') return ['etcd', 'kube', 'kwok'];
   if (purpose === 'dev-real-coder') return ['etcd', 'kube', 'kwok', 'coder'];
-  return ['etcd', 'kube', 'kwok', 'helm', 'coder', 'coder_sources'];
+  return ['etcd', 'kube', 'kwok', 'helm', 'coder', 'coder_sources', 'gateway_api'];
 }
 
 /** The parts of `purpose` that are not built yet. */

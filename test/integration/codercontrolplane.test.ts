@@ -16,7 +16,8 @@ import { openApiStream } from '../harness/api-stream.ts';
 import { fakeLicenseJwt, startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase, query } from '../harness/coder-database.ts';
 import type { ControlPlane } from '../harness/control-plane.ts';
-import { kubectl, kubectlOk } from '../harness/kubectl.ts';
+import { gatewayApiCrd } from '../harness/binaries.ts';
+import { kubectl, kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import type { RunningOperator } from '../harness/operator.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import type { Postgres } from '../harness/postgres.ts';
@@ -200,6 +201,56 @@ describe('CoderControlPlane controller', () => {
     assert.equal(await conditionLine(ns, 'ingress', 'Exposed'), '');
   });
 
+  // After the test above, which needs the Gateway API absent: from here on its CRDs are installed.
+  it('watches HTTPRoutes once the Gateway API is installed after the operator started: a deleted or edited route is put back at once', async () => {
+    const ns = await namespace('routed');
+    await kubectlOk(admin, ['apply', '--server-side', '-f', gatewayApiCrd('httproutes')]);
+    await waitForCrdsEstablished(admin, ['httproutes.gateway.networking.k8s.io']);
+    // The operator's HTTPRoute cache looks for the kind again with a backoff, and says when it watches it.
+    await eventually(
+      'the operator to watch HTTPRoutes',
+      async () =>
+        readFileSync(operator.logFile, 'utf8')
+          .split('\n')
+          .some((l) => l.includes('"resource":"httproutes"') && l.includes('now served')),
+      { timeoutMs: 90_000 },
+    );
+    await client.create(
+      aControlPlaneIn(ns, 'coder', {
+        operatorAccess: { disabled: true },
+        expose: { gateway: { host: 'coder.example.com', parentRefs: [{ name: 'gw' }] } },
+      }),
+    );
+    await eventually('Exposed True HTTPRouteApplied', async () =>
+      (await conditionLine(ns, 'coder', 'Exposed')).startsWith('True HTTPRouteApplied'),
+    );
+    const route = (field: string) => kubectlOk(admin, ['-n', ns, 'get', 'httproute', 'coder', '-o', `jsonpath=${field}`]);
+    const firstUid = await route('{.metadata.uid}');
+    assert.equal(await route('{.spec.hostnames[0]}'), 'coder.example.com');
+
+    await kubectlOk(admin, ['-n', ns, 'delete', 'httproute', 'coder']);
+    await eventually('the deleted HTTPRoute made again', async () => {
+      const now = await kubectl(admin, ['-n', ns, 'get', 'httproute', 'coder', '-o', 'jsonpath={.metadata.uid}']);
+      return now.code === 0 && now.stdout !== firstUid;
+    });
+    await kubectlOk(admin, [
+      '-n',
+      ns,
+      'patch',
+      'httproute',
+      'coder',
+      '--type=merge',
+      '-p',
+      '{"spec":{"hostnames":["elsewhere.example.com"]}}',
+    ]);
+    await eventually('the edited HTTPRoute put back', async () => (await route('{.spec.hostnames[0]}')) === 'coder.example.com');
+
+    await client.mergePatch(ns, 'coder', { spec: { expose: null } });
+    await eventually('the HTTPRoute deleted once spec.expose is removed', async () =>
+      kubectl(admin, ['-n', ns, 'get', 'httproute', 'coder']).then((r) => r.code !== 0 && /NotFound/.test(r.stderr)),
+    );
+  });
+
   it('reports every row of the deploy guide DatabaseSecretResolved table, read with its jsonpath', async () => {
     const ns = await namespace('db-table');
     const url = postgres.url('coder');
@@ -307,6 +358,45 @@ describe('CoderControlPlane controller', () => {
     await eventually('SecretNotFound again once the Secret is deleted', async () =>
       (await conditionLine(ns, 'coder', 'DatabaseSecretResolved')).startsWith('False SecretNotFound'),
     );
+  });
+
+  it('follows an envFrom ConfigMap created, changed and deleted after the control plane, without waiting for a requeue', async () => {
+    const ns = await namespace('envfrom-configmap');
+    await client.create(
+      aControlPlaneIn(ns, 'coder', { operatorAccess: { disabled: true }, envFrom: [{ configMapRef: { name: 'coder-env' } }] }),
+    );
+    const envNames = async () =>
+      (await kubectlOk(admin, ['-n', ns, 'get', 'deployment', 'coder', '-o', 'jsonpath={.spec.template.spec.containers[0].env[*].name}']))
+        .trim()
+        .split(/\s+/);
+    const defaultAccessUrl = async (wanted: boolean) => (await envNames()).includes('CODER_ACCESS_URL') === wanted;
+    await eventually('the default CODER_ACCESS_URL while the ConfigMap does not exist', () => defaultAccessUrl(true));
+    await kubectlOk(admin, ['-n', ns, 'create', 'configmap', 'coder-env', '--from-literal=CODER_ACCESS_URL=https://coder.example.com']);
+    await eventually('no default CODER_ACCESS_URL once the ConfigMap defines it', () => defaultAccessUrl(false));
+    await kubectlOk(admin, [
+      '-n',
+      ns,
+      'patch',
+      'configmap',
+      'coder-env',
+      '--type=json',
+      '-p',
+      '[{"op":"remove","path":"/data/CODER_ACCESS_URL"}]',
+    ]);
+    await eventually('the default CODER_ACCESS_URL again once the ConfigMap no longer defines it', () => defaultAccessUrl(true));
+    await kubectlOk(admin, [
+      '-n',
+      ns,
+      'patch',
+      'configmap',
+      'coder-env',
+      '--type=merge',
+      '-p',
+      '{"data":{"CODER_ACCESS_URL":"https://coder.example.com"}}',
+    ]);
+    await eventually('no default CODER_ACCESS_URL once the changed ConfigMap defines it', () => defaultAccessUrl(false));
+    await kubectlOk(admin, ['-n', ns, 'delete', 'configmap', 'coder-env']);
+    await eventually('the default CODER_ACCESS_URL again once the ConfigMap is deleted', () => defaultAccessUrl(true));
   });
 
   it('names the token Secret it just created as its own in the same status that reports operator access ready', async () => {
@@ -658,9 +748,9 @@ describe('CoderControlPlane controller', () => {
   });
 
   it('names an extraRules entry the operator cannot grant, and applies it once an admin grants it as the docs say', async () => {
-    // The Go original's role held configmaps get, list and watch; workspace templates relied on it.
+    // The operator holds configmaps get, list and watch (it watches envFrom ConfigMaps), not create.
     const ns = await namespace('rbac-extra');
-    const extraRules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }];
+    const extraRules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'create'] }];
     await client.create(aControlPlaneIn(ns, 'coder', { operatorAccess: { disabled: true }, rbac: { extraRules } }));
     const refused = await eventually('WorkspaceRBACReady False', async () => {
       const line = await conditionLine(ns, 'coder', 'WorkspaceRBACReady');
@@ -668,7 +758,7 @@ describe('CoderControlPlane controller', () => {
     });
     assert.match(
       refused,
-      /^False RulesNotGrantable: The API server refused the workspace Role in "rbac-extra": the operator does not hold configmaps \(core\): list, which spec\.rbac\.extraRules\[0\] asks for, .* ClusterRole labelled coder\.com\/aggregate-to-workspace-grantable: "true", or remove them from spec\.rbac\.extraRules\./,
+      /^False RulesNotGrantable: The API server refused the workspace Role in "rbac-extra": the operator does not hold configmaps \(core\): create, which spec\.rbac\.extraRules\[0\] asks for, .* ClusterRole labelled coder\.com\/aggregate-to-workspace-grantable: "true", or remove them from spec\.rbac\.extraRules\./,
     );
     assert.match(await conditionLine(ns, 'coder', 'Ready'), /^False WorkspaceRBACNotReady: /);
     await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=Stalled', 'codercontrolplane/coder', '--timeout=30s']);
@@ -685,7 +775,10 @@ describe('CoderControlPlane controller', () => {
       await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=WorkspaceRBACReady', 'codercontrolplane/coder', '--timeout=120s']);
       const roles = await cp.adminConfig().makeApiClient(RbacAuthorizationV1Api).listNamespacedRole({ namespace: ns });
       assert.equal(roles.items.length, 1);
-      assert.deepEqual({ ...roles.items[0]!.rules!.at(-1) }, { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] });
+      assert.deepEqual(
+        { ...roles.items[0]!.rules!.at(-1) },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'create'] },
+      );
     } finally {
       await kubectlOk(admin, ['delete', '-f', 'config/samples/workspace_grantable_configmaps.yaml']);
     }

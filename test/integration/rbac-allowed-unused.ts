@@ -4,7 +4,6 @@ import type { Grant } from '../harness/rbac-usage.ts';
 
 const workspaceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 const escalation = 'the workspace Role grants it, and Kubernetes lets a subject grant only what it holds itself';
-const noGatewayApi = 'the test control plane has no Gateway API CRDs, so HTTPRoutes are never read or written';
 const applyCreates = 'server-side apply creates the object with a PATCH (audited as patch), and the API server checks create then';
 const readOnConflict =
   'read only when a child the cache does not hold exists after all (its create-only apply answers 409); no suite test races the cache';
@@ -22,6 +21,7 @@ export const grantsNotExercisedBySuite: ReadonlyMap<Grant, string> = new Map<Gra
     'rbac.authorization.k8s.io/roles',
     'rbac.authorization.k8s.io/rolebindings',
     'networking.k8s.io/ingresses',
+    'gateway.networking.k8s.io/httproutes',
   ].map((resource): [Grant, string] => [`${resource}:create`, applyCreates]),
   [
     'coder.com/codercontrolplanes/finalizers:update',
@@ -35,11 +35,6 @@ export const grantsNotExercisedBySuite: ReadonlyMap<Grant, string> = new Map<Gra
     'networking.k8s.io/ingresses',
   ].map((resource): [Grant, string] => [`${resource}:get`, readOnConflict]),
   ['/secrets:get', 'spec.envFrom Secrets are read live for CODER_ACCESS_URL; no suite test sets spec.envFrom'],
-  ['/configmaps:get', 'spec.envFrom ConfigMaps are read live for CODER_ACCESS_URL; no suite test sets spec.envFrom'],
-  ...(['create', 'delete', 'get', 'patch'] as const).map((verb): [Grant, string] => [
-    `gateway.networking.k8s.io/httproutes:${verb}`,
-    noGatewayApi,
-  ]),
   ['authentication.k8s.io/tokenreviews:create', metricsAuth],
   ['authorization.k8s.io/subjectaccessreviews:create', metricsAuth],
 ]);

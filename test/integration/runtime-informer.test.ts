@@ -1,13 +1,14 @@
-// The informer against a real API server: paginated lists, watch events, and no event lost when the
-// API server restarts under an open watch.
+// The informer against a real API server: paginated lists, watch events, no event lost when the API server
+// restarts under an open watch, metadata-only lists and watches, and a kind that is served only later.
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { after, before, describe, it } from 'node:test';
-import { Informer } from '../../src/runtime/informer.ts';
+import { Informer, type KubeObject } from '../../src/runtime/informer.ts';
 import { KubeHttp } from '../../src/runtime/kube-http.ts';
 import { builtinResources } from '../../src/runtime/resource.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import { eventually } from '../harness/wait.ts';
 
 const namespace = 'informer-test';
@@ -142,4 +143,96 @@ describe('informer on a real API server', () => {
       await watched.stop();
     }
   });
+
+  it('lists and watches metadata only when asked: changes arrive as new versions, the data never', async () => {
+    const seen: string[] = [];
+    const metadata = new Informer<V1ConfigMap>(new KubeHttp(cp.adminConfig()), builtinResources.configMap, {
+      namespace,
+      labelSelector: 'test=metadata',
+      metadataOnly: true,
+      backoffMs: { initial: 200, max: 1_000 },
+    });
+    metadata.addHandlers({
+      onAdd: (c) => seen.push(`add ${c.metadata!.name}`),
+      onUpdate: (_, c) => seen.push(`update ${c.metadata!.name}`),
+      onDelete: (c) => seen.push(`delete ${c.metadata!.name}`),
+    });
+    const body = (value: string) => ({ metadata: { name: 'meta', namespace, labels: { test: 'metadata' } }, data: { value } });
+    metadata.start();
+    try {
+      // Nothing matches yet: the API server answers an empty PartialObjectMetadataList with `items: null`.
+      await metadata.waitForSync();
+      await core.createNamespacedConfigMap({ namespace, body: body('listed') });
+      await eventually('the create as an add', async () => seen.includes('add meta'));
+      await core.replaceNamespacedConfigMap({ namespace, name: 'meta', body: body('changed') });
+      await eventually('the change as an update', async () => seen.includes('update meta'));
+      const cachedObject = metadata.get(namespace, 'meta') as unknown as Record<string, unknown>;
+      assert.equal(cachedObject.kind, 'PartialObjectMetadata');
+      assert.equal(cachedObject.data, undefined, 'no data cached');
+      await core.deleteNamespacedConfigMap({ namespace, name: 'meta' });
+      await eventually('the delete', async () => seen.includes('delete meta'));
+      assert.deepEqual(seen, ['add meta', 'update meta', 'delete meta']);
+    } finally {
+      await metadata.stop();
+    }
+  });
+
+  it('counts a kind not served yet as empty and synced, and watches it once its CRD is installed', async () => {
+    const widgets = {
+      group: 'example.com',
+      version: 'v1',
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      listKind: 'WidgetList',
+      plural: 'widgets',
+      namespaced: true,
+    };
+    const seen: string[] = [];
+    const optional = new Informer<KubeObject>(new KubeHttp(cp.adminConfig()), widgets, {
+      namespace,
+      servedOptionally: true,
+      staleAfterMs: 500,
+      backoffMs: { initial: 200, max: 1_000 },
+    });
+    optional.addHandlers({ onAdd: (w) => seen.push(`add ${w.metadata!.name}`), onDelete: (w) => seen.push(`delete ${w.metadata!.name}`) });
+    optional.start();
+    try {
+      await optional.waitForSync();
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(optional.isStale(), false, 'a kind not served is not a stale cache');
+      assert.deepEqual(optional.list(), []);
+      await kubectlOk(cp.adminKubeconfigPath, ['apply', '-f', '-'], widgetCrd);
+      await waitForCrdsEstablished(cp.adminKubeconfigPath, ['widgets.example.com']);
+      await kubectlOk(
+        cp.adminKubeconfigPath,
+        ['apply', '-f', '-'],
+        `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w1","namespace":"${namespace}"}}`,
+      );
+      await eventually('the widget made after the CRD was installed', async () => seen.includes('add w1'));
+      await kubectlOk(cp.adminKubeconfigPath, ['delete', 'crd', 'widgets.example.com']);
+      await eventually('the widget gone with its CRD', async () => seen.includes('delete w1'), { timeoutMs: 60_000 });
+      assert.equal(optional.isStale(), false);
+    } finally {
+      await optional.stop();
+    }
+  });
+});
+
+const widgetCrd = JSON.stringify({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    names: { kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
+  },
 });

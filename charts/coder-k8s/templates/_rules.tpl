@@ -4,23 +4,17 @@
     - ""
   resources:
     - configmaps
-    - pods/log
+    - namespaces
   verbs:
     - get
+    - list
+    - watch
 - apiGroups:
     - ""
   resources:
     - events
   verbs:
     - list
-- apiGroups:
-    - ""
-  resources:
-    - namespaces
-  verbs:
-    - get
-    - list
-    - watch
 - apiGroups:
     - ""
   resources:
@@ -35,6 +29,12 @@
     - patch
     - update
     - watch
+- apiGroups:
+    - ""
+  resources:
+    - pods/log
+  verbs:
+    - get
 - apiGroups:
     - ""
   resources:
@@ -186,7 +186,9 @@
     - create
     - delete
     - get
+    - list
     - patch
+    - watch
 - apiGroups:
     - networking.k8s.io
   resources:
@@ -217,9 +219,10 @@
     - ""
   resources:
     - configmaps
-    - pods/log
   verbs:
     - get
+    - list
+    - watch
 - apiGroups:
     - ""
   resources:
@@ -240,6 +243,12 @@
     - patch
     - update
     - watch
+- apiGroups:
+    - ""
+  resources:
+    - pods/log
+  verbs:
+    - get
 - apiGroups:
     - ""
   resources:
@@ -360,7 +369,9 @@
     - create
     - delete
     - get
+    - list
     - patch
+    - watch
 - apiGroups:
     - networking.k8s.io
   resources:

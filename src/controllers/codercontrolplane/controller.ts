@@ -1,7 +1,8 @@
-// CoderControlPlane controller wiring: the caches it reads, what it owns, and the index that maps a
-// Secret to every control plane that names it (database, license, envFrom, legacy extraEnv), so a
-// Secret change reconciles them at once instead of by polling; and the index from a namespace to the control
-// planes that want workspace RBAC there, so a namespace that gives or withdraws consent takes effect at once.
+// CoderControlPlane controller wiring: the caches it reads, what it owns, and the indexes that map a Secret to
+// every control plane that names it (database, license, envFrom, legacy extraEnv) and a ConfigMap to those whose
+// envFrom names it, so a change reconciles them at once instead of by polling; and the index from a namespace
+// to the control planes that want workspace RBAC there, so a namespace that gives or withdraws consent takes
+// effect at once.
 import type { V1Namespace, V1Role, V1RoleBinding } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
@@ -28,6 +29,11 @@ export function referencedSecrets(cp: CoderControlPlane): (string | undefined)[]
     ...(cp.spec?.envFrom ?? []).map((source) => source.secretRef?.name),
     ...(cp.spec?.extraEnv ?? []).map((env) => (env.name === pgConnectionUrlEnv ? env.valueFrom?.secretKeyRef?.name : undefined)),
   ];
+}
+
+/** Every ConfigMap a control plane reads: the envFrom sources, for whether one defines CODER_ACCESS_URL. */
+export function referencedConfigMaps(cp: CoderControlPlane): (string | undefined)[] {
+  return (cp.spec?.envFrom ?? []).map((source) => source.configMapRef?.name);
 }
 
 /** The namespaces other than its own where a control plane asks for workspace RBAC (never throws: blank entries are skipped). */
@@ -80,6 +86,8 @@ export const setup: ControllerSetup = (manager, deps) => {
     .owns(builtinResources.service, childDrift)
     .owns(builtinResources.serviceAccount, childDrift)
     .owns(builtinResources.ingress, childDrift)
+    // Watched once the Gateway API CRDs are installed, even after the operator started (resource.ts servedOptionally).
+    .owns(builtinResources.httpRoute, childDrift)
     .owns(builtinResources.secret, childDrift)
     .watches<V1Role>(builtinResources.role, workspaceRbacOwner, childDrift)
     .watches<V1RoleBinding>(builtinResources.roleBinding, workspaceRbacOwner, childDrift)
@@ -88,7 +96,7 @@ export const setup: ControllerSetup = (manager, deps) => {
         .byIndex(workspaceNamespaceIndex, ns.metadata?.name ?? '')
         .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
     );
-  watchReferences(builder, controlPlanes, { secrets: referencedSecrets });
+  watchReferences(builder, controlPlanes, { secrets: referencedSecrets, configMaps: referencedConfigMaps });
   // An object that appears, goes or names another control plane changes the roles the operator user needs.
   for (const kind of ownerDependentKinds) {
     builder.watches<ControlPlaneDependent>(

@@ -17,7 +17,8 @@ export const permissions: Permission[] = [
   { apiGroups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
   // get: a child missing from the cache whose create-only apply meets an object (409) is read, to tell ours from a foreign one.
   { apiGroups: [''], resources: ['serviceaccounts', 'services'], verbs: ['create', 'get', 'list', 'patch', 'watch'] },
-  { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+  // get: envFrom ConfigMaps are read live (CODER_ACCESS_URL); list, watch: their metadata, so a change reconciles at once.
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
   // Whether a workspace namespace consents to the control plane's workspace RBAC (its label and annotation).
   { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'], scope: 'cluster' },
   {
@@ -26,7 +27,12 @@ export const permissions: Permission[] = [
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
   },
   { apiGroups: ['networking.k8s.io'], resources: ['ingresses'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'] },
-  { apiGroups: ['gateway.networking.k8s.io'], resources: ['httproutes'], verbs: ['create', 'delete', 'get', 'patch'] },
+  // list, watch: a deleted or edited HTTPRoute is put back at once (once the Gateway API CRDs are installed).
+  {
+    apiGroups: ['gateway.networking.k8s.io'],
+    resources: ['httproutes'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+  },
   // The workspace Role grants these (deployments are also a child); Kubernetes lets a subject grant only what it holds itself.
   {
     apiGroups: [''],

@@ -1,6 +1,7 @@
 // The watches every kind makes on what its objects name: indexes from `<namespace>/<control plane>` and
-// `<namespace>/<Secret>` to the objects, so a control plane that gains operator access, or a Secret that is
-// created, marked or changed, reconciles its objects at once instead of at their next poll.
+// `<namespace>/<Secret>` (and `<namespace>/<ConfigMap>`) to the objects, so a control plane that gains operator
+// access, or a Secret or ConfigMap that is created, marked, changed or deleted, reconciles its objects at once
+// instead of at their next poll.
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
@@ -8,10 +9,12 @@ import { operatorTokenLabel } from '../../controlplane/operator-token-marks.ts';
 import type { Cache } from '../../runtime/cache.ts';
 import type { ControllerBuilder } from '../../runtime/controller-builder.ts';
 import { requestKey } from '../../runtime/controller.ts';
-import { builtinResources } from '../../runtime/resource.ts';
+import type { KubeObject } from '../../runtime/informer.ts';
+import { builtinResources, metadataOf } from '../../runtime/resource.ts';
 
 const controlPlaneIndex = 'control-plane-refs';
 const secretIndex = 'secret-refs';
+const configMapIndex = 'configmap-refs';
 
 interface ReferencingObject {
   metadata: { name?: string; namespace?: string };
@@ -24,6 +27,11 @@ export interface References<T> {
   secrets?(obj: T): unknown[];
   /** Whether a control plane's operator token Secret also reconciles the objects that use the control plane. */
   operatorTokens?: boolean;
+  /**
+   * The ConfigMaps, in the object's namespace, whose content it reads. They are watched as metadata only (a
+   * change still comes as a new resourceVersion), so the reconcile reads the one it needs live.
+   */
+  configMaps?(obj: T): unknown[];
 }
 
 /**
@@ -62,6 +70,12 @@ export function watchReferences<T extends ReferencingObject>(
       }
       return found;
     });
+  }
+  if (refs.configMaps) {
+    addNameIndex(cache, configMapIndex, refs.configMaps);
+    builder.watches<KubeObject>(metadataOf(builtinResources.configMap), (cm) =>
+      keys(configMapIndex, cm.metadata?.namespace, cm.metadata?.name),
+    );
   }
   return builder;
 }
