@@ -73,33 +73,21 @@ export class Manager {
       const { metadataOnly, servedOptionally } = resource;
       // Reconciles that ask whether the kind is served see it at once, not when discovery's answer expires.
       const onServed = servedOptionally ? () => this.writer.forgetDiscovery(resource.apiVersion) : undefined;
-      const make = (transform?: (obj: KubeObject) => KubeObject): Cache<KubeObject> =>
-        namespaces.length <= 1
-          ? new Informer<KubeObject>(this.http, resource, {
-              namespace: namespaces[0],
-              logger,
-              labelSelector,
-              transform,
-              metadataOnly,
-              servedOptionally,
-              onServed,
-            })
-          : new MultiNamespaceCache(
-              new Map(
-                namespaces.map((ns) => [
-                  ns,
-                  new Informer<KubeObject>(this.http, resource, {
-                    namespace: ns,
-                    logger,
-                    labelSelector,
-                    transform,
-                    metadataOnly,
-                    servedOptionally,
-                    onServed,
-                  }),
-                ]),
-              ),
-            );
+      const make = (transform?: (obj: KubeObject) => KubeObject): Cache<KubeObject> => {
+        const informer = (namespace: string | undefined) =>
+          new Informer<KubeObject>(this.http, resource, {
+            namespace,
+            logger,
+            labelSelector,
+            transform,
+            metadataOnly,
+            servedOptionally,
+            onServed,
+          });
+        return namespaces.length <= 1
+          ? informer(namespaces[0])
+          : new MultiNamespaceCache(new Map(namespaces.map((ns) => [ns, informer(ns)])));
+      };
       cache =
         resource.group === '' && resource.plural === builtinResources.secret.plural && !metadataOnly
           ? new SecretCache<KubeObject>(make, (ns, name) => this.writer.get(resource, ns, name))
