@@ -6,10 +6,13 @@
 //   list; the write drops the cache, though its own answer may fill it again, so not every such read counts);
 // - `kubectl get configmaps -A`, the built-in list through the same kube-apiserver;
 // - in process, without kubectl's start-up: the same two lists (GET through kube-apiserver as the admin), and
-//   the Coder call the operator makes for the list, sent straight to Coder with the operator's token.
+//   the Coder calls the operator makes for the list (every page, as src/coder/workspace-list.ts reads them),
+//   sent straight to Coder with the operator's token.
 // The ratios say what the aggregated API costs over a built-in list, and the operator over Coder itself.
 import { execFile } from 'node:child_process';
 import { CoreV1Api } from '@kubernetes/client-node';
+import { CoderClient } from '../../src/coder/client.ts';
+import { listAllWorkspaces } from '../../src/coder/workspace-list.ts';
 import { openApiStream } from '../harness/api-stream.ts';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startAggregatedApi } from '../harness/aggregated-api.ts';
@@ -81,7 +84,6 @@ async function measure(n: number) {
     const { operator } = await startAggregatedApi(cp, coder, token, namespace);
     const rows = (await kubectlOk(admin, ['get', 'coderworkspaces', '-A', '--no-headers'])).trim().split('\n').length;
     if (rows !== n) throw new Error(`kubectl listed ${rows} workspaces, not ${n}`);
-    const listCall = lastListCall(coder);
 
     const f = {
       kubectlWarm: [] as number[],
@@ -118,7 +120,7 @@ async function measure(n: number) {
       f.kubectlBuiltin.push(await elapsedMs(() => kubectl(admin, ['get', 'configmaps', '-A'])));
       f.rawWarm.push(await elapsedMs(async () => (bytes.workspaces = await apiGet(cp, workspacesPath))));
       f.rawBuiltin.push(await elapsedMs(async () => (bytes.configmaps = await apiGet(cp, '/api/v1/configmaps'))));
-      f.coderDirect.push(await elapsedMs(async () => (bytes.coder = await coderGet(coder, listCall))));
+      f.coderDirect.push(await elapsedMs(async () => (bytes.coder = await coderDirect(coder))));
       await write(i);
       await readingCoder(f.kubectlCold, () => kubectl(admin, ['get', 'coderworkspaces', '-A']));
       await write(i + 1);
@@ -136,7 +138,7 @@ async function measure(n: number) {
     console.log(`  GET coderworkspaces, cache warm (in process):   ${summary(f.rawWarm)}, ${kib(bytes.workspaces)}`);
     console.log(`  GET coderworkspaces, reading Coder:             ${summary(f.rawCold)}`);
     console.log(`  GET configmaps (built-in, in process):          ${summary(f.rawBuiltin)}, ${kib(bytes.configmaps)}`);
-    console.log(`  Coder ${listCall.replace(/\?.*/, '')} direct:                ${summary(f.coderDirect)}, ${kib(bytes.coder)}`);
+    console.log(`  Coder's list (every page), direct:             ${summary(f.coderDirect)}, ${kib(bytes.coder)}`);
     console.log(
       `  p50 ratios: kubectl aggregated/built-in ${ratio(f.kubectlWarm, f.kubectlBuiltin)} warm, ${ratio(f.kubectlCold, f.kubectlBuiltin)} reading Coder;`,
     );
@@ -144,27 +146,16 @@ async function measure(n: number) {
       `              in process aggregated/built-in ${ratio(f.rawWarm, f.rawBuiltin)} warm, ${ratio(f.rawCold, f.rawBuiltin)} reading Coder;`,
     );
     console.log(`              reading Coder / the direct Coder call ${ratio(f.rawCold, f.coderDirect)}`);
-    console.log(
-      `  reads after a write that called Coder's list: ${f.kubectlCold.length + f.rawCold.length} of ${readsAfterWrites}; Coder list calls in all: ${listCalls()}`,
-    );
+    console.log(`  reads after a write that called Coder's list: ${f.kubectlCold.length + f.rawCold.length} of ${readsAfterWrites}`);
   } finally {
     await Promise.all([cp.stop(), coder.stop()]);
   }
 }
 
-/** The path and query of the operator's latest list call to Coder, to send the same call directly. */
-function lastListCall(coder: CoderApiDouble): string {
-  const call = coder.requests.findLast((r) => r.operationId === 'listWorkspaces');
-  if (!call) throw new Error('the operator made no listWorkspaces call');
-  const query = new URLSearchParams(call.query).toString();
-  return query ? `${call.path}?${query}` : call.path;
-}
-
-async function coderGet(coder: CoderApiDouble, pathAndQuery: string): Promise<number> {
-  const res = await fetch(new URL(pathAndQuery, coder.url), { headers: { 'Coder-Session-Token': token } });
-  const body = await res.arrayBuffer();
-  if (!res.ok) throw new Error(`GET ${pathAndQuery} at Coder: ${res.status}`);
-  return body.byteLength;
+/** The workspace list as the operator reads it from Coder (every page), sent straight to Coder; its size in bytes. */
+async function coderDirect(coder: CoderApiDouble): Promise<number> {
+  const workspaces = await listAllWorkspaces(new CoderClient({ baseURL: coder.url, token }), '');
+  return Buffer.byteLength(JSON.stringify(workspaces));
 }
 
 for (const n of sizes) await measure(n);
