@@ -97,23 +97,20 @@ describe('codegen --check', () => {
   });
 
   it('names both bundles when a manifest they are built from, or the release version, changed alone', async () => {
-    const restoreDeployment = edit('deploy/deployment.yaml', (t) => t.replace('memory: 512Mi', 'memory: 768Mi'));
-    try {
-      const { code, output } = await codegen(root, '--check');
-      assert.equal(code, 1);
-      assert.match(output, /dist\/install\.yaml: differs/);
-      assert.match(output, /dist\/install-controller\.yaml: differs/);
-    } finally {
-      restoreDeployment();
-    }
-    const restoreVersion = edit('package.json', (t) => t.replace(/"version": "[^"]+"/, '"version": "9.8.7"'));
-    try {
-      const { code, output } = await codegen(root, '--check');
-      assert.equal(code, 1);
-      assert.match(output, /dist\/install\.yaml: differs/);
-      assert.match(output, /dist\/install-controller\.yaml: differs/);
-    } finally {
-      restoreVersion();
+    const changes = [
+      () => edit('deploy/deployment.yaml', (t) => t.replace('memory: 512Mi', 'memory: 768Mi')),
+      () => edit('package.json', (t) => t.replace(/"version": "[^"]+"/, '"version": "9.8.7"')),
+    ];
+    for (const change of changes) {
+      const restore = change();
+      try {
+        const { code, output } = await codegen(root, '--check');
+        assert.equal(code, 1);
+        assert.match(output, /dist\/install\.yaml: differs/);
+        assert.match(output, /dist\/install-controller\.yaml: differs/);
+      } finally {
+        restore();
+      }
     }
   });
 
