@@ -10,7 +10,13 @@
 // the API server takes as a precondition of an update and drops on a create. An object of that name that
 // the cache has not seen yet is then answered with 409 Conflict instead of being taken over, without a read
 // before every create.
+//
+// An object this process created is not applied again while the cache has not seen it yet (Kubernetes'
+// controllers call this an expectation): the caches report every object they see (observed()), and until
+// then the created object stands for it. Otherwise a reconcile that follows a moment after the one that
+// created it (its Deployment became ready) would meet that 409 and read the object.
 import { createHash } from 'node:crypto';
+import { BoundedCache } from './bounded-cache.ts';
 import { jsonSubset } from './equality.ts';
 import type { KubeObject } from './informer.ts';
 import { isNotFound, type KubeHttp } from './kube-http.ts';
@@ -18,6 +24,12 @@ import { objectPath, type ResourceKind } from './resource.ts';
 
 export const fieldManager = 'coder-k8s';
 const appliedHashAnnotation = 'coder.com/applied-hash';
+/**
+ * How long a create stands for an object the cache has not reported: past this (a watch that missed the object,
+ * which was deleted meanwhile), the create-only apply is sent again. As Kubernetes' own controllers expect.
+ */
+const unseenCreateTtlMs = 60_000;
+const maxUnseenCreates = 10_000;
 /** The largest resourceVersion the API server parses (a uint64); etcd's revisions are int64, so none has it. */
 const noObjectsVersion = '18446744073709551615';
 
@@ -44,6 +56,11 @@ function memoKey(resource: ResourceKind, obj: KubeObject): string {
 export class Applier {
   /** By resource and name, so the memory is bounded by the objects that exist. */
   private readonly applied = new Map<string, { uid: string; hash: string; resourceVersion: string }>();
+  /** Objects this process created that no cache has reported yet, by resource and name. */
+  private readonly unseenCreates = new BoundedCache<{ hash: string; object: KubeObject }>({
+    maxEntries: maxUnseenCreates,
+    ttlMs: unseenCreateTtlMs,
+  });
   private readonly http: KubeHttp;
 
   constructor(http: KubeHttp) {
@@ -57,6 +74,8 @@ export class Applier {
   async apply<T extends KubeObject>(resource: ResourceKind, desired: T, live: T | undefined): Promise<{ object: T; wrote: boolean }> {
     const hash = intentHash(desired);
     if (live && this.holds(resource, desired, live, hash)) return { object: live, wrote: false };
+    const created = live ? undefined : this.unseenCreates.get(memoKey(resource, desired));
+    if (created?.hash === hash) return { object: created.object as T, wrote: false };
     const body = {
       ...desired,
       metadata: {
@@ -73,7 +92,13 @@ export class Applier {
     });
     const uid = object.metadata?.uid;
     if (uid) this.applied.set(memoKey(resource, desired), { uid, hash, resourceVersion: object.metadata!.resourceVersion! });
+    if (!live) this.unseenCreates.set(memoKey(resource, desired), { hash, object });
     return { object, wrote: true };
+  }
+
+  /** A cache reported `obj` (added, changed or deleted): from now on the cache answers for it. */
+  observed(resource: ResourceKind, obj: KubeObject): void {
+    this.unseenCreates.delete(memoKey(resource, obj));
   }
 
   private holds(resource: ResourceKind, desired: KubeObject, live: KubeObject, hash: string): boolean {
@@ -91,6 +116,7 @@ export class Applier {
   /** Deletes an object if it exists. */
   async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
     this.applied.delete(memoKey(resource, { metadata: { namespace, name } }));
+    this.unseenCreates.delete(memoKey(resource, { metadata: { namespace, name } }));
     try {
       await this.http.json('DELETE', objectPath(resource, namespace, name), { body: { propagationPolicy: 'Background' } });
     } catch (err) {

@@ -1,6 +1,7 @@
 // Wires a controller to the caches it reacts to: for(kind) enqueues the object itself, owns(kind) the
 // object's controller owner of the `for` kind, watches(kind, map) whatever keys `map` returns; each may
 // take an EventFilter that drops the events not worth a reconcile (event-filter.ts).
+// The events of owned objects go ahead in the queue (ownedObjectPriority).
 import type { Cache } from './cache.ts';
 import { Controller, requestKey, type ControllerOptions, type Reconciler } from './controller.ts';
 import type { EventFilter } from './event-filter.ts';
@@ -8,6 +9,13 @@ import type { KubeObject } from './informer.ts';
 import type { ResourceKind } from './resource.ts';
 
 type CacheFor = <T extends KubeObject>(resource: ResourceKind) => Cache<T>;
+
+/**
+ * The queue priority of an owned object's event. Such a change (a Deployment that now has a ready pod) mostly
+ * finishes what a reconcile began; behind a backlog of objects not reconciled yet (a thousand created at once),
+ * it would hold every object's Ready until the whole backlog had been worked through once.
+ */
+const ownedObjectPriority = 1;
 
 export class ControllerBuilder {
   private primary?: ResourceKind;
@@ -46,6 +54,7 @@ export class ControllerBuilder {
             return [requestKey(obj.metadata?.namespace, ref.name)];
           },
           filter,
+          ownedObjectPriority,
         ),
       );
     });
@@ -66,9 +75,14 @@ export class ControllerBuilder {
   }
 }
 
-function enqueueEach<T extends KubeObject>(controller: Controller, keysOf: (obj: T) => string[], filter: EventFilter<T> = {}) {
+function enqueueEach<T extends KubeObject>(
+  controller: Controller,
+  keysOf: (obj: T) => string[],
+  filter: EventFilter<T> = {},
+  priority = 0,
+) {
   const enqueue = (obj: T) => {
-    for (const key of keysOf(obj)) controller.queue.add(key);
+    for (const key of keysOf(obj)) controller.queue.add(key, priority);
   };
   return {
     onAdd: (obj: T) => {
@@ -78,7 +92,7 @@ function enqueueEach<T extends KubeObject>(controller: Controller, keysOf: (obj:
     onUpdate: (oldObj: T, newObj: T) => {
       if (filter.update && !filter.update(oldObj, newObj)) return;
       const keys = new Set([...keysOf(oldObj), ...keysOf(newObj)]);
-      for (const key of keys) controller.queue.add(key);
+      for (const key of keys) controller.queue.add(key, priority);
     },
   };
 }

@@ -116,6 +116,8 @@ export class Controller {
     try {
       const outcome = await this.reconciler(request, { logger, reconcileID, signal: this.stopping.signal });
       this.queue.forget(key);
+      // What this reconcile asked for replaces what earlier ones did (a retry, or a requeue it no longer needs).
+      this.queue.cancelAfter(key);
       if (outcome?.requeueAfterMs !== undefined && outcome.requeueAfterMs > 0) {
         result = 'requeue_after';
         this.queue.addAfter(key, outcome.requeueAfterMs);

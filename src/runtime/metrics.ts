@@ -1,5 +1,5 @@
 // Prometheus metrics with controller-runtime's and client-go's names, and the /metrics endpoint.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from './prom-client.ts';
 import { requestPath, sendText, serveHttp, type HttpEndpoint } from './http-endpoint.ts';
 import type { MetricsVerdict } from './metrics-auth.ts';
 
@@ -32,7 +32,7 @@ const workqueueDurationBuckets = Array.from({ length: 12 }, (_, i) => Number((1e
 export function createMetrics(): OperatorMetrics {
   const registry = new Registry();
   const registers = [registry];
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics(registry);
   return {
     registry,
     reconcileTotal: new Counter({

@@ -1,5 +1,7 @@
 // A keyed work queue: one entry per key however often it is added, never handed out twice at once
 // (a key added while it is being processed runs again after done()), delayed and rate-limited adds.
+// Keys of a higher priority are handed out first, keys of one priority in the order they were added; adding a
+// queued key again at a higher priority moves it up (as controller-runtime's priority queue).
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.ts';
 
 export interface QueueMetrics {
@@ -12,8 +14,12 @@ export interface QueueMetrics {
 }
 
 export class WorkQueue {
-  private readonly queue: string[] = [];
+  /** The queued keys by priority, highest first. */
+  private readonly levels: { priority: number; keys: string[] }[] = [];
+  private queued = 0;
   private readonly dirty = new Set<string>();
+  /** The priority of each dirty key (queued, or to be queued when its processing is done). */
+  private readonly priorities = new Map<string, number>();
   private readonly processing = new Map<string, number>();
   private readonly addedAt = new Map<string, number>();
   private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
@@ -27,10 +33,13 @@ export class WorkQueue {
     this.metrics = metrics;
   }
 
-  add(key: string): void {
-    if (this.shuttingDown || this.dirty.has(key)) return;
+  /** Queues `key` (once, however often added) at `priority` (0 unless given; higher goes first). */
+  add(key: string, priority = 0): void {
+    if (this.shuttingDown) return;
+    if (this.dirty.has(key)) return this.raise(key, priority);
     this.metrics?.added();
     this.dirty.add(key);
+    this.priorities.set(key, priority);
     this.addedAt.set(key, performance.now());
     if (this.processing.has(key)) return;
     this.push(key);
@@ -51,6 +60,14 @@ export class WorkQueue {
     this.timers.set(key, { at, timer });
   }
 
+  /** Drops the delayed add of `key`, if any: a reconcile that succeeded decides anew when to look again. */
+  cancelAfter(key: string): void {
+    const pending = this.timers.get(key);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.timers.delete(key);
+  }
+
   /** Adds `key` after its backoff: call when a reconcile of it failed. */
   addRateLimited(key: string): void {
     this.metrics?.retried();
@@ -69,8 +86,11 @@ export class WorkQueue {
   /** The next key to process; undefined once the queue is shut down (queued keys are dropped). */
   get(): Promise<string | undefined> {
     if (this.shuttingDown) return Promise.resolve(undefined);
-    const key = this.queue.shift();
-    if (key !== undefined) return Promise.resolve(this.take(key));
+    const key = this.levels.find((l) => l.keys.length)?.keys.shift();
+    if (key !== undefined) {
+      this.queued--;
+      return Promise.resolve(this.take(key));
+    }
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -86,13 +106,14 @@ export class WorkQueue {
     this.shuttingDown = true;
     for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    this.queue.length = 0;
+    this.levels.length = 0;
+    this.queued = 0;
     this.metrics?.depth(0);
     for (const resolve of this.waiters.splice(0)) resolve(undefined);
   }
 
   get length(): number {
-    return this.queue.length;
+    return this.queued;
   }
 
   get inFlight(): number {
@@ -113,17 +134,38 @@ export class WorkQueue {
       waiter(this.take(key));
       return;
     }
-    this.queue.push(key);
-    this.metrics?.depth(this.queue.length);
+    this.enqueue(key, this.priorities.get(key) ?? 0);
+    this.metrics?.depth(this.queued);
+  }
+
+  private enqueue(key: string, priority: number): void {
+    let at = this.levels.findIndex((l) => l.priority <= priority);
+    if (at === -1) at = this.levels.length;
+    if (this.levels[at]?.priority !== priority) this.levels.splice(at, 0, { priority, keys: [] });
+    this.levels[at]!.keys.push(key);
+    this.queued++;
+  }
+
+  /** A dirty key added again: it keeps its place unless the new priority is higher. */
+  private raise(key: string, priority: number): void {
+    const current = this.priorities.get(key) ?? 0;
+    if (priority <= current) return;
+    this.priorities.set(key, priority);
+    if (this.processing.has(key)) return;
+    const level = this.levels.find((l) => l.priority === current)!;
+    level.keys.splice(level.keys.indexOf(key), 1);
+    this.queued--;
+    this.enqueue(key, priority);
   }
 
   private take(key: string): string {
     this.dirty.delete(key);
+    this.priorities.delete(key);
     const added = this.addedAt.get(key);
     this.addedAt.delete(key);
     if (added !== undefined) this.metrics?.queued((performance.now() - added) / 1000);
     this.processing.set(key, performance.now());
-    this.metrics?.depth(this.queue.length);
+    this.metrics?.depth(this.queued);
     return key;
   }
 }

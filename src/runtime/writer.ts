@@ -68,6 +68,11 @@ export class Writer {
     return this.applier.apply(resource, desired, live);
   }
 
+  /** A cache reported `obj`: an object this writer created and no cache had seen is the cache's again (apply.ts). */
+  observed(resource: ResourceKind, obj: KubeObject): void {
+    this.applier.observed(resource, obj);
+  }
+
   /** Deletes an object if it exists (children go in the background). */
   delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
     return this.applier.delete(resource, namespace, name);

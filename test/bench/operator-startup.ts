@@ -3,10 +3,11 @@
 // resident memory once idle.
 // Figures, not a test. BENCH_NODE=<path> BENCH_BIN=<path> measure another Node.js or checkout (RUNS=5 by default).
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { startControlPlane } from '../harness/control-plane.ts';
-import { installOperatorRbac, startOperator } from '../harness/operator.ts';
+import { defaultOperatorLaunch, installOperatorRbac, startOperator } from '../harness/operator.ts';
+import { cpuSeconds } from './scale/component-cpu.ts';
+import { rssMiB } from './scale/process-stats.ts';
 
 const runs = Number(process.env.RUNS ?? 5);
 const node = process.env.BENCH_NODE ?? process.execPath;
@@ -24,18 +25,6 @@ function report(label: string, values: number[], unit: string, digits: number): 
   console.log(
     `${label.padEnd(40)} median ${fmt(median(values))}  min ${fmt(Math.min(...values))}  max ${fmt(Math.max(...values))}  (n=${values.length})`,
   );
-}
-
-async function rssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
-}
-
-/** CPU seconds (user + system) a process has spent, from /proc (clock ticks of 1/100 s on Linux). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const { stdout: nodeVersion } = await promisify(execFile)(node, ['--version']);
@@ -57,9 +46,12 @@ try {
   const idleRss: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const op = await startOperator(cp, kubeconfig, { launch: { command: node, args: [bin] }, args: ['--leader-elect=false'] });
+    const op = await startOperator(cp, kubeconfig, {
+      launch: { command: node, args: [...defaultOperatorLaunch.args.slice(0, -1), bin] },
+      args: ['--leader-elect=false'],
+    });
     readyTimes.push((performance.now() - t0) / 1000);
-    readyCpu.push(await cpuSeconds(op.process.pid!));
+    readyCpu.push((await cpuSeconds(op.process.pid!)) ?? NaN);
     await new Promise((r) => setTimeout(r, idleMs));
     idleRss.push(await rssMiB(op.process.pid!));
     await op.process.stop();

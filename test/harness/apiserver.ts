@@ -14,6 +14,8 @@ export interface ApiServerOptions {
   auditLogFile: string;
   /** Without kube-controller-manager no namespace gets a `default` ServiceAccount. */
   serviceAccountAdmission: boolean;
+  /** Serve /debug/pprof (to system:masters), for a bench that profiles the server. */
+  profiling?: boolean;
 }
 
 const auditPolicy = `apiVersion: audit.k8s.io/v1
@@ -65,7 +67,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ManagedPro
       '--audit-log-format=json',
       '--audit-log-mode=blocking',
       '--audit-log-maxsize=0',
-      '--profiling=false',
+      `--profiling=${opts.profiling ?? false}`,
       ...(opts.serviceAccountAdmission ? [] : ['--disable-admission-plugins=ServiceAccount']),
     ],
   });

@@ -20,6 +20,8 @@ export interface ControlPlaneOptions {
   controllers?: boolean;
   /** kube-scheduler plus kwok with one fake Node, so pods run and Deployments become Available. Implies controllers. */
   kwok?: boolean;
+  /** Serve kube-apiserver's /debug/pprof, for a bench that profiles it. */
+  profiling?: boolean;
   /** Keep the temp dir (logs, PKI) and the etcd data after stop(), for debugging. Also set by CODER_K8S_KEEP_HARNESS=1. */
   keepDir?: boolean;
 }
@@ -86,7 +88,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const port = await freePort();
     const server = `https://127.0.0.1:${port}`;
     const auditLogFile = join(dir, 'audit.log');
-    const apiServerOptions = { dir, pki, etcdUrl: etcd.url, port, auditLogFile, serviceAccountAdmission: withControllers };
+    const apiServerOptions = {
+      dir,
+      pki,
+      etcdUrl: etcd.url,
+      port,
+      auditLogFile,
+      serviceAccountAdmission: withControllers,
+      profiling: options.profiling,
+    };
     let apiserver = await startApiServer(apiServerOptions);
     processes.push(apiserver);
 

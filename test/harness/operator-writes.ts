@@ -33,3 +33,20 @@ export function byResource(events: AuditEvent[]): string {
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
 }
+
+/**
+ * Server time by verb and resource, from the audit log (received → response complete): `patch roles 1000 ×
+ * p50 41 ms, 52.3 s in all; …`, the most time first. What the API server spent on each kind of request.
+ */
+export function serverTimeByKind(events: AuditEvent[]): string {
+  const byKind = new Map<string, number[]>();
+  for (const e of events) {
+    const ms = Date.parse(e.stageTimestamp) - Date.parse(e.requestReceivedTimestamp);
+    byKind.set(writeKind(e), [...(byKind.get(writeKind(e)) ?? []), ms]);
+  }
+  return [...byKind]
+    .map(([kind, ms]) => ({ kind, ms: ms.sort((a, b) => a - b), total: ms.reduce((a, b) => a + b, 0) }))
+    .sort((a, b) => b.total - a.total)
+    .map(({ kind, ms, total }) => `${kind} ${ms.length} × p50 ${ms[Math.floor(ms.length / 2)]} ms, ${(total / 1000).toFixed(1)} s in all`)
+    .join('; ');
+}

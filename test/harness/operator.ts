@@ -35,6 +35,9 @@ export interface OperatorLaunch {
   env?: NodeJS.ProcessEnv;
 }
 
+/** As the image's ENTRYPOINT starts it (Dockerfile), from the checkout. */
+export const defaultOperatorLaunch: OperatorLaunch = { command: process.execPath, args: ['--max-semi-space-size=4', 'bin/coder-k8s.js'] };
+
 let counter = 0;
 
 /** Starts `coder-k8s --app=<app>` (controller by default) with free ports; waits for /readyz unless `waitReady` is false. */
@@ -45,7 +48,7 @@ export async function startOperator(
     args = [],
     waitReady = true,
     env = {},
-    launch = { command: process.execPath, args: ['--max-semi-space-size=4', 'bin/coder-k8s.js'] },
+    launch = defaultOperatorLaunch,
     app = 'controller',
   }: { args?: string[]; waitReady?: boolean; env?: Record<string, string>; launch?: OperatorLaunch; app?: string } = {},
 ): Promise<RunningOperator> {

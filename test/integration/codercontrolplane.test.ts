@@ -19,6 +19,7 @@ import type { ControlPlane } from '../harness/control-plane.ts';
 import { gatewayApiCrd } from '../harness/binaries.ts';
 import { kubectl, kubectlOk, waitForCrdsEstablished } from '../harness/kubectl.ts';
 import type { RunningOperator } from '../harness/operator.ts';
+import { operatorUser } from '../harness/operator-writes.ts';
 import { operatorEnvironment, type OperatorEnvironment } from '../harness/operator-environment.ts';
 import type { Postgres } from '../harness/postgres.ts';
 import { grantsOf, unusedGrants, usedGrants } from '../harness/rbac-usage.ts';
@@ -118,6 +119,27 @@ describe('CoderControlPlane controller', () => {
       'True Available: Coder serves, and everything the spec asks for is in place.',
     );
     assert.equal(await conditionLine('coder', 'coder', 'Stalled'), '');
+  });
+
+  it("holds a new control plane's first status back up to 2 s for its Deployment, so that one write often says Ready", async () => {
+    const ns = await namespace('first-status');
+    const from = new Date(Date.now() - 1_000);
+    await client.create(aControlPlaneIn(ns, 'coder', { operatorAccess: { disabled: true } }));
+    await kubectlOk(admin, ['-n', ns, 'wait', '--for=condition=Ready', 'codercontrolplane/coder', '--timeout=90s']);
+    const writes = (await cp.auditEvents({ username: operatorUser, since: from, verbs: ['patch'] })).filter(
+      (e) => e.objectRef?.namespace === ns && e.objectRef.name === 'coder',
+    );
+    const at = (e: { requestReceivedTimestamp: string }) => Date.parse(e.requestReceivedTimestamp);
+    const deploymentApply = writes.find((e) => e.objectRef?.resource === 'deployments');
+    const statusWrites = writes.filter((e) => e.objectRef?.resource === 'codercontrolplanes' && e.objectRef.subresource === 'status');
+    assert.ok(deploymentApply && statusWrites.length >= 1, 'the Deployment was applied and a status written');
+    if (statusWrites.length > 1) {
+      // The pod was not ready within the hold: the first status (DeploymentReady False) came no sooner than 2 s later.
+      assert.ok(
+        at(statusWrites[0]!) - at(deploymentApply) >= 1_900,
+        `first status ${at(statusWrites[0]!) - at(deploymentApply)} ms after the Deployment`,
+      );
+    }
   });
 
   it('keeps the deploy guide rollout restart annotation across reconciles', async () => {
@@ -929,7 +951,6 @@ describe('CoderControlPlane controller', () => {
   // runtime declare (and so the generated role grants for them) was used, or is listed here with the reason.
   it('used every verb its declared permissions grant, as the audit log of this suite shows', async () => {
     const granted = grantsOf([...controlPlanePermissions, ...runtimePermissions]);
-    const operatorUser = 'system:serviceaccount:coder-system:coder-k8s';
     const used = usedGrants(await cp.auditEvents({ username: operatorUser, stages: ['ResponseStarted', 'ResponseComplete'] }));
     const unused = unusedGrants(granted, used, grantsNotExercisedBySuite);
     assert.deepEqual(unused, [], `granted but never used: ${unused.join(', ')}`);

@@ -1,6 +1,7 @@
 // Server-side apply of owned objects against a real API server: a write only when the object does not
 // already hold the intent, drift by others repaired, fields we stop setting removed; without a cached
-// object only a create, so an object the cache has not seen yet is never taken over.
+// object only a create, so an object the cache has not seen yet is never taken over, except one this process
+// created itself, which stands for itself until a cache reports it.
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -70,6 +71,23 @@ describe('Applier on a real API server', () => {
     await assert.rejects(applier.apply(builtinResources.configMap, desired({ a: 'taken' }), undefined), isConflict);
     assert.equal((await live()).metadata!.resourceVersion, before.metadata!.resourceVersion);
     assert.deepEqual((await live()).data, before.data);
+  });
+
+  it('sends nothing for an object it created that no cache has reported yet; once one has, the cache answers for it', async () => {
+    const fresh = new Applier(new KubeHttp(cp.adminConfig()));
+    const child: V1ConfigMap = { ...desired({ a: '1' }), metadata: { name: 'unseen', namespace } };
+    const created = await fresh.apply(builtinResources.configMap, child, undefined);
+    assert.equal(created.wrote, true);
+    const again = await fresh.apply(builtinResources.configMap, child, undefined);
+    assert.equal(again.wrote, false, 'the cache is behind: the create stands for the object');
+    assert.equal(again.object.metadata!.uid, created.object.metadata!.uid);
+    await assert.rejects(
+      fresh.apply(builtinResources.configMap, { ...child, data: { a: '2' } }, undefined),
+      isConflict,
+      'a new intent is sent',
+    );
+    fresh.observed(builtinResources.configMap, created.object);
+    await assert.rejects(fresh.apply(builtinResources.configMap, child, undefined), isConflict, 'reported: no cached object means none');
   });
 
   it('applies a child the cache has not seen, through the 409 when it exists already, and leaves a foreign one alone', async () => {

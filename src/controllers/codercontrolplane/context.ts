@@ -13,11 +13,13 @@ import type { CoderControlPlane } from '../../../generated/types/codercontrolpla
 import type { Cache } from '../../runtime/cache.ts';
 import type { ResourceKind } from '../../runtime/resource.ts';
 import type { ControllerDeps } from '../shared/deps.ts';
+import type { FirstStatusHold } from '../shared/reconcile/first-status.ts';
 import type { ControlPlaneDependent } from './operator-roles.ts';
 
 type Cached<T> = Cache<T & { metadata?: { name?: string; namespace?: string } }>;
 
 export interface ControlPlaneContext extends ControllerDeps {
+  firstStatusHold?: FirstStatusHold;
   caches: {
     controlPlanes: Cache<CoderControlPlane>;
     secrets: Cached<V1Secret>;

@@ -11,14 +11,17 @@ import { builtinResources } from '../../runtime/resource.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
+import { FirstStatusHold } from '../shared/reconcile/first-status.ts';
 import { reconcileKind } from '../shared/reconcile/kind.ts';
 import { watchReferences } from '../shared/reference-watches.ts';
 import { controlPlaneFinalizer, controlPlaneKind } from './reconcile.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
-import { controlPlaneLabel, controlPlaneNamespaceLabel } from './desired/workspace-rbac.ts';
+import { workspaceRbacOwnerIndex, workspaceRbacOwnerKeys } from './desired/workspace-rbac.ts';
 import { controlPlaneNamed, ownerDependentKinds, type ControlPlaneDependent } from './operator-roles.ts';
 
 const controllerName = 'codercontrolplane';
+/** How long a new control plane's first status waits for its Deployment's first ready pod (first-status.ts). */
+const firstStatusHoldMs = 2_000;
 const workspaceNamespaceIndex = 'workspace-namespaces';
 
 /** Every Secret a control plane reads: database, license, envFrom and the legacy extraEnv database URL. */
@@ -54,6 +57,7 @@ export const setup: ControllerSetup = (manager, deps) => {
   const ownerDependents = new Map(ownerDependentKinds.map((kind) => [kind, manager.cache<ControlPlaneDependent>(kind)]));
   const ctx: ControlPlaneContext = {
     ...deps,
+    firstStatusHold: new FirstStatusHold(firstStatusHoldMs),
     caches: {
       controlPlanes,
       secrets: manager.cache(builtinResources.secret),
@@ -73,12 +77,8 @@ export const setup: ControllerSetup = (manager, deps) => {
       .list()
       .map((cp) => ({ namespace: cp.metadata.namespace!, name: cp.metadata.name!, ready: cp.status?.operatorAccessReady === true })),
   );
-  const workspaceRbacOwner = (obj: V1Role | V1RoleBinding) => {
-    const labels = obj.metadata?.labels ?? {};
-    const name = labels[controlPlaneLabel];
-    const ns = labels[controlPlaneNamespaceLabel];
-    return name && ns ? [requestKey(ns, name)] : [];
-  };
+  ctx.caches.roles.addIndex(workspaceRbacOwnerIndex, workspaceRbacOwnerKeys);
+  ctx.caches.roleBindings.addIndex(workspaceRbacOwnerIndex, workspaceRbacOwnerKeys);
   const builder = manager
     .controller(controllerName)
     .for(coderControlPlaneResource, ownWritesIgnored(controlPlaneFinalizer))
@@ -89,8 +89,8 @@ export const setup: ControllerSetup = (manager, deps) => {
     // Watched once the Gateway API CRDs are installed, even after the operator started (resource.ts servedOptionally).
     .owns(builtinResources.httpRoute, childDrift)
     .owns(builtinResources.secret, childDrift)
-    .watches<V1Role>(builtinResources.role, workspaceRbacOwner, childDrift)
-    .watches<V1RoleBinding>(builtinResources.roleBinding, workspaceRbacOwner, childDrift)
+    .watches<V1Role>(builtinResources.role, workspaceRbacOwnerKeys, childDrift)
+    .watches<V1RoleBinding>(builtinResources.roleBinding, workspaceRbacOwnerKeys, childDrift)
     .watches<V1Namespace>(builtinResources.namespace, (ns) =>
       controlPlanes
         .byIndex(workspaceNamespaceIndex, ns.metadata?.name ?? '')

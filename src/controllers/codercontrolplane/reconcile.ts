@@ -38,6 +38,7 @@ export const controlPlaneKind: Kind<CoderControlPlane, ControlPlaneContext, Code
   resource: coderControlPlaneResource,
   cached: (ctx, request) => ctx.caches.controlPlanes.get(request.namespace, request.name),
   readyRule: controlPlaneReadyRule,
+  firstStatusWaitsFor: C.DeploymentReady.type,
   finalize,
   finalizer: (cp) => ({ name: controlPlaneFinalizer, needed: needsFinalizer(cp) }),
   // The namespace's deletion deletes the control plane too, which then only finalizes: until then, every

@@ -7,7 +7,13 @@ import type { ConditionOf } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { applyChild, applyTarget } from '../shared/workload/foreign-object.ts';
 import type { ControlPlaneContext } from './context.ts';
-import { isManagedWorkspaceRbac, workspaceRbacIdentityLabels, workspaceRbacKeepSet, type WorkspaceRbac } from './desired/workspace-rbac.ts';
+import {
+  isManagedWorkspaceRbac,
+  workspaceRbacKeepSet,
+  workspaceRbacOwnerIndex,
+  workspaceRbacOwnerKey,
+  type WorkspaceRbac,
+} from './desired/workspace-rbac.ts';
 import { workspaceNamespaceConsent } from './workspace-namespace-consent.ts';
 import { describePermission, extraRulesAskingFor, permissionsNotHeld, type HeldPermission } from './rules-not-held.ts';
 
@@ -150,13 +156,12 @@ export async function deleteUnwantedWorkspaceRbac(
   cp: CoderControlPlane,
   keep: ReadonlySet<string>,
 ): Promise<void> {
-  const identity = Object.entries(workspaceRbacIdentityLabels(cp));
-  const labelled = (obj: { metadata?: { labels?: Record<string, string> } }) => identity.every(([k, v]) => obj.metadata?.labels?.[k] === v);
-  for (const role of ctx.caches.roles.list().filter(labelled)) {
+  const owner = workspaceRbacOwnerKey(cp);
+  for (const role of ctx.caches.roles.byIndex(workspaceRbacOwnerIndex, owner)) {
     if (isManagedWorkspaceRbac(cp, role, keep))
       await ctx.writer.delete(builtinResources.role, role.metadata!.namespace, role.metadata!.name!);
   }
-  for (const binding of ctx.caches.roleBindings.list().filter(labelled)) {
+  for (const binding of ctx.caches.roleBindings.byIndex(workspaceRbacOwnerIndex, owner)) {
     if (isManagedWorkspaceRbac(cp, binding, keep))
       await ctx.writer.delete(builtinResources.roleBinding, binding.metadata!.namespace, binding.metadata!.name!);
   }

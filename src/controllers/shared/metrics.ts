@@ -1,7 +1,7 @@
 // The operator's own metrics, beside the controller runtime's: what a platform team alerts on. Every label
 // takes few values: a Coder route is its path template, a kind or reason comes from the schemas, and a
 // control plane is one series while it exists (docs/how-to/metrics.md).
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from '../../runtime/prom-client.ts';
 import type { CoderCallRecord } from '../../coder/call-outcome.ts';
 
 /** A control plane as its status says: whether the operator holds access to its Coder. */

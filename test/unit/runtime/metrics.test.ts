@@ -45,6 +45,26 @@ describe('createMetrics', () => {
     );
   });
 
+  it("serves every default metric prom-client's own collectDefaultMetrics registers, with its help text, and counts CPU", async () => {
+    const prom = await import('prom-client');
+    const reference = new prom.Registry();
+    prom.collectDefaultMetrics({ register: reference });
+    const ours = createMetrics().registry;
+    const described = (registry: typeof reference) => registry.getMetricsAsArray().map((m) => `${m.name} (${m.type}): ${m.help}`);
+    const served = new Set(described(ours));
+    assert.deepEqual(
+      described(reference).filter((m) => !served.has(m)),
+      [],
+    );
+    let busy = 0;
+    for (let i = 0; i < 3e6; i++) busy += i;
+    assert.ok(busy > 0);
+    const text = await ours.metrics();
+    const cpu = sampleValue(text, 'process_cpu_seconds_total')!;
+    const user = sampleValue(text, 'process_cpu_user_seconds_total')!;
+    assert.ok(cpu > 0 && user > 0 && user <= cpu, `process CPU ${cpu} s, of it user ${user} s`);
+  });
+
   it('gives each call its own registry', async () => {
     const first = createMetrics();
     const second = createMetrics();

@@ -33,6 +33,41 @@ describe('WorkQueue', () => {
     assert.equal(q.length, 0);
   });
 
+  it('hands out higher priorities first, and one priority in the order added', async () => {
+    const q = new WorkQueue(noLimit);
+    q.add('new-1');
+    q.add('new-2');
+    q.add('owned-1', 1);
+    q.add('new-3');
+    q.add('owned-2', 1);
+    const order = [];
+    for (let i = 0; i < 5; i++) order.push(await q.get());
+    assert.deepEqual(order, ['owned-1', 'owned-2', 'new-1', 'new-2', 'new-3']);
+    assert.equal(q.length, 0);
+  });
+
+  it('moves a queued key up when it is added again at a higher priority, never down', async () => {
+    const q = new WorkQueue(noLimit);
+    q.add('a', 1);
+    q.add('b');
+    q.add('c');
+    q.add('c', 1);
+    q.add('a');
+    assert.equal(q.length, 3);
+    assert.deepEqual([await q.get(), await q.get(), await q.get()], ['a', 'c', 'b']);
+  });
+
+  it('queues a key added while in flight at the highest priority it was added with', async () => {
+    const q = new WorkQueue(noLimit);
+    q.add('a');
+    const running = await q.get();
+    q.add('b');
+    q.add('a');
+    q.add('a', 1);
+    q.done(running!);
+    assert.deepEqual([await q.get(), await q.get()], ['a', 'b']);
+  });
+
   it('never hands out a key that is being processed; a re-add runs after done()', async () => {
     const q = new WorkQueue(noLimit);
     q.add('a');
@@ -68,6 +103,17 @@ describe('WorkQueue', () => {
     assert.equal(await q.get(), 'k');
     assert.ok(Date.now() - started < 4_000);
     q.shutDown();
+  });
+
+  it('drops a delayed add on request, and only that one', async () => {
+    const q = new WorkQueue(noLimit);
+    q.addAfter('a', 10);
+    q.addAfter('b', 10);
+    q.cancelAfter('a');
+    q.cancelAfter('c');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(q.length, 1);
+    assert.equal(await q.get(), 'b');
   });
 
   it('backs a failing key off exponentially and forgets on success', () => {

@@ -44,6 +44,21 @@ export function workspaceRbacIdentityLabels(cp: CoderControlPlane): Record<strin
   return { [controlPlaneLabel]: nameOf(cp), [controlPlaneNamespaceLabel]: namespaceOf(cp) };
 }
 
+/** The cache index of workspace Roles and RoleBindings by the control plane their identity labels name. */
+export const workspaceRbacOwnerIndex = 'workspace-rbac-owner';
+
+/** `<namespace>/<name>` of the control plane a Role's or RoleBinding's identity labels name (none without both). */
+export function workspaceRbacOwnerKeys(obj: { metadata?: { labels?: Record<string, string> } }): string[] {
+  const name = obj.metadata?.labels?.[controlPlaneLabel];
+  const namespace = obj.metadata?.labels?.[controlPlaneNamespaceLabel];
+  return name && namespace ? [`${namespace}/${name}`] : [];
+}
+
+/** The index value under which a control plane's workspace Roles and RoleBindings are found. */
+export function workspaceRbacOwnerKey(cp: CoderControlPlane): string {
+  return `${namespaceOf(cp)}/${nameOf(cp)}`;
+}
+
 /** The identity labels as a label selector for a list across all namespaces. */
 export function workspaceRbacLabelSelector(cp: CoderControlPlane): string {
   return Object.entries(workspaceRbacIdentityLabels(cp))

@@ -1,7 +1,8 @@
 // The one shape of a reconcile, for every kind: read the object (from the cache, or as this operator last
 // wrote it), finalize it when it is being deleted, put the kind's finalizer on it, run the kind's steps in
 // order until one stops, tell a person about each problem that is new, then write the status (only when it
-// changed) and throw a step's transient failure, so the queue backs off.
+// changed; a new object's first status may wait a moment, first-status.ts) and throw a step's transient
+// failure, so the queue backs off.
 import type { ReconcileContext, ReconcileResult, Request } from '../../../runtime/controller.ts';
 import type { Condition } from '../../../runtime/conditions.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
@@ -12,7 +13,8 @@ import type { Writer } from '../../../runtime/writer.ts';
 import { countCredentialRefusal } from '../credential-refusals.ts';
 import { warnOnNewProblem } from '../event-target.ts';
 import type { OperatorMetrics } from '../metrics.ts';
-import { Outcomes, type AnyConditionChanges, type ReadyReasonOf, type StepOutcome } from './outcome.ts';
+import type { FirstStatusHold } from './first-status.ts';
+import { Outcomes, soonestDelay, type AnyConditionChanges, type ReadyReasonOf, type StepOutcome } from './outcome.ts';
 import type { ReadyRuleOf } from './readiness.ts';
 import { nextStatus } from './status.ts';
 
@@ -35,6 +37,8 @@ export interface KindDeps {
   events: EventRecorder;
   now(): Date;
   metrics?: OperatorMetrics;
+  /** Holds a new object's first status back while it only waits for the kind's `firstStatusWaitsFor`. */
+  firstStatusHold?: FirstStatusHold;
 }
 
 export type StatusOf<T extends ReconciledObject> = NonNullable<T['status']>;
@@ -72,6 +76,11 @@ export interface Kind<
   stepFailure?(ctx: Ctx, obj: T, err: unknown): Promise<StepOutcome<StatusOf<T>, Changes, StopReason> | 'end' | undefined>;
   /** The condition types whose turn to False a person should see as a Warning Event, with the Event's action. */
   warnings: { readonly [Type in keyof Changes]?: string };
+  /**
+   * The condition type a new object's first status may wait a moment for (first-status.ts), when the
+   * context has a FirstStatusHold: a Deployment just created, for example, often has a ready pod a second later.
+   */
+  firstStatusWaitsFor?: Extract<keyof Changes, string>;
   /** Told of each status write, with the object as the steps read it and as written (for metrics). */
   statusWritten?(ctx: Ctx, before: T, written: T): void;
   /**
@@ -119,8 +128,14 @@ export async function reconcileKind<
     const action = kind.warnings[type];
     if (action) await warnOnNewProblem(ctx.events, obj, out.conditions[type], action);
   }
+  const next = nextStatus(obj, out, kind.readyRule, ctx.now());
+  const holdMs =
+    kind.firstStatusWaitsFor && !out.error
+      ? (ctx.firstStatusHold?.holdMs(obj.metadata.uid, obj.status?.conditions, next.conditions ?? [], kind.firstStatusWaitsFor) ?? 0)
+      : 0;
+  if (holdMs > 0) return { requeueAfterMs: soonestDelay(out.requeueAfterMs, holdMs)! };
   try {
-    const { wrote, object } = await ctx.writer.writeStatus(kind.resource, obj, nextStatus(obj, out, kind.readyRule, ctx.now()), {
+    const { wrote, object } = await ctx.writer.writeStatus(kind.resource, obj, next, {
       onConflict: kind.statusConflicts,
     });
     if (wrote) {
