@@ -1,14 +1,9 @@
 // `npm run bench:harness`: start-up time of the test control plane and PostgreSQL (figures, not a test).
 import { startControlPlane, type ControlPlaneOptions } from '../harness/control-plane.ts';
 import { startPostgres } from '../harness/postgres.ts';
+import { median } from './median.ts';
 
 const runs = Number(process.env.RUNS ?? 5);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 async function measure(label: string, start: () => Promise<{ stop(): Promise<void> }>): Promise<void> {
   const times: number[] = [];

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startControlPlane } from '../harness/control-plane.ts';
 import { defaultOperatorLaunch, installOperatorRbac, startOperator } from '../harness/operator.ts';
+import { median } from './median.ts';
 import { cpuSeconds } from './scale/component-cpu.ts';
 import { rssMiB } from './scale/process-stats.ts';
 
@@ -13,12 +14,6 @@ const runs = Number(process.env.RUNS ?? 5);
 const node = process.env.BENCH_NODE ?? process.execPath;
 const bin = process.env.BENCH_BIN ?? 'bin/coder-k8s.js';
 const idleMs = 10_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function report(label: string, values: number[], unit: string, digits: number): void {
   const fmt = (v: number) => `${v.toFixed(digits)} ${unit}`;

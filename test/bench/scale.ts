@@ -1,5 +1,5 @@
-// `npm run bench:scale -- --n=1000`: the scale figures in one run (figures, not a test). Three runs, each on
-// a fresh control plane with kwok, so that none starts with what another left behind:
+// `npm run bench:scale -- --n=1000 [--runs=K]`: the scale figures in one command (figures, not a test). Three
+// runs, each on a fresh control plane with kwok, so that none starts with what another left behind:
 // 1. the operator at its defaults takes N control planes (operator access off, over 4 namespaces) from create
 //    to Ready; then 60 s of quiet; then 5,000 unrelated 16 KiB Secrets;
 // 2. a plain client creates the same N objects, their Deployment and Service, and sets their status: what the
@@ -34,6 +34,7 @@ import { inParallel } from './scale/pool.ts';
 import { heapPerObject } from './scale/cache-cost.ts';
 import { watchMemoryPeak } from './scale/memory-at-peak.ts';
 import { peakRssMiB, rssMiB } from './scale/process-stats.ts';
+import { median as medianOf } from './median.ts';
 import { deploymentToReady } from './scale/ready-latency.ts';
 import { operatorLaunch } from './scale/operator-launch.ts';
 import { profileApiServer, profiling } from './scale/profiles.ts';
@@ -264,12 +265,9 @@ for (let round = 0; round < runs; round++) {
   times.work.push(await workRun(round === 0));
 }
 
-const sorted = (t: Timed[]) => t.map((r) => r.seconds).sort((a, b) => a - b);
-const min = (t: Timed[]) => sorted(t)[0]!;
-const median = (t: Timed[]) => {
-  const s = sorted(t);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const secondsOf = (t: Timed[]) => t.map((r) => r.seconds);
+const min = (t: Timed[]) => Math.min(...secondsOf(t));
+const median = (t: Timed[]) => medianOf(secondsOf(t));
 const summary = (t: Timed[]) =>
   t.length === 1 ? `${t[0]!.seconds.toFixed(1)} s` : `${min(t).toFixed(1)} / ${median(t).toFixed(1)} s (min / median)`;
 const ratio = (a: Timed[], b: Timed[]) =>

@@ -1,6 +1,6 @@
 // How long a control plane waits between the operator's two writes that bring it to Ready: from its Deployment's
-// apply (the first reconcile) to its last status write (Ready, once the Deployment has a ready pod). This is
-// the time the Deployment controller, the scheduler and kwok take, which no operator change shortens.
+// apply (the first reconcile) to its last status write (Ready, once the Deployment has a ready pod): the time
+// the Deployment controller, the scheduler and kwok take, and the wait in the operator's queue after that.
 import type { AuditEvent } from '../../harness/audit.ts';
 
 export function deploymentToReady(writes: AuditEvent[]): string {
