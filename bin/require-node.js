@@ -1,8 +1,8 @@
 // Exits with what to do when this Node.js is older than package.json's engines.node: the sources are
 // TypeScript run by Node's own type stripping, which older versions lack (they fail with obscure errors).
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-const floor = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
+const floor = createRequire(import.meta.url)('../package.json').engines.node;
 const [wantMajor, wantMinor = 0] = floor
   .replace(/^>=\s*/, '')
   .split('.')

@@ -1,11 +1,11 @@
 // coder-k8s: the operator binary. `coder-k8s validate ...` checks manifests offline; anything else runs
 // the operator in the mode --app names.
-import { readFileSync } from 'node:fs';
+import { fs } from './runtime/builtins.ts';
 import { UsageError } from './app/errors.ts';
 import { StartupError } from './runtime/startup-error.ts';
 import { parseOperatorArgs, usage } from './app/options.ts';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 async function main(args: string[]): Promise<number> {
   if (args[0] === 'validate') {

@@ -1,10 +1,10 @@
 // Where the binary finds its cluster: the kubeconfig (--kubeconfig, KUBECONFIG, ~/.kube/config or the pod's
 // ServiceAccount), each failure one line naming the file and the fix, and the operator's own namespace.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fs } from '../runtime/builtins.ts';
 import { loadSimpleKubeConfig, type KubeConnectionConfig } from '../runtime/kube-config.ts';
 import { StartupError } from '../runtime/startup-error.ts';
 
@@ -14,8 +14,8 @@ const serviceAccountTokenFile = '/var/run/secrets/kubernetes.io/serviceaccount/t
 /** Where the client library would look, in its order; false when there is nothing to load. */
 function anyKubeConfigSource(): boolean {
   if (process.env.KUBECONFIG) return true;
-  if (existsSync(join(homedir(), '.kube', 'config'))) return true;
-  return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(serviceAccountTokenFile);
+  if (fs.existsSync(join(homedir(), '.kube', 'config'))) return true;
+  return Boolean(process.env.KUBERNETES_SERVICE_HOST) && fs.existsSync(serviceAccountTokenFile);
 }
 
 /** The full client library, loaded on first call (tens of MiB): only modes and kubeconfigs that need it pay for it. */
@@ -75,6 +75,6 @@ export function kubeConfigErrorMessage(path: string | undefined, err: unknown, g
 export function ownNamespace(): string | undefined {
   return (
     process.env.POD_NAMESPACE ??
-    (existsSync(serviceAccountNamespaceFile) ? readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined)
+    (fs.existsSync(serviceAccountNamespaceFile) ? fs.readFileSync(serviceAccountNamespaceFile, 'utf8').trim() : undefined)
   );
 }

@@ -46,7 +46,8 @@ function stableStringify(value: unknown): string {
 }
 
 function intentHash(desired: KubeObject): string {
-  return createHash('sha256').update(stableStringify(desired)).digest('hex').slice(0, 32);
+  // Not digest('hex').slice(): a slice keeps the whole digest string alive for as long as the hash is remembered.
+  return createHash('sha256').update(stableStringify(desired)).digest().toString('hex', 0, 16);
 }
 
 function memoKey(resource: ResourceKind, obj: KubeObject): string {
@@ -61,6 +62,8 @@ export class Applier {
     maxEntries: maxUnseenCreates,
     ttlMs: unseenCreateTtlMs,
   });
+  /** Creates sent and not answered yet; a cache that reports the object meanwhile takes it off. */
+  private readonly creating = new Set<string>();
   private readonly http: KubeHttp;
 
   constructor(http: KubeHttp) {
@@ -74,7 +77,8 @@ export class Applier {
   async apply<T extends KubeObject>(resource: ResourceKind, desired: T, live: T | undefined): Promise<{ object: T; wrote: boolean }> {
     const hash = intentHash(desired);
     if (live && this.holds(resource, desired, live, hash)) return { object: live, wrote: false };
-    const created = live ? undefined : this.unseenCreates.get(memoKey(resource, desired));
+    const key = memoKey(resource, desired);
+    const created = live ? undefined : this.unseenCreates.get(key);
     if (created?.hash === hash) return { object: created.object as T, wrote: false };
     const body = {
       ...desired,
@@ -85,20 +89,30 @@ export class Applier {
       },
     };
     const { namespace, name } = desired.metadata ?? {};
-    const object = await this.http.json<T>('PATCH', objectPath(resource, namespace, name!), {
-      contentType: 'application/apply-patch+yaml',
-      query: { fieldManager, force: true, fieldValidation: 'Strict' },
-      body,
-    });
+    if (!live) this.creating.add(key);
+    let object: T;
+    try {
+      object = await this.http.json<T>('PATCH', objectPath(resource, namespace, name!), {
+        contentType: 'application/apply-patch+yaml',
+        query: { fieldManager, force: true, fieldValidation: 'Strict' },
+        body,
+      });
+    } catch (err) {
+      this.creating.delete(key);
+      throw err;
+    }
     const uid = object.metadata?.uid;
-    if (uid) this.applied.set(memoKey(resource, desired), { uid, hash, resourceVersion: object.metadata!.resourceVersion! });
-    if (!live) this.unseenCreates.set(memoKey(resource, desired), { hash, object });
+    if (uid) this.applied.set(key, { uid, hash, resourceVersion: object.metadata!.resourceVersion! });
+    // A watch event can come before the answer: a cache that has reported the object already answers for it.
+    if (!live && this.creating.delete(key)) this.unseenCreates.set(key, { hash, object });
     return { object, wrote: true };
   }
 
   /** A cache reported `obj` (added, changed or deleted): from now on the cache answers for it. */
   observed(resource: ResourceKind, obj: KubeObject): void {
-    this.unseenCreates.delete(memoKey(resource, obj));
+    const key = memoKey(resource, obj);
+    this.creating.delete(key);
+    this.unseenCreates.delete(key);
   }
 
   private holds(resource: ResourceKind, desired: KubeObject, live: KubeObject, hash: string): boolean {

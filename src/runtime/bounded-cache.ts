@@ -1,6 +1,6 @@
 // A map for verdicts and counters kept in memory on behalf of callers the operator does not control: at
 // most `maxEntries` (the oldest written goes first), so no caller can grow it without bound, and, with a
-// time to live, entries older than that read as absent.
+// time to live, entries older than that read as absent and are dropped as new ones are written.
 
 export interface BoundedCacheOptions {
   maxEntries: number;
@@ -20,14 +20,23 @@ export class BoundedCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (this.options.ttlMs !== undefined && this.now() - entry.at >= this.options.ttlMs) return undefined;
+    if (this.expired(entry, this.now())) {
+      this.entries.delete(key);
+      return undefined;
+    }
     return entry.value;
   }
 
-  /** Stores `value` as the newest entry, dropping the oldest when the cache is full. */
+  /** Stores `value` as the newest entry, dropping expired entries, and the oldest when the cache is full. */
   set(key: string, value: V): void {
+    const now = this.now();
     this.entries.delete(key);
-    this.entries.set(key, { value, at: this.now() });
+    // The map keeps the order entries were written in, so the expired ones come first.
+    for (const [oldKey, entry] of this.entries) {
+      if (!this.expired(entry, now)) break;
+      this.entries.delete(oldKey);
+    }
+    this.entries.set(key, { value, at: now });
     if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
@@ -37,6 +46,10 @@ export class BoundedCache<V> {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private expired(entry: { at: number }, now: number): boolean {
+    return this.options.ttlMs !== undefined && now - entry.at >= this.options.ttlMs;
   }
 
   private now(): number {

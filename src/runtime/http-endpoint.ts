@@ -1,7 +1,8 @@
 // A small HTTP(S) server on a bind address written like controller-runtime's flags (":8080", "127.0.0.1:0", "0").
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { http } from './builtins.ts';
 
 export interface BindAddress {
   /** Undefined means every interface. */
@@ -54,7 +55,7 @@ export async function serveHttp(
       response.end('internal error\n');
     });
   };
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, listener) : createServer(listener);
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, listener) : http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(new Error(`cannot listen on "${address}": ${err.message}`)));
     server.listen({ host: bind.host, port: bind.port }, resolve);

@@ -3,10 +3,10 @@
 // at start. Covers what an operator is given (in-cluster, or a kubeconfig with a token, a token file or
 // a client certificate); for anything else (exec or auth-provider plugins, proxies, several files in
 // KUBECONFIG, a file that does not parse) it answers undefined and the caller uses the full library.
-import { existsSync, readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
+import { fs } from './builtins.ts';
 import { readYamlFile } from './yaml-file.ts';
 
 /** What KubeHttp needs of a kubeconfig; @kubernetes/client-node's KubeConfig has the same shape. */
@@ -81,7 +81,7 @@ class SimpleKubeConfig implements KubeConnectionConfig {
 
 function fileOrData(dir: string, file: string | undefined, data: string | undefined): Buffer | undefined {
   if (data) return Buffer.from(data, 'base64');
-  if (file) return readFileSync(isAbsolute(file) ? file : join(dir, file));
+  if (file) return fs.readFileSync(isAbsolute(file) ? file : join(dir, file));
   return undefined;
 }
 
@@ -115,11 +115,11 @@ function fromFile(path: string): SimpleKubeConfig | undefined {
 function inCluster(): SimpleKubeConfig | undefined {
   const host = process.env.KUBERNETES_SERVICE_HOST;
   const port = process.env.KUBERNETES_SERVICE_PORT;
-  if (!host || !port || !existsSync(join(serviceAccountDir, 'token'))) return undefined;
+  if (!host || !port || !fs.existsSync(join(serviceAccountDir, 'token'))) return undefined;
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return new SimpleKubeConfig(
     server,
-    { ca: readFileSync(join(serviceAccountDir, 'ca.crt')) },
+    { ca: fs.readFileSync(join(serviceAccountDir, 'ca.crt')) },
     { tokenFile: join(serviceAccountDir, 'token') },
   );
 }
@@ -133,6 +133,6 @@ export function loadSimpleKubeConfig(path: string | undefined): KubeConnectionCo
   const fromEnv = process.env.KUBECONFIG;
   if (fromEnv) return fromEnv.includes(':') ? undefined : fromFile(fromEnv);
   const home = join(homedir(), '.kube', 'config');
-  if (existsSync(home)) return fromFile(home);
+  if (fs.existsSync(home)) return fromFile(home);
   return inCluster();
 }

@@ -1,9 +1,11 @@
 // Raw HTTP to the Kubernetes API server for what the runtime does itself (paginated lists, long-lived
 // watches, leases, apply and status patches): kubeconfig credentials, keep-alive, deadlines, a request
 // budget, and API Priority and Fairness (a 429 is waited out as the server asks, not an error).
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { abortableSleep } from './abortable-sleep.ts';
+import { http } from './builtins.ts';
 import type { KubeConnectionConfig } from './kube-config.ts';
 import type { RequestBudget } from './request-budget.ts';
 import { TokenFile, tokenRefreshMs } from './token-file.ts';
@@ -125,17 +127,12 @@ export class KubeHttp {
   private async requestOptions(): Promise<RequestOptions> {
     const options: RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
-    const agentOptions = {
-      keepAlive: true,
-      maxSockets: 64,
-      ca: options.ca,
-      cert: options.cert,
-      key: options.key,
-      rejectUnauthorized: options.rejectUnauthorized,
-      servername: options.servername,
-    };
-    options.agent = this.secure ? new HttpsAgent(agentOptions) : new HttpAgent({ keepAlive: true, maxSockets: 64 });
-    return options;
+    const { ca, cert, key, ...rest } = options;
+    if (!this.secure) return { ...rest, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) };
+    // One TLS context for every connection: given the PEMs instead, each new connection parses them again.
+    const secureContext = createSecureContext({ ca, cert, key });
+    const { rejectUnauthorized, servername } = options;
+    return { ...rest, agent: new HttpsAgent({ keepAlive: true, maxSockets: 64, secureContext, rejectUnauthorized, servername }) };
   }
 
   private url(path: string, query: RequestParams['query'] = {}): URL {
@@ -160,7 +157,7 @@ export class KubeHttp {
       headers['Content-Type'] = params.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
-    const send = this.secure ? httpsRequest : httpRequest;
+    const send = this.secure ? httpsRequest : http.request;
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const req = send(url, { ...base, method, headers, signal: params.signal }, (res) => {

@@ -1,9 +1,9 @@
 // The serving certificate of the metrics endpoint: tls.crt and tls.key from --metrics-cert-dir (a
 // cert-manager Certificate's Secret, say), read again about once a minute so a renewed certificate is
 // served without a restart; else one made at start and signed by itself.
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { fs } from './builtins.ts';
 import type { HttpEndpoint } from './http-endpoint.ts';
 import { selfSignedCert, type ServingCert } from './self-signed-cert.ts';
 
@@ -16,7 +16,7 @@ export function metricsServingCert(certDir: string | undefined): ServingCert {
   }
   const read = (file: string) => {
     try {
-      return readFileSync(join(certDir, file), 'utf8');
+      return fs.readFileSync(join(certDir, file), 'utf8');
     } catch (err) {
       throw new Error(
         `--metrics-cert-dir: cannot read ${join(certDir, file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,

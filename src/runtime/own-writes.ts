@@ -52,6 +52,14 @@ export class OwnWrites {
     delete metadata.managedFields;
     this.writes.set(key, { object: { ...written, metadata }, behind: [...new Set(behind)].filter(Boolean).slice(-maxVersionsBehind) });
   }
+
+  /** A cache reported `obj`: once it shows a version that is not behind the write, the write is forgotten. */
+  observed(resource: ResourceKind, obj: KubeObject): void {
+    const key = objectKey(resource, obj);
+    const own = this.writes.get(key);
+    const version = obj.metadata?.resourceVersion;
+    if (own && version && !own.behind.includes(version)) this.writes.delete(key);
+  }
 }
 
 function objectKey(resource: ResourceKind, obj: KubeObject): string {

@@ -68,9 +68,13 @@ export class Writer {
     return this.applier.apply(resource, desired, live);
   }
 
-  /** A cache reported `obj`: an object this writer created and no cache had seen is the cache's again (apply.ts). */
+  /**
+   * A cache reported `obj`: an object this writer created and no cache had seen is the cache's again
+   * (apply.ts), and so is one it wrote, once the cache shows that write or a newer version (own-writes.ts).
+   */
   observed(resource: ResourceKind, obj: KubeObject): void {
     this.applier.observed(resource, obj);
+    this.ownWrites.observed(resource, obj);
   }
 
   /** Deletes an object if it exists (children go in the background). */

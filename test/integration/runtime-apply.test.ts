@@ -90,6 +90,15 @@ describe('Applier on a real API server', () => {
     await assert.rejects(fresh.apply(builtinResources.configMap, child, undefined), isConflict, 'reported: no cached object means none');
   });
 
+  it('leaves to the cache an object a cache reported while the create was on its way', async () => {
+    const fresh = new Applier(new KubeHttp(cp.adminConfig()));
+    const child: V1ConfigMap = { ...desired({ a: '1' }), metadata: { name: 'reported-early', namespace } };
+    const creating = fresh.apply(builtinResources.configMap, child, undefined);
+    fresh.observed(builtinResources.configMap, child); // the watch event came before the create's answer
+    assert.equal((await creating).wrote, true);
+    await assert.rejects(fresh.apply(builtinResources.configMap, child, undefined), isConflict, 'no create stands in for it');
+  });
+
   it('applies a child the cache has not seen, through the 409 when it exists already, and leaves a foreign one alone', async () => {
     const writer = new Writer(new KubeHttp(cp.adminConfig()));
     const ours = (obj: V1ConfigMap) => obj.metadata?.labels?.owner === 'us';

@@ -27,6 +27,21 @@ describe('BoundedCache', () => {
     assert.equal(cache.get('k'), 'w');
   });
 
+  it('drops expired entries as it goes, so they hold no memory', () => {
+    let now = 0;
+    const cache = new BoundedCache<string>({ maxEntries: 10, ttlMs: 1_000, now: () => now });
+    cache.set('a', 'v');
+    cache.set('b', 'v');
+    now = 500;
+    cache.set('c', 'v');
+    now = 1_000;
+    cache.set('d', 'v');
+    assert.equal(cache.size, 2, 'a and b went when d was written');
+    now = 1_500;
+    assert.equal(cache.get('c'), undefined);
+    assert.equal(cache.size, 1, 'c went when it was read');
+  });
+
   it('without a ttl, keeps entries until evicted', () => {
     let now = 0;
     const cache = new BoundedCache<string>({ maxEntries: 1, now: () => now });

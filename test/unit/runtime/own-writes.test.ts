@@ -34,6 +34,19 @@ describe('OwnWrites', () => {
     assert.equal(writes.current(coderProvisionerResource, newer), newer);
   });
 
+  it('forgets a write once a cache reports it or a newer version, not while it reports an older one', () => {
+    for (const reported of ['3', '4']) {
+      const writes = new OwnWrites();
+      writes.wrote(coderProvisionerResource, ['1', '2'], at('3', { keyID: 'k' }));
+      writes.observed(coderProvisionerResource, at('2'));
+      assert.equal(writes.current(coderProvisionerResource, at('1')).metadata.resourceVersion, '3', 'still behind');
+      writes.observed(coderProvisionerResource, at(reported));
+      // No cache goes back to version 1; a lagging object shows that the write is no longer held.
+      const lagging = at('1');
+      assert.equal(writes.current(coderProvisionerResource, lagging), lagging);
+    }
+  });
+
   it('forgets a write after 30 s: a cache that far behind meets a 409 instead', () => {
     let now = 0;
     const writes = new OwnWrites(() => now);
