@@ -2,6 +2,7 @@
 // The coder-k8s command: checks the Node.js floor, then runs src/main.ts (Node strips the types itself).
 import * as nodeModule from 'node:module';
 import './require-node.js';
+import './own-module-resolution.js';
 
 // Node strips each .ts file's types with a WebAssembly compiler that, once loaded, stays resident (about
 // 17 MiB). The compile cache (NODE_COMPILE_CACHE, else a folder in the system's temp folder) keeps the

@@ -1,5 +1,6 @@
 // The command line of `coder-k8s` (the operator), parsed and checked; errors name the flag and the fix.
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import type { ParseArgsOptionsConfig } from 'node:util';
+import { util } from '../runtime/builtins.ts';
 import { isLoopbackHost, parseBindAddress } from '../runtime/http-endpoint.ts';
 import { defaultKubeApiBurst, defaultKubeApiQps } from '../runtime/request-budget.ts';
 import { appModes, type AppMode } from './app-mode.ts';
@@ -221,7 +222,7 @@ const operatorFlags = {
 export function parseOperatorArgs(args: string[]): OperatorOptions | 'help' | 'version' {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = util.parseArgs({
       args: withDoubleDash(args, operatorFlags),
       strict: true,
       options: operatorFlags,

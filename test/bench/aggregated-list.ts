@@ -1,6 +1,8 @@
 // `npm run bench:aggregated`: the aggregated API under load (figures, not a test). For each size N
-// (N=1000,10000 by default) a fresh control plane, the Coder API double holding N workspaces, and N
-// ConfigMaps, the built-in list of the same size. Timed, each RUNS times:
+// (N=1000,10000 by default) and each Coder (CODER=double,real by default: the Coder API double, and the real
+// Coder server whose workspaces its echo provisioner built; aggregated/workspace-sources.ts) a fresh
+// control plane, that Coder holding N workspaces, and N ConfigMaps, the built-in list of the same size.
+// Timed, each RUNS times:
 // - `kubectl get coderworkspaces -A` through kube-apiserver's aggregator, a new process each run as a user's
 //   is: with the list cache warm, and reading Coder (a read after a write that made the operator call Coder's
 //   list; the write drops the cache, though its own answer may fill it again, so not every such read counts);
@@ -14,16 +16,19 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { CoderClient } from '../../src/coder/client.ts';
 import { listAllWorkspaces } from '../../src/coder/workspace-list.ts';
 import { openApiStream } from '../harness/api-stream.ts';
-import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startAggregatedApi } from '../harness/aggregated-api.ts';
-import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { cpus, loadavg } from 'node:os';
+import { doubleWithWorkspaces, realCoderWithWorkspaces, type WorkspaceSource } from './aggregated/workspace-sources.ts';
 
 const sizes = (process.env.N ?? '1000,10000').split(',').map(Number);
 const runs = Number(process.env.RUNS ?? 20);
-const token = 'aggregatedbench-operatortokenvalue000';
+const sources = { double: doubleWithWorkspaces, real: realCoderWithWorkspaces };
+const coders = (process.env.CODER ?? 'double,real').split(',').map((name) => {
+  if (!(name in sources)) throw new Error(`CODER=${process.env.CODER}: expected double, real or both (comma-separated)`);
+  return name as keyof typeof sources;
+});
 const namespace = 'coder';
 const workspacesPath = '/apis/aggregation.coder.com/v1alpha1/coderworkspaces';
 
@@ -69,19 +74,17 @@ async function createConfigMaps(cp: ControlPlane, n: number) {
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
-async function measure(n: number) {
-  const [cp, coder] = await Promise.all([startControlPlane(), startCoderApiDouble({ tokens: [token] })]);
+async function measure(n: number, source: (n: number) => Promise<WorkspaceSource>) {
+  const coder = await source(n);
+  const cp = await startControlPlane().catch(async (err) => {
+    await coder.stop();
+    throw err;
+  });
   try {
     const admin = cp.adminKubeconfigPath;
     await kubectlOk(admin, ['create', 'namespace', namespace]);
-    seedRunningWorkspaces(coder.state.world, coder.state.users, {
-      organization: 'acme',
-      template: 'starter',
-      owner: 'alice',
-      workspaces: Array.from({ length: n }, (_, i) => `ws${i}`),
-    });
     await createConfigMaps(cp, n);
-    const { operator } = await startAggregatedApi(cp, coder, token, namespace);
+    const { operator } = await startAggregatedApi(cp, coder, coder.token, namespace);
     const rows = (await kubectlOk(admin, ['get', 'coderworkspaces', '-A', '--no-headers'])).trim().split('\n').length;
     if (rows !== n) throw new Error(`kubectl listed ${rows} workspaces, not ${n}`);
 
@@ -94,21 +97,20 @@ async function measure(n: number) {
       rawBuiltin: [] as number[],
       coderDirect: [] as number[],
     };
-    const listCalls = () => coder.requests.filter((r) => r.operationId === 'listWorkspaces').length;
     let readsAfterWrites = 0;
     /** Times `read` into `samples` when it made the operator call Coder's list (a write drops the list cache, but the write's own answer may fill it again). */
     const readingCoder = async (samples: number[], read: () => Promise<unknown>) => {
-      const before = listCalls();
+      const before = await coder.listCalls();
       const ms = await elapsedMs(read);
       readsAfterWrites++;
-      if (listCalls() > before) samples.push(ms);
+      if ((await coder.listCalls()) > before) samples.push(ms);
     };
     const bytes = { workspaces: 0, configmaps: 0, coder: 0 };
     const write = (i: number) =>
       kubectlOk(admin, [
         'patch',
         'coderworkspace',
-        `acme.alice.ws${i}`,
+        coder.workspaceName(i),
         '-n',
         namespace,
         '--type=merge',
@@ -130,7 +132,7 @@ async function measure(n: number) {
 
     const kib = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
     console.log(
-      `\nN=${n}: ${n} workspaces in the Coder API double, ${n} ConfigMaps (${cpus().length} cores, 1-minute load ${loadavg()[0]!.toFixed(2)} at the end)`,
+      `\nN=${n}: ${n} workspaces in ${coder.label} (${coder.seeded}), ${n} ConfigMaps (${cpus().length} cores, 1-minute load ${loadavg()[0]!.toFixed(2)} at the end)`,
     );
     console.log(`  kubectl get coderworkspaces -A, cache warm:     ${summary(f.kubectlWarm)}`);
     console.log(`  kubectl get coderworkspaces -A, reading Coder:  ${summary(f.kubectlCold)}`);
@@ -153,9 +155,9 @@ async function measure(n: number) {
 }
 
 /** The workspace list as the operator reads it from Coder (every page), sent straight to Coder; its size in bytes. */
-async function coderDirect(coder: CoderApiDouble): Promise<number> {
-  const workspaces = await listAllWorkspaces(new CoderClient({ baseURL: coder.url, token }), '');
+async function coderDirect(coder: WorkspaceSource): Promise<number> {
+  const workspaces = await listAllWorkspaces(new CoderClient({ baseURL: coder.url, token: coder.token }), '');
   return Buffer.byteLength(JSON.stringify(workspaces));
 }
 
-for (const n of sizes) await measure(n);
+for (const n of sizes) for (const name of coders) await measure(n, sources[name]);

@@ -1,11 +1,11 @@
 // The aggregated API server registered with a harness control plane as deploy/apiserver-apiservice.yaml
 // does, reached on loopback through an ExternalName Service (Endpoints refuse loopback addresses; the
 // aggregator resolves an ExternalName to its host name): kubectl → kube-apiserver → aggregator → the
-// operator (--app=aggregated-apiserver, with --coder-url and --coder-session-token-file) → the Coder API double.
+// operator (--app=aggregated-apiserver, with --coder-url and --coder-session-token-file) → the Coder API
+// double or the real Coder server.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
-import type { CoderApiDouble } from './coder-api-double.ts';
 import type { ControlPlane } from './control-plane.ts';
 import { kubectlOk } from './kubectl.ts';
 import { installOperatorRbac, operatorNamespace, startOperator, type RunningOperator } from './operator.ts';
@@ -54,7 +54,7 @@ export async function waitApiServiceAvailable(cp: ControlPlane, operator: Runnin
  */
 export async function startAggregatedApi(
   cp: ControlPlane,
-  coder: CoderApiDouble,
+  coder: { url: string },
   token: string,
   namespace: string,
   { args = [], env, kubeServer }: { args?: string[]; env?: Record<string, string>; kubeServer?: string } = {},

@@ -1,8 +1,9 @@
 // What `--app=controller` loads before its first reconcile: not the aggregated API server, the MCP server,
 // the schema validators with their CEL runtime, the YAML parser, the websocket library, OpenTelemetry's API
-// (prom-client's index loads it; runtime/prom-client.ts does not), Node's bundled fetch client or its file
-// streams (an ES import of node:http or node:fs loads them; runtime/builtins.ts does not). Each of those loads
-// where it is used, so a static import that pulls one into start-up fails here.
+// (prom-client's index loads it; runtime/prom-client.ts does not), Node's bundled fetch client, its file
+// streams or its assertion differ (an ES import of node:http, node:fs or node:util loads them;
+// runtime/builtins.ts does not). Each of those loads where it is used, so a static import that pulls one into
+// start-up fails here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -11,15 +12,15 @@ import { promisify } from 'node:util';
 
 const repo = resolve(import.meta.dirname, '../../..');
 
-/** Every module URL that importing `entry` (relative to the repository) resolves, and Node's own modules that
+/** Every module URL that importing `entries` (relative to the repository) resolves, and Node's own modules that
  * loaded meanwhile, in a fresh process. */
-async function modulesLoadedBy(entry: string): Promise<{ urls: string[]; builtins: string[] }> {
+async function modulesLoadedBy(entries: string[]): Promise<{ urls: string[]; builtins: string[] }> {
   const script = `
     import { registerHooks } from 'node:module';
     const seen = new Set();
     const before = new Set(process.moduleLoadList);
     registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); seen.add(r.url); return r; } });
-    await import(${JSON.stringify(new URL(entry, `file://${repo}/`).href)});
+    for (const url of ${JSON.stringify(entries.map((entry) => new URL(entry, `file://${repo}/`).href))}) await import(url);
     console.log(JSON.stringify({ urls: [...seen], builtins: process.moduleLoadList.filter((m) => !before.has(m)) }));
   `;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: repo });
@@ -28,7 +29,7 @@ async function modulesLoadedBy(entry: string): Promise<{ urls: string[]; builtin
 
 describe('start-up of the controllers', () => {
   it('loads none of what only another mode or the first reconcile needs', async () => {
-    const { urls: loaded, builtins } = await modulesLoadedBy('src/app/run-operator.ts');
+    const { urls: loaded, builtins } = await modulesLoadedBy(['src/app/options.ts', 'src/app/run-operator.ts']);
     assert.ok(
       loaded.some((url) => url.includes('/src/controllers/codercontrolplane/')),
       'the controllers themselves are loaded',
@@ -46,7 +47,7 @@ describe('start-up of the controllers', () => {
     );
     assert.ok(builtins.includes('NativeModule https'), 'the Kubernetes client is loaded');
     assert.deepEqual(
-      builtins.filter((m) => /undici|internal\/fs\/streams/.test(m)),
+      builtins.filter((m) => /undici|internal\/fs\/streams|internal\/util\/diff/.test(m)),
       [],
     );
   });
