@@ -108,11 +108,15 @@ export class Applier {
     return { object, wrote: true };
   }
 
-  /** A cache reported `obj` (added, changed or deleted): from now on the cache answers for it. */
-  observed(resource: ResourceKind, obj: KubeObject): void {
+  /**
+   * A cache reported `obj` (added, changed or deleted): from now on the cache answers for it. A deleted object
+   * (the garbage collector took a child with its owner, say) is forgotten, unless a newer one already took its name.
+   */
+  observed(resource: ResourceKind, obj: KubeObject, deleted = false): void {
     const key = memoKey(resource, obj);
     this.creating.delete(key);
     this.unseenCreates.delete(key);
+    if (deleted && this.applied.get(key)?.uid === obj.metadata?.uid) this.applied.delete(key);
   }
 
   private holds(resource: ResourceKind, desired: KubeObject, live: KubeObject, hash: string): boolean {

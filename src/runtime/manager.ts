@@ -92,8 +92,11 @@ export class Manager {
         resource.group === '' && resource.plural === builtinResources.secret.plural && !metadataOnly
           ? new SecretCache<KubeObject>(make, (ns, name) => this.writer.get(resource, ns, name))
           : make();
-      const observed = (obj: KubeObject) => this.writer.observed(resource, obj);
-      cache.addHandlers({ onAdd: observed, onUpdate: (_old, obj) => observed(obj), onDelete: observed });
+      cache.addHandlers({
+        onAdd: (obj) => this.writer.observed(resource, obj),
+        onUpdate: (_old, obj) => this.writer.observed(resource, obj),
+        onDelete: (obj) => this.writer.observed(resource, obj, true),
+      });
       this.caches.set(id, cache);
     }
     return cache as unknown as Cache<T>;

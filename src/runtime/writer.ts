@@ -71,9 +71,10 @@ export class Writer {
   /**
    * A cache reported `obj`: an object this writer created and no cache had seen is the cache's again
    * (apply.ts), and so is one it wrote, once the cache shows that write or a newer version (own-writes.ts).
+   * What the writer remembers of a `deleted` object is dropped.
    */
-  observed(resource: ResourceKind, obj: KubeObject): void {
-    this.applier.observed(resource, obj);
+  observed(resource: ResourceKind, obj: KubeObject, deleted = false): void {
+    this.applier.observed(resource, obj, deleted);
     this.ownWrites.observed(resource, obj);
   }
 

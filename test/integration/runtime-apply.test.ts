@@ -9,7 +9,7 @@ import { applyChild } from '../../src/controllers/shared/workload/foreign-object
 import { Applier, fieldManager } from '../../src/runtime/apply.ts';
 import { isConflict, KubeHttp } from '../../src/runtime/kube-http.ts';
 import { Writer } from '../../src/runtime/writer.ts';
-import { builtinResources } from '../../src/runtime/resource.ts';
+import { builtinResources, objectPath } from '../../src/runtime/resource.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 
 const namespace = 'apply-test';
@@ -97,6 +97,30 @@ describe('Applier on a real API server', () => {
     fresh.observed(builtinResources.configMap, child); // the watch event came before the create's answer
     assert.equal((await creating).wrote, true);
     await assert.rejects(fresh.apply(builtinResources.configMap, child, undefined), isConflict, 'no create stands in for it');
+  });
+
+  it('remembers an object the server normalized as its own until a cache reports that object deleted', async () => {
+    const http = new KubeHttp(cp.adminConfig());
+    const fresh = new Applier(http);
+    const resource = builtinResources.deployment;
+    const labels = { app: 'normalized' };
+    const container = { name: 'c', image: 'busybox', resources: { requests: { cpu: '1000m' } } };
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'normalized', namespace },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [container] } } },
+    };
+    await fresh.apply(resource, deployment, undefined);
+    const stored = await http.json<typeof deployment>('GET', objectPath(resource, namespace, 'normalized'));
+    assert.equal(stored.spec.template.spec.containers[0]!.resources.requests.cpu, '1', 'the server wrote 1000m as 1');
+    assert.equal((await fresh.apply(resource, deployment, stored)).wrote, false, 'unchanged since its own apply');
+
+    const older = { ...stored, metadata: { ...stored.metadata, uid: 'an-older-object-of-that-name' } };
+    fresh.observed(resource, older, true);
+    assert.equal((await fresh.apply(resource, deployment, stored)).wrote, false, 'another object deleted: still remembered');
+    fresh.observed(resource, stored, true);
+    assert.equal((await fresh.apply(resource, deployment, stored)).wrote, true, 'deleted: forgotten, so the apply is sent');
   });
 
   it('applies a child the cache has not seen, through the 409 when it exists already, and leaves a foreign one alone', async () => {
