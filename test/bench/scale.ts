@@ -12,7 +12,7 @@
 // of write. The bench counts Ready from a watch, so that its own reads cost the API server little.
 // QUIET_SECONDS, SECRETS and BARE_CONCURRENCY override the defaults (for a quick look, not for figures);
 // BENCH_PROFILE_DIR profiles the API server and the operator (scale/profiles.ts); BENCH_NODE_FLAGS adds Node.js
-// flags to the operator's (scale/operator-launch.ts).
+// flags after the operator's (scale/operator-launch.ts).
 import { KubeConfig } from '@kubernetes/client-node';
 import { execFile } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -36,7 +36,7 @@ import { watchMemoryPeak } from './scale/memory-at-peak.ts';
 import { peakRssMiB, rssMiB } from './scale/process-stats.ts';
 import { median as medianOf } from './median.ts';
 import { deploymentToReady } from './scale/ready-latency.ts';
-import { operatorLaunch } from './scale/operator-launch.ts';
+import { operatorLaunch, operatorNodeFlags } from './scale/operator-launch.ts';
 import { profileApiServer, profiling } from './scale/profiles.ts';
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '1000' }, runs: { type: 'string', default: '1' } }, strict: true });
@@ -118,8 +118,9 @@ const operatorRun = (first: boolean) =>
   onFreshCluster(async ({ cp, admin, kubeconfig, cpu }): Promise<Timed> => {
     const coder = await startCoderCallCounter();
     try {
-      // As the image runs it: every module already in Node's compile cache, so the TypeScript stripper never loads.
-      await promisify(execFile)(process.execPath, ['bin/fill-compile-cache.js']);
+      // As the image runs it: every module already in Node's compile cache, so the TypeScript stripper never
+      // loads. Filled under the operator's flags, as V8 uses only a cache filled under the same ones.
+      await promisify(execFile)(process.execPath, [...operatorNodeFlags(), 'bin/fill-compile-cache.js']);
       const op = await startOperator(cp, kubeconfig, {
         args: ['--log-level=warn', `--test-only-coder-url=${coder.url}`],
         launch: operatorLaunch(),

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { buildImageLayout, type ImageLayout } from '../harness/image-layout.ts';
 import { request } from 'node:https';
-import { installOperatorRbac, operatorNamespace, startOperator, type OperatorLaunch } from '../harness/operator.ts';
+import { entrypointNodeFlags, installOperatorRbac, operatorNamespace, startOperator, type OperatorLaunch } from '../harness/operator.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { freePort } from '../harness/ports.ts';
 import { eventually } from '../harness/wait.ts';
@@ -28,15 +28,17 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
   let launch: OperatorLaunch;
   let cp: ControlPlane | undefined;
 
-  const runImage = (args: string[]): Promise<Run> =>
+  /** Runs `command` as the image would: its user, working directory and environment. */
+  const runAsImage = (command: string, args: string[]): Promise<Run> =>
     new Promise((resolve) => {
       execFile(
-        launch.command,
-        [...launch.args, ...args],
+        command,
+        args,
         { cwd: launch.cwd, uid: launch.uid, gid: launch.gid, env: launch.env, timeout: 30_000 },
         (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
       );
     });
+  const runImage = (args: string[]) => runAsImage(launch.command, [...launch.args, ...args]);
 
   before(async () => {
     layout = await buildImageLayout(repo);
@@ -81,6 +83,11 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
     const cache = join(layout.appDir, '.compile-cache');
     const forUser = (await readdir(cache)).filter((dir) => dir.endsWith(`-${layout.uid}`));
     assert.equal(forUser.length, 1, `one cache folder for uid ${layout.uid} in ${cache}`);
+    // Node names the folder after V8's cache tag, which changes with V8's flags: it must be the ENTRYPOINT's.
+    const tag = await runAsImage('node', [...entrypointNodeFlags(layout.entrypoint), '-p', "require('v8').cachedDataVersionTag()"]);
+    assert.equal(tag.code, 0, tag.stderr);
+    const [, folderTag = ''] = /-([0-9a-f]+)-\d+$/.exec(forUser[0]!) ?? [];
+    assert.equal(parseInt(folderTag, 16), Number(tag.stdout), `${forUser[0]} was filled under the ENTRYPOINT's Node.js flags`);
     const sources = (await Promise.all(['src', 'generated'].map((dir) => readdir(join(layout.appDir, dir), { recursive: true }))))
       .flat()
       .filter((file) => file.endsWith('.ts'));

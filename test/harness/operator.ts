@@ -1,7 +1,8 @@
 // The operator as its own process against a harness control plane, under the generated RBAC only.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlPlane } from './control-plane.ts';
+import { dockerfileInstructions } from './image-layout.ts';
 import { kubectlOk } from './kubectl.ts';
 import { freePort } from './ports.ts';
 import { answers200 } from './probe.ts';
@@ -35,8 +36,25 @@ export interface OperatorLaunch {
   env?: NodeJS.ProcessEnv;
 }
 
-/** As the image's ENTRYPOINT starts it (Dockerfile), from the checkout. */
-export const defaultOperatorLaunch: OperatorLaunch = { command: process.execPath, args: ['--max-semi-space-size=4', 'bin/coder-k8s.js'] };
+/** The Node.js flags of an ENTRYPOINT that runs `… node <flags> bin/coder-k8s.js`. */
+export function entrypointNodeFlags(entrypoint: string[]): string[] {
+  const node = entrypoint.indexOf('node');
+  const bin = entrypoint.indexOf('bin/coder-k8s.js');
+  if (node < 0 || bin < node) throw new Error(`ENTRYPOINT ${JSON.stringify(entrypoint)}: expected … node <flags> bin/coder-k8s.js`);
+  return entrypoint.slice(node + 1, bin);
+}
+
+function dockerfileEntrypoint(): string[] {
+  const dockerfile = readFileSync(join(import.meta.dirname, '..', '..', 'Dockerfile'), 'utf8');
+  const entrypoint = dockerfileInstructions(dockerfile).findLast(({ op }) => op === 'ENTRYPOINT');
+  return entrypoint ? (JSON.parse(entrypoint.args) as string[]) : [];
+}
+
+/** As the image's ENTRYPOINT starts it (the Dockerfile's Node.js flags), from the checkout. */
+export const defaultOperatorLaunch: OperatorLaunch = {
+  command: process.execPath,
+  args: [...entrypointNodeFlags(dockerfileEntrypoint()), 'bin/coder-k8s.js'],
+};
 
 let counter = 0;
 

@@ -8,9 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { applyChild } from '../../src/controllers/shared/workload/foreign-object.ts';
 import { Applier, fieldManager } from '../../src/runtime/apply.ts';
 import { isConflict, KubeHttp } from '../../src/runtime/kube-http.ts';
+import { createLogger } from '../../src/runtime/logger.ts';
+import { Manager } from '../../src/runtime/manager.ts';
+import { createMetrics } from '../../src/runtime/metrics.ts';
 import { Writer } from '../../src/runtime/writer.ts';
 import { builtinResources, objectPath } from '../../src/runtime/resource.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
+import { eventually } from '../harness/wait.ts';
 
 const namespace = 'apply-test';
 
@@ -26,6 +30,17 @@ describe('Applier on a real API server', () => {
     data,
   });
   const plain = (obj: V1ConfigMap) => JSON.parse(JSON.stringify(obj)) as V1ConfigMap;
+  /** A Deployment asking for `cpu: 1000m`, which the API server stores as `1`: never a subset of what it stores. */
+  const normalizedDeployment = (name: string) => {
+    const labels = { app: name };
+    const container = { name: 'c', image: 'busybox', resources: { requests: { cpu: '1000m' } } };
+    return {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [container] } } },
+    };
+  };
 
   before(async () => {
     cp = await startControlPlane();
@@ -103,14 +118,7 @@ describe('Applier on a real API server', () => {
     const http = new KubeHttp(cp.adminConfig());
     const fresh = new Applier(http);
     const resource = builtinResources.deployment;
-    const labels = { app: 'normalized' };
-    const container = { name: 'c', image: 'busybox', resources: { requests: { cpu: '1000m' } } };
-    const deployment = {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'normalized', namespace },
-      spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [container] } } },
-    };
+    const deployment = normalizedDeployment('normalized');
     await fresh.apply(resource, deployment, undefined);
     const stored = await http.json<typeof deployment>('GET', objectPath(resource, namespace, 'normalized'));
     assert.equal(stored.spec.template.spec.containers[0]!.resources.requests.cpu, '1', 'the server wrote 1000m as 1');
@@ -121,6 +129,35 @@ describe('Applier on a real API server', () => {
     assert.equal((await fresh.apply(resource, deployment, stored)).wrote, false, 'another object deleted: still remembered');
     fresh.observed(resource, stored, true);
     assert.equal((await fresh.apply(resource, deployment, stored)).wrote, true, 'deleted: forgotten, so the apply is sent');
+  });
+
+  it("forgets what it applied to a child once the manager's cache reports that child deleted by someone else", async () => {
+    const manager = new Manager({
+      kubeConfig: cp.adminConfig(),
+      logger: createLogger({ level: 'silent' }),
+      metrics: createMetrics(),
+      namespaces: [namespace],
+      concurrency: 1,
+      leaderElection: false,
+      shutdownTimeoutMs: 10_000,
+      onLeadershipLost: () => undefined,
+    });
+    const resource = builtinResources.deployment;
+    const cache = manager.cache<ReturnType<typeof normalizedDeployment>>(resource);
+    await manager.start();
+    try {
+      const deployment = normalizedDeployment('deleted-by-someone');
+      await manager.writer.apply(resource, deployment, undefined);
+      const stored = await eventually('the cache to report the Deployment', async () => cache.get(namespace, 'deleted-by-someone'));
+      assert.equal((await manager.writer.apply(resource, deployment, stored)).wrote, false, 'remembered: unchanged since its own apply');
+
+      // As the garbage collector deletes the children of a deleted owner: not through the operator's writer.
+      await new KubeHttp(cp.adminConfig()).json('DELETE', objectPath(resource, namespace, 'deleted-by-someone'));
+      await eventually('the cache to report the delete', async () => cache.get(namespace, 'deleted-by-someone') === undefined);
+      assert.equal((await manager.writer.apply(resource, deployment, stored)).wrote, true, 'forgotten, so the apply is sent');
+    } finally {
+      await manager.shutdown();
+    }
   });
 
   it('applies a child the cache has not seen, through the 409 when it exists already, and leaves a foreign one alone', async () => {

@@ -1,10 +1,16 @@
 // How the scale bench starts the operator: as the image does (test/harness/operator.ts), with the Node.js
-// flags of BENCH_NODE_FLAGS added (to compare, say, garbage collector settings) and, under BENCH_PROFILE_DIR,
-// --cpu-prof (written when the operator stops; open it in Chrome DevTools).
+// flags of BENCH_NODE_FLAGS after the image's, so that they override them (to compare, say, V8's compilers:
+// BENCH_NODE_FLAGS=--max-opt=4) and, under BENCH_PROFILE_DIR, --cpu-prof (written when the operator stops;
+// open it in Chrome DevTools).
 import { defaultOperatorLaunch, type OperatorLaunch } from '../../harness/operator.ts';
 
-export function operatorLaunch(): OperatorLaunch {
+/** The image's Node.js flags, then BENCH_NODE_FLAGS. */
+export function operatorNodeFlags(): string[] {
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  return [...defaultOperatorLaunch.args.slice(0, -1), ...extra];
+}
+
+export function operatorLaunch(): OperatorLaunch {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  return { ...defaultOperatorLaunch, args: [...extra, ...profile, ...defaultOperatorLaunch.args] };
+  return { ...defaultOperatorLaunch, args: [...operatorNodeFlags(), ...profile, defaultOperatorLaunch.args.at(-1)!] };
 }
