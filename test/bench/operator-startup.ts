@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startControlPlane } from '../harness/control-plane.ts';
-import { defaultOperatorLaunch, installOperatorRbac, startOperator } from '../harness/operator.ts';
+import { imageNodeFlags, installOperatorRbac, startOperator } from '../harness/operator.ts';
 import { median } from './median.ts';
 import { cpuSeconds } from './scale/component-cpu.ts';
 import { rssMiB } from './scale/process-stats.ts';
@@ -42,7 +42,7 @@ try {
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     const op = await startOperator(cp, kubeconfig, {
-      launch: { command: node, args: [...defaultOperatorLaunch.args.slice(0, -1), bin] },
+      launch: { command: node, args: [...imageNodeFlags, bin] },
       args: ['--leader-elect=false'],
     });
     readyTimes.push((performance.now() - t0) / 1000);

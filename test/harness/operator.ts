@@ -50,11 +50,11 @@ function dockerfileEntrypoint(): string[] {
   return entrypoint ? (JSON.parse(entrypoint.args) as string[]) : [];
 }
 
-/** As the image's ENTRYPOINT starts it (the Dockerfile's Node.js flags), from the checkout. */
-export const defaultOperatorLaunch: OperatorLaunch = {
-  command: process.execPath,
-  args: [...entrypointNodeFlags(dockerfileEntrypoint()), 'bin/coder-k8s.js'],
-};
+/** The Node.js flags the image starts the operator with (the Dockerfile's ENTRYPOINT). */
+export const imageNodeFlags = entrypointNodeFlags(dockerfileEntrypoint());
+
+/** As the image's ENTRYPOINT starts it, from the checkout. */
+export const defaultOperatorLaunch: OperatorLaunch = { command: process.execPath, args: [...imageNodeFlags, 'bin/coder-k8s.js'] };
 
 let counter = 0;
 
