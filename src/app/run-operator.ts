@@ -9,10 +9,9 @@ import { allResources, coderControlPlaneResource } from '../../generated/clients
 import { controllerSetups } from '../controllers/index.ts';
 import { CoderFacts } from '../controllers/shared/coder-facts.ts';
 import { createOperatorMetrics } from '../controllers/shared/metrics.ts';
-import type { ControllerDeps } from '../controllers/shared/deps.ts';
+import type { ControllerDeps, OperatorAccessBackend } from '../controllers/shared/deps.ts';
 import type { CoderCallObserver } from '../coder/call-outcome.ts';
 import { coderClientFactory, type CoderClientFor } from '../controlplane/coder-client.ts';
-import { checkOperatorToken, ensureOperatorToken, revokeOperatorToken } from '../coder/operator-access/index.ts';
 import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager } from '../runtime/manager.ts';
@@ -33,6 +32,14 @@ import type { RunningAggregatedApiServer } from '../aggregated/start.ts';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 
 const eventFlushOnShutdownMs = 5_000;
+
+/** The operator-access bootstrap writes Coder's database directly: it loads, with its PostgreSQL client, once a control plane needs it. */
+const operatorAccessModule = () => import('../coder/operator-access/index.ts');
+const operatorAccess: OperatorAccessBackend = {
+  ensure: async (input) => (await operatorAccessModule()).ensureOperatorToken(input),
+  revoke: async (input) => (await operatorAccessModule()).revokeOperatorToken(input),
+  check: async (input) => (await operatorAccessModule()).checkOperatorToken(input),
+};
 
 /** Coder clients for the controllers: each control plane's Service, unless the test-only flag names a loopback URL. No environment variable can redirect them. */
 export function operatorCoderClients(
@@ -117,7 +124,7 @@ export async function runOperator(options: OperatorOptions, version: string): Pr
     now: () => new Date(),
     coderClient: operatorCoderClients(options, logger, onCoderCall),
     metrics: operatorMetrics,
-    operatorAccess: { ensure: ensureOperatorToken, revoke: revokeOperatorToken, check: checkOperatorToken },
+    operatorAccess,
     coderResyncMs: options.coderResyncPeriodMs,
     coderFacts: new CoderFacts({
       buildInfoTtlMs: options.coderResyncPeriodMs,

@@ -1,9 +1,11 @@
 // A bearer token kept in a file (a projected ServiceAccount token, a kubeconfig's tokenFile), read
 // again about once a minute as client-go does, so a rotated token is used before the old one expires.
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { fs, util } from './builtins.ts';
 import { readYamlFile } from './yaml-file.ts';
+
+const readFile = util.promisify(fs.readFile);
 
 export const tokenRefreshMs = 60_000;
 

@@ -5,7 +5,6 @@ import type { CoderAIGatewayKey } from '../../../generated/types/coderaigatewayk
 import { coderObjectContext, coderObjectController } from '../shared/coder-object/context.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { GatewayKeyContext, PendingKey } from './context.ts';
-import { gatewayKeyKind } from './reconcile.ts';
 
 export const setup: ControllerSetup = (manager, deps) => {
   const ctx: GatewayKeyContext = coderObjectContext<CoderAIGatewayKey, { pending: Map<string, PendingKey> }>(
@@ -14,5 +13,11 @@ export const setup: ControllerSetup = (manager, deps) => {
     coderAIGatewayKeyResource,
     { pending: new Map() },
   );
-  return coderObjectController(manager, 'coderaigatewaykey', ctx, gatewayKeyKind, (k) => k.spec.destinations.map((d) => d.name));
+  return coderObjectController(
+    manager,
+    'coderaigatewaykey',
+    ctx,
+    async () => (await import('./reconcile.ts')).gatewayKeyKind,
+    (k) => k.spec.destinations.map((d) => d.name),
+  );
 };

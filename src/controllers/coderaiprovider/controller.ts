@@ -7,7 +7,6 @@ import { coderObjectContext, coderObjectController } from '../shared/coder-objec
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { ProviderContext } from './context.ts';
 import { credentialRefs } from './desired.ts';
-import { providerKind } from './reconcile.ts';
 
 export const setup: ControllerSetup = (manager, deps) => {
   const base = coderObjectContext<CoderAIProvider>(manager, deps, coderAIProviderResource);
@@ -16,7 +15,7 @@ export const setup: ControllerSetup = (manager, deps) => {
     manager,
     'coderaiprovider',
     ctx,
-    providerKind,
+    async () => (await import('./reconcile.ts')).providerKind,
     (p) => credentialRefs(p).map((r) => r.ref.name),
     ctx.claims.releasedWatch(),
   );

@@ -12,12 +12,12 @@ import type { ControllerSetup } from '../shared/deps.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
 import type { ControlPlaneContext } from './context.ts';
 import { FirstStatusHold } from '../shared/reconcile/first-status.ts';
-import { reconcileKind } from '../shared/reconcile/kind.ts';
+import { reconcilerLoadingKind } from '../shared/reconcile/kind.ts';
 import { watchReferences } from '../shared/reference-watches.ts';
-import { controlPlaneFinalizer, controlPlaneKind } from './reconcile.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import { workspaceRbacOwnerIndex, workspaceRbacOwnerKeys } from './desired/workspace-rbac.ts';
 import { controlPlaneNamed, ownerDependentKinds, type ControlPlaneDependent } from './operator-roles.ts';
+import { controlPlaneFinalizer } from '../shared/finalizers.ts';
 
 const controllerName = 'codercontrolplane';
 /** How long a new control plane's first status waits for its Deployment's first ready pod (first-status.ts). */
@@ -108,5 +108,5 @@ export const setup: ControllerSetup = (manager, deps) => {
       controlPlaneRefChanged,
     );
   }
-  return builder.build((request, rc) => reconcileKind(ctx, controlPlaneKind, request, rc));
+  return builder.build(reconcilerLoadingKind(ctx, async () => (await import('./reconcile.ts')).controlPlaneKind));
 };

@@ -25,13 +25,13 @@ import { reconcileOperatorAccess } from './operator-access.ts';
 import { controlPlaneReadyRule } from './readiness.ts';
 import { controlPlaneWorkload, type ControlPlaneOutcome } from './status.ts';
 import { deleteUnwantedWorkspaceRbac } from './workspace-rbac-apply.ts';
+import { controlPlaneFinalizer } from '../shared/finalizers.ts';
 
 type Out = Outcomes<CoderControlPlaneStatus, CoderControlPlaneConditionChanges>;
 
 /** The schema validator (with the CEL environment, tens of MiB) loads with the first reconcile, not at start: an idle operator never needs it. */
 const schemaValidator = () => import('../../../generated/validators/codercontrolplane.ts');
 
-export const controlPlaneFinalizer = 'coder.com/workspace-rbac-cleanup';
 const rbacDriftMs = 2 * 60_000;
 
 export const controlPlaneKind: Kind<CoderControlPlane, ControlPlaneContext, CoderControlPlaneConditionChanges> = {

@@ -7,7 +7,6 @@ import { coderObjectContext, coderObjectController } from '../shared/coder-objec
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { MCPServerContext } from './context.ts';
 import { credentialRefs } from './desired.ts';
-import { mcpServerKind } from './reconcile.ts';
 
 export const setup: ControllerSetup = (manager, deps) => {
   const base = coderObjectContext<CoderMCPServer>(manager, deps, coderMCPServerResource);
@@ -16,7 +15,7 @@ export const setup: ControllerSetup = (manager, deps) => {
     manager,
     'codermcpserver',
     ctx,
-    mcpServerKind,
+    async () => (await import('./reconcile.ts')).mcpServerKind,
     (s) => credentialRefs(s).map((r) => r.ref.name),
     ctx.claims.releasedWatch(),
   );

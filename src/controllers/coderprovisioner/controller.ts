@@ -5,14 +5,13 @@ import { coderControlPlaneResource } from '../../../generated/clients/codercontr
 import { coderProvisionerResource } from '../../../generated/clients/coderprovisioner.ts';
 import type { CoderProvisioner } from '../../../generated/types/coderprovisioner.ts';
 import { builtinResources } from '../../runtime/resource.ts';
-import { reconcileKind } from '../shared/reconcile/kind.ts';
+import { reconcilerLoadingKind } from '../shared/reconcile/kind.ts';
 import { watchReferences } from '../shared/reference-watches.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keySecretRef } from './desired/names.ts';
-import { keyCleanupFinalizer } from './finalize.ts';
-import { provisionerKind } from './reconcile.ts';
+import { keyCleanupFinalizer } from '../shared/finalizers.ts';
 
 const controllerName = 'coderprovisioner';
 
@@ -50,6 +49,6 @@ export const setup: ControllerSetup = (manager, deps) => {
     .owns(builtinResources.role, childDrift)
     .owns(builtinResources.roleBinding, childDrift);
   return watchReferences(builder, provisioners, { controlPlanes: referencedControlPlanes, secrets: referencedSecrets }).build(
-    (request, rc) => reconcileKind(ctx, provisionerKind, request, rc),
+    reconcilerLoadingKind(ctx, async () => (await import('./reconcile.ts')).provisionerKind),
   );
 };

@@ -11,8 +11,7 @@ import { eventTarget } from '../shared/event-target.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keyName, namespaceOf, organizationName } from './desired/names.ts';
 import { deleteRecordedKey } from './provisioner-key.ts';
-
-export const keyCleanupFinalizer = 'coder.com/provisioner-key-cleanup';
+import { keyCleanupFinalizer } from '../shared/finalizers.ts';
 
 export async function finalizeProvisioner(ctx: ProvisionerContext, p: CoderProvisioner, { signal }: ReconcileContext): Promise<void> {
   if (!p.metadata.finalizers?.includes(keyCleanupFinalizer)) return;

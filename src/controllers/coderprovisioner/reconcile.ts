@@ -18,11 +18,12 @@ import type { ProvisionerContext } from './context.ts';
 import { resolveProvisionerControlPlane } from './control-plane.ts';
 import { credentialSecretsStep } from './credential-secrets.ts';
 import { checkEntitlement } from './entitlement.ts';
-import { finalizeProvisioner, keyCleanupFinalizer } from './finalize.ts';
+import { finalizeProvisioner } from './finalize.ts';
 import { provisionerKeyStep } from './key-step.ts';
 import { provisionerReadyRule } from './readiness.ts';
 import { checkSpecRules } from './spec-rules.ts';
 import { provisionerWorkload } from './status.ts';
+import { keyCleanupFinalizer } from '../shared/finalizers.ts';
 
 /** The schema validator (with the CEL runtime it needs) loads with the first CoderProvisioner reconciled, not at start. */
 const schemaValidator = () => import('../../../generated/validators/coderprovisioner.ts');

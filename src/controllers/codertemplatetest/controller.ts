@@ -5,12 +5,11 @@ import { coderControlPlaneResource } from '../../../generated/clients/codercontr
 import { coderTemplateTestResource } from '../../../generated/clients/codertemplatetest.ts';
 import type { CoderTemplateTest } from '../../../generated/types/codertemplatetest.ts';
 import { builtinResources } from '../../runtime/resource.ts';
-import { reconcileKind } from '../shared/reconcile/kind.ts';
+import { reconcilerLoadingKind } from '../shared/reconcile/kind.ts';
 import { watchReferences } from '../shared/reference-watches.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import type { TemplateTestContext } from './context.ts';
 import { RateLimitMemory } from './rate-limit-memory.ts';
-import { templateTestKind } from './reconcile.ts';
 
 const controllerName = 'codertemplatetest';
 
@@ -27,7 +26,7 @@ export const setup: ControllerSetup = (manager, deps) => {
     cleanupPauses: new RateLimitMemory(),
   };
   const builder = manager.controller(controllerName).for(coderTemplateTestResource);
-  return watchReferences(builder, tests, { controlPlanes: (t) => [t.spec?.controlPlaneRef?.name] }).build((request, rc) =>
-    reconcileKind(ctx, templateTestKind, request, rc),
+  return watchReferences(builder, tests, { controlPlanes: (t) => [t.spec?.controlPlaneRef?.name] }).build(
+    reconcilerLoadingKind(ctx, async () => (await import('./reconcile.ts')).templateTestKind),
   );
 };

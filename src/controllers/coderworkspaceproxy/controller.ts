@@ -6,14 +6,13 @@ import { coderControlPlaneResource } from '../../../generated/clients/codercontr
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import type { CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { builtinResources } from '../../runtime/resource.ts';
-import { reconcileKind } from '../shared/reconcile/kind.ts';
+import { reconcilerLoadingKind } from '../shared/reconcile/kind.ts';
 import { watchReferences } from '../shared/reference-watches.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { childDrift, deploymentDrift, ownWritesIgnored } from '../shared/event-filters.ts';
 import type { ProxyContext } from './context.ts';
-import { deregistrationFinalizer } from './deregistration.ts';
 import { tokenSecretName } from './desired/names.ts';
-import { workspaceProxyKind } from './reconcile.ts';
+import { deregistrationFinalizer } from '../shared/finalizers.ts';
 
 const controllerName = 'coderworkspaceproxy';
 
@@ -52,5 +51,7 @@ export const setup: ControllerSetup = (manager, deps) => {
     secrets: referencedSecrets,
     operatorTokens: true,
   };
-  return watchReferences(builder, proxies, references).build((request, rc) => reconcileKind(ctx, workspaceProxyKind, request, rc));
+  return watchReferences(builder, proxies, references).build(
+    reconcilerLoadingKind(ctx, async () => (await import('./reconcile.ts')).workspaceProxyKind),
+  );
 };

@@ -11,8 +11,7 @@ import { coderAccess } from './coder-access.ts';
 import { checkCredentials } from './credentials.ts';
 import { tokenSecretName } from './desired/names.ts';
 import { tokenSecretState } from './token-secret.ts';
-
-export const deregistrationFinalizer = 'coder.com/workspace-proxy-deregistration';
+import { deregistrationFinalizer } from '../shared/finalizers.ts';
 
 export async function deregister(ctx: ProxyContext, proxy: CoderWorkspaceProxy, { signal }: ReconcileContext): Promise<void> {
   if (!proxy.metadata.finalizers?.includes(deregistrationFinalizer)) return;

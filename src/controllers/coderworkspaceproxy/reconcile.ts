@@ -15,12 +15,13 @@ import { applyChildren } from './children.ts';
 import { coderAccess, registrationMode } from './coder-access.ts';
 import type { ProxyContext } from './context.ts';
 import { checkCredentials } from './credentials.ts';
-import { deregister, deregistrationFinalizer } from './deregistration.ts';
+import { deregister } from './deregistration.ts';
 import { primaryAccessURL, proxyToken } from './pod-inputs.ts';
 import { workspaceProxyReadyRule } from './readiness.ts';
 import { registerProxy } from './registration.ts';
 import { proxyWorkload } from './status.ts';
 import { readTokenSecret, tokenSecretState, type TokenSecretState } from './token-secret.ts';
+import { deregistrationFinalizer } from '../shared/finalizers.ts';
 
 /** The schema validator (with the CEL runtime it needs) loads with the first CoderWorkspaceProxy reconciled, not at start. */
 const schemaValidator = () => import('../../../generated/validators/coderworkspaceproxy.ts');

@@ -2,12 +2,23 @@
 // resolution. It must give every module the URL and format Node would, and leave other imports to Node.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
 const repo = resolve(import.meta.dirname, '../../..');
-const entries = ['src/app/options.ts', 'src/app/run-operator.ts', 'src/app/run-aggregated-apiserver.ts', 'src/app/run-mcp.ts'];
+/** Every mode's entry, and what the controllers load with their first reconcile: each kind's steps, the operator-access bootstrap. */
+const entries = [
+  'src/app/options.ts',
+  'src/app/run-operator.ts',
+  'src/app/run-aggregated-apiserver.ts',
+  'src/app/run-mcp.ts',
+  ...readdirSync(resolve(repo, 'src/controllers'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(resolve(repo, 'src/controllers', d.name, 'reconcile.ts')))
+    .map((d) => `src/controllers/${d.name}/reconcile.ts`),
+  'src/coder/operator-access/index.ts',
+];
 
 interface Resolution {
   specifier: string;
@@ -50,7 +61,10 @@ describe("the operator's own module resolution", () => {
     const [hooked, plain] = await Promise.all([resolutions(true), resolutions(false)]);
     assert.deepEqual(hooked.answered.map(key).sort(), plain.answered.map(key).sort());
     const own = plain.byNode.filter(ownRelativeTs);
-    assert.ok(own.length > 500, `${own.length} own relative imports: the entries load the controllers, the aggregated and MCP servers`);
+    assert.ok(
+      own.length > 500,
+      `${own.length} own relative imports: the entries load the controllers with their steps, the aggregated and MCP servers`,
+    );
     assert.deepEqual(hooked.byNode.filter(ownRelativeTs).map(key), [], 'no own relative .ts import reaches Node');
     assert.ok(
       hooked.byNode.some((r) => r.specifier.startsWith('node:')) && hooked.byNode.some((r) => r.url.includes('/node_modules/')),

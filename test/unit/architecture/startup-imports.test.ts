@@ -1,9 +1,10 @@
 // What `--app=controller` loads before its first reconcile: not the aggregated API server, the MCP server,
-// the schema validators with their CEL runtime, the YAML parser, the websocket library, OpenTelemetry's API
-// (prom-client's index loads it; runtime/prom-client.ts does not), Node's bundled fetch client, its file
-// streams or its assertion differ (an ES import of node:http, node:fs or node:util loads them;
-// runtime/builtins.ts does not). Each of those loads where it is used, so a static import that pulls one into
-// start-up fails here.
+// any kind's reconcile steps (each loads with the first object of its kind), the operator-access bootstrap
+// that writes Coder's database, the schema validators with their CEL runtime, the YAML parser, the websocket
+// library, OpenTelemetry's API (prom-client's index loads it; runtime/prom-client.ts does not), Node's
+// bundled fetch client, its file streams, its promise file API (which loads readline) or its assertion differ (an ES import of node:http, node:fs or
+// node:util loads them; runtime/builtins.ts does not). Each of those loads where it is used, so a static
+// import that pulls one into start-up fails here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -37,6 +38,8 @@ describe('start-up of the controllers', () => {
     const deferred = [
       /\/src\/aggregated\//,
       /\/src\/mcp\//,
+      /\/src\/controllers\/[^/]+\/reconcile\.ts$/,
+      /\/src\/coder\/operator-access\/index\.ts$/,
       /\/generated\/validators\//,
       /\/src\/validation\/(cel-|re2|validate)/,
       /\/node_modules\/(yaml|ws|@bufbuild|@opentelemetry)\//,
@@ -47,7 +50,7 @@ describe('start-up of the controllers', () => {
     );
     assert.ok(builtins.includes('NativeModule https'), 'the Kubernetes client is loaded');
     assert.deepEqual(
-      builtins.filter((m) => /undici|internal\/fs\/streams|internal\/util\/diff/.test(m)),
+      builtins.filter((m) => /undici|internal\/fs\/streams|internal\/fs\/promises|internal\/util\/diff/.test(m)),
       [],
     );
   });

@@ -16,12 +16,10 @@ import { builtinResources, type ResourceKind } from '../../../runtime/resource.t
 import { CoderFacts } from '../coder-facts.ts';
 import { defaultCoderResyncMs, type ControllerDeps } from '../deps.ts';
 import { ownWritesIgnored } from '../event-filters.ts';
-import { reconcileKind, type Kind, type ReconciledObject } from '../reconcile/kind.ts';
+import { reconcilerLoadingKind, type Kind, type ReconciledObject } from '../reconcile/kind.ts';
 import type { AnyConditionChanges } from '../reconcile/outcome.ts';
 import { watchReferences } from '../reference-watches.ts';
-
-/** The finalizer of every kind that keeps an object in Coder. */
-export const coderObjectFinalizer = 'coder.com/cleanup';
+import { coderObjectFinalizer } from '../finalizers.ts';
 
 export interface CoderObject extends KubeObject {
   metadata: ObjectMeta;
@@ -64,8 +62,9 @@ export function coderObjectContext<T extends CoderObject, X extends object = obj
 }
 
 /**
- * The controller `name` running `kind`, watching control planes and the Secrets `secretNames` lists, and with
- * `ownKind` the kind itself for the other objects an event of one brings back.
+ * The controller `name` running the kind that `loadKind` imports (with the first object reconciled), watching
+ * control planes and the Secrets `secretNames` lists, and with `ownKind` the kind itself for the other objects an
+ * event of one brings back.
  */
 export function coderObjectController<
   T extends CoderObject & ReconciledObject,
@@ -75,12 +74,12 @@ export function coderObjectController<
   manager: Manager,
   name: string,
   ctx: Ctx,
-  kind: Kind<T, Ctx, Changes>,
+  loadKind: () => Promise<Kind<T, Ctx, Changes>>,
   secretNames: (obj: T) => string[],
   ownKind?: { map: (obj: T) => string[]; filter: EventFilter<T> },
 ): Controller {
-  const builder = manager.controller(name).for(kind.resource, ownWritesIgnored<T>(coderObjectFinalizer));
+  const builder = manager.controller(name).for(ctx.resource, ownWritesIgnored<T>(coderObjectFinalizer));
   watchReferences(builder, ctx.caches.objects, { controlPlanes: (obj) => [obj.spec.controlPlaneRef?.name], secrets: secretNames });
-  if (ownKind) builder.watches<T>(kind.resource, ownKind.map, ownKind.filter);
-  return builder.build((request, rc) => reconcileKind(ctx, kind, request, rc));
+  if (ownKind) builder.watches<T>(ctx.resource, ownKind.map, ownKind.filter);
+  return builder.build(reconcilerLoadingKind(ctx, loadKind));
 }

@@ -12,9 +12,10 @@ import { syncFailure, type SyncFailure } from './coder-sync-failure.ts';
 import { eventTarget } from '../event-target.ts';
 import { Outcomes, type ChangeOf } from '../reconcile/outcome.ts';
 import { nextStatus } from '../reconcile/status.ts';
-import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './context.ts';
+import type { CoderObject, CoderObjectContext } from './context.ts';
 import { availableRule } from './kind.ts';
 import { stopWith, type ReadyWith } from './step-outcomes.ts';
+import { coderObjectFinalizer } from '../finalizers.ts';
 
 const R = Ready;
 // Ready says Deleting itself (the stop), whatever a kind's Available message is.

@@ -5,7 +5,8 @@
 import { CoderObjectReadyCondition as Ready } from '../../../../generated/types/conditions.ts';
 import type { Request } from '../../../runtime/controller.ts';
 import type { ReadyRule } from '../reconcile/readiness.ts';
-import { coderObjectFinalizer, type CoderObject, type CoderObjectContext } from './context.ts';
+import type { CoderObject, CoderObjectContext } from './context.ts';
+import { coderObjectFinalizer } from '../finalizers.ts';
 
 const R = Ready.reasons;
 

@@ -3,7 +3,7 @@
 // order until one stops, tell a person about each problem that is new, then write the status (only when it
 // changed; a new object's first status may wait a moment, first-status.ts) and throw a step's transient
 // failure, so the queue backs off.
-import type { ReconcileContext, ReconcileResult, Request } from '../../../runtime/controller.ts';
+import type { ReconcileContext, ReconcileResult, Reconciler, Request } from '../../../runtime/controller.ts';
 import type { Condition } from '../../../runtime/conditions.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
 import { isConflict, isNotFound } from '../../../runtime/kube-http.ts';
@@ -89,6 +89,22 @@ export interface Kind<
    * object read afresh (Writer.writeStatus).
    */
   statusConflicts?: 'retry' | 'fail';
+}
+
+/**
+ * The reconciler of a kind whose steps `load` imports with the first request: the controller's wiring (caches,
+ * watches, indexes) is set up at start, and the steps, with all they import (Coder calls, desired children,
+ * status rules), load once an object of the kind is reconciled. An operator never given an object of a kind
+ * never loads its steps; start-up loads about half the operator's modules instead of all.
+ */
+export function reconcilerLoadingKind<
+  T extends ReconciledObject,
+  Ctx extends KindDeps,
+  Changes extends AnyConditionChanges,
+  StopReason extends string,
+>(ctx: Ctx, load: () => Promise<Kind<T, Ctx, Changes, StopReason>>): Reconciler {
+  let kind: Promise<Kind<T, Ctx, Changes, StopReason>> | undefined;
+  return async (request, rc) => reconcileKind(ctx, await (kind ??= load()), request, rc);
 }
 
 export async function reconcileKind<
