@@ -1,6 +1,6 @@
 // Every finalizer the operator puts on its objects. Each holds an object's deletion until what it names is
 // cleaned up. The controllers' wiring needs the names at start-up; the steps that remove them load with a
-// kind's first reconcile (reconcile/loaded-kind.ts), so the names live apart from those steps.
+// kind's first reconcile (reconcilerLoadingKind in reconcile/kind.ts), so the names live apart from those steps.
 
 /** CoderControlPlane: the workspace RBAC it made in other namespaces is deleted first. */
 export const controlPlaneFinalizer = 'coder.com/workspace-rbac-cleanup';

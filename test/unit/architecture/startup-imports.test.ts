@@ -2,9 +2,9 @@
 // any kind's reconcile steps (each loads with the first object of its kind), the operator-access bootstrap
 // that writes Coder's database, the schema validators with their CEL runtime, the YAML parser, the websocket
 // library, OpenTelemetry's API (prom-client's index loads it; runtime/prom-client.ts does not), Node's
-// bundled fetch client, its file streams, its promise file API (which loads readline) or its assertion differ (an ES import of node:http, node:fs or
-// node:util loads them; runtime/builtins.ts does not). Each of those loads where it is used, so a static
-// import that pulls one into start-up fails here.
+// bundled fetch client, its file streams or its assertion differ (an ES import of node:http, node:fs or
+// node:util loads them; runtime/builtins.ts does not), or node:fs/promises (it loads readline). Each of those
+// loads where it is used, so a static import that pulls one into start-up fails here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';

@@ -95,7 +95,7 @@ export interface Kind<
  * The reconciler of a kind whose steps `load` imports with the first request: the controller's wiring (caches,
  * watches, indexes) is set up at start, and the steps, with all they import (Coder calls, desired children,
  * status rules), load once an object of the kind is reconciled. An operator never given an object of a kind
- * never loads its steps; start-up loads about half the operator's modules instead of all.
+ * never loads its steps, and start-up loads only the wiring.
  */
 export function reconcilerLoadingKind<
   T extends ReconciledObject,
