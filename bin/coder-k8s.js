@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The coder-k8s command: checks the Node.js floor, then runs src/main.ts (Node strips the types itself).
+// The coder-k8s command: checks the Node.js floor, then runs src/main.ts's command (Node strips the types itself).
 import * as nodeModule from 'node:module';
 import './require-node.js';
 import './own-module-resolution.js';
@@ -10,4 +10,5 @@ import './own-module-resolution.js';
 // bin/fill-compile-cache.js) never loads that compiler. Where the folder is not writable this does nothing.
 nodeModule.enableCompileCache?.();
 
-await import('../src/main.ts');
+const { runCommand } = await import('../src/main.ts');
+void runCommand(process.argv.slice(2));

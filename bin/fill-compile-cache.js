@@ -9,7 +9,6 @@ import { pathToFileURL } from 'node:url';
 import './require-node.js';
 
 const root = join(import.meta.dirname, '..');
-const entry = join(root, 'src', 'main.ts');
 const cache = nodeModule.enableCompileCache?.();
 if (!cache || cache.status === nodeModule.constants.compileCacheStatus.FAILED) {
   console.error(`fill-compile-cache: the compile cache is off${cache?.message ? `: ${cache.message}` : ''}`);
@@ -19,7 +18,7 @@ let loaded = 0;
 for (const dir of ['src', 'generated']) {
   for (const file of await readdir(join(root, dir), { recursive: true })) {
     const path = join(root, dir, file);
-    if (!path.endsWith('.ts') || path === entry) continue;
+    if (!path.endsWith('.ts')) continue;
     await import(pathToFileURL(path).href);
     loaded++;
   }

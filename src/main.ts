@@ -32,17 +32,23 @@ function wantsStack(args: string[]): boolean {
   return level === 'debug' || level === 'trace';
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: Error) => {
-    const known = err instanceof UsageError || err instanceof StartupError;
-    const stack = !known && wantsStack(process.argv.slice(2));
-    const message = String(err?.message ?? err).split('\n')[0];
-    const hint = known ? '' : ' (run with --log-level=debug for the stack trace)';
-    console.error(`coder-k8s: ${stack ? (err.stack ?? message) : message + hint}`);
-    if (err instanceof UsageError) console.error(`\nRun coder-k8s --help for the flags.`);
-    process.exitCode = 1;
-  },
-);
+/**
+ * Runs the command `args` give and sets the exit code. bin/coder-k8s.js calls it, so that importing this module
+ * runs nothing and bin/fill-compile-cache.js can cache it like every other module.
+ */
+export function runCommand(args: string[]): Promise<void> {
+  return main(args).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: Error) => {
+      const known = err instanceof UsageError || err instanceof StartupError;
+      const stack = !known && wantsStack(args);
+      const message = String(err?.message ?? err).split('\n')[0];
+      const hint = known ? '' : ' (run with --log-level=debug for the stack trace)';
+      console.error(`coder-k8s: ${stack ? (err.stack ?? message) : message + hint}`);
+      if (err instanceof UsageError) console.error(`\nRun coder-k8s --help for the flags.`);
+      process.exitCode = 1;
+    },
+  );
+}
