@@ -30,9 +30,8 @@ COPY src ./src
 COPY generated ./generated
 RUN install -d -o 65532 -g 65532 .compile-cache
 USER 65532:65532
-# With the ENTRYPOINT's --max-opt and --heap-growing-percent: V8 keys the cache by its flags (not by the
-# young generation's size), and ignores a cache filled under others.
-RUN node --max-opt=2 --heap-growing-percent=30 bin/fill-compile-cache.js
+# With the ENTRYPOINT's Node.js flags: V8 keys the cache by its flags, and ignores a cache filled under others.
+RUN node --max-semi-space-size=4 --max-opt=2 --heap-growing-percent=30 bin/fill-compile-cache.js
 # A 4 MiB young generation (V8 grows it to 32 MiB): watch events are short-lived garbage, and a bigger
 # one only holds more resident memory (RSS must not grow with Secrets the operator never uses).
 # --max-opt=2 stops V8's compilers at Maglev: TurboFan, the top tier, held about 6 MiB idle and 8 MiB at the
