@@ -3,11 +3,11 @@
 // readOnlyRootFilesystem and mounts nothing writable), against a real control plane under the generated role.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { buildImageLayout, type ImageLayout } from '../harness/image-layout.ts';
+import { buildImageLayout, imageLaunch, type ImageLayout } from '../harness/image-layout.ts';
 import { request } from 'node:https';
 import { entrypointNodeFlags, installOperatorRbac, operatorNamespace, startOperator, type OperatorLaunch } from '../harness/operator.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
@@ -42,18 +42,7 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
 
   before(async () => {
     layout = await buildImageLayout(repo);
-    // HOME and TMPDIR exist but nobody but root may write there, as on a read-only root file system.
-    const unwritable = join(layout.root, 'unwritable');
-    await mkdir(unwritable, { mode: 0o555 });
-    const [command = '', ...args] = layout.entrypoint;
-    launch = {
-      command,
-      args,
-      cwd: layout.appDir,
-      uid: layout.uid,
-      gid: layout.gid,
-      env: { ...layout.env, PATH: `${layout.nodeBinDir}:/usr/local/bin:/usr/bin:/bin`, HOME: unwritable, TMPDIR: unwritable },
-    };
+    launch = imageLaunch(layout);
   });
   after(async () => {
     await cp?.stop();
@@ -116,7 +105,7 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
 
   it('starts a controller that becomes ready under its generated role, and stops cleanly on SIGTERM', async () => {
     cp = await startControlPlane();
-    const kubeconfig = join(layout.root, 'unwritable', 'operator.kubeconfig');
+    const kubeconfig = join(layout.unwritableDir, 'operator.kubeconfig');
     // The layout is read-only to the operator, not to root: put its credentials where uid 65532 can read them.
     await writeFile(kubeconfig, await readFile(await installOperatorRbac(cp), 'utf8'), { mode: 0o444 });
     const op = await startOperator(cp, kubeconfig, { launch });
@@ -131,7 +120,7 @@ describe('the operator image layout, read-only, as uid 65532', { skip: !runsAsRo
 
   it("starts --app=all, deploy/deployment.yaml's mode: ready once the controllers' caches synced and the aggregated API server serves", async () => {
     cp ??= await startControlPlane();
-    const kubeconfig = join(layout.root, 'unwritable', 'operator-all.kubeconfig');
+    const kubeconfig = join(layout.unwritableDir, 'operator-all.kubeconfig');
     await writeFile(kubeconfig, await readFile(await installOperatorRbac(cp), 'utf8'), { mode: 0o444 });
     const port = await freePort();
     const op = await startOperator(cp, kubeconfig, { launch, app: 'all', args: [`--secure-port=${port}`, '--bind-address=127.0.0.1'] });

@@ -6,6 +6,7 @@ import { chmod, copyFile, cp, mkdir, mkdtemp, lstat, readFile, readdir, rm } fro
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { promisify } from 'node:util';
+import type { OperatorLaunch } from './operator.ts';
 
 const run = promisify(execFile);
 
@@ -29,6 +30,11 @@ export interface ImageLayout {
   nodeBinDir: string;
   /** RUN steps of the final stage, which set up the base image (packages), not /app: not replayed. */
   baseImageSteps: string[];
+  /**
+   * A folder nobody but root may write, as on a read-only root file system: the image's HOME and TMPDIR
+   * (imageLaunch), and where root puts what the image's user must read, such as a kubeconfig.
+   */
+  unwritableDir: string;
 }
 
 /** Dockerfile instructions, continuation lines joined, comments and blank lines dropped. */
@@ -150,8 +156,28 @@ async function build(repo: string, root: string): Promise<ImageLayout> {
   const final = current();
   const [uid = NaN, gid = uid] = user.split(':').map(Number);
   if (!Number.isInteger(uid) || !Number.isInteger(gid)) throw new Error(`Dockerfile: USER ${user}: expected numeric uid:gid`);
+  const unwritableDir = join(root, 'unwritable');
+  await mkdir(unwritableDir);
   await readOnly(root);
-  return { root, appDir: inStage(final, '.'), entrypoint, uid, gid, env, nodeBinDir, baseImageSteps };
+  return { root, appDir: inStage(final, '.'), entrypoint, uid, gid, env, nodeBinDir, baseImageSteps, unwritableDir };
+}
+
+/** The image's ENTRYPOINT on `layout`, as the image starts it: its USER, WORKDIR and environment. */
+export function imageLaunch(layout: ImageLayout): OperatorLaunch {
+  const [command = '', ...args] = layout.entrypoint;
+  return {
+    command,
+    args,
+    cwd: layout.appDir,
+    uid: layout.uid,
+    gid: layout.gid,
+    env: {
+      ...layout.env,
+      PATH: `${layout.nodeBinDir}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: layout.unwritableDir,
+      TMPDIR: layout.unwritableDir,
+    },
+  };
 }
 
 /** Everything under `path` owned as it is, no write bit for anyone; folders and programs stay usable. */

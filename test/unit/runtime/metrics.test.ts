@@ -56,8 +56,11 @@ describe('createMetrics', () => {
       described(reference).filter((m) => !served.has(m)),
       [],
     );
+    // Busy until the kernel has counted some user CPU (it counts in ticks): a fixed loop may take less on a fast machine.
+    const start = process.cpuUsage();
+    const deadline = Date.now() + 10_000;
     let busy = 0;
-    for (let i = 0; i < 3e6; i++) busy += i;
+    while (process.cpuUsage(start).user < 30_000 && Date.now() < deadline) for (let i = 0; i < 1e5; i++) busy += i;
     assert.ok(busy > 0);
     const text = await ours.metrics();
     const cpu = sampleValue(text, 'process_cpu_seconds_total')!;
