@@ -138,7 +138,13 @@ describe('coder-k8s operator process', () => {
       const res = await fetch(`${op.probesUrl}${path}`);
       assert.equal(res.status, 200, path);
     }
-    const text = await metricsText(op);
+    // This replica took the lease in the test above: its first reconciles, which create the per-controller series,
+    // may still be queued.
+    let text = '';
+    await eventually('the leader to count its first reconciles', async () => {
+      text = await metricsText(op);
+      return text.includes('controller_runtime_reconcile_total{');
+    });
     for (const name of [
       'controller_runtime_reconcile_total',
       'controller_runtime_reconcile_time_seconds_count',
