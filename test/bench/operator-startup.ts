@@ -6,6 +6,7 @@
 // Figures, not a test. BENCH_NODE=<path> BENCH_BIN=<path> measure another Node.js or checkout (RUNS=5 by default).
 import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { buildImageLayout, imageLaunch } from '../harness/image-layout.ts';
@@ -77,7 +78,7 @@ try {
   } else {
     const layout = await buildImageLayout(process.cwd());
     try {
-      const readable = `${layout.unwritableDir}/operator.kubeconfig`;
+      const readable = join(layout.unwritableDir, 'operator.kubeconfig');
       await writeFile(readable, await readFile(kubeconfig, 'utf8'), { mode: 0o444 });
       await measureStarts('controller as the image starts it', cp, readable, imageLaunch(layout));
     } finally {
