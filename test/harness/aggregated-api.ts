@@ -10,6 +10,7 @@ import type { ControlPlane } from './control-plane.ts';
 import { kubectlOk } from './kubectl.ts';
 import { installOperatorRbac, operatorNamespace, startOperator, type RunningOperator } from './operator.ts';
 import { freePort } from './ports.ts';
+import { eventually } from './wait.ts';
 
 export const apiServiceName = 'v1alpha1.aggregation.coder.com';
 const trustConfigMap = ['-n', 'kube-system', 'configmap', 'extension-apiserver-authentication'];
@@ -44,6 +45,23 @@ export async function waitApiServiceAvailable(cp: ControlPlane, operator: Runnin
   } catch (err) {
     throw new Error(`${(err as Error).message}\noperator log:\n${readFileSync(operator.logFile, 'utf8').slice(-4000)}`);
   }
+}
+
+/**
+ * Waits until kube-apiserver's OpenAPI v3 index lists the group (it picks up an aggregated server's
+ * document on its own schedule, a second or more after Available), and returns kubectl flags that make
+ * kubectl read that index anew. kubectl decides from the index whether the server validates fields and
+ * what `explain` shows, and keeps the index in its HTTP cache. The aggregator serves the index without an
+ * ETag and with Last-Modified set to the second it answers, so a kubectl revalidating within the second
+ * of an earlier call gets 304 and keeps the index from before the group was in it.
+ */
+export async function openApiV3Listed(cp: ControlPlane): Promise<string[]> {
+  await eventually(
+    'the group in the OpenAPI v3 index',
+    async () => (await kubectlOk(cp.adminKubeconfigPath, ['get', '--raw', '/openapi/v3'])).includes('apis/aggregation.coder.com/v1alpha1'),
+    { timeoutMs: 120_000, intervalMs: 1_000 },
+  );
+  return [`--cache-dir=${mkdtempSync(join(cp.dir, 'kubectl-cache-'))}`];
 }
 
 /**

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
-import { startAggregatedApi } from '../harness/aggregated-api.ts';
+import { openApiV3Listed, startAggregatedApi } from '../harness/aggregated-api.ts';
 import { directRequest, type DirectAnswer } from '../harness/direct-request.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import type { RunningOperator } from '../harness/operator.ts';
@@ -146,23 +146,22 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
         metadata: { name, namespace: served },
         spec: { organization: 'acme', templateName: 'starter', running: true, colour: 'red' },
       });
-    // kubectl asks for server-side field validation only once the group is in kube-apiserver's OpenAPI v3
-    // index, which picks up an aggregated server's document on its own schedule; before that it validates
-    // on the client, with another message.
-    await eventually(
-      'the group in the OpenAPI v3 index',
-      async () => (await kubectlOk(admin, ['get', '--raw', '/openapi/v3'])).includes('apis/aggregation.coder.com/v1alpha1'),
-      { timeoutMs: 120_000, intervalMs: 1_000 },
-    );
+    // kubectl asks for server-side field validation only once the group is in the OpenAPI v3 index; before
+    // that it validates on the client, with another message.
+    const cache = await openApiV3Listed(cp);
     const writes = coderWrites();
-    const strict = await kubectl(admin, ['apply', '--validate=strict', '-f', '-'], manifest('acme.alice.strict'));
+    const strict = await kubectl(admin, ['apply', ...cache, '--validate=strict', '-f', '-'], manifest('acme.alice.strict'));
     assert.notEqual(strict.code, 0);
     assert.match(strict.stderr, /BadRequest.*strict decoding error: unknown field "spec\.colour"/);
-    const strictSsa = await kubectl(admin, ['apply', '--server-side', '--validate=strict', '-f', '-'], manifest('acme.alice.strict'));
+    const strictSsa = await kubectl(
+      admin,
+      ['apply', ...cache, '--server-side', '--validate=strict', '-f', '-'],
+      manifest('acme.alice.strict'),
+    );
     assert.match(strictSsa.stderr, /strict decoding error: unknown field "spec\.colour"/);
     assert.equal(coderWrites(), writes, 'nothing was created');
 
-    const warned = await kubectl(admin, ['apply', '--validate=warn', '-f', '-'], manifest('acme.alice.warned'));
+    const warned = await kubectl(admin, ['apply', ...cache, '--validate=warn', '-f', '-'], manifest('acme.alice.warned'));
     assert.equal(warned.code, 0, warned.stderr);
     assert.match(warned.stderr, /Warning: unknown field "spec\.colour"/);
     assert.ok(workspace('warned'), 'created without the unknown field');

@@ -13,6 +13,7 @@ import { directRequest } from '../harness/direct-request.ts';
 import { kubectl, kubectlOk } from '../harness/kubectl.ts';
 import {
   apiServiceName as apiService,
+  openApiV3Listed,
   registerApiService,
   startAggregatedApi,
   waitApiServiceAvailable,
@@ -88,13 +89,8 @@ describe('aggregated API through the kube-apiserver aggregator', { timeout: 300_
       /coderworkspaces\s.*aggregation\.coder\.com\/v1alpha1\s+true\s+CoderWorkspace\s+create,delete,get,list,patch,update,watch/,
     );
     assert.match(resources, /codertemplates\s/);
-    // kube-apiserver picks up an aggregated server's OpenAPI v3 on its own schedule.
-    await eventually(
-      'the group in the OpenAPI v3 index',
-      async () => (await kubectlOk(admin, ['get', '--raw', '/openapi/v3'])).includes('apis/aggregation.coder.com/v1alpha1'),
-      { timeoutMs: 120_000, intervalMs: 2_000 },
-    );
-    const explain = await kubectlOk(admin, ['explain', 'coderworkspaces.spec']);
+    const cache = await openApiV3Listed(cp);
+    const explain = await kubectlOk(admin, ['explain', ...cache, 'coderworkspaces.spec']);
     assert.match(explain, /running/);
     assert.match(explain, /templateName/);
   });
