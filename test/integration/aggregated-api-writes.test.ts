@@ -2,7 +2,8 @@
 // (refused with 400, nothing changed), delete preconditions and stale resourceVersions (409), unknown
 // fields under kubectl's --validate=strict (400 naming the field) or warn (a warning), and the in-flight
 // limits: requests beyond --max-requests-inflight / --max-mutating-requests-inflight answer 429 with
-// Retry-After, and a Coder that does not answer within --coder-request-timeout is a 504.
+// Retry-After (except to system:masters, as in kube-apiserver), and a Coder that does not answer within
+// --coder-request-timeout is a 504.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
@@ -25,12 +26,14 @@ let coder: CoderApiDouble;
 let operator: RunningOperator;
 let admin: string;
 let adminCert: ClientCert;
+/** A user outside system:masters who may read and patch workspaces in the served namespace. */
+let editorCert: ClientCert;
 
-/** A request to kube-apiserver as admin, without kubectl's retries (it retries 429 on its own). */
-const viaAggregator = (method: string, path: string, body?: unknown, contentType = 'application/json') =>
+/** A request to kube-apiserver, as admin unless told, without kubectl's retries (it retries 429 on its own). */
+const viaAggregator = (method: string, path: string, body?: unknown, contentType = 'application/json', cert = adminCert) =>
   directRequest(Number(new URL(cp.server).port), path, {
     method,
-    cert: adminCert,
+    cert,
     headers: body === undefined ? {} : { 'Content-Type': contentType },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -45,7 +48,25 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     [cp, coder] = await Promise.all([startControlPlane(), startCoderApiDouble({ tokens: [token] })]);
     admin = cp.adminKubeconfigPath;
     adminCert = await cp.pki.clientCert('admin', ['system:masters']);
+    editorCert = await cp.pki.clientCert('erin', []);
     await kubectlOk(admin, ['create', 'namespace', served]);
+    // As YAML: `kubectl create role --resource` would look the resource up before the APIService is there.
+    await kubectlOk(
+      admin,
+      ['apply', '-f', '-'],
+      `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: workspace-editor, namespace: ${served}}
+rules: [{apiGroups: [aggregation.coder.com], resources: [coderworkspaces], verbs: [get, patch]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: workspace-editor, namespace: ${served}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: workspace-editor}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: erin}]
+`,
+    );
     seedRunningWorkspaces(coder.state.world, coder.state.users, {
       organization: 'acme',
       template: 'starter',
@@ -211,33 +232,34 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     assert.equal(status(renamed).message, 'updated object metadata.name "acme.alice.other" must match request name "acme.alice.yaml"');
   });
 
-  it('answers 429 with Retry-After past the in-flight limits, and 504 when Coder does not answer in time', async () => {
+  it('answers 429 with Retry-After past the in-flight limits but serves system:masters, and 504 when Coder does not answer in time', async () => {
     coder.delay(60_000);
     try {
       const from = coder.requests.length;
       const held = (path: string) => coder.requests.slice(from).some((r) => r.path.endsWith(path));
+      const asEditor = (method: string, name: string, body?: unknown) =>
+        viaAggregator(method, `${items}/${name}`, body, 'application/merge-patch+json', editorCert);
+      const stop = { spec: { running: false } };
       // One write in flight (held by Coder): a second one is turned away at once, not queued.
-      const write = viaAggregator('PATCH', `${items}/acme.alice.dev`, { spec: { running: false } }, 'application/merge-patch+json');
+      const write = asEditor('PATCH', 'acme.alice.dev', stop);
       await eventually('the first write to reach Coder', async () => held('/workspace/dev'));
-      const second = await viaAggregator(
-        'PATCH',
-        `${items}/acme.alice.spare`,
-        { spec: { running: false } },
-        'application/merge-patch+json',
-      );
+      const second = await asEditor('PATCH', 'acme.alice.spare', stop);
       assert.equal(second.status, 429, second.body);
       assert.equal(second.headers['retry-after'], '1');
       assert.deepEqual(
         [status(second).reason, status(second).message],
         ['TooManyRequests', 'too many requests in flight; try again later'],
       );
+      // A member of system:masters is served all the same, as kube-apiserver serves it: the write reaches Coder.
+      const adminWrite = viaAggregator('PATCH', `${items}/acme.alice.yaml`, stop, 'application/merge-patch+json');
+      await eventually("the admin's write to reach Coder", async () => held('/workspace/yaml'));
       // Likewise one read.
-      const read = viaAggregator('GET', `${items}/acme.alice.spare`);
+      const read = asEditor('GET', 'acme.alice.spare');
       await eventually('the read to reach Coder', async () => held('/workspace/spare'));
-      const secondRead = await viaAggregator('GET', `${items}/acme.alice.warned`);
+      const secondRead = await asEditor('GET', 'acme.alice.warned');
       assert.equal(secondRead.status, 429, secondRead.body);
-      // Both held requests end when --coder-request-timeout runs out.
-      for (const answer of await Promise.all([write, read])) {
+      // The held requests end when --coder-request-timeout runs out.
+      for (const answer of await Promise.all([write, adminWrite, read])) {
         assert.equal(answer.status, 504, answer.body);
         assert.deepEqual(status(answer), {
           ...status(answer),
@@ -248,7 +270,7 @@ describe('aggregated API writes: dry-run, preconditions, field validation, limit
     } finally {
       coder.delay(0);
     }
-    assert.equal(latestTransition('dev'), 'start', 'the timed-out write changed nothing');
+    assert.deepEqual([latestTransition('dev'), latestTransition('yaml')], ['start', 'start'], 'the timed-out writes changed nothing');
     assert.equal((await viaAggregator('GET', `${items}/acme.alice.spare`)).status, 200, 'the slots are free again');
   });
 });

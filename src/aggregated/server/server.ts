@@ -152,6 +152,6 @@ export class AggregatedServer {
         release();
       }
     }
-    return this.maxInFlight.run(r.verb, () => (r.subresource ? serveSubresource(request) : serveResource(request)));
+    return this.maxInFlight.run(r.verb, user.groups, () => (r.subresource ? serveSubresource(request) : serveResource(request)));
   }
 }
