@@ -1,8 +1,8 @@
 // The in-flight limit (as kube-apiserver's, k8s.io/apiserver pkg/server/filters/maxinflight.go): at most so many reads (get,
 // list) and so many writes at once, else 429 with Retry-After: 1. Long-running requests (watches, followed
-// logs) are not counted here: a followed log has its own limit (log-follow-limit.ts). As there, a member of
-// system:masters is never turned away: it takes a free slot when there is one and is served without one
-// when there is not.
+// logs) are not counted here: a followed log has its own limit (log-follow-limit.ts). As in kube-apiserver, a
+// member of system:masters is never turned away: it takes a free slot when there is one and is served
+// without one when there is not.
 import { ApiStatusError } from '../../status.ts';
 
 export interface InFlightLimits {
