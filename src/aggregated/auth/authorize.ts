@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { reviewAccess, type AccessVerdict } from '../../runtime/access-review.ts';
 import { BoundedCache } from '../../runtime/bounded-cache.ts';
 import type { KubeHttp } from '../../runtime/kube-http.ts';
-import type { UserInfo } from './authenticate.ts';
+import { privilegedGroup, type UserInfo } from './authenticate.ts';
 
 export type Attributes =
   | { resource: string; verb: string; namespace: string; name: string; group: string; version: string; subresource?: string }
@@ -23,7 +23,7 @@ export class Authorizer {
 
   /** Whether allowed, and the reviewer's reason when not; throws when the review itself fails. */
   async authorize(user: UserInfo, attributes: Attributes): Promise<AccessVerdict> {
-    if (user.groups.includes('system:masters')) return { allowed: true, reason: '' };
+    if (user.groups.includes(privilegedGroup)) return { allowed: true, reason: '' };
     const key = createHash('sha256')
       .update(JSON.stringify([user, attributes]))
       .digest('hex');

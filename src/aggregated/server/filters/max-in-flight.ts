@@ -3,14 +3,13 @@
 // logs) are not counted here: a followed log has its own limit (log-follow-limit.ts). As in kube-apiserver, a
 // member of system:masters is never turned away: it takes a free slot when there is one and is served
 // without one when there is not.
+import { privilegedGroup } from '../../auth/authenticate.ts';
 import { ApiStatusError } from '../../status.ts';
 
 export interface InFlightLimits {
   reads: number;
   writes: number;
 }
-
-const privilegedGroup = 'system:masters';
 
 export class MaxInFlight {
   private readonly limits: InFlightLimits;
