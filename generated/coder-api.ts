@@ -134,7 +134,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The license id (License.id, a 32-bit integer). Coder answers a segment that is not one 404 "License ID must be an integer" (enterprise/coderd/licenses.go deleteLicense). */
+                /** @description The license id (License.id, a 32-bit integer). Coder answers a segment that is not one 404 "License ID must be an integer" (enterprise/coderd/licenses.go deleteLicense, strconv.ParseInt); 0 or a negative id parses, and names no license: 404 "Unknown license ID". */
                 id: number;
             };
             cookie?: never;
@@ -156,7 +156,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the license tier and the entitlement of each feature. */
+        /** Read the license tier and the entitlement of each feature. Served without authentication, whatever swagger.json says: coder/coder v2.26.1 and v2.36.0 enterprise/coderd/coderd.go mount it on /api/v2 with no API key middleware. */
         get: operations["getEntitlements"];
         put?: never;
         post?: never;
@@ -194,7 +194,7 @@ export interface paths {
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
-                /** @description The key name (keys are addressed by name, not id). */
+                /** @description The key name (keys are addressed by name, not id, ignoring case); a name no key has, however long, is a 404 (coderd/httpmw/provisionerkey.go ExtractProvisionerKeyParam). */
                 provisionerKeyName: string;
             };
             cookie?: never;
@@ -202,7 +202,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a provisioner key by name; a 404 means it is already gone. */
+        /** Delete a provisioner key by name; a 404 means it is already gone, a 400 that it is one of the default organization's reserved keys (built-in, user-auth, psk). */
         delete: operations["deleteProvisionerKey"];
         options?: never;
         head?: never;
@@ -316,10 +316,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List the templates of an organization. */
+        /** List the templates of an organization. Coder reads q as the template list does, the organization of the path in place of any organization term (coder/coder v2.26.1 coderd/templates.go templatesByOrganization). */
         get: operations["listOrganizationTemplates"];
         put?: never;
-        /** Create a template from an imported template version. */
+        /** Create a template whose active version is the given version, one of no template yet; Coder does not check that its import succeeded. */
         post: operations["createTemplate"];
         delete?: never;
         options?: never;
@@ -738,7 +738,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The key id (UUID); Coder answers 400 for anything else. */
+                /** @description The key id (UUID). The handler parses it after the license check (coder/coder v2.36.0 enterprise/coderd/aigatewaykeys.go deleteAIGatewayKey, uuid.Parse): anything else is 400 "Invalid key ID.". */
                 aiGatewayKey: string;
             };
             cookie?: never;
@@ -1102,10 +1102,10 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A new provisioner key. */
+        /** @description A new provisioner key. codersdk.CreateProvisionerKeyRequest has no validate tags: the handler checks the name itself (coder/coder v2.26.1 enterprise/coderd/provisionerkeys.go postProvisionerKey). */
         CreateProvisionerKeyRequest: {
-            /** @description The key name, unique in the organization ignoring case; built-in, user-auth and psk are reserved. */
-            name: string;
+            /** @description The key name: required ("Name is required"), at most 64 bytes ("Name must be at most 64 characters"), unique in the organization ignoring case; built-in, user-auth and psk are reserved. */
+            name?: string;
             /** @description The provisioner tags of daemons that use the key. */
             tags?: {
                 [key: string]: string;
@@ -1457,7 +1457,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A new template from an imported version. */
+        /** @description A new template from a version of no template yet. */
         CreateTemplateRequest: {
             /** @description The template name, unique in the organization. */
             name: string;
@@ -1469,7 +1469,7 @@ export interface components {
             icon?: string;
             /**
              * Format: uuid
-             * @description The imported version that becomes the active version.
+             * @description The version that becomes the active version: not archived and of no template yet (Coder does not check that its import succeeded).
              */
             template_version_id: string;
             /**
@@ -2119,7 +2119,7 @@ export interface components {
         };
         /** @description A new AI Gateway key. */
         CreateAIGatewayKeyRequest: {
-            /** @description The key name: at most 64 characters, lowercase letters and digits in groups joined by single hyphens; unique (a duplicate answers 400 "Key name must be unique"). */
+            /** @description The key name: at most 64 characters, lowercase letters and digits in groups joined by single hyphens; unique. Coder checks both in the database (coder/coder v2.36.0 enterprise/coderd/aigatewaykeys.go writeKeyInsertError): 400 "Invalid key name." or "Key name must be unique.", an empty name 400 "Validation failed." (validate:"required"). */
             name: string;
         };
         /** @description An AI Gateway key, without its material. */
@@ -2405,17 +2405,7 @@ export interface components {
                 "application/json": components["schemas"]["Response"];
             };
         };
-        /** @description The caller may not bypass the rate limit; repeat the request without X-Coder-Bypass-Ratelimit. */
-        RateLimitBypassRefused: {
-            headers: {
-                "X-Coder-Build-Version": components["headers"]["XCoderBuildVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Response"];
-            };
-        };
-        /** @description Rate limited; retry with backoff. */
+        /** @description Rate limited; retry with backoff. /api/v2 limits each client IP and path (coder/coder v2.26.1 coderd/coderd.go apiRateLimiter, 512 a minute by default) before it authenticates, so Coder never reads X-Coder-Bypass-Ratelimit there (coderd/httpmw/ratelimit.go keys by IP when no API key is known yet). */
         TooManyRequests: {
             headers: {
                 "X-Coder-Build-Version": components["headers"]["XCoderBuildVersion"];
@@ -2471,8 +2461,6 @@ export interface components {
         LogsBefore: number;
         /** @description When the key is present (?follow or ?follow=true) the request is a websocket upgrade that streams logs until the job ends. */
         LogsFollow: string;
-        /** @description true asks Coder to skip its rate limit; honoured for owners only. Coder answers 428 when the caller may not bypass, and the operator then repeats the request without this header. */
-        BypassRateLimit: "true";
     };
     requestBodies: never;
     headers: {
@@ -2698,7 +2686,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The license id (License.id, a 32-bit integer). Coder answers a segment that is not one 404 "License ID must be an integer" (enterprise/coderd/licenses.go deleteLicense). */
+                /** @description The license id (License.id, a 32-bit integer). Coder answers a segment that is not one 404 "License ID must be an integer" (enterprise/coderd/licenses.go deleteLicense, strconv.ParseInt); 0 or a negative id parses, and names no license: 404 "Unknown license ID". */
                 id: number;
             };
             cookie?: never;
@@ -2723,10 +2711,7 @@ export interface operations {
     getEntitlements: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description true asks Coder to skip its rate limit; honoured for owners only. Coder answers 428 when the caller may not bypass, and the operator then repeats the request without this header. */
-                "X-Coder-Bypass-Ratelimit"?: components["parameters"]["BypassRateLimit"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2744,7 +2729,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            428: components["responses"]["RateLimitBypassRefused"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -2752,10 +2736,7 @@ export interface operations {
     listProvisionerKeys: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description true asks Coder to skip its rate limit; honoured for owners only. Coder answers 428 when the caller may not bypass, and the operator then repeats the request without this header. */
-                "X-Coder-Bypass-Ratelimit"?: components["parameters"]["BypassRateLimit"];
-            };
+            header?: never;
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
@@ -2776,7 +2757,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            428: components["responses"]["RateLimitBypassRefused"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -2784,10 +2764,7 @@ export interface operations {
     createProvisionerKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description true asks Coder to skip its rate limit; honoured for owners only. Coder answers 428 when the caller may not bypass, and the operator then repeats the request without this header. */
-                "X-Coder-Bypass-Ratelimit"?: components["parameters"]["BypassRateLimit"];
-            };
+            header?: never;
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
@@ -2814,7 +2791,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            428: components["responses"]["RateLimitBypassRefused"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -2822,14 +2798,11 @@ export interface operations {
     deleteProvisionerKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description true asks Coder to skip its rate limit; honoured for owners only. Coder answers 428 when the caller may not bypass, and the operator then repeats the request without this header. */
-                "X-Coder-Bypass-Ratelimit"?: components["parameters"]["BypassRateLimit"];
-            };
+            header?: never;
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
                 organization: components["parameters"]["Organization"];
-                /** @description The key name (keys are addressed by name, not id). */
+                /** @description The key name (keys are addressed by name, not id, ignoring case); a name no key has, however long, is a 404 (coderd/httpmw/provisionerkey.go ExtractProvisionerKeyParam). */
                 provisionerKeyName: string;
             };
             cookie?: never;
@@ -2843,10 +2816,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            428: components["responses"]["RateLimitBypassRefused"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -2878,10 +2851,7 @@ export interface operations {
     createWorkspaceProxy: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description true asks Coder to skip its rate limit; honoured for owners only. Coder answers 428 when the caller may not bypass, and the operator then repeats the request without this header. */
-                "X-Coder-Bypass-Ratelimit"?: components["parameters"]["BypassRateLimit"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2904,7 +2874,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
-            428: components["responses"]["RateLimitBypassRefused"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -2968,10 +2937,7 @@ export interface operations {
     updateWorkspaceProxy: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description true asks Coder to skip its rate limit; honoured for owners only. Coder answers 428 when the caller may not bypass, and the operator then repeats the request without this header. */
-                "X-Coder-Bypass-Ratelimit"?: components["parameters"]["BypassRateLimit"];
-            };
+            header?: never;
             path: {
                 /** @description The proxy id (UUID) or name. */
                 workspaceProxy: string;
@@ -2997,7 +2963,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            428: components["responses"]["RateLimitBypassRefused"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -3119,7 +3084,10 @@ export interface operations {
     };
     listOrganizationTemplates: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The search query of GET /api/v2/templates (deprecated templates left out unless it asks). */
+                q?: string;
+            };
             header?: never;
             path: {
                 /** @description The organization id (UUID) or name; the default organization is named default. */
@@ -4091,7 +4059,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The key id (UUID); Coder answers 400 for anything else. */
+                /** @description The key id (UUID). The handler parses it after the license check (coder/coder v2.36.0 enterprise/coderd/aigatewaykeys.go deleteAIGatewayKey, uuid.Parse): anything else is 400 "Invalid key ID.". */
                 aiGatewayKey: string;
             };
             cookie?: never;

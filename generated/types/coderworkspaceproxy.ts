@@ -89,7 +89,7 @@ export interface CoderWorkspaceProxySpecService {
   };
 }
 /**
- * How the operator registers the proxy in Coder and stores its token. When the generated token Secret has no token, the operator creates the proxy, or regenerates the token of an existing proxy with the same name (the old token stops working); when the proxy is gone from Coder, it registers it again. Display name and icon follow the spec. The proxy is deregistered when this object is deleted. With spec.controlPlaneRef, only proxyName, displayName, icon and generatedTokenSecretName are used; without it, coderURL and credentialsSecretRef are required.
+ * How the operator registers the proxy in Coder and stores its token. When the generated token Secret has no token, the operator creates the proxy, or regenerates the token of an existing proxy with the same name (the old token stops working); when the proxy is gone from Coder (a Coder admin deleted it), it registers it again. Display name and icon follow the spec. The proxy is deregistered when this object is deleted. With spec.controlPlaneRef, only proxyName, displayName, icon and generatedTokenSecretName are used; without it, coderURL and credentialsSecretRef are required.
  */
 export interface CoderWorkspaceProxySpecBootstrap {
   /**
@@ -101,7 +101,7 @@ export interface CoderWorkspaceProxySpecBootstrap {
    */
   credentialsSecretRef?: SecretKeySelector;
   /**
-   * The name of the proxy in Coder. Defaults to the name of this object.
+   * The name of the proxy in Coder; Coder reserves primary (in any letter case) for its primary region. Defaults to the name of this object.
    */
   proxyName?: string;
   /**
@@ -250,7 +250,7 @@ export const CoderWorkspaceProxyConditions = {
       Registered: 'Registered',
       /** False. A Coder API call failed (the message names the call and Coder's answer, never a token); retried with backoff. */
       RegistrationFailed: 'RegistrationFailed',
-      /** False. Coder holds a proxy of this name whose id is not status.proxyID and whose token the token Secret does not hold: someone else's, which the operator neither changes, gives a new token, nor deregisters. Checked again every 2 minutes. */
+      /** False. Coder holds a proxy of this name whose id is not status.proxyID and whose token the token Secret does not hold: someone else's, which the operator neither changes, gives a new token, nor deregisters. The name primary (in any letter case) is always taken: Coder's primary region. Checked again every 2 minutes. */
       ProxyNameTaken: 'ProxyNameTaken',
     },
   },

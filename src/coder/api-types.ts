@@ -37,8 +37,6 @@ export type SuccessBody<Op> = Op extends { responses: infer R }
   : never;
 
 interface CallOptions {
-  /** Extra headers, for example X-Coder-Bypass-Ratelimit. */
-  headers?: Record<string, string>;
   /** Cancels the call (with its retries) early. */
   signal?: AbortSignal;
   /** Overrides the client's retries for this call: 0 sends it once. */

@@ -244,7 +244,6 @@ export class CoderClient {
       body = JSON.stringify(options.body);
       headers['Content-Type'] = 'application/json';
     }
-    Object.assign(headers, options.headers);
     headers['Coder-Session-Token'] = this.token;
 
     let response: Response;

@@ -154,6 +154,9 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
   }
 
   function answer(op: Operation, pathParams: Record<string, string>, url: URL, headers: Record<string, string>, rawBody: Buffer): Answer {
+    const handler = handlers[op.operationId];
+    const early = handler?.beforeApiKey?.(state);
+    if (early) return early;
     const user = authenticate(op, headers['coder-session-token']);
     if ('status' in user) return user;
     const checked = validateRequest(doc, op, {
@@ -170,7 +173,6 @@ export async function startCoderApiDouble(options: { tokens?: string[] } = {}): 
           '(Coder ignores them silently, so the request would not do what it asks)',
       );
     }
-    const handler = handlers[op.operationId];
     if (!handler) {
       // Not faked: an operation only answers once the issue that needs it implements it in handlers.ts.
       return {

@@ -40,7 +40,7 @@ export interface RealCoder {
   /** The default organization (named "coder" on a new deployment). */
   readonly organization: { id: string; name: string };
   readonly logFile: string;
-  /** One call with the owner's token (or options.token), rate limits bypassed as Coder lets owners do. */
+  /** One call with the owner's token (or options.token), under Coder's default rate limit (512 a minute per IP and path). */
   api<T = any>(method: string, path: string, options?: CoderCallOptions): Promise<CoderAnswer<T>>;
   /** As api(), but any answer outside 2xx (304 included) throws, naming the call and Coder's message. */
   ok<T = any>(method: string, path: string, options?: CoderCallOptions): Promise<T>;
@@ -109,7 +109,7 @@ export async function startRealCoder(postgres: Postgres, options: RealCoderOptio
   const call = async (method: string, path: string, o: CoderCallOptions = {}, token?: string): Promise<CoderAnswer> => {
     const target = new URL(path, url);
     for (const [k, v] of Object.entries(o.query ?? {})) target.searchParams.set(k, v);
-    const headers: Record<string, string> = { Accept: 'application/json', 'X-Coder-Bypass-Ratelimit': 'true' };
+    const headers: Record<string, string> = { Accept: 'application/json' };
     const sessionToken = o.token ?? token;
     if (sessionToken) headers['Coder-Session-Token'] = sessionToken;
     let body: string | Uint8Array | undefined;

@@ -46,6 +46,8 @@ const swaggerGaps: Record<string, string> = {
   'GET /api/v2/files/{fileID}: query parameter format': 'coderd/files.go fileByID reads format (tar or zip)',
   'GET /api/v2/templates: query parameter q':
     'coderd/templates.go fetchTemplates reads q (coderd/searchquery/search.go Templates); its comment documents deprecated:true',
+  'GET /api/v2/organizations/{organization}/templates: query parameter q':
+    'coderd/templates.go templatesByOrganization is fetchTemplates, which reads q, with the organization of the path',
   'GET /api/v2/users/{user}/roles: response 200: field organization_roles':
     'coderd/users.go userRoles answers codersdk.UserRoles (its comment says codersdk.User; the real server agrees with the handler)',
 };

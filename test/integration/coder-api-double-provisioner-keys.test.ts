@@ -76,6 +76,31 @@ describe('provisioner keys in the Coder API double', () => {
     assert.deepEqual(await list(), []);
   });
 
+  it('sends no X-Coder-Bypass-Ratelimit, which Coder never reads on /api/v2 (its rate limiter runs before authentication)', async () => {
+    const created = await createKey(client, gpu, {}, undefined);
+    await deleteRecordedKey(client, 'default', created.keyID);
+    const keyCalls = coder.requests.filter((r) => r.path.includes('/provisionerkeys'));
+    assert.deepEqual(
+      keyCalls.map((r) => r.method),
+      ['GET', 'POST', 'GET', 'GET', 'DELETE'],
+    );
+    assert.deepEqual(
+      keyCalls.filter((r) => 'x-coder-bypass-ratelimit' in r.headers),
+      [],
+    );
+  });
+
+  it("passes on Coder's refusal of a reserved or too long name, in Coder's words", async () => {
+    await assert.rejects(
+      createKey(client, { organizationName: 'default', keyName: 'PSK' }, {}, undefined),
+      /400.*Name cannot be reserved name 'PSK'/,
+    );
+    await assert.rejects(
+      createKey(client, { organizationName: 'default', keyName: 'k'.repeat(65) }, {}, undefined),
+      /400.*Name must be at most 64 characters/,
+    );
+  });
+
   it("reports Coder's 409 for a name made between the look and the create as taken", async () => {
     coder.failNext(1, 409, {
       method: 'POST',

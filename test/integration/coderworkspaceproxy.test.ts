@@ -103,7 +103,7 @@ describe('CoderWorkspaceProxy controller', () => {
         timeoutMs,
       },
     );
-  const registeredProxy = (name: string) => coder.state.workspaceProxies.find((p) => p.proxy.name === name);
+  const registeredProxy = (name: string) => coder.state.workspaceProxies.find((p) => p.proxy.name === name && !p.proxy.deleted);
   const deploymentsReferencing = async (ns: string, secret: string): Promise<string[]> =>
     (await apps.listNamespacedDeployment({ namespace: ns })).items
       .filter((d: V1Deployment) => JSON.stringify(d.spec?.template).includes(`"${secret}"`))
@@ -399,6 +399,49 @@ describe('CoderWorkspaceProxy controller', () => {
     await proxies.delete(ns, 'us-east');
     await eventually('the object gone', async () => !(await exists(proxies.get(ns, 'us-east'))));
     intact();
+  });
+
+  it('registers its proxy again once a Coder admin deleted it, and never takes the primary region for its own', async () => {
+    const ns = 'wsp-deleted';
+    const operatorToken = await controlPlaneWithAccess(ns);
+    await proxies.create(aWorkspaceProxy('us-west').inNamespace(ns).withControlPlane('coder').manifest());
+    await waitCondition(ns, 'us-west', 'ProxyRegistered', 'True Registered', 90_000);
+    const first = registeredProxy('us-west')!;
+    // `coder wsproxy delete us-west`: Coder marks the proxy deleted, and still answers it by id.
+    const deleted = await fetch(`${coder.url}/api/v2/workspaceproxies/us-west`, {
+      method: 'DELETE',
+      headers: { 'Coder-Session-Token': operatorToken },
+    });
+    assert.equal(deleted.status, 200);
+    await kubectlOk(admin, ['-n', ns, 'annotate', 'coderworkspaceproxy', 'us-west', 'example.com/poke=1']);
+    const again = await eventually('a new proxy registered under the name, its token in the Secret', async () => {
+      const current = registeredProxy('us-west');
+      const status = (await proxies.get(ns, 'us-west')).status;
+      const secret = await readSecret(ns, 'us-west-proxy-token');
+      return current && current.proxy.id !== first.proxy.id && status?.proxyID === current.proxy.id && secretToken(secret) === current.token
+        ? current
+        : undefined;
+    });
+    assert.match(await condition(ns, 'us-west', 'ProxyRegistered'), /^True Registered: /);
+    assert.notEqual(again.token, first.token);
+
+    // An object named "primary": Coder answers that name with its primary region, which is nobody's to change.
+    const from = coder.requests.length;
+    await proxies.create(aWorkspaceProxy('primary').inNamespace(ns).withControlPlane('coder').manifest());
+    await waitCondition(
+      ns,
+      'primary',
+      'ProxyRegistered',
+      'False ProxyNameTaken: Coder reserves the workspace proxy name "primary" for its primary region. Set spec.bootstrap.proxyName to another name.',
+    );
+    assert.deepEqual(
+      coder.requests
+        .slice(from)
+        .filter((r) => r.path.startsWith('/api/v2/workspaceproxies') && /primary/i.test(`${r.path} ${JSON.stringify(r.body ?? null)}`)),
+      [],
+      'no proxy call for the reserved name',
+    );
+    assert.deepEqual(coder.violations, []);
   });
 
   it('keeps using a proxy registered outside the operator whose token is in a Secret marked for it', async () => {

@@ -7,18 +7,6 @@ import type { CoderClient } from '../../coder/client.ts';
 import { isCoderNotFound } from '../../coder/error-predicates.ts';
 import { CoderApiError } from '../../coder/errors.ts';
 
-/** Asks Coder to skip its rate limit (owners only); Coder answers 428 to others, and the call is repeated without it. */
-const bypassRateLimit = { 'X-Coder-Bypass-Ratelimit': 'true' } as const;
-
-async function withBypass<T>(call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
-  try {
-    return await call(bypassRateLimit);
-  } catch (err) {
-    if (err instanceof CoderApiError && err.status === 428) return call({});
-    throw err;
-  }
-}
-
 export interface KeyIdentity {
   organizationName: string;
   keyName: string;
@@ -54,9 +42,10 @@ async function organizationID(client: CoderClient, name: string, signal: AbortSi
 }
 
 async function listKeys(client: CoderClient, orgID: string, signal: AbortSignal | undefined) {
-  const keys = await withBypass((headers) =>
-    client.request('GET', '/api/v2/organizations/{organization}/provisionerkeys', { params: { organization: orgID }, headers, signal }),
-  );
+  const keys = await client.request('GET', '/api/v2/organizations/{organization}/provisionerkeys', {
+    params: { organization: orgID },
+    signal,
+  });
   return keys ?? [];
 }
 
@@ -70,13 +59,10 @@ async function findKey(client: CoderClient, orgID: string, name: string, signal:
 /** Coder deletes by name only; the caller has just seen that this name is the recorded key's. */
 async function deleteByName(client: CoderClient, orgID: string, name: string, signal: AbortSignal | undefined): Promise<boolean> {
   try {
-    await withBypass((headers) =>
-      client.request('DELETE', '/api/v2/organizations/{organization}/provisionerkeys/{provisionerKeyName}', {
-        params: { organization: orgID, provisionerKeyName: name },
-        headers,
-        signal,
-      }),
-    );
+    await client.request('DELETE', '/api/v2/organizations/{organization}/provisionerkeys/{provisionerKeyName}', {
+      params: { organization: orgID, provisionerKeyName: name },
+      signal,
+    });
     return true;
   } catch (err) {
     if (isCoderNotFound(err)) return false;
@@ -102,14 +88,11 @@ export async function createKey(
   if (existing) await deleteByName(client, orgID, existing.name, signal);
   let created;
   try {
-    created = await withBypass((headers) =>
-      client.request('POST', '/api/v2/organizations/{organization}/provisionerkeys', {
-        params: { organization: orgID },
-        body: { name: id.keyName, tags },
-        headers,
-        signal,
-      }),
-    );
+    created = await client.request('POST', '/api/v2/organizations/{organization}/provisionerkeys', {
+      params: { organization: orgID },
+      body: { name: id.keyName, tags },
+      signal,
+    });
   } catch (err) {
     // Made by someone else between the list and the create.
     if (err instanceof CoderApiError && err.status === 409) throw new KeyNameTakenError(id, recordedID);

@@ -80,9 +80,18 @@ export function isTokenOf(token: string | undefined, proxy: Pick<WorkspaceProxy,
   return token !== undefined && token.startsWith(`${proxy.id}:`);
 }
 
+/**
+ * The proxy of that id or name, unless Coder deleted it. Coder only marks a deleted proxy (enterprise/coderd/
+ * workspaceproxy.go deleteWorkspaceProxy), and a lookup by id still answers it, with `deleted` set
+ * (coderd/database/queries/proxies.sql GetWorkspaceProxyByID).
+ */
 async function getProxy(client: CoderClient, idOrName: string, signal: AbortSignal): Promise<WorkspaceProxy | undefined> {
   try {
-    return await client.request('GET', '/api/v2/workspaceproxies/{workspaceProxy}', { params: { workspaceProxy: idOrName }, signal });
+    const proxy = await client.request('GET', '/api/v2/workspaceproxies/{workspaceProxy}', {
+      params: { workspaceProxy: idOrName },
+      signal,
+    });
+    return proxy.deleted ? undefined : proxy;
   } catch (err) {
     if (isCoderNotFound(err)) return undefined;
     throw err;
@@ -106,7 +115,21 @@ async function findOwnProxy(
   return named;
 }
 
+/**
+ * Coder names its primary region "primary": a lookup of that name answers the primary region, and a create of
+ * it in any letter case is refused (enterprise/coderd/workspaceproxy.go postWorkspaceProxy).
+ */
+const reservedProxyName = 'primary';
+
 function nameTaken(proxy: CoderWorkspaceProxy, name: string): Registration['condition'] {
+  if (name.toLowerCase() === reservedProxyName) {
+    return {
+      type,
+      status: 'False',
+      reason: reasons.ProxyNameTaken,
+      message: `Coder reserves the workspace proxy name "${name}" for its primary region. Set spec.bootstrap.proxyName to another name.`,
+    };
+  }
   return {
     type,
     status: 'False',
@@ -136,6 +159,7 @@ export async function ensureRegistration(
   const displayName = proxy.spec?.bootstrap?.displayName?.trim() ?? '';
   const icon = proxy.spec?.bootstrap?.icon?.trim() ?? '';
   const heldToken = state.kind === 'owned' || state.kind === 'adopted' ? state.token : undefined;
+  if (name.toLowerCase() === reservedProxyName) return { condition: nameTaken(proxy, name) };
   try {
     let current = await findOwnProxy(client, proxy, heldToken, signal);
     if (!current) {

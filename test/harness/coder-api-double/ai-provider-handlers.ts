@@ -7,10 +7,11 @@
 // again). Icons only where the release has them (Go's decoding drops the field otherwise); settings of type
 // upstream-headers are refused as v2.36.0's decoder refuses any type but bedrock, and taken only by a
 // development build. The document (schemas/coder-api/openapi.yaml) checks the shapes; the values are
-// checked here, with Coder's messages. Also the deployment config, which says whether AI Gateway is on.
+// checked here, with Coder's messages. Also the deployment config, which says from v2.27.0 whether AI Gateway is on.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import { coderHasFeature, type CoderFeature } from '../../../src/controllers/shared/coder-object/coder-releases.ts';
+import { coderVersionAtLeast } from '../../../src/controllers/shared/coder-object/coder-version.ts';
 import { routeNotFound, type Answer, type Handler } from './handlers.ts';
 import type { CoderApiDoubleState, StoredAIProvider } from './state.ts';
 
@@ -229,10 +230,15 @@ const gated =
     served(ctx.state, 'aiProviders') ? handler(ctx) : routeNotFound;
 
 export const aiProviderHandlers: Readonly<Record<string, Handler>> = {
-  // coder/coder v2.36.0 coderd/deployment.go deploymentValues (only config.ai.bridge.enabled is modelled)
+  // coder/coder v2.36.0 coderd/deployment.go deploymentValues (only config.ai.bridge.enabled is modelled). The
+  // field is new in v2.27.0 codersdk/deployment.go (DeploymentValues.AI); v2.26.1 codersdk/deployment.go has none.
   getDeploymentConfig: ({ state }) => ({
     status: 200,
-    body: { config: { ai: { bridge: { enabled: state.aiGatewayEnabled } } }, options: [] },
+    body: {
+      config:
+        coderVersionAtLeast(state.buildInfo.version, 'v2.27.0') === false ? {} : { ai: { bridge: { enabled: state.aiGatewayEnabled } } },
+      options: [],
+    },
   }),
 
   // coder/coder v2.36.0 coderd/ai_providers.go aiProvidersList (GetAIProviders: disabled included, by name)

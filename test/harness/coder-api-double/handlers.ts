@@ -27,9 +27,26 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export type Handler = (ctx: HandlerContext) => Answer;
+export type Handler = ((ctx: HandlerContext) => Answer) & {
+  /**
+   * Route middleware Coder mounts outside its API key middleware (RequireFeatureMW on /workspaceproxies): its
+   * answer comes before authentication and before the body is read.
+   */
+  beforeApiKey?: (state: CoderApiDoubleState) => Answer | undefined;
+};
 
 export const routeNotFound: Answer = { status: 404, body: { message: 'Route not found.' } };
+
+/**
+ * A route only enterprise/coderd/coderd.go mounts on /api/v2. An AGPL build (state.enterprise false; coder/coder
+ * v2.26.1 coderd/coderd.go) has none, so its /api/v2 router answers "Route not found." before any
+ * authentication.
+ */
+function enterpriseRoute(handler: Handler): Handler {
+  return Object.assign((ctx: HandlerContext) => (ctx.state.enterprise ? handler(ctx) : routeNotFound), {
+    beforeApiKey: (state: CoderApiDoubleState) => (state.enterprise ? undefined : routeNotFound),
+  });
+}
 
 export const handlers: Readonly<Record<string, Handler>> = {
   // coder/coder v2.26.1 coderd/deployment.go buildInfoHandler
@@ -39,8 +56,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
   getCurrentUser: ({ user }) => ({ status: 200, body: user }),
 
   // coder/coder v2.26.1 enterprise/coderd/licenses.go postLicense
-  uploadLicense: ({ state, body }) => {
-    if (!state.enterprise) return routeNotFound;
+  uploadLicense: enterpriseRoute(({ state, body }) => {
     const jwt = (body as { license: string }).license;
     const claims = decodeJwtClaims(jwt);
     if (!claims) {
@@ -61,27 +77,26 @@ export const handlers: Readonly<Record<string, Handler>> = {
     state.licenses.push({ jwt, license });
     refreshEntitlements(state);
     return { status: 201, body: license };
-  },
+  }),
 
   // coder/coder v2.26.1 enterprise/coderd/licenses.go licenses: a nil slice when none, so JSON null.
-  listLicenses: ({ state }) => {
-    if (!state.enterprise) return routeNotFound;
+  listLicenses: enterpriseRoute(({ state }) => {
     const licenses = state.licenses.map((stored) => stored.license);
     return { status: 200, body: licenses.length ? licenses : null };
-  },
+  }),
 
-  // coder/coder v2.26.1 enterprise/coderd/licenses.go deleteLicense
-  deleteLicense: ({ state, params }) => {
-    if (!state.enterprise) return routeNotFound;
+  // coder/coder v2.26.1 enterprise/coderd/licenses.go deleteLicense: any int32 parses (0 and negative ones too)
+  // and names no license unless one has that id.
+  deleteLicense: enterpriseRoute(({ state, params }) => {
     const index = state.licenses.findIndex((stored) => stored.license.id === params.id);
     if (index < 0) return { status: 404, body: { message: 'Unknown license ID' } };
     state.licenses.splice(index, 1);
     refreshEntitlements(state);
     return { status: 200 };
-  },
+  }),
 
-  // coder/coder v2.26.1 enterprise/coderd/coderd.go serveEntitlements
-  getEntitlements: ({ state }) => ({ status: 200, body: state.entitlements }),
+  // coder/coder v2.26.1 enterprise/coderd/coderd.go serveEntitlements, mounted without the API key middleware.
+  getEntitlements: enterpriseRoute(({ state }) => ({ status: 200, body: state.entitlements })),
 
   ...aiProviderHandlers,
   ...mcpServerHandlers,

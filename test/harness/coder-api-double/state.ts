@@ -54,7 +54,7 @@ export interface CoderApiDoubleState {
   licenses: StoredLicense[];
   nextLicenseId: number;
   entitlements: Schemas['Entitlements'];
-  /** false makes the licenses API answer 404, as an AGPL build of Coder does. */
+  /** false: an AGPL build of Coder, whose /api/v2 has none of the enterprise routes (licenses, entitlements, provisioner keys, workspace proxies, AI Gateway keys): 404. */
   enterprise: boolean;
   /** AI providers, deleted ones included (served from v2.34). */
   aiProviders: StoredAIProvider[];
@@ -70,6 +70,8 @@ export interface CoderApiDoubleState {
   world: WorkspaceWorld;
   /** Workspace proxies registered through the API, in order of creation. */
   workspaceProxies: StoredWorkspaceProxy[];
+  /** The primary region's display name and icon (site config; coderd/database/queries/siteconfig.sql GetDefaultProxyConfig). */
+  defaultProxy: { display_name: string; icon_url: string };
   /** Provisioner keys with their material, which Coder answers only once (on create). */
   provisionerKeys: StoredProvisionerKey[];
 }
@@ -135,6 +137,7 @@ export function initialState(tokens: readonly string[]): CoderApiDoubleState {
     aiGatewayKeys: [],
     world: emptyWorkspaceWorld(),
     workspaceProxies: [],
+    defaultProxy: { display_name: 'Default', icon_url: '/emojis/1f3e1.png' },
     provisionerKeys: [],
   };
 }

@@ -1,6 +1,6 @@
 // Template sources in the double's one world, as Coder answers them: uploaded files (stored as sent, found
 // again by their content), template versions whose import job moves one step per read of the version,
-// templates made from an imported version, their metadata, their versions and which one is active.
+// templates made from a version of no template yet, their metadata, their versions and which one is active.
 import { createHash, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer, Handler } from './handlers.ts';
@@ -12,6 +12,38 @@ type Schemas = components['schemas'];
 
 const notFound: Answer = { status: 404, body: { message: 'Resource not found or you do not have access to this resource' } };
 const now = () => new Date().toISOString();
+
+/** The template_id Coder answers for a version of no template (coder/coder v2.26.1 coderd/templateversions.go convertTemplateVersion). */
+const noTemplate = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The ids of the examples built into coder/coder v2.26.1 (examples/examples.gen.json), which
+ * postTemplateVersionsByOrganization copies into a file. The double holds none of their archives.
+ */
+const coderExamples = new Set([
+  'aws-devcontainer',
+  'aws-linux',
+  'aws-windows',
+  'azure-linux',
+  'digitalocean-linux',
+  'docker',
+  'docker-devcontainer',
+  'docker-envbuilder',
+  'gcp-devcontainer',
+  'gcp-linux',
+  'gcp-vm-container',
+  'gcp-windows',
+  'kubernetes',
+  'kubernetes-devcontainer',
+  'nomad-docker',
+  'scratch',
+]);
+
+/** Coder's 409 of a name another row holds (coderd/templates.go, coderd/templateversions.go). */
+const nameTaken = (message: string): Answer => ({
+  status: 409,
+  body: { message, validations: [{ field: 'name', detail: 'This value is already in use and should be unique.' }] },
+});
 
 /** The one provisioner daemon the double models: it takes every import at once. */
 const doubleProvisionerId = 'a7d0c9e4-5b1f-4c3a-9e8d-2f6b1a0c4d7e';
@@ -60,22 +92,38 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: file.data, headers: { 'Content-Type': 'application/x-tar' } };
   },
 
-  // coder/coder v2.26.1 coderd/templateversions.go postTemplateVersionsByOrganization
+  // coder/coder v2.26.1 coderd/templateversions.go postTemplateVersionsByOrganization: the template is looked up
+  // by id alone (any organization), then the example or the file; a name the template's versions hold is a 409
+  // (the unique key template_versions_template_id_name_key, coderd/database/dump.sql).
   createTemplateVersion: ({ state, params, body, user }) => {
     const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
     const request = body as Schemas['CreateTemplateVersionRequest'];
-    if (!request.file_id || !state.world.files.has(request.file_id))
-      return { status: 400, body: { message: 'File not found.', validations: [{ field: 'file_id', detail: 'not found' }] } };
-    if (request.template_id && !state.world.templates.some((t) => t.id === request.template_id && t.organization_id === organization.id))
+    if (request.template_id && !state.world.templates.some((t) => t.id === request.template_id))
       return { status: 404, body: { message: 'Template does not exist.' } };
+    if (request.example_id !== undefined) {
+      // coder/coder v2.26.1 examples/examples.go Archive: the error of an id that names no example.
+      if (!coderExamples.has(request.example_id))
+        return {
+          status: 400,
+          body: {
+            message: 'Example not found.',
+            detail: `example with id ${JSON.stringify(request.example_id)} not found: example not found`,
+          },
+        };
+      return { status: 400, body: { message: `The Coder API double holds no archive of Coder's example "${request.example_id}".` } };
+    }
+    if (!state.world.files.has(request.file_id!)) return { status: 404, body: { message: 'File not found.' } };
+    // Coder names an unnamed version at random (namesgenerator.GetRandomName); the double counts.
+    const name = request.name || `v${state.world.templateVersions.length + 1}`;
+    if (request.template_id && state.world.templateVersions.some((v) => v.template_id === request.template_id && v.name === name))
+      return nameTaken(`A template version with name ${JSON.stringify(name)} already exists for this template.`);
     const at = now();
     const version: Schemas['TemplateVersion'] = {
       id: randomUUID(),
-      // Coder answers the nil UUID for a version of no template (coder/coder v2.26.1 coderd/templateversions.go convertTemplateVersion).
-      template_id: request.template_id ?? '00000000-0000-0000-0000-000000000000',
+      template_id: request.template_id ?? noTemplate,
       organization_id: organization.id,
-      name: request.name || `v${state.world.templateVersions.length + 1}`,
+      name,
       message: request.message ?? '',
       created_at: at,
       updated_at: at,
@@ -87,7 +135,7 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
         id: randomUUID(),
         created_at: at,
         status: 'pending',
-        file_id: request.file_id,
+        file_id: request.file_id!,
         tags: { scope: 'organization', owner: '' },
         queue_position: 0,
         queue_size: 0,
@@ -102,16 +150,27 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 201, body: version };
   },
 
-  // coder/coder v2.26.1 coderd/templates.go postTemplateByOrganization
+  // coder/coder v2.26.1 coderd/templates.go postTemplateByOrganization: a name taken in the organization in any
+  // case (coderd/database/queries/templates.sql GetTemplateByOrganizationAndName compares LOWER(name)), then a
+  // version that is missing, archived or already part of a template; the version may be of any organization and
+  // its import in any state.
   createTemplate: ({ state, params, body }) => {
     const organization = organizationOfParam(state.world, String(params.organization));
     if (!organization) return notFound;
     const request = body as Schemas['CreateTemplateRequest'];
-    if (state.world.templates.some((t) => t.organization_id === organization.id && t.name === request.name))
-      return { status: 409, body: { message: `Template with name "${request.name}" already exists.` } };
-    const version = state.world.templateVersions.find((v) => v.id === request.template_version_id);
-    if (!version || version.organization_id !== organization.id) return { status: 404, body: { message: 'Template version not found.' } };
-    if (version.job.status !== 'succeeded') return { status: 400, body: { message: 'Template version has not finished importing.' } };
+    const lower = request.name.toLowerCase();
+    if (state.world.templates.some((t) => t.organization_id === organization.id && t.name.toLowerCase() === lower))
+      return nameTaken(`Template with name ${JSON.stringify(request.name)} already exists.`);
+    const versionId = request.template_version_id;
+    const version = state.world.templateVersions.find((v) => v.id === versionId);
+    const refused = (status: number, message: string, detail: string): Answer => ({
+      status,
+      body: { message, validations: [{ field: 'template_version_id', detail }] },
+    });
+    if (!version) return refused(404, `Template version ${JSON.stringify(versionId)} does not exist.`, 'Template version does not exist');
+    if (version.archived) return refused(400, `Template version ${versionId} is archived.`, 'Template version is archived');
+    if (version.template_id && version.template_id !== noTemplate)
+      return refused(400, `Template version ${versionId} is already part of a template`, 'Template version is already part of a template');
     const at = now();
     const template: Schemas['Template'] = {
       ...newTemplateSettings,
@@ -181,16 +240,25 @@ export const templateHandlers: Readonly<Record<string, Handler>> = {
     return { status: 200, body: versions };
   },
 
-  // coder/coder v2.26.1 coderd/templateversions.go patchActiveTemplateVersion
+  // coder/coder v2.26.1 coderd/templateversions.go patchActiveTemplateVersion: 404 for an unknown version, 400
+  // for one of another template, 403 unless its import succeeded, 400 when it is archived.
   updateActiveTemplateVersion: ({ state, params, body }) => {
     const template = state.world.templates.find((t) => t.id === params.template);
     if (!template) return notFound;
     const id = (body as Schemas['UpdateActiveTemplateVersion']).id;
     const version = state.world.templateVersions.find((v) => v.id === id);
-    if (!version || version.template_id !== template.id)
+    if (!version) return { status: 404, body: { message: 'Template version not found.' } };
+    if (version.template_id !== template.id)
       return { status: 400, body: { message: "The provided template version doesn't belong to the specified template." } };
     if (version.job.status !== 'succeeded')
-      return { status: 400, body: { message: 'The provided template version has not finished importing or failed.' } };
+      return {
+        status: 403,
+        body: {
+          message: 'Only versions that have been built successfully can be promoted.',
+          detail: `Attempted to promote a version with a ${version.job.status} build`,
+        },
+      };
+    if (version.archived) return { status: 400, body: { message: 'The provided template version is archived.' } };
     template.active_version_id = version.id;
     template.updated_at = now();
     return { status: 200, body: { message: 'Updated the active template version!' } };

@@ -1,10 +1,13 @@
 // PATCH /api/v2/templates/{id} in the double, as coder/coder v2.26.1 coderd/templates.go patchTemplateMeta
 // handles it: the body is the template's whole state. Fields codersdk/templates.go UpdateTemplateMeta
 // declares as pointers (display_name, description, icon, deprecation_message, ...) keep their value when
-// omitted; every number and boolean is taken as sent, so an omitted one is 0 or false; an empty name keeps
-// the name. Nothing to change is 304 without a body. Without a license, the scheduling settings other than
-// default_ttl_ms and activity_bump_ms are kept (coderd/schedule/template.go agplTemplateScheduleStore.Set),
-// and a deprecation message can only be cleared (coderd/database/dbauthz/accesscontrol.go).
+// omitted; every number and boolean is taken as sent, so an omitted one is 0 or false; an empty or omitted
+// name keeps the name yet never equals it, so such a request always writes (200). Nothing to change is 304
+// without a body; a name another template of the organization has, in any case, is a 409 (the unique index
+// templates_organization_id_name_idx on lower(name), coderd/database/dump.sql). Without a license, the
+// scheduling settings other than default_ttl_ms and activity_bump_ms are kept (coderd/schedule/template.go
+// agplTemplateScheduleStore.Set), and a deprecation message can only be cleared
+// (coderd/database/dbauthz/accesscontrol.go).
 import type { components } from '../../../generated/coder-api.ts';
 import type { Answer } from './handlers.ts';
 import type { CoderApiDoubleState } from './state.ts';
@@ -53,7 +56,8 @@ export function patchTemplateMeta(
     (template as Record<string, unknown>)[key] ?? (newTemplateSettings as Record<string, unknown>)[key] ?? '';
   // The state the request asks for, compared field by field as Coder does before it writes anything.
   const wanted = {
-    name: request.name || template.name,
+    // Coder compares the name as sent (req.Name == template.Name) and writes the template's own when it is empty.
+    name: request.name ?? '',
     display_name: request.display_name ?? current('display_name'),
     description: request.description ?? current('description'),
     icon: request.icon ?? current('icon'),
@@ -77,7 +81,21 @@ export function patchTemplateMeta(
     'time_til_dormant_ms',
     'time_til_dormant_autodelete_ms',
   ] as const;
-  const { require_active_version, deprecation_message, ...stored } = wanted;
+  const name = wanted.name || template.name;
+  const lower = name.toLowerCase();
+  if (
+    state.world.templates.some(
+      (t) => t.id !== template.id && t.organization_id === template.organization_id && t.name.toLowerCase() === lower,
+    )
+  )
+    return {
+      status: 409,
+      body: {
+        message: `Template with name ${JSON.stringify(wanted.name)} already exists.`,
+        validations: [{ field: 'name', detail: 'This value is already in use and should be unique.' }],
+      },
+    };
+  const { require_active_version, deprecation_message, ...stored } = { ...wanted, name };
   // Without the licensed scheduling feature Coder keeps these whatever was sent.
   if (!entitled(state, 'advanced_template_scheduling')) for (const key of scheduling) Object.assign(stored, { [key]: current(key) });
   Object.assign(template, stored, { updated_at: new Date().toISOString() });

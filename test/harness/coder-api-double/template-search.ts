@@ -23,7 +23,7 @@ interface TemplateFilter {
 const unimplemented = new Set(['has-ai-task', 'author_id', 'author', 'has_external_agent']);
 
 function templateFilter(state: CoderApiDoubleState, q: string): TemplateFilter | Invalid[] {
-  const values = searchTerms(q, (word, add) => add('name', word));
+  const values = searchTerms(q, (word, add) => void add('name', word));
   if ('field' in values) return [values];
   const errors: Invalid[] = [];
   const filter: TemplateFilter = { deprecated: false, deleted: false };

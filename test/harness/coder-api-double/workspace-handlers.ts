@@ -107,6 +107,23 @@ function requestTemplate(
   };
 }
 
+/**
+ * A deprecated template makes no new workspace, licensed or not (coder/coder v2.26.1 coderd/workspaces.go
+ * createWorkspace; coderd/database/dbauthz/accesscontrol.go AGPLTemplateAccessControlStore keeps the message).
+ */
+function deprecationRefusal(template: Schemas['Template']): Answer | undefined {
+  const message = template.deprecation_message ?? '';
+  if (message === '' && template.deprecated !== true) return undefined;
+  return {
+    status: 400,
+    body: {
+      message: `Template ${JSON.stringify(template.name)} has been deprecated, and cannot be used to create a new workspace.`,
+      // codersdk.Response omits an empty detail (json:"detail,omitempty").
+      ...(message ? { detail: message } : {}),
+    },
+  };
+}
+
 const minute = 60_000;
 
 /**
@@ -198,10 +215,11 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
   // coder/coder v2.26.1 coderd/templates.go fetchTemplates (template-search.ts)
   listTemplates: ({ state, params }) => listTemplatesAnswer(state, typeof params.q === 'string' ? params.q : ''),
 
-  // coder/coder v2.26.1 coderd/templates.go templatesByOrganization
+  // coder/coder v2.26.1 coderd/templates.go templatesByOrganization: fetchTemplates with q, the organization
+  // of the path in place of any organization term.
   listOrganizationTemplates: ({ state, params }) => {
     const org = organizationOfParam(state.world, String(params.organization));
-    return org ? listTemplatesAnswer(state, '', org.id) : notFound;
+    return org ? listTemplatesAnswer(state, typeof params.q === 'string' ? params.q : '', org.id) : notFound;
   },
 
   // coder/coder v2.26.1 coderd/templates.go template
@@ -241,6 +259,8 @@ export const workspaceHandlers: Readonly<Record<string, Handler>> = {
     const requested = requestTemplate(state, request);
     if (!('template' in requested)) return requested;
     const { template } = requested;
+    const deprecated = deprecationRefusal(template);
+    if (deprecated) return deprecated;
     const schedule = workspaceSchedule(template, request);
     if ('status' in schedule) return schedule;
     const versionId = request.template_version_id ?? template.active_version_id;

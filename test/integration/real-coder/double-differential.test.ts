@@ -57,8 +57,24 @@ interface Answer {
 
 const random = '5e9b1c2a-7d4e-4f6a-8b3c-9a1d2e3f4b5c';
 
+/** Every setting of the template "diff" as it stands once its display name is Diff: a PATCH of them changes nothing. */
+const templateSettings = {
+  display_name: 'Diff',
+  description: '',
+  icon: '',
+  default_ttl_ms: 0,
+  activity_bump_ms: 0,
+  allow_user_autostart: true,
+  allow_user_autostop: true,
+  allow_user_cancel_workspace_jobs: false,
+  failure_ttl_ms: 0,
+  time_til_dormant_ms: 0,
+  time_til_dormant_autodelete_ms: 0,
+  require_active_version: false,
+};
+
 async function send(side: Side, c: Call): Promise<Answer> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Coder-Bypass-Ratelimit': 'true' };
+  const headers: Record<string, string> = { Accept: 'application/json' };
   const token = c.token === undefined ? side.token : c.token;
   if (token) headers['Coder-Session-Token'] = token;
   let body: string | Uint8Array | undefined;
@@ -87,9 +103,14 @@ async function run(side: Side, step: Step): Promise<Answer> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const answer = await send(side, step.call(side.ctx));
-    if (!step.until || (answer.status < 300 && step.until(answer.body)) || Date.now() > deadline) {
+    if (!step.until || (answer.status < 300 && step.until(answer.body))) {
       if (answer.status < 300) step.remember?.(side.ctx, answer.body);
       return answer;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${side.name}: "${step.name}" did not hold within 60 s; the last answer: ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 2_000)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -151,7 +172,7 @@ function itemsOf(schema: Json | undefined): Json | undefined {
   return s?.items;
 }
 
-function steps(archive: Buffer, heldArchive: Buffer): Step[] {
+function steps(archive: Buffer, heldArchive: Buffer, failingArchive: Buffer): Step[] {
   const org = (c: Record<string, string>) => c.org!;
   return [
     { name: 'build info without a token', call: () => ({ method: 'GET', path: '/api/v2/buildinfo', token: null }) },
@@ -193,6 +214,15 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
       call: () => ({ method: 'GET', path: `/api/v2/organizations/${random}/provisionerkeys` }),
     },
     { name: 'workspace proxies, unlicensed (premium 403)', call: () => ({ method: 'GET', path: '/api/v2/workspaceproxies' }) },
+    {
+      name: 'a workspace proxy, unlicensed, signed out, with a body that is no JSON (the premium 403 comes first)',
+      call: () => ({
+        method: 'POST',
+        path: '/api/v2/workspaceproxies',
+        token: null,
+        raw: { bytes: Buffer.from('{not json'), contentType: 'application/json' },
+      }),
+    },
     { name: 'delete a license by an id that is no integer', call: () => ({ method: 'DELETE', path: '/api/v2/licenses/abc' }) },
     { name: 'a workspace by an id that is no UUID', call: () => ({ method: 'GET', path: '/api/v2/workspaces/not-a-uuid' }) },
     { name: 'the workspaces with a negative limit', call: () => ({ method: 'GET', path: '/api/v2/workspaces?limit=-1' }) },
@@ -246,6 +276,14 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
     { name: 'an unknown template', call: () => ({ method: 'GET', path: `/api/v2/templates/${random}` }) },
     { name: 'the templates', call: () => ({ method: 'GET', path: '/api/v2/templates' }) },
     { name: "the organization's templates", call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/templates` }) },
+    {
+      name: "the organization's templates by a part of the name",
+      call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/templates?q=DIF` }),
+    },
+    {
+      name: "an organization's template search of a key Coder does not know",
+      call: (c) => ({ method: 'GET', path: `/api/v2/organizations/${org(c)}/templates?q=colour:red` }),
+    },
     { name: 'the deprecated templates', call: () => ({ method: 'GET', path: '/api/v2/templates?q=deprecated:true' }) },
     { name: 'a template search of a key Coder does not know', call: () => ({ method: 'GET', path: '/api/v2/templates?q=colour:red' }) },
     {
@@ -257,21 +295,15 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
       call: (c) => ({
         method: 'PATCH',
         path: `/api/v2/templates/${c.t}`,
-        body: {
-          name: 'diff',
-          display_name: 'Diff',
-          description: '',
-          icon: '',
-          default_ttl_ms: 0,
-          activity_bump_ms: 0,
-          allow_user_autostart: true,
-          allow_user_autostop: true,
-          allow_user_cancel_workspace_jobs: false,
-          failure_ttl_ms: 0,
-          time_til_dormant_ms: 0,
-          time_til_dormant_autodelete_ms: 0,
-          require_active_version: false,
-        },
+        body: { name: 'diff', ...templateSettings },
+      }),
+    },
+    {
+      name: 'the same settings without the name (Coder compares the name as sent: 200, the name kept)',
+      call: (c) => ({
+        method: 'PATCH',
+        path: `/api/v2/templates/${c.t}`,
+        body: templateSettings,
       }),
     },
     { name: 'the template versions', call: (c) => ({ method: 'GET', path: `/api/v2/templates/${c.t}/versions` }) },
@@ -296,6 +328,7 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
     },
     { name: 'promote it', call: (c) => ({ method: 'PATCH', path: `/api/v2/templates/${c.t}/versions`, body: { id: c.v2 } }) },
     { name: 'cancel a finished import', call: (c) => ({ method: 'PATCH', path: `/api/v2/templateversions/${c.v2}/cancel` }) },
+    ...templateRefusalSteps(failingArchive),
     ...workspaceSteps(),
     ...heldBuildSteps(heldArchive),
     ...deletedWorkspaceSteps(),
@@ -303,6 +336,84 @@ function steps(archive: Buffer, heldArchive: Buffer): Step[] {
 }
 
 const ended = (b: Json) => ['succeeded', 'failed', 'canceled'].includes(b.job?.status);
+
+/** The import failure of the double's version, for the archive whose import fails on the real server (echoTemplateArchive failPlan). */
+const importFails = (double: CoderApiDouble, id: string) => void double.state.world.importFailures.set(id, 'the import fails');
+
+/**
+ * What Coder refuses of templates and versions of the template "diff", and what it does not check: a
+ * template of a version whose import failed.
+ */
+function templateRefusalSteps(failingArchive: Buffer): Step[] {
+  const orgPath = (c: Record<string, string>) => `/api/v2/organizations/${c.org}`;
+  const version = (c: Record<string, string>, body: Record<string, unknown>) => ({
+    method: 'POST',
+    path: `${orgPath(c)}/templateversions`,
+    body: { storage_method: 'file', file_id: c.file, provisioner: 'echo', ...body },
+  });
+  return [
+    { name: 'a version of a name the template has (409)', call: (c) => version(c, { template_id: c.t, name: 'second' }) },
+    { name: 'a version of an unknown file (404)', call: (c) => version(c, { file_id: random }) },
+    {
+      name: 'a version of an unknown example (400)',
+      call: (c) => ({
+        method: 'POST',
+        path: `${orgPath(c)}/templateversions`,
+        body: { storage_method: 'file', example_id: 'no-such-example', provisioner: 'echo' },
+      }),
+    },
+    { name: 'a version of an unknown template (404)', call: (c) => version(c, { template_id: random }) },
+    {
+      name: 'promote an unknown version (404)',
+      call: (c) => ({ method: 'PATCH', path: `/api/v2/templates/${c.t}/versions`, body: { id: random } }),
+    },
+    {
+      name: 'a template of a name taken in another case (409)',
+      call: (c) => ({ method: 'POST', path: `${orgPath(c)}/templates`, body: { name: 'DIFF', template_version_id: c.v2 } }),
+    },
+    {
+      name: 'a template of an unknown version (404)',
+      call: (c) => ({ method: 'POST', path: `${orgPath(c)}/templates`, body: { name: 'other', template_version_id: random } }),
+    },
+    {
+      name: 'a template of a version already part of a template (400)',
+      call: (c) => ({ method: 'POST', path: `${orgPath(c)}/templates`, body: { name: 'other', template_version_id: c.v2 } }),
+    },
+    {
+      name: 'upload an archive whose import fails',
+      call: () => ({ method: 'POST', path: '/api/v2/files', raw: { bytes: failingArchive, contentType: 'application/x-tar' } }),
+      remember: (c, b) => void (c.failFile = b.hash),
+    },
+    {
+      name: 'a version of the template from it',
+      call: (c) => version(c, { template_id: c.t, file_id: c.failFile }),
+      remember: (c, b) => void (c.vFailing = b.id),
+      doubleKnob: (double, c) => importFails(double, c.vFailing!),
+    },
+    { name: 'its import, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/templateversions/${c.vFailing}` }), until: ended },
+    {
+      name: 'promote the version whose import failed (403)',
+      call: (c) => ({ method: 'PATCH', path: `/api/v2/templates/${c.t}/versions`, body: { id: c.vFailing } }),
+    },
+    {
+      name: 'a version of no template from it',
+      call: (c) => version(c, { file_id: c.failFile }),
+      remember: (c, b) => void (c.vFailed = b.id),
+      doubleKnob: (double, c) => importFails(double, c.vFailed!),
+    },
+    { name: 'its import, until it ends', call: (c) => ({ method: 'GET', path: `/api/v2/templateversions/${c.vFailed}` }), until: ended },
+    {
+      name: 'a template of the version whose import failed (Coder does not check the import)',
+      call: (c) => ({ method: 'POST', path: `${orgPath(c)}/templates`, body: { name: 'failed', template_version_id: c.vFailed } }),
+      remember: (c, b) => void (c.tFailed = b.id),
+    },
+    {
+      name: 'rename it to a name another template has, in another case (409)',
+      call: (c) => ({ method: 'PATCH', path: `/api/v2/templates/${c.tFailed}`, body: { name: 'Diff' } }),
+    },
+    { name: 'delete it', call: (c) => ({ method: 'DELETE', path: `/api/v2/templates/${c.tFailed}` }) },
+  ];
+}
 
 /** A workspace of the template "diff", read every way the operator reads one, listed, stopped. */
 function workspaceSteps(): Step[] {
@@ -575,8 +686,9 @@ describe('the Coder API double against the real Coder server', () => {
     ];
     const archive = await echoTemplateArchive({ logs: ['a line of the build'] });
     const heldArchive = await echoTemplateArchive({ holdStart: true });
+    const failingArchive = await echoTemplateArchive({ failPlan: 'the import fails' });
     const table: string[] = [];
-    for (const step of steps(archive, heldArchive)) {
+    for (const step of steps(archive, heldArchive, failingArchive)) {
       const d = await run(sides[0]!, step);
       step.doubleKnob?.(double, sides[0]!.ctx);
       const c = await run(sides[1]!, step);

@@ -75,7 +75,9 @@ export class CoderTemplateStorage implements Storage, TemplateAccess {
     const organization = await this.call(target, name, () =>
       target.client.request('GET', '/api/v2/organizations/{organization}', { params: { organization: org } }),
     );
-    const versionId = files ? await this.files.publishNew(target, name, organization.id, files) : (spec.versionID as string);
+    const versionId = files
+      ? await this.files.publishNew(target, name, organization.id, files)
+      : await this.importedVersion(target, name, spec.versionID as string);
     const created = await this.call(target, name, () =>
       target.client.request('POST', '/api/v2/organizations/{organization}/templates', {
         params: { organization: organization.id },
@@ -93,6 +95,24 @@ export class CoderTemplateStorage implements Storage, TemplateAccess {
     if (files) object.spec.files = Object.fromEntries(files);
     this.hub.publish('ADDED', object);
     return object;
+  }
+
+  /**
+   * spec.versionID when its import succeeded. Coder makes a template of a version in any state (coder/coder
+   * v2.26.1 coderd/templates.go postTemplateByOrganization), and one whose import is pending or failed could
+   * build no workspace; an unknown id is the caller's mistake, not a missing template.
+   */
+  private async importedVersion(target: CoderTarget, name: string, id: string): Promise<string> {
+    const version = await this.call(target, name, () =>
+      target.client.request('GET', '/api/v2/templateversions/{templateVersion}', { params: { templateVersion: id } }),
+    ).catch((err: unknown) => {
+      throw err instanceof ApiStatusError && err.code === 404 ? badRequest(`spec.versionID "${id}": no template version has this id`) : err;
+    });
+    if (version.job.status !== 'succeeded')
+      throw badRequest(
+        `spec.versionID "${id}": the template version's import is ${version.job.status || 'unknown'}, not succeeded; create the template from an imported version, or from spec.files`,
+      );
+    return id;
   }
 
   /** New spec.files become the active version first; display name, description and icon change after. */
