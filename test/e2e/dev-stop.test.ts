@@ -119,6 +119,8 @@ interface Case {
   args: string[];
   ready: RegExp;
   readyTimeoutMs: number;
+  /** Makes a PostgreSQL directory too (harness:up without --no-postgres). */
+  postgres?: boolean;
   /** Sends the stop signal(s); the npm pid is also the process group id. */
   stop: (run: Run, pid: number, started: number[]) => Promise<void>;
 }
@@ -137,6 +139,11 @@ async function startSignalAndCheck(c: Case): Promise<void> {
       made.some((d) => d.includes('coder-k8s-etcd-')) && made.some((d) => d.includes('coder-k8s-cp-')),
       `made its directories: ${made.join(', ')}`,
     );
+    if (c.postgres)
+      assert.ok(
+        made.some((d) => d.includes('coder-k8s-pg-')),
+        `made its PostgreSQL directory: ${made.join(', ')}`,
+      );
 
     await c.stop(run, pid, started);
     const exit = await Promise.race([
@@ -176,6 +183,7 @@ describe('npm run harness:up and npm run dev stop cleanly', () => {
       ...harnessUp,
       name: 'SIGTERM to npm',
       args: ['--minimal'],
+      postgres: true,
       stop: async (_run, pid) => void process.kill(pid, 'SIGTERM'),
     }));
 

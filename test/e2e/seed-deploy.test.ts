@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
+import { podLogLines } from '../harness/kwok.ts';
 
 describe('deploy guide: install, controller-only mode, verify', () => {
   let cp: ControlPlane;
@@ -42,6 +43,10 @@ describe('deploy guide: install, controller-only mode, verify', () => {
     assert.equal(args, '["--app=controller"]');
     const status = await kubectlOk(admin, ['rollout', 'status', 'deployment/coder-k8s', '-n', 'coder-system', '--timeout=90s']);
     assert.match(status, /successfully rolled out/);
+    // kwok runs no container: it serves the same lines as every container's log. What this shows is that the
+    // guide's command finds the Deployment's one pod and its one container without asking which.
+    const logs = await kubectlOk(admin, ['logs', '-n', 'coder-system', 'deploy/coder-k8s']);
+    assert.equal(logs, podLogLines.map((line) => `${line}\n`).join(''));
   });
 
   it('registers the aggregated API for --app=all', async () => {

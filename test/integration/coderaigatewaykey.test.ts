@@ -10,6 +10,7 @@ import {
   type CoderAIGatewayKeyClient,
   type CoderControlPlaneClient,
 } from '../../generated/clients/index.ts';
+import { apiStatus } from '../harness/api-status.ts';
 import {
   assertNoSecretsShown,
   assertQuiet,
@@ -197,7 +198,11 @@ describe('CoderAIGatewayKey controller', () => {
     );
     await waitCondition('taken', 'Synced', 'False AlreadyExists');
     assert.equal(await condition('taken', 'Ready'), 'False SyncFailed');
-    await assert.rejects(core.readNamespacedSecret({ namespace: ns, name: 'taken-key' }), 'nothing written');
+    await assert.rejects(
+      core.readNamespacedSecret({ namespace: ns, name: 'taken-key' }),
+      (err) => apiStatus(err).code === 404,
+      'nothing written: reading the Secret answers 404',
+    );
 
     env.coder.state.buildInfo.version = 'v2.35.2';
     await waitCondition('standalone', 'Supported', 'False CoderVersionUnsupported', (resyncSeconds + 10) * 1000);
@@ -303,7 +308,11 @@ describe('CoderAIGatewayKey controller', () => {
           /^spec\.destinations\[0\]\.name: the Secret name "later-operator-token" is claimed by CoderControlPlane: /,
         );
         for (const name of ['later-operator-token', 'x-provisioner-key']) {
-          await assert.rejects(core.readNamespacedSecret({ namespace: ns, name }), `no Secret ${name} created`);
+          await assert.rejects(
+            core.readNamespacedSecret({ namespace: ns, name }),
+            (err) => apiStatus(err).code === 404,
+            `no Secret ${name} created: reading it answers 404`,
+          );
         }
         assert.deepEqual(
           env.coder.requests.slice(from).filter((r) => r.method === 'POST' && r.path === keysPath),

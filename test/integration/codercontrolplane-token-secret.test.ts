@@ -1,7 +1,8 @@
 // The operator token Secret against the users who may create or patch Secrets in the control plane's
 // namespace but not control planes: a Secret forged with the control plane's owner reference and the
 // operator's marks never receives the token, and an annotation on the operator's own Secret (a replicator's)
-// stops the token it held and keeps any new one out of it.
+// stops the token it held and keeps any new one out of it. And the deploy guide's two fixes for a Secret it
+// does not own: delete a leftover one, or name another in spec.operatorAccess.generatedTokenSecretName.
 import { CoreV1Api, EventsV1Api, type V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -64,14 +65,14 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
     core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'coder-db-app' }, stringData: { uri: url } } });
   const conditionLine = async (ns: string, type: string) =>
     (await kubectlOk(admin, ['-n', ns, 'get', 'codercontrolplane', 'coder', '-o', seedJsonpath(type)])).trim();
-  const conditionIs = (ns: string, type: string, prefix: string) =>
+  const conditionIs = (ns: string, type: string, prefix: string, timeoutMs = 60_000) =>
     eventually(
       `${type} "${prefix}…" on ${ns}/coder`,
       async () => {
         const line = await conditionLine(ns, type);
         return line.startsWith(prefix) ? line : undefined;
       },
-      { timeoutMs: 60_000 },
+      { timeoutMs },
     );
   const readSecret = (ns: string) => core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token' });
   const tokenOf = (secret: V1Secret) => Buffer.from(secret.data!.token!, 'base64').toString();
@@ -198,6 +199,74 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]
     const second = tokenOf(await readSecret(ns));
     assert.notEqual(second, first);
     assert.deepEqual(await tokenIds(url), [second.split('-')[0]], 'only the new token is live');
+  });
+
+  it('refuses the leftover token Secret of a control plane deleted with --cascade=orphan and created again; makes a new Secret and token once it is deleted', async () => {
+    const ns = 'orphaned-token';
+    await kubectlOk(admin, ['create', 'namespace', ns]);
+    const url = await createCoderDatabase(postgres);
+    await createDatabaseSecret(ns, url);
+    const manifest = JSON.stringify(aControlPlane('coder').inNamespace(ns).withSpec({ database }).manifest());
+    await kubectlOk(admin, ['apply', '-f', '-'], manifest);
+    await eventually('operator access', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
+      timeoutMs: 60_000,
+    });
+    const leftover = await readSecret(ns);
+
+    await kubectlOk(admin, ['-n', ns, 'delete', 'codercontrolplane', 'coder', '--cascade=orphan']);
+    await kubectlOk(admin, ['apply', '-f', '-'], manifest);
+    const owned = await conditionIs(ns, 'OperatorTokenSecretOwned', 'False TokenSecretNotOwned:');
+    assert.match(owned, /Delete it if it is a leftover operator token Secret/);
+    assert.equal((await client.get(ns, 'coder')).status?.operatorAccessReady, false);
+    const orphaned = await readSecret(ns);
+    assert.equal(orphaned.metadata!.ownerReferences, undefined, 'garbage collection took the old owner reference off');
+    assert.equal(tokenOf(orphaned), tokenOf(leftover), 'no token written into the leftover');
+
+    // The seed's first fix. The Secret's delete reconciles the control plane at once: well before the 30 s re-check.
+    await kubectlOk(admin, ['-n', ns, 'delete', 'secret', 'coder-operator-token']);
+    await conditionIs(ns, 'OperatorTokenSecretOwned', 'True TokenSecretOwned:', 20_000);
+    await eventually('operator access again', async () => (await client.get(ns, 'coder')).status?.operatorAccessReady === true, {
+      timeoutMs: 90_000,
+    });
+    const fresh = await readSecret(ns);
+    assert.notEqual(fresh.metadata!.uid, leftover.metadata!.uid);
+    assert.notEqual(tokenOf(fresh), tokenOf(leftover));
+    assert.deepEqual(await tokenIds(url), [tokenOf(fresh).split('-')[0]], 'only the new token is live');
+  });
+
+  it('leaves a token Secret that belongs to something else alone, and uses spec.operatorAccess.generatedTokenSecretName once set', async () => {
+    const ns = 'renamed-token';
+    await kubectlOk(admin, ['create', 'namespace', ns]);
+    const url = await createCoderDatabase(postgres);
+    await createDatabaseSecret(ns, url);
+    const foreign = await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'coder-operator-token' }, stringData: { token: 'someone-elses' } },
+    });
+    await client.create(aControlPlane('coder').inNamespace(ns).withSpec({ database }).manifest());
+    await conditionIs(ns, 'OperatorTokenSecretOwned', 'False TokenSecretNotOwned:');
+
+    // The seed's second fix.
+    const patch = { spec: { operatorAccess: { generatedTokenSecretName: 'coder-operator-token-2' } } };
+    await kubectlOk(admin, ['-n', ns, 'patch', 'codercontrolplane', 'coder', '--type=merge', '-p', JSON.stringify(patch)]);
+    const ready = await eventually(
+      'operator access with the new Secret',
+      async () => {
+        const obj = await client.get(ns, 'coder');
+        return obj.status?.operatorAccessReady ? obj : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    assert.equal(
+      await conditionLine(ns, 'OperatorTokenSecretOwned'),
+      `True TokenSecretOwned: Secret "${ns}/coder-operator-token-2" is controlled by this control plane.`,
+    );
+    assert.deepEqual(ready.status!.operatorTokenSecretRef, { name: 'coder-operator-token-2', key: 'token' });
+    const own = await core.readNamespacedSecret({ namespace: ns, name: 'coder-operator-token-2' });
+    assert.deepEqual(await tokenIds(url), [tokenOf(own).split('-')[0]]);
+    const untouched = await readSecret(ns);
+    assert.equal(untouched.metadata!.resourceVersion, foreign.metadata!.resourceVersion, 'the foreign Secret was not written');
+    assert.equal(tokenOf(untouched), 'someone-elses');
   });
 });
 

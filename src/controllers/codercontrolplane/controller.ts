@@ -2,11 +2,13 @@
 // every control plane that names it (database, license, envFrom, legacy extraEnv) and a ConfigMap to those whose
 // envFrom names it, so a change reconciles them at once instead of by polling; and the index from a namespace
 // to the control planes that want workspace RBAC there, so a namespace that gives or withdraws consent takes
-// effect at once.
-import type { V1Namespace, V1Role, V1RoleBinding } from '@kubernetes/client-node';
+// effect at once; and the index from an operator token Secret's name to its control plane, so a Secret it may
+// not use that goes is replaced at once.
+import type { V1Namespace, V1Role, V1RoleBinding, V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
 import { requestKey } from '../../runtime/controller.ts';
+import { operatorTokenSecretName } from '../../controlplane/endpoints.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { ControllerSetup } from '../shared/deps.ts';
 import { pgConnectionUrlEnv } from './desired/env.ts';
@@ -23,6 +25,17 @@ const controllerName = 'codercontrolplane';
 /** How long a new control plane's first status waits for its Deployment's first ready pod (first-status.ts). */
 const firstStatusHoldMs = 2_000;
 const workspaceNamespaceIndex = 'workspace-namespaces';
+const operatorTokenSecretIndex = 'operator-token-secret';
+
+/** `<namespace>/<name>` of the operator token Secret while operator access is on. */
+function operatorTokenSecretKeys(cp: CoderControlPlane): string[] {
+  return cp.spec?.operatorAccess?.disabled ? [] : [`${cp.metadata.namespace}/${operatorTokenSecretName(cp)}`];
+}
+
+/** A Secret some CoderControlPlane controls: its changes come through owns(), filtered for the operator's own writes. */
+function controlledByControlPlane(secret: V1Secret): boolean {
+  return secret.metadata?.ownerReferences?.some((r) => r.controller && r.kind === coderControlPlaneResource.kind) === true;
+}
 
 /** Every Secret a control plane reads: database, license, envFrom and the legacy extraEnv database URL. */
 export function referencedSecrets(cp: CoderControlPlane): (string | undefined)[] {
@@ -54,6 +67,7 @@ const controlPlaneRefChanged = {
 export const setup: ControllerSetup = (manager, deps) => {
   const controlPlanes = manager.cache<CoderControlPlane>(coderControlPlaneResource);
   controlPlanes.addIndex(workspaceNamespaceIndex, requestedWorkspaceNamespaces);
+  controlPlanes.addIndex(operatorTokenSecretIndex, operatorTokenSecretKeys);
   const ownerDependents = new Map(ownerDependentKinds.map((kind) => [kind, manager.cache<ControlPlaneDependent>(kind)]));
   const ctx: ControlPlaneContext = {
     ...deps,
@@ -91,6 +105,15 @@ export const setup: ControllerSetup = (manager, deps) => {
     .owns(builtinResources.secret, childDrift)
     .watches<V1Role>(builtinResources.role, workspaceRbacOwnerKeys, childDrift)
     .watches<V1RoleBinding>(builtinResources.roleBinding, workspaceRbacOwnerKeys, childDrift)
+    // A token Secret the control plane may not use (TokenSecretNotOwned) that goes or changes is checked again at
+    // once, not only at the next re-check.
+    .watches<V1Secret>(builtinResources.secret, (secret) =>
+      controlledByControlPlane(secret)
+        ? []
+        : controlPlanes
+            .byIndex(operatorTokenSecretIndex, `${secret.metadata?.namespace}/${secret.metadata?.name}`)
+            .map((cp) => requestKey(cp.metadata.namespace, cp.metadata.name!)),
+    )
     .watches<V1Namespace>(builtinResources.namespace, (ns) =>
       controlPlanes
         .byIndex(workspaceNamespaceIndex, ns.metadata?.name ?? '')

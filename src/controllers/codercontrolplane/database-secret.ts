@@ -52,10 +52,12 @@ export function resolveDatabaseSecret(cp: CoderControlPlane, secret: V1Secret | 
     reason,
     message,
   });
-  if (!secret) {
-    return { condition: condition(reasons.SecretNotFound, `Secret "${ref.name}" was not found in namespace "${namespace}".`) };
-  }
   const key = ref.key ?? '';
+  if (!secret) {
+    return {
+      condition: condition(reasons.SecretNotFound, `Secret "${ref.name}" (key "${key}") was not found in namespace "${namespace}".`),
+    };
+  }
   const value = secretValue(secret, key);
   if (value === undefined) {
     return { condition: condition(reasons.KeyNotFound, `Secret "${ref.name}" does not contain key "${key}".`) };

@@ -34,10 +34,14 @@ describe('examples/monitoring', () => {
     const monitor = yaml('examples/monitoring/servicemonitor.yaml');
     const service = yaml('deploy/metrics-service.yaml');
     assert.deepEqual(monitor.spec.namespaceSelector.matchNames, [service.metadata.namespace]);
-    for (const [label, value] of Object.entries(monitor.spec.selector.matchLabels as Record<string, string>))
+    const matchLabels = Object.entries((monitor.spec.selector?.matchLabels ?? {}) as Record<string, string>);
+    assert.ok(matchLabels.length > 0, 'the ServiceMonitor selects by label (an empty selector matches every Service)');
+    for (const [label, value] of matchLabels)
       assert.equal(service.metadata.labels[label], value, `the Service lacks the label ${label}=${value}`);
     const ports = (service.spec.ports as { name: string }[]).map((p) => p.name);
-    for (const endpoint of monitor.spec.endpoints as { port: string; scheme: string }[]) {
+    const endpoints = (monitor.spec.endpoints ?? []) as { port: string; scheme: string }[];
+    assert.ok(endpoints.length > 0, 'the ServiceMonitor names an endpoint to scrape');
+    for (const endpoint of endpoints) {
       assert.ok(ports.includes(endpoint.port), `the Service has no port named ${endpoint.port}`);
       assert.equal(endpoint.scheme, 'https', 'the operator serves metrics over HTTPS');
     }

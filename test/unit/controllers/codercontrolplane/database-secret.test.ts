@@ -43,15 +43,20 @@ describe('resolveDatabaseSecret: the deploy guide table', () => {
       assert.equal(result.condition.status, status);
       assert.equal(result.condition.reason, reason);
       assert.equal(result.condition.type, 'DatabaseSecretResolved');
+      // The deploy guide promises the Secret's name and key in every message.
       assert.match(result.condition.message, /Secret "coder-db-app"/);
+      assert.match(result.condition.message, /key "uri"/);
       for (const leak of [password, host, 'mysql://', 'postgres://coder'])
         assert.ok(!result.condition.message.includes(leak), `message leaks ${leak}`);
       assert.equal(result.url !== undefined, status === 'True');
     });
   }
 
-  it('names the namespace when the Secret is missing and the key otherwise', () => {
-    assert.equal(resolveDatabaseSecret(cp, undefined).condition.message, 'Secret "coder-db-app" was not found in namespace "coder".');
+  it('names the namespace as well when the Secret is missing', () => {
+    assert.equal(
+      resolveDatabaseSecret(cp, undefined).condition.message,
+      'Secret "coder-db-app" (key "uri") was not found in namespace "coder".',
+    );
     assert.equal(resolveDatabaseSecret(cp, secret({})).condition.message, 'Secret "coder-db-app" does not contain key "uri".');
   });
 

@@ -17,6 +17,8 @@ import {
 import { buildRole, buildRoleBinding, buildServiceAccount } from '../../../../src/controllers/coderprovisioner/desired/rbac.ts';
 import { fnv32a } from '../../../../src/runtime/object-names.ts';
 import { SpecError } from '../../../../src/controllers/shared/spec-check.ts';
+import { operatorApiURL, statusURL } from '../../../../src/controlplane/endpoints.ts';
+import { aControlPlane } from '../../../fixtures/codercontrolplane.ts';
 import { aProvisioner } from '../../../fixtures/coderprovisioner.ts';
 
 const inputs = { coderURL: 'http://coder.coder.svc.cluster.local:80', defaultImage: 'ghcr.io/coder/coder:v2.30.0', keyID: 'key-id-1' };
@@ -149,6 +151,15 @@ describe('CoderProvisioner Deployment', () => {
       { name: 'TF_LOG', value: 'info' },
     ]);
     assert.deepEqual(d.spec!.template.metadata!.annotations, { [keyChecksumAnnotation]: fnv32a('key-id-1') });
+  });
+
+  it('connects to the https status.url of a control plane with built-in TLS, not the plain HTTP URL the operator calls', () => {
+    const cp = aControlPlane('coder').inNamespace('coder').withTls('coder-tls').build();
+    assert.equal(statusURL(cp), 'https://coder.coder.svc.cluster.local:443');
+    const d = buildDeployment(aProvisioner('eu').inNamespace('coder').build(), { ...inputs, coderURL: statusURL(cp) });
+    const coderURL = d.spec!.template.spec!.containers[0]!.env!.find((e) => e.name === 'CODER_URL');
+    assert.deepEqual(coderURL, { name: 'CODER_URL', value: 'https://coder.coder.svc.cluster.local:443' });
+    assert.notEqual(coderURL?.value, operatorApiURL(cp));
   });
 
   it('passes replicas, image, resources and the scheduling fields through, and keeps a rollout restart', () => {
