@@ -19,7 +19,7 @@ import { notControlledMessage, OwnedChildren } from '../shared/workload/owned-ch
 import { liveRestartedAt } from '../shared/workload/pod-spec.ts';
 import type { ProvisionerContext } from './context.ts';
 import type { KeySecretState } from './credential-secrets.ts';
-import { buildDeployment } from './desired/deployment.ts';
+import { buildDeployment, podCoderURL } from './desired/deployment.ts';
 import { buildKeySecret } from './desired/key-secret.ts';
 import { defaultImage, keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
 import { buildRole, buildRoleBinding, buildServiceAccount } from './desired/rbac.ts';
@@ -67,7 +67,7 @@ async function applyChildren(ctx: ProvisionerContext, p: CoderProvisioner, cp: C
   const children = new OwnedChildren(ctx.writer, p);
   const liveDeployment = ctx.caches.deployments.get(ns, name);
   const deployment = buildDeployment(p, {
-    coderURL: cp.status!.url!,
+    coderURL: podCoderURL(cp),
     defaultImage: cp.spec?.image || defaultImage,
     keyID,
     restartedAt: liveDeployment && children.controls(liveDeployment) ? liveRestartedAt(liveDeployment) : undefined,

@@ -1,6 +1,7 @@
 // The desired provisioner Deployment: `coder provisioner start` connecting to the control plane's
 // status.url (the deploy guide's promise: provisioner pods connect to status.url), authenticated by the key Secret.
 import type { V1Container, V1Deployment, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
+import type { CoderControlPlane } from '../../../../generated/types/codercontrolplane.ts';
 import type { CoderProvisioner } from '../../../../generated/types/coderprovisioner.ts';
 import { fnv32a } from '../../../runtime/object-names.ts';
 import { deploymentEnvelope } from '../../shared/workload/envelope.ts';
@@ -14,8 +15,16 @@ const defaultGracePeriodSeconds = 600;
 export const keyChecksumAnnotation = 'checksum/provisioner-key';
 const operatorEnv = ['CODER_URL', 'CODER_PROVISIONER_DAEMON_KEY'];
 
+/**
+ * Where the provisioner pods connect: the control plane's status.url (https on 443 with built-in TLS), not the plain
+ * HTTP Service URL of the operator's own calls, which carry the operator token and skip TLS inside the cluster.
+ */
+export function podCoderURL(cp: CoderControlPlane): string {
+  return cp.status!.url!;
+}
+
 export interface DeploymentInputs {
-  /** The control plane's status.url. */
+  /** podCoderURL of the control plane. */
   coderURL: string;
   /** The image when spec.image is unset: the control plane's spec.image or the default. */
   defaultImage: string;

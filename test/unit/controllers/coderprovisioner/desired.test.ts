@@ -1,7 +1,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildDeployment, keyChecksumAnnotation } from '../../../../src/controllers/coderprovisioner/desired/deployment.ts';
+import { buildDeployment, keyChecksumAnnotation, podCoderURL } from '../../../../src/controllers/coderprovisioner/desired/deployment.ts';
 import { secretsReferencedBy } from '../../../../src/controllers/shared/workload/pod-spec.ts';
 import { buildKeySecret } from '../../../../src/controllers/coderprovisioner/desired/key-secret.ts';
 import {
@@ -155,8 +155,9 @@ describe('CoderProvisioner Deployment', () => {
 
   it('connects to the https status.url of a control plane with built-in TLS, not the plain HTTP URL the operator calls', () => {
     const cp = aControlPlane('coder').inNamespace('coder').withTls('coder-tls').build();
-    assert.equal(statusURL(cp), 'https://coder.coder.svc.cluster.local:443');
-    const d = buildDeployment(aProvisioner('eu').inNamespace('coder').build(), { ...inputs, coderURL: statusURL(cp) });
+    cp.status = { url: statusURL(cp) };
+    assert.equal(cp.status.url, 'https://coder.coder.svc.cluster.local:443');
+    const d = buildDeployment(aProvisioner('eu').inNamespace('coder').build(), { ...inputs, coderURL: podCoderURL(cp) });
     const coderURL = d.spec!.template.spec!.containers[0]!.env!.find((e) => e.name === 'CODER_URL');
     assert.deepEqual(coderURL, { name: 'CODER_URL', value: 'https://coder.coder.svc.cluster.local:443' });
     assert.notEqual(coderURL?.value, operatorApiURL(cp));
