@@ -272,15 +272,19 @@ describe('CoderTemplateTest controller', () => {
     });
 
     it('refuses a cross-origin redirect of the build-log websocket: BuildFailed says so, the other origin got nothing', async () => {
-      template('logsredirect', {
-        startReads: 4,
+      // The build runs until the redirect is in place: only then may it fail and its logs be read.
+      const script: BuildScript = {
+        startReads: 1,
+        startHeld: true,
         startFails: { errorCode: 'APPLY_FAILED', logLines: ['secret-free line'] },
         agents: [],
         deleteReads: 1,
-      });
+      };
+      template('logsredirect', script);
       await create('logsredirect');
       const running = await eventually('the start build id', async () => (await get('logsredirect')).status?.startBuildID);
       coder.redirect(`/api/v2/workspacebuilds/${running}/logs`, { to: `${elsewhere.url}/api/v2/workspacebuilds/${running}/logs` });
+      script.startHeld = false;
       const failed = await untilPhase('logsredirect', 'Failed');
       assert.equal(failed.status?.reason, 'BuildFailed');
       assert.match(failed.status?.message ?? '', new RegExp(crossOriginRedirectMessage));
