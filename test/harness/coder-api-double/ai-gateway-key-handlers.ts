@@ -5,7 +5,7 @@
 // unlicensed v2.36.0 server answers.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { coderHasFeature } from '../../../src/controllers/shared/coder-object/coder-releases.ts';
-import { routeNotFound, type Answer, type Handler, type HandlerContext } from './handlers.ts';
+import { gatedBeforeApiKey, routeNotFound, type Answer, type Handler } from './handlers.ts';
 import { requireFeature } from './premium-feature.ts';
 import type { CoderApiDoubleState } from './state.ts';
 
@@ -13,8 +13,7 @@ import type { CoderApiDoubleState } from './state.ts';
 const unserved = (state: CoderApiDoubleState) =>
   !state.enterprise || coderHasFeature(state.buildInfo.version, 'aiGatewayKeys') === false ? routeNotFound : undefined;
 
-const gated = (handler: Handler): Handler =>
-  Object.assign((ctx: HandlerContext) => unserved(ctx.state) ?? requireFeature('aibridge', handler)(ctx), { beforeApiKey: unserved });
+const gated = (handler: Handler): Handler => gatedBeforeApiKey(unserved, requireFeature('aibridge', handler));
 
 // coder/coder v2.36.0 coderd/database/migrations/000514_ai_gateway_keys.up.sql ai_gateway_keys_name_check
 const nameRegex = /^[a-z0-9]+(-[a-z0-9]+)*$/;

@@ -43,9 +43,12 @@ export const routeNotFound: Answer = { status: 404, body: { message: 'Route not 
  * authentication.
  */
 function enterpriseRoute(handler: Handler): Handler {
-  return Object.assign((ctx: HandlerContext) => (ctx.state.enterprise ? handler(ctx) : routeNotFound), {
-    beforeApiKey: (state: CoderApiDoubleState) => (state.enterprise ? undefined : routeNotFound),
-  });
+  return gatedBeforeApiKey((state) => (state.enterprise ? undefined : routeNotFound), handler);
+}
+
+/** `handler` behind route middleware that answers before the API key: `gate`'s answer, when it has one, wins. */
+export function gatedBeforeApiKey(gate: (state: CoderApiDoubleState) => Answer | undefined, handler: Handler): Handler {
+  return Object.assign((ctx: HandlerContext) => gate(ctx.state) ?? handler(ctx), { beforeApiKey: gate });
 }
 
 export const handlers: Readonly<Record<string, Handler>> = {

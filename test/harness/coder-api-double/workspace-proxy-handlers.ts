@@ -15,7 +15,7 @@
 //   failed." for an empty one) and then writes name, display name and icon as sent.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/coder-api.ts';
-import { routeNotFound, type Answer, type Handler } from './handlers.ts';
+import { gatedBeforeApiKey, routeNotFound, type Answer, type Handler } from './handlers.ts';
 import { premiumRefusal } from './premium-feature.ts';
 import type { CoderApiDoubleState, StoredWorkspaceProxy } from './state.ts';
 
@@ -196,5 +196,5 @@ const refusedBeforeApiKey = (state: CoderApiDoubleState): Answer | undefined => 
 };
 
 export const workspaceProxyHandlers: Readonly<Record<string, Handler>> = Object.fromEntries(
-  Object.entries(handlers).map(([operation, handler]) => [operation, Object.assign(handler, { beforeApiKey: refusedBeforeApiKey })]),
+  Object.entries(handlers).map(([operation, handler]) => [operation, gatedBeforeApiKey(refusedBeforeApiKey, handler)]),
 );
