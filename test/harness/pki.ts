@@ -17,7 +17,7 @@ async function openssl(dir: string, args: string[]): Promise<void> {
 
 const keyArgs = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
-async function createCA(dir: string, name: string): Promise<void> {
+export async function createCA(dir: string, name: string): Promise<void> {
   await openssl(dir, [
     'req',
     '-x509',
@@ -33,7 +33,8 @@ async function createCA(dir: string, name: string): Promise<void> {
   ]);
 }
 
-async function createLeaf(dir: string, name: string, ca: string, subject: string, extensions: string): Promise<void> {
+/** A certificate for `subject` (openssl -subj syntax) signed by the CA `ca`, as `<name>.crt` and `<name>.key` in `dir`. */
+export async function createLeaf(dir: string, name: string, ca: string, subject: string, extensions: string): Promise<void> {
   await openssl(dir, ['req', ...keyArgs, '-subj', subject, '-keyout', `${name}.key`, '-out', `${name}.csr`]);
   await writeFile(join(dir, `${name}.ext`), extensions);
   await openssl(dir, [

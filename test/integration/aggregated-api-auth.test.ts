@@ -6,11 +6,13 @@
 // without a restart, with kube-apiserver's aggregator still reaching the server afterwards; TLS 1.2 at
 // least.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { seedRunningWorkspaces } from '../harness/coder-api-double/workspace-world.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { startControlPlane, type ControlPlane } from '../harness/control-plane.ts';
@@ -137,6 +139,22 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     );
   });
 
+  it('adds system:authenticated as kube-apiserver does: not to system:anonymous, nor to a user in system:unauthenticated', async () => {
+    const since = new Date();
+    // kube-apiserver forwards an anonymous request it allowed as this user and group.
+    await asProxy({ 'X-Remote-User': 'system:anonymous', 'X-Remote-Group': 'system:unauthenticated' });
+    await asProxy({ 'X-Remote-User': 'unauthenticated-guest', 'X-Remote-Group': 'system:unauthenticated' });
+    await asProxy({ 'X-Remote-User': 'authenticated-guest', 'X-Remote-Group': 'guests' });
+    const reviews = await eventually('the three reviews', async () => {
+      const r = await reviewsSince(since);
+      return r.some((x) => x.user === 'authenticated-guest') && r.some((x) => x.user === 'system:anonymous') ? r : undefined;
+    });
+    const groupsOf = (user: string) => reviews.filter((r) => r.user === user).map((r) => r.groups);
+    assert.deepEqual(groupsOf('system:anonymous'), [['system:unauthenticated']]);
+    assert.deepEqual(groupsOf('unauthenticated-guest'), [['system:unauthenticated']]);
+    assert.deepEqual(groupsOf('authenticated-guest'), [['guests', 'system:authenticated']]);
+  });
+
   it('refuses X-Remote-* headers from a rogue CA, a wrong CN, or no certificate, before any Coder call', async () => {
     const masters = { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' };
     const coderCalls = coder.requests.length;
@@ -172,6 +190,39 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     });
     assert.equal(forged.status, 403);
     assert.match(message(forged), /^User "carol" cannot list resource "coderworkspaces" in API group "aggregation\.coder\.com"/);
+  });
+
+  it('names the user of a client certificate as Go does: the last CN, every O, values unescaped, a multi-valued RDN read', async () => {
+    const lastCn = await clientCertWithSubject('/CN=mallory/CN=alice');
+    assert.equal((await directRequest(port, listPath, { cert: lastCn })).status, 200, 'alice, the last CN');
+    const multiValued = await clientCertWithSubject('/O=readers-b+CN=zed');
+    assert.equal((await directRequest(port, listPath, { cert: multiValued })).status, 200, 'zed in readers-b');
+    const comma = await directRequest(port, listPath, { cert: await clientCertWithSubject('/O=others/CN=bob, admin') });
+    assert.equal(comma.status, 403);
+    assert.match(message(comma), /^User "bob, admin" cannot list resource "coderworkspaces"/);
+  });
+
+  it('refuses Impersonate-* headers on a direct request with 403, and serves impersonation done by kube-apiserver', async () => {
+    const [dave, adminCert] = [await cp.pki.clientCert('dave', ['readers-b']), await cp.pki.clientCert('admin', ['system:masters'])];
+    const coderCalls = coder.requests.length;
+    const asks: [ClientCert, Record<string, string>][] = [
+      [dave, { 'Impersonate-User': 'erin' }],
+      [dave, { 'Impersonate-User': 'dave', 'Impersonate-Group': 'system:masters' }],
+      [dave, { 'Impersonate-Uid': '1234' }],
+      [dave, { 'Impersonate-Extra-Scopes': 'admin' }],
+      [adminCert, { 'Impersonate-User': 'erin' }],
+    ];
+    for (const [cert, headers] of asks) {
+      const answer = await directRequest(port, listPath, { cert, headers });
+      assert.deepEqual([answer.status, JSON.parse(answer.body).reason], [403, 'Forbidden'], JSON.stringify(headers));
+      assert.match(message(answer), /^impersonation \(Impersonate-\S+\) is not served .*; send the request through kube-apiserver/);
+    }
+    assert.equal((await directRequest(port, listPath, { headers: { 'Impersonate-User': 'alice' } })).status, 401, 'authentication first');
+    assert.equal(coder.requests.length, coderCalls, 'no Coder call');
+    // kube-apiserver authorizes the impersonation and forwards the request as alice, without Impersonate-* headers.
+    const asAlice = await kubectl(admin, ['get', 'coderworkspaces', '-n', served, '--as', 'alice', '-o', 'name']);
+    assert.equal(asAlice.code, 0, asAlice.stderr);
+    assert.match(asAlice.stdout, /coderworkspace\.aggregation\.coder\.com\/acme\.alice\.dev/);
   });
 
   it('asks one SubjectAccessReview per user and request, cached allowed or denied; system:masters needs none', async () => {
@@ -454,6 +505,30 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.equal((await viaKube(`${listPath}?watch=true&timeoutSeconds=1`)).status, 403, 'the whole collection is not hers');
   });
 
+  it('takes a name from a field selector as kube-apiserver does (untrimmed, sorted, none when an option fails to decode), answering as it does', async () => {
+    const olivia = await cp.pki.clientCert('olivia', []);
+    const kubePort = Number(new URL(cp.server).port);
+    const watch = `${listPath}?watch=true&timeoutSeconds=1`;
+    const dev = 'fieldSelector=metadata.name%3Dacme.alice.dev';
+    const rows: [query: string, status: number][] = [
+      [dev, 200],
+      ['fieldSelector=metadata.name%3D%20acme.alice.dev', 403],
+      ['fieldSelector=metadata.name%3Dacme.alice.other,metadata.name%3D%3Dacme.alice.dev', 200],
+      [`limit=abc&${dev}`, 403],
+      [`labelSelector=!!tier&${dev}`, 403],
+    ];
+    for (const [query, status] of rows) {
+      const [direct, viaKube] = await Promise.all([
+        directRequest(port, `${watch}&${query}`, { cert: olivia }),
+        directRequest(kubePort, `${watch}&${query}`, { cert: olivia }),
+      ]);
+      assert.deepEqual([query, direct.status, viaKube.status], [query, status, status]);
+    }
+    const adminCert = await cp.pki.clientCert('admin', ['system:masters']);
+    const undecodable = await directRequest(port, `${listPath}?limit=abc`, { cert: adminCert });
+    assert.deepEqual([undecodable.status, message(undecodable)], [400, 'strconv.ParseInt: parsing "abc": invalid syntax']);
+  });
+
   it('creates through apply only with create on the name, and never through an update (PUT of a missing object is a 404)', async () => {
     const writes = () => coder.requests.filter((r) => r.method !== 'GET').length;
     const [uma, cora] = [await cp.userKubeconfig('uma'), await cp.userKubeconfig('cora')];
@@ -550,6 +625,21 @@ describe('aggregated API authentication, authorization and trust', { timeout: 30
     assert.ok(reviews <= 10, `${reviews} TokenReviews for 50 unknown tokens`);
   });
 });
+
+const run = promisify(execFile);
+let subjects = 0;
+
+/** A client certificate of the cluster CA with exactly `subject` (openssl's syntax: `+` joins one multi-valued RDN). */
+async function clientCertWithSubject(subject: string): Promise<ClientCert> {
+  const { dir } = cp.pki;
+  const name = `subject-${subjects++}`;
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  await run('openssl', ['req', ...ec, '-subj', subject, '-keyout', `${name}.key`, '-out', `${name}.csr`], { cwd: dir });
+  await writeFile(join(dir, `${name}.ext`), 'extendedKeyUsage=clientAuth\n');
+  const sign = ['-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`];
+  await run('openssl', ['x509', '-req', '-in', `${name}.csr`, ...sign, '-out', `${name}.crt`], { cwd: dir });
+  return { certFile: join(dir, `${name}.crt`), keyFile: join(dir, `${name}.key`) };
+}
 
 interface LogLine {
   level: string;

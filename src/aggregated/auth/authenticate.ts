@@ -2,7 +2,7 @@
 // address) wins; else a client certificate from the front proxy, whose X-Remote-* headers name the user;
 // else a client certificate of the cluster's client CA (CN = user, O = groups). A certificate counts only
 // when it and its CA may be used for client authentication. Anything else is anonymous, which only the
-// health paths accept.
+// health paths accept. Every user found but system:anonymous is in system:authenticated.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -37,11 +37,31 @@ function issuedBy(cert: X509Certificate, cas: X509Certificate[], now: Date): boo
   return valid && allowsClientAuth(cert) && cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey) && allowsClientAuth(ca));
 }
 
-function subjectField(cert: X509Certificate, field: 'CN' | 'O'): string[] {
-  return cert.subject
-    .split('\n')
-    .filter((line) => line.startsWith(`${field}=`))
-    .map((line) => line.slice(field.length + 1));
+/**
+ * The subject's common name and organizations as Go's pkix.Name.FillFromRDNSequence reads them, which
+ * kube-apiserver's x509.CommonNameUserConversion takes as user and groups: every attribute of every RDN in
+ * order (a multi-valued `CN=alice+O=system:masters` too), the last CN winning, values unescaped.
+ * `cert.subject` is OpenSSL's escaped text (`bob\, admin`), so the parsed legacy object is read instead.
+ */
+function subjectNames(cert: X509Certificate): { commonName: string; organizations: string[] } {
+  const subject = (cert.toLegacyObject().subject ?? {}) as unknown as Record<string, string | string[] | undefined>;
+  const values = (key: string) => [subject[key] ?? []].flat();
+  return { commonName: values('CN').at(-1) ?? '', organizations: values('O') };
+}
+
+const allAuthenticated = 'system:authenticated';
+const allUnauthenticated = 'system:unauthenticated';
+const anonymousUser = 'system:anonymous';
+
+/**
+ * kube-apiserver's AuthenticatedGroupAdder, around every authenticator of a delegated server
+ * (k8s.io/apiserver pkg/authentication/group/authenticated_group_adder.go, authenticatorfactory/delegating.go):
+ * system:authenticated is added, except for system:anonymous and for a user already in it or in
+ * system:unauthenticated (the front proxy forwards kube-apiserver's anonymous requests as such).
+ */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.username === anonymousUser || user.groups.some((g) => g === allAuthenticated || g === allUnauthenticated)) return user;
+  return { ...user, groups: [...user.groups, allAuthenticated] };
 }
 
 /** Every value of each header, one per line as sent: `req.headers` would join repeated lines with ", ". */
@@ -71,6 +91,11 @@ export class Authenticator {
 
   /** The user, or undefined for an anonymous or unverifiable request; a 429 when its source sent too many unknown tokens. */
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const user = await this.identify(req);
+    return user && withAuthenticatedGroup(user);
+  }
+
+  private async identify(req: IncomingMessage): Promise<UserInfo | undefined> {
     const authorization = req.headers.authorization;
     if (authorization) {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
@@ -83,8 +108,8 @@ export class Authenticator {
     const cert = new X509Certificate(raw);
     const now = new Date();
     if (issuedBy(cert, trust.requestHeaderCAs, now)) {
-      const cn = subjectField(cert, 'CN')[0] ?? '';
-      if (trust.allowedNames.length > 0 && !trust.allowedNames.includes(cn)) return undefined;
+      const { commonName } = subjectNames(cert);
+      if (trust.allowedNames.length > 0 && !trust.allowedNames.includes(commonName)) return undefined;
       const username = headerValues(req, trust.usernameHeaders)[0];
       if (!username) return undefined;
       const groups = headerValues(req, trust.groupHeaders);
@@ -96,12 +121,12 @@ export class Authenticator {
         const key = unescapeExtraKey(name.slice(prefix.length));
         (extra[key] ??= []).push(...values);
       }
-      return { username, groups: [...new Set([...groups, 'system:authenticated'])], extra };
+      return { username, groups, extra };
     }
     if (issuedBy(cert, trust.clientCAs, now)) {
-      const username = subjectField(cert, 'CN')[0];
-      if (!username) return undefined;
-      return { username, groups: [...subjectField(cert, 'O'), 'system:authenticated'], extra: {} };
+      const { commonName, organizations } = subjectNames(cert);
+      if (!commonName) return undefined;
+      return { username: commonName, groups: organizations, extra: {} };
     }
     return undefined;
   }

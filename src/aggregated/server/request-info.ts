@@ -3,8 +3,8 @@
 // so that a Role allows and denies here exactly what it would on a built-in resource: an item GET is a
 // `get` whatever its query says, a collection GET is `watch` unless `watch` is absent, "0" or "false",
 // a collection list or watch whose field selector requires one `metadata.name` is authorized for that
-// name, and `/watch/` before the path is the per-object watch.
-import { exactName } from './selectors.ts';
+// name (unless an option of the query fails to decode), and `/watch/` before the path is the per-object watch.
+import { exactName, listOptionsError } from './selectors.ts';
 import { badRequest, group, version } from '../status.ts';
 
 export type Route =
@@ -80,7 +80,9 @@ export function route(method: string, path: string, query: URLSearchParams): Rou
   let [name, subresource] = rest;
   if (name === undefined && verb === 'get') {
     verb = isWatch(query) ? 'watch' : 'list';
-    name = pathSegmentName(exactName(query.get('fieldSelector')));
+    // requestinfo.go decodes the whole query as ListOptions first: when any option fails (limit=abc, a label
+    // selector Go cannot parse), it keeps no name and the whole collection is authorized.
+    if (!listOptionsError(query)) name = pathSegmentName(exactName(query.get('fieldSelector')));
   }
   if (name === undefined && verb === 'delete') verb = 'deletecollection';
   return {

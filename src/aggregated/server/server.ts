@@ -1,6 +1,6 @@
 // The aggregated API server: HTTPS (requesting, not requiring, client certificates), and the request path as
-// kube-apiserver's handler chain: the health paths, then the filters (authentication, request info,
-// authorization, in-flight limits), then discovery, OpenAPI, or the handler of a resource verb.
+// kube-apiserver's handler chain: the health paths, then the filters (authentication, impersonation refused,
+// request info, authorization, in-flight limits), then discovery, OpenAPI, or the handler of a resource verb.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ import type { Storage } from '../storage/storage.ts';
 import { serveDiscovery } from './discovery.ts';
 import { authenticatedUser } from './filters/authentication.ts';
 import { AuthorizationFilter } from './filters/authorization.ts';
+import { refuseImpersonation } from './filters/impersonation.ts';
 import { FollowSlots } from './filters/log-follow-limit.ts';
 import { MaxInFlight, type InFlightLimits } from './filters/max-in-flight.ts';
 import { serveResource } from './handlers/resource.ts';
@@ -99,6 +100,7 @@ export class AggregatedServer {
         return;
       }
       user = await authenticatedUser(this.deps.authenticator, req);
+      refuseImpersonation(req);
       const target = requestTarget(req.url);
       path = target.path;
       await this.dispatch(req, res, user, path, target.query);

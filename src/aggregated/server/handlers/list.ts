@@ -1,9 +1,9 @@
 // list: the objects of one namespace, or of every namespace served, picked by label and field selectors.
 import type { AggregatedObject } from '../../../../generated/aggregated/types.ts';
-import { groupVersion } from '../../status.ts';
+import { badRequest, groupVersion } from '../../status.ts';
 import { partialMetadata, type Rendering } from '../negotiation.ts';
 import { sendJson } from '../response.ts';
-import { fieldSelector, labelSelector, type Selector } from '../selectors.ts';
+import { fieldSelector, labelSelector, listOptionsError, type Selector } from '../selectors.ts';
 import { table } from '../table.ts';
 import type { ResourceRequest } from './resource-request.ts';
 
@@ -14,8 +14,10 @@ export async function serveList(request: ResourceRequest, rendering: Rendering):
   sendList(request, await listSelected(request), rendering);
 }
 
-/** What the query's labelSelector and fieldSelector pick. */
+/** What the query's labelSelector and fieldSelector pick; 400 when its list options do not decode, as kube-apiserver's list handler. */
 export function selectorOf(q: URLSearchParams): Selector {
+  const undecodable = listOptionsError(q);
+  if (undecodable) throw badRequest(undecodable);
   const labels = labelSelector(q.get('labelSelector'));
   const fields = fieldSelector(q.get('fieldSelector'));
   return (o) => labels(o) && fields(o);

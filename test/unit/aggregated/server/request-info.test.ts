@@ -59,6 +59,25 @@ describe('paths and verbs and names', () => {
     assert.deepEqual(verbOf('GET', '/coderworkspaces/x'), ['unknown'], 'an item has a namespace');
   });
 
+  it('takes the name from a field selector only as kube-apiserver does: untrimmed, sorted, and only when every list option decodes', () => {
+    const listOf = (query: string) => {
+      const r = route('GET', `${base}/namespaces/ns/coderworkspaces`, q(query));
+      return r.type === 'resource' ? [r.verb, r.name ?? ''] : [r.type];
+    };
+    const name = 'fieldSelector=metadata.name%3Dacme.a.dev';
+    assert.deepEqual(listOf('fieldSelector=metadata.name%3D%20acme.a.dev'), ['list', ' acme.a.dev'], 'the space is part of the name');
+    assert.deepEqual(listOf('fieldSelector=metadata.name%20%3Dacme.a.dev'), ['list', ''], 'the field is "metadata.name "');
+    assert.deepEqual(
+      listOf('fieldSelector=metadata.name%3Dacme.a.other,metadata.name%3D%3Dacme.a.dev'),
+      ['list', 'acme.a.dev'],
+      'sorted first',
+    );
+    assert.deepEqual(listOf(`limit=abc&${name}`), ['list', ''], 'limit does not decode');
+    assert.deepEqual(listOf(`watch=1&timeoutSeconds=soon&${name}`), ['watch', '']);
+    assert.deepEqual(listOf(`labelSelector=tier%3Dgold%20silver&${name}`), ['list', ''], 'a label selector Go cannot parse');
+    assert.deepEqual(listOf(`limit=500&labelSelector=tier%20in%20(gold)&${name}`), ['list', 'acme.a.dev']);
+  });
+
   it('serves health anonymously only on the exact paths, compared as sent', () => {
     for (const p of ['/healthz', '/livez', '/readyz', '/readyz?verbose']) assert.equal(isHealthPath(p), true, p);
     for (const p of ['/healthz/ping', '/readyzX', '/version', '/', '/healthz/../apis', '/%68ealthz', '/healthz/'])
