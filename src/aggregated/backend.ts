@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import type { Cache } from '../runtime/cache.ts';
 import { CoderClient } from '../coder/client.ts';
+import { InvalidCoderTokenError } from '../coder/errors.ts';
 import { mayServeNamespace, servingControlPlane } from '../controlplane/serving-control-plane.ts';
 import { resolveControlPlane, type ControlPlaneCaches } from '../controlplane/access.ts';
 import type { CoderClientFor } from '../controlplane/coder-client.ts';
@@ -103,8 +104,14 @@ export function staticBackend(options: StaticBackendOptions): CoderBackend {
       `coder client provider is partially configured: ${url ? 'missing --coder-session-token' : 'missing --coder-url'}; configure both`,
     );
   if (!namespace) throw new Error('coder client provider namespace is not configured: configure --coder-namespace');
-  const clientFor = (t: string) =>
-    new CoderClient({ baseURL: url, token: t, timeoutMs, logger: logger.child({ coderNamespace: namespace }) });
+  const clientFor = (t: string) => {
+    try {
+      return new CoderClient({ baseURL: url, token: t, timeoutMs, logger: logger.child({ coderNamespace: namespace }) });
+    } catch (err) {
+      if (!(err instanceof InvalidCoderTokenError)) throw err;
+      throw new Error(`${tokenFile ? `--coder-session-token-file: ${tokenFile}` : '--coder-session-token'}: ${err.message}`);
+    }
+  };
   let current = { token, client: clientFor(token), readAt: Date.now() };
   // A rotated Secret reaches a mounted file within a minute or so; a failed re-read keeps the last token.
   const client = () => {

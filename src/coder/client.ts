@@ -12,6 +12,7 @@ import {
   CoderResponseTooLargeError,
   CoderTimeoutError,
   CrossOriginRedirectError,
+  InvalidCoderTokenError,
   TooManyRedirectsError,
   crossOriginRedirectMessage,
 } from './errors.ts';
@@ -54,6 +55,9 @@ export interface CallOptions {
 
 const silentLogger: CoderClientLogger = { warn() {} };
 
+/** Visible ASCII: every Coder session token is made of it (an API key is `<id>-<secret>` of letters and digits). */
+const sessionTokenText = /^[\x21-\x7e]+$/;
+
 const signalOnly = (options: CallOptions) => (options.signal ? { signal: options.signal } : {});
 
 export class CoderClient {
@@ -69,6 +73,9 @@ export class CoderClient {
   constructor(options: CoderClientOptions) {
     this.base = parseBaseURL(options.baseURL);
     if (options.token === '') throw new Error('the Coder session token is empty');
+    // fetch refuses a header value with a line break, CR or NUL and quotes the whole value in its error, which
+    // would reach conditions and logs: refuse anything no token holds before a request is made.
+    if (!sessionTokenText.test(options.token)) throw new InvalidCoderTokenError();
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.policy = {

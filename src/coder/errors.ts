@@ -99,12 +99,37 @@ export class CoderNetworkError extends Error {
   }
 }
 
+/** fetch's own messages that are fixed text; any other may quote the request. */
+const fixedFetchMessages = new Set(['fetch failed', 'terminated']);
+
+/** Said of a failure without a socket error code, in place of a message that may quote the request. */
+const noSocketErrorReason =
+  "the request failed without a socket error code (fetch's message is not shown: it may quote a request header, such as the session token)";
+
 function networkReason(cause: unknown): string {
   // fetch wraps the socket error: TypeError('fetch failed') with cause {code: 'ECONNREFUSED', ...}.
-  const inner = (cause as { cause?: { code?: string; message?: string } } | undefined)?.cause;
-  if (inner?.code) return inner.code;
-  if (inner?.message) return inner.message;
-  return cause instanceof Error ? cause.message : String(cause);
+  const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (typeof inner?.code === 'string' && inner.code) return inner.code;
+  // Without one, the message is fetch's, or an inner error's, and may quote what fetch refused to send:
+  // undici's `Headers.append: "<value>" is an invalid header value.` holds a whole header value.
+  if (inner === undefined && cause instanceof Error && fixedFetchMessages.has(cause.message)) return cause.message;
+  return noSocketErrorReason;
+}
+
+/**
+ * The session token has a character outside visible ASCII, which no Coder session token has: the client
+ * refuses it before any request, as fetch would refuse the header (quoting it in its error). The message
+ * never holds the value.
+ */
+export class InvalidCoderTokenError extends Error {
+  override name = 'InvalidCoderTokenError';
+
+  constructor() {
+    super(
+      'the Coder session token contains a space, line break, control character or non-ASCII character, and a Coder session ' +
+        'token has none: store the token alone, on one line, exactly as Coder printed it',
+    );
+  }
 }
 
 /** A redirect pointed at another scheme, host or port; it was not followed and nothing was sent there. */

@@ -4,6 +4,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CoderControlPlane } from '../../generated/types/codercontrolplane.ts';
 import type { CoderClient } from '../coder/client.ts';
+import { InvalidCoderTokenError } from '../coder/errors.ts';
 import type { Cache } from '../runtime/cache.ts';
 import { operatorTokenKey, operatorTokenSecretName } from './endpoints.ts';
 import type { CoderClientFor } from './coder-client.ts';
@@ -63,5 +64,17 @@ export function resolveControlPlane(
   }
   const token = secretValue(secret, operatorTokenKey)?.trim();
   if (!token) return notReady(`its token Secret "${secretName}" has no value at key "${operatorTokenKey}"`);
-  return { usable: true, controlPlane: cp, client: deps.coderClient(cp, token) };
+  let client: CoderClient;
+  try {
+    client = deps.coderClient(cp, token);
+  } catch (err) {
+    if (!(err instanceof InvalidCoderTokenError)) throw err;
+    // Only the operator writes that Secret: the control plane finds the token invalid and replaces it at its next reconcile.
+    return notReady(
+      `its token Secret "${secretName}" holds a value at key "${operatorTokenKey}" with a space, line break, control ` +
+        'character or non-ASCII character, which no Coder session token has; the control plane writes a new token into it ' +
+        'at its next reconcile',
+    );
+  }
+  return { usable: true, controlPlane: cp, client };
 }

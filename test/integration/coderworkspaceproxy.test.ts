@@ -13,6 +13,7 @@ import type { CoderControlPlaneClient } from '../../generated/clients/codercontr
 import type { CoderWorkspaceProxy } from '../../generated/types/coderworkspaceproxy.ts';
 import { secretsReferencedBy } from '../../src/controllers/shared/workload/pod-spec.ts';
 import { apiStatus } from '../harness/api-status.ts';
+import { assertNoSecretsShown } from '../harness/coder-object-suite.ts';
 import { startCoderApiDouble, type CoderApiDouble } from '../harness/coder-api-double.ts';
 import { createCoderDatabase, query } from '../harness/coder-database.ts';
 import { jsonEqual } from '../../src/runtime/equality.ts';
@@ -649,6 +650,38 @@ describe('CoderWorkspaceProxy controller', () => {
     assert.equal(obj.status?.primaryAccessURL, coder.url, 'the proxy connects to bootstrap.coderURL');
     assert.ok(coder.requests.some((r) => r.method === 'POST' && r.path === '/api/v2/workspaceproxies' && r.token === adminToken));
     assert.equal(secretToken(await readSecret(ns, 'legacy-proxy-token')), registeredProxy('legacy')!.token);
+  });
+
+  it('refuses a bootstrap token of two lines, naming spec.bootstrap.credentialsSecretRef, and never writes either line', async () => {
+    const ns = await namespace('wsp-bootstrap-lines');
+    const lines = ['BootstrapLineOne-7c1f9e2a0d', 'BootstrapLineTwo-4b8d0a63e5'];
+    const marked = markedSecret('proxy-admin', 'coderworkspaceproxy/lines', { token: lines.join('\n') });
+    await core.createNamespacedSecret({ namespace: ns, body: marked });
+    await proxies.create(aWorkspaceProxy('lines').inNamespace(ns).withBootstrap(coder.url, 'proxy-admin').manifest());
+    await waitCondition(ns, 'lines', 'SpecValid', 'False InvalidSpec');
+    assert.match(
+      await condition(ns, 'lines', 'SpecValid'),
+      new RegExp(
+        `^False InvalidSpec: spec\\.bootstrap\\.credentialsSecretRef: Secret "${ns}/proxy-admin" \\(key "token"\\) holds no usable ` +
+          'token: the Coder session token contains a space, line break',
+      ),
+    );
+    assert.match(
+      await condition(ns, 'lines', 'CredentialSecretReady'),
+      /^True CredentialAccepted:/,
+      'the Secret consents; its value is what is wrong',
+    );
+    await eventually(`an InvalidSpec Event for ${ns}/lines`, async () =>
+      (await core.listNamespacedEvent({ namespace: ns })).items.some(
+        (e) =>
+          e.involvedObject.name === 'lines' && e.reason === 'InvalidSpec' && e.message?.includes('spec.bootstrap.credentialsSecretRef'),
+      )
+        ? true
+        : undefined,
+    );
+    assert.ok(!coder.requests.some((r) => lines.some((line) => r.token?.includes(line))), 'nothing was sent with the token');
+    // Either line, or the whole value, in a condition, an Event or the operator log is a leak.
+    await assertNoSecretsShown({ env: env!, core, token: lines[0]! }, proxies, ns, [lines[1]!, lines.join('\n')]);
   });
 
   it('moves to OperatorAccessReady False while the control plane has no operator access, and back', async () => {

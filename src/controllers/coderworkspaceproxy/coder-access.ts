@@ -4,10 +4,12 @@
 import { coderWorkspaceProxyResource } from '../../../generated/clients/coderworkspaceproxy.ts';
 import { CoderWorkspaceProxyConditions as C, type CoderWorkspaceProxy } from '../../../generated/types/coderworkspaceproxy.ts';
 import { CoderClient } from '../../coder/client.ts';
+import { InvalidCoderTokenError } from '../../coder/errors.ts';
 import type { ConditionWith } from '../../runtime/conditions.ts';
 import { controlPlaneRetryMs, resolveControlPlane } from '../../controlplane/access.ts';
 import { SpecError } from '../shared/spec-check.ts';
 import type { ProxyContext } from './context.ts';
+import { defaultTokenKey } from './credentials.ts';
 import type { ProxyOutcome } from './status.ts';
 
 export type RegistrationMode = 'controlPlane' | 'bootstrap' | 'manual';
@@ -53,6 +55,13 @@ export function coderAccess(ctx: ProxyContext, proxy: CoderWorkspaceProxy, boots
         logger: ctx.logger.child({ coderWorkspaceProxy: `${proxy.metadata.namespace}/${proxy.metadata.name}` }),
       });
     } catch (err) {
+      if (err instanceof InvalidCoderTokenError) {
+        const ref = proxy.spec!.bootstrap!.credentialsSecretRef!;
+        throw new SpecError(
+          'spec.bootstrap.credentialsSecretRef',
+          `Secret "${proxy.metadata.namespace}/${ref.name}" (key "${ref.key || defaultTokenKey}") holds no usable token: ${err.message}.`,
+        );
+      }
       throw new SpecError('spec.bootstrap.coderURL', (err as Error).message);
     }
     return { conditions: noControlPlane, client };

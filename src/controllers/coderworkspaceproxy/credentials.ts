@@ -10,7 +10,8 @@ import { tokenSecretName } from './desired/names.ts';
 import type { TokenSecretState } from './token-secret.ts';
 
 const { type, reasons } = CoderWorkspaceProxyConditions.CredentialSecretReady;
-const defaultTokenKey = 'token';
+/** The key of a token Secret reference that names none. */
+export const defaultTokenKey = 'token';
 
 export interface CredentialCheck {
   condition: ConditionOf<typeof CoderWorkspaceProxyConditions.CredentialSecretReady>;

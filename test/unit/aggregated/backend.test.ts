@@ -157,6 +157,34 @@ describe('the static backend (--app=aggregated-apiserver)', () => {
     assert.throws(() => staticBackend({ url: 'http://127.0.0.1:1', token, timeoutMs: 1000, logger }), /configure --coder-namespace/);
   });
 
+  it('refuses a token of two lines at start, naming the flag but not the value; a re-read one keeps the last token', async (t) => {
+    const lines = ['aggregated1-firstlineofthetoken', 'secondlineofthetoken'];
+    const refused = (options: { token?: string; tokenFile?: string }) => {
+      assert.throws(
+        () => staticBackend({ url: coder.url, namespace: 'coder', timeoutMs: 1000, logger, ...options }),
+        (err: Error) => {
+          assert.match(err.message, /^--coder-session-token(-file: \S+)?: the Coder session token contains a space, line break/);
+          for (const line of lines) assert.ok(!err.message.includes(line), 'the message quotes the token');
+          return true;
+        },
+      );
+    };
+    refused({ token: lines.join('\n') });
+    const dir = mkdtempSync(join(tmpdir(), 'token-file-'));
+    const file = join(dir, 'token');
+    writeFileSync(file, `${lines.join('\r\n')}\n`);
+    refused({ tokenFile: file });
+
+    writeFileSync(file, `${token}\n`);
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    const backend = staticBackend({ url: coder.url, tokenFile: file, namespace: 'coder', timeoutMs: 1000, logger });
+    writeFileSync(file, lines.join('\n'));
+    t.mock.timers.tick(60_000);
+    await new CoderWorkspaceStorage(backend).list('coder');
+    assert.equal(coder.requests.at(-1)!.token, token, 'the last good token is kept');
+    rmSync(dir, { recursive: true });
+  });
+
   it('reads --coder-session-token-file at start and again after a minute, keeping the last token when the file cannot be read', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'token-file-'));
     const file = join(dir, 'token');

@@ -194,3 +194,36 @@ describe('isRouteNotServed and routeNotServedMessage', () => {
     assert.equal(routeNotServedMessage(routeless), 'Coder does not serve GET /api/v2/ai/providers (HTTP 404 Route not found)');
   });
 });
+
+describe('CoderNetworkError', () => {
+  /** What fetch throws for a header value with a line break: a TypeError without a cause, quoting the whole value. */
+  const headerRefusal = (value: string): TypeError => {
+    try {
+      new Headers({ 'Coder-Session-Token': value });
+    } catch (err) {
+      return err as TypeError;
+    }
+    throw new Error('fetch accepted the header');
+  };
+
+  it("names the socket error code fetch's TypeError wraps", () => {
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
+    assert.equal(new CoderNetworkError('GET', '/x', refused).message, 'Coder API GET /x failed: ECONNREFUSED');
+    assert.equal(new CoderNetworkError('GET', '/x', new TypeError('fetch failed')).message, 'Coder API GET /x failed: fetch failed');
+  });
+
+  it('never quotes a header value fetch refused, giving a fixed reason instead', () => {
+    const refusal = headerRefusal(`${token}\nsecond-line-of-the-value`);
+    assert.ok(refusal.message.includes(token), 'fetch itself quotes the value');
+    const err = new CoderNetworkError('POST', '/api/v2/workspaceproxies', refusal);
+    assert.equal(
+      err.message,
+      "Coder API POST /api/v2/workspaceproxies failed: the request failed without a socket error code (fetch's message is not shown: it may quote a request header, such as the session token)",
+    );
+    for (const part of [token, 'second-line-of-the-value']) assert.ok(!err.message.includes(part));
+    const wrapped = new CoderNetworkError('GET', '/x', new TypeError('fetch failed', { cause: new Error(`bad header ${token}`) }));
+    assert.ok(!wrapped.message.includes(token), 'nor the message of an inner error without a code');
+  });
+});

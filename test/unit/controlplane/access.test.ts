@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { coderControlPlaneResource } from '../../../generated/clients/codercontrolplane.ts';
 import type { CoderControlPlane } from '../../../generated/types/codercontrolplane.ts';
-import type { CoderClient } from '../../../src/coder/client.ts';
+import { CoderClient } from '../../../src/coder/client.ts';
 import { resolveControlPlane } from '../../../src/controlplane/access.ts';
 import { controllerOwnerReference } from '../../../src/runtime/object-names.ts';
 import { operatorTokenMarks } from '../../../src/controlplane/operator-token-marks.ts';
@@ -34,8 +34,10 @@ function tokenSecret(owner: CoderControlPlane | undefined, token = 'operator-tok
 const clients: { cp: string; token: string }[] = [];
 const deps = {
   coderClient: (cp: CoderControlPlane, token: string) => {
+    // A real client: building one checks the token.
+    const client = new CoderClient({ baseURL: cp.status!.url!, token });
     clients.push({ cp: cp.metadata.name!, token });
-    return {} as CoderClient;
+    return client;
   },
 };
 
@@ -143,6 +145,13 @@ describe('resolveControlPlane', () => {
       secrets: (cp) => [tokenSecret(cp, '  ')],
       reason: 'OperatorAccessNotReady',
       says: /no value at key "token"/,
+    },
+    {
+      name: 'a token of two lines, which the client refuses',
+      controlPlanes: () => [readyControlPlane().build()],
+      secrets: (cp) => [tokenSecret(cp, 'operator-token-value\noperator-token-value-2')],
+      reason: 'OperatorAccessNotReady',
+      says: /its token Secret "coder-operator-token" holds a value at key "token" with a space, line break/,
     },
   ];
   for (const row of unusable) {

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
+import { coderAccess } from '../../../../src/controllers/coderworkspaceproxy/coder-access.ts';
+import type { ProxyContext } from '../../../../src/controllers/coderworkspaceproxy/context.ts';
 import { checkCredentials } from '../../../../src/controllers/coderworkspaceproxy/credentials.ts';
+import { SpecError } from '../../../../src/controllers/shared/spec-check.ts';
+import { createLogger } from '../../../../src/runtime/logger.ts';
 import { tokenSecretState } from '../../../../src/controllers/coderworkspaceproxy/token-secret.ts';
 import { aWorkspaceProxy } from '../../../fixtures/coderworkspaceproxy.ts';
 
@@ -77,6 +81,27 @@ describe('CredentialSecretReady of a workspace proxy', () => {
     assert.equal(refused.line, 'False NotMarkedAsCredential');
     assert.equal(refused.bootstrapToken, undefined);
     assert.ok(!refused.condition.message.includes('s3cret'));
+  });
+
+  it('blames spec.bootstrap.credentialsSecretRef, naming the Secret and key but not the value, for a token of two lines', () => {
+    const proxy = aWorkspaceProxy('eu-west').inNamespace('coder').withBootstrap('http://coder', 'admin').build();
+    const lines = ['AbCdEfGhIj-first-line-of-it', 'second-line-of-it'];
+    const { bootstrapToken } = check(proxy, marked('admin', 'coderworkspaceproxy/eu-west', { token: ` ${lines.join('\n')}\n` }));
+    assert.equal(bootstrapToken, lines.join('\n'), 'only the ends are trimmed');
+    const ctx = { logger: createLogger({ level: 'silent' }) } as unknown as ProxyContext;
+    assert.throws(
+      () => coderAccess(ctx, proxy, bootstrapToken),
+      (err: unknown) => {
+        assert.ok(err instanceof SpecError, String(err));
+        assert.equal(err.field, 'spec.bootstrap.credentialsSecretRef');
+        assert.match(
+          err.message,
+          /^spec\.bootstrap\.credentialsSecretRef: Secret "coder\/admin" \(key "token"\) holds no usable token: .*line break/,
+        );
+        for (const line of lines) assert.ok(!err.message.includes(line), 'the message quotes the token');
+        return true;
+      },
+    );
   });
 
   it('checks every extraEnv secretKeyRef; a missing optional one is fine, an unmarked optional one is not', () => {
