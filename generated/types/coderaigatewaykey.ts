@@ -218,6 +218,8 @@ export const CoderAIGatewayKeyConditions = {
       NotMarkedAsCredential: CredentialSecretReadyCondition.reasons.NotMarkedAsCredential,
       /** False. The annotation coder.com/credential-destinations of a Secret does not list this object (<kind>/<name>, kind in lower case) or <kind>/*; the operator does not read it, write it or hand it to a pod. */
       DestinationNotListed: CredentialSecretReadyCondition.reasons.DestinationNotListed,
+      /** False. The operator would write this object's credential into a Secret it did not create, but the key holds a value this object did not write (a person's, or another object's); it is not overwritten, and nothing is created in Coder for it. */
+      ValueNotOwned: CredentialSecretReadyCondition.reasons.ValueNotOwned,
     },
   },
   /** Whether the Coder of the control plane serves the AI Gateway keys API, /api/v2/ai-gateway/keys (Coder v2.36 or newer). */

@@ -87,6 +87,8 @@ export const CredentialSecretReadyCondition = {
     SecretNotFound: 'SecretNotFound',
     /** False. A Secret exists but lacks the key, or its value is empty after trimming whitespace. */
     KeyNotFound: 'KeyNotFound',
+    /** False. The operator would write this object's credential into a Secret it did not create, but the key holds a value this object did not write (a person's, or another object's); it is not overwritten, and nothing is created in Coder for it. */
+    ValueNotOwned: 'ValueNotOwned',
   },
 } as const;
 

@@ -183,6 +183,41 @@ describe('CoderAIGatewayKey controller', () => {
     assert.equal(Buffer.from(secret.data!.other!, 'base64').toString(), 'keep-me');
     assert.equal(secret.metadata!.ownerReferences, undefined, 'a consenting Secret is not adopted');
     assert.deepEqual((await keys.get(ns, 'consent')).status!.destinations, [{ name: 'shared', key: 'gw', managed: false }]);
+    assert.equal(secret.metadata!.annotations!['coder.com/credential-written-by'], 'gw=coderaigatewaykey/consent');
+  });
+
+  it("never writes over another key's value in a destination marked for both, and mints nothing for it", async () => {
+    await kubectlOk(env.admin, [
+      '-n',
+      ns,
+      'annotate',
+      '--overwrite',
+      'secret',
+      'shared',
+      'coder.com/credential-destinations=coderaigatewaykey/consent,coderaigatewaykey/second',
+    ]);
+    const before = await secretData('shared', 'gw');
+    const from = env.coder.requests.length;
+    await keys.create(
+      aGatewayKey('second')
+        .inNamespace(ns)
+        .withSpec({ destinations: [{ name: 'shared', key: 'gw' }] })
+        .manifest(),
+    );
+    await waitCondition('second', 'CredentialSecretReady', 'False ValueNotOwned');
+    assert.match(
+      (await keys.get(ns, 'second')).status!.conditions!.find((c) => c.type === 'CredentialSecretReady')!.message,
+      /^spec\.destinations: Secret "[^"]+\/shared" \(key "gw"\) holds a value that coderaigatewaykey\/second did not write/,
+    );
+    const after = await secretData('shared', 'gw');
+    assert.equal(after.secret.metadata!.resourceVersion, before.secret.metadata!.resourceVersion, 'the destination was written to');
+    assert.equal(after.value, inCoder('consent')!.value);
+    assert.deepEqual(
+      env.coder.requests.slice(from).filter((r) => r.method === 'POST' && r.path === keysPath),
+      [],
+      'no key minted that could not be stored',
+    );
+    await keys.delete(ns, 'second');
   });
 
   it('leaves a key of the same name alone, and reports CoderVersionUnsupported before v2.36', async () => {

@@ -95,6 +95,7 @@ describe('CoderProvisioner credential Secret rule', () => {
     const replicaSets = (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
     return [...deployments, ...replicaSets].filter((o) => secretsReferencedBy(o as never).has(secret)).map((o) => o.metadata!.name);
   };
+  const secretText = (secret: V1Secret, key: string) => Buffer.from(secret.data![key]!, 'base64').toString();
   const accepted = (name: string) => waitForCondition(name, 'CredentialSecretReady', 'True CredentialAccepted');
   const deploymentReady = (name: string) =>
     eventually(`${name} to run its Deployment`, async () => (await client.get(ns, name)).status?.phase === 'Ready', { timeoutMs: 90_000 });
@@ -118,17 +119,58 @@ describe('CoderProvisioner credential Secret rule', () => {
 
     await kubectlOk(env.admin, ['-n', ns, 'label', 'secret', 'mine', 'coder.com/credential=true']);
     await kubectlOk(env.admin, ['-n', ns, 'annotate', 'secret', 'mine', 'coder.com/credential-destinations=coderprovisioner/a']);
+    // Marked, but the key holds a person's value: a new key would replace it, so none is made.
+    await waitForCondition(
+      'a',
+      'CredentialSecretReady',
+      'False ValueNotOwned: Secret "creds/mine" (key "key") holds a value that coderprovisioner/a did not write',
+    );
+    assert.equal(secretText(await core.readNamespacedSecret({ namespace: ns, name: 'mine' }), 'key'), 'user-value-DO-NOT-LEAK');
+    assert.ok(!env.coder.state.provisionerKeys.some((k) => k.key.name === 'a'), 'no key in Coder that could not be stored');
+
+    await kubectlOk(env.admin, ['-n', ns, 'patch', 'secret', 'mine', '--type=json', '-p', '[{"op":"remove","path":"/data/key"}]']);
     await accepted('a');
     await kubectlOk(env.admin, ['-n', ns, 'wait', '--for=condition=Ready', 'coderprovisioner/a', '--timeout=90s']);
     assert.equal(await conditionLine('a', 'Stalled'), '');
     const key = env.coder.state.provisionerKeys.find((k) => k.key.name === 'a')!;
     const stored = await core.readNamespacedSecret({ namespace: ns, name: 'mine' });
-    assert.equal(Buffer.from(stored.data!.key!, 'base64').toString(), key.material);
+    assert.equal(secretText(stored, 'key'), key.material);
+    assert.equal(stored.metadata!.annotations!['coder.com/credential-written-by'], 'key=coderprovisioner/a');
     assert.equal(
       stored.metadata!.ownerReferences,
       undefined,
       "the user's Secret is not taken over: it is not deleted with the provisioner",
     );
+  });
+
+  it("never writes its key over another provisioner's in a Secret marked for both, and makes no key in Coder", async () => {
+    await kubectlOk(env.admin, [
+      '-n',
+      ns,
+      'annotate',
+      '--overwrite',
+      'secret',
+      'mine',
+      'coder.com/credential-destinations=coderprovisioner/a,coderprovisioner/f',
+    ]);
+    const before = await core.readNamespacedSecret({ namespace: ns, name: 'mine' });
+    await client.create(
+      aProvisioner('f')
+        .inNamespace(ns)
+        .withSpec({ key: { secretName: 'mine' } })
+        .manifest(),
+    );
+    await waitForCondition(
+      'f',
+      'CredentialSecretReady',
+      'False ValueNotOwned: Secret "creds/mine" (key "key") holds a value that coderprovisioner/f did not write',
+    );
+    const after = await core.readNamespacedSecret({ namespace: ns, name: 'mine' });
+    assert.equal(after.metadata!.resourceVersion, before.metadata!.resourceVersion, 'Secret mine was written to');
+    assert.ok(!env.coder.state.provisionerKeys.some((k) => k.key.name === 'f'), 'no key in Coder for f');
+    assert.ok(!(await podTemplatesReferencing('mine')).some((name) => name?.startsWith('provisioner-f')), 'no pods of f');
+    assert.equal((await client.get(ns, 'a')).status?.phase, 'Ready', 'a keeps running with its own key');
+    await client.delete(ns, 'f');
   });
 
   it('refuses a marked Secret that lists another provisioner, until it lists this one', async () => {

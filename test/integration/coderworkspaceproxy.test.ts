@@ -460,6 +460,42 @@ describe('CoderWorkspaceProxy controller', () => {
     assert.deepEqual(proxyWrites(outside.id), []);
   });
 
+  it('never stores its token over a value it did not write in a Secret marked for it, until the documented command removes it', async () => {
+    const ns = 'wsp-token-value';
+    await controlPlaneWithAccess(ns);
+    const shared = 'a-session-token-DO-NOT-LEAK';
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: markedSecret('eu-west-proxy-token', 'coderworkspaceproxy/*', { token: shared }),
+    });
+    const from = coder.requests.length;
+    await proxies.create(aWorkspaceProxy('eu-west').inNamespace(ns).withControlPlane('coder').manifest());
+    await waitCondition(
+      ns,
+      'eu-west',
+      'CredentialSecretReady',
+      'False ValueNotOwned: Secret "wsp-token-value/eu-west-proxy-token" (key "token") holds a value that coderworkspaceproxy/eu-west did not write',
+      90_000,
+    );
+    assert.equal(secretToken(await readSecret(ns, 'eu-west-proxy-token')), shared);
+    assert.equal(registeredProxy('eu-west'), undefined, 'no proxy registered whose token could not be stored');
+    assert.deepEqual(
+      coder.requests.slice(from).filter((r) => r.method === 'POST' && r.path === '/api/v2/workspaceproxies'),
+      [],
+    );
+    assert.deepEqual(await deploymentsReferencing(ns, 'eu-west-proxy-token'), [], 'no pod runs with a value it did not write');
+
+    const doc = readFileSync('docs/how-to/credential-secrets.md', 'utf8');
+    const command = doc.split('\n').find((l) => l.startsWith('kubectl -n coder patch secret eu-west-proxy-token'));
+    assert.ok(command, 'the documented one-liner');
+    await bash(command.replace('-n coder ', `-n ${ns} `), admin);
+    await waitCondition(ns, 'eu-west', 'ProxyRegistered', 'True Registered', 90_000);
+    const stored = await readSecret(ns, 'eu-west-proxy-token');
+    assert.equal(secretToken(stored), registeredProxy('eu-west')!.token);
+    assert.equal(stored.metadata!.annotations!['coder.com/credential-written-by'], 'token=coderworkspaceproxy/eu-west');
+    assert.equal(stored.metadata!.ownerReferences, undefined, 'the Secret is not taken over');
+  });
+
   it('reports each credential reason, leaves the Secret and pods alone, and recovers once the documented command marks it', async () => {
     const ns = await namespace('wsp-credentials');
     const primary = 'https://coder.example.com';

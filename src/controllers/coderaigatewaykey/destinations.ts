@@ -8,7 +8,7 @@ import type { ConditionOf } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import type { Writer } from '../../runtime/writer.ts';
 import { claimedNameProblem, secretNameClaim } from '../shared/claimed-secret-names.ts';
-import { credentialConsent, credentialMarks } from '../shared/credential-secret.ts';
+import { credentialMarks, credentialWriteConsent, credentialWrittenBy } from '../shared/credential-secret.ts';
 import { controllerOwnerReference } from '../../runtime/object-names.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { secretHash } from '../shared/coder-object/secret-hash.ts';
@@ -46,11 +46,16 @@ export function claimedDestinationProblem(k: CoderAIGatewayKey): string | undefi
   return undefined;
 }
 
-/** CredentialSecretReady: True when every destination may receive the key, else the first that may not. */
+/**
+ * CredentialSecretReady: True when every destination may receive the key, else the first that may not. A
+ * destination that holds a value this object did not write may not: writing there would replace a person's
+ * or another object's credential. The key the status records is this object's, written before the
+ * written-by annotation existed.
+ */
 export function destinationConsent(k: CoderAIGatewayKey, destinations: Destination[]): ConditionOf<typeof C.CredentialSecretReady> {
   for (const d of destinations) {
     if (!d.secret || d.managed) continue;
-    const consent = credentialConsent(k, { name: d.name, key: d.key }, d.secret);
+    const consent = credentialWriteConsent(k, { name: d.name, key: d.key }, d.secret, holdsKey(k, d, k.status?.secretHash));
     if (!consent.consented) {
       return {
         type: C.CredentialSecretReady.type,
@@ -94,5 +99,5 @@ export async function writeKey(writer: Writer, k: CoderAIGatewayKey, d: Destinat
     });
     return;
   }
-  await writer.mergePatch(builtinResources.secret, d.secret, { data });
+  await writer.mergePatch(builtinResources.secret, d.secret, { metadata: { annotations: credentialWrittenBy(k, d.key, d.secret) }, data });
 }

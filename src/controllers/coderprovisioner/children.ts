@@ -20,7 +20,7 @@ import { liveRestartedAt } from '../shared/workload/pod-spec.ts';
 import type { ProvisionerContext } from './context.ts';
 import type { KeySecretState } from './credential-secrets.ts';
 import { buildDeployment, podCoderURL } from './desired/deployment.ts';
-import { buildKeySecret } from './desired/key-secret.ts';
+import { buildKeySecret, keyWriteToUserSecret } from './desired/key-secret.ts';
 import { defaultImage, keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
 import { buildRole, buildRoleBinding, buildServiceAccount } from './desired/rbac.ts';
 import type { KeyInUse } from './key-step.ts';
@@ -48,8 +48,12 @@ export async function applyKeySecretAndChildren(
 ): Promise<ChildrenOutcome> {
   try {
     if (key.created) {
-      const created = keySecret.keySecret.kind === 'absent' || keySecret.keySecret.created;
-      await ctx.writer.apply(builtinResources.secret, buildKeySecret(p, keySecretRef(p), key.key, created), keySecret.liveKeySecret);
+      const ref = keySecretRef(p);
+      const { keySecret: state, liveKeySecret } = keySecret;
+      // A user's Secret is written against the version whose value the credential step judged ours to replace.
+      if (state.kind === 'usable' && !state.created && liveKeySecret)
+        await ctx.writer.mergePatch(builtinResources.secret, liveKeySecret, keyWriteToUserSecret(p, ref, key.key, liveKeySecret));
+      else await ctx.writer.apply(builtinResources.secret, buildKeySecret(p, ref, key.key), liveKeySecret);
     }
     return await applyChildren(ctx, p, cp, key.keyID);
   } catch (err) {

@@ -9,10 +9,17 @@ import type { ConditionOf } from '../../runtime/conditions.ts';
 import { isControllerOwnedBy } from '../../runtime/ownership.ts';
 import { builtinResources } from '../../runtime/resource.ts';
 import { secretValue } from '../../runtime/secret-value.ts';
-import { credentialConsent, resolveCredentialSecret, type CredentialSecretReason } from '../shared/credential-secret.ts';
+import {
+  credentialConsent,
+  credentialWriteConsent,
+  resolveCredentialSecret,
+  type CredentialSecretReason,
+  type CredentialWriteReason,
+} from '../shared/credential-secret.ts';
 import { removeDeploymentReferencing } from '../shared/workload/withdrawn-secret.ts';
 import type { ProvisionerContext } from './context.ts';
 import { keySecretRef, namespaceOf, workloadName } from './desired/names.ts';
+import { keyCallNeeded } from './key-step.ts';
 import type { ProvisionerOutcome } from './status.ts';
 
 const { CredentialSecretReady } = CoderProvisionerConditions;
@@ -38,15 +45,24 @@ export interface CredentialCheck {
  */
 export function checkCredentialSecrets(p: CoderProvisioner, secretOf: (name: string) => V1Secret | undefined): CredentialCheck {
   const ref = keySecretRef(p);
-  const problems: { reason: CredentialSecretReason; message: string; secret: string }[] = [];
+  // `readable`: pods may still receive the Secret; only writing it is refused.
+  const problems: { reason: CredentialSecretReason | CredentialWriteReason; message: string; secret: string; readable?: boolean }[] = [];
   let keySecret: KeySecretState | undefined;
   const existing = secretOf(ref.name);
   if (!existing) keySecret = { kind: 'absent' };
   else {
     const consent = credentialConsent(p, ref, existing);
-    if (consent.consented) {
-      keySecret = { kind: 'usable', created: isControllerOwnedBy(existing, p), key: secretValue(existing, ref.key)?.trim() ?? '' };
-    } else problems.push({ ...consent, secret: ref.name });
+    const created = isControllerOwnedBy(existing, p);
+    const key = secretValue(existing, ref.key)?.trim() ?? '';
+    // A new key is written into the Secret; a key this object wrote before the written-by annotation existed
+    // is the one its status records with this Secret.
+    const write =
+      consent.consented && !created && keyCallNeeded(p, p.spec?.controlPlaneRef?.name?.trim() ?? '', key)
+        ? credentialWriteConsent(p, ref, existing, recordsKeySecret(p, ref))
+        : consent;
+    if (!consent.consented) problems.push({ ...consent, secret: ref.name });
+    else if (!write.consented) problems.push({ ...write, secret: ref.name, readable: true });
+    else keySecret = { kind: 'usable', created, key };
   }
   (p.spec?.extraEnv ?? []).forEach((env) => {
     const envRef = env.valueFrom?.secretKeyRef;
@@ -55,7 +71,7 @@ export function checkCredentialSecrets(p: CoderProvisioner, secretOf: (name: str
     if (!result.ready)
       problems.push({ reason: result.reason, message: `spec.extraEnv ${env.name}: ${result.message}`, secret: envRef.name });
   });
-  const refused = new Set(problems.map((problem) => problem.secret));
+  const refused = new Set(problems.filter((problem) => !problem.readable).map((problem) => problem.secret));
   const first = problems[0];
   if (!first) {
     return {
@@ -75,11 +91,17 @@ export function checkCredentialSecrets(p: CoderProvisioner, secretOf: (name: str
       type: CredentialSecretReady.type,
       status: 'False',
       reason: first.reason,
-      message: `${first.message} Nothing is read from or written to it, and no pod receives it.${more}`,
+      message: `${first.message}${first.readable ? '' : ' Nothing is read from or written to it, and no pod receives it.'}${more}`,
     },
     keySecret,
     refused,
   };
+}
+
+/** Whether the status records a key this provisioner keeps in that Secret. */
+function recordsKeySecret(p: CoderProvisioner, ref: { name: string; key: string }): boolean {
+  const recorded = p.status?.secretRef;
+  return Boolean(p.status?.provisionerKeyID) && recorded?.name === ref.name && recorded.key === ref.key;
 }
 
 /** CredentialSecretReady; while it is True, what the key Secret holds and the object as read (to apply over). */

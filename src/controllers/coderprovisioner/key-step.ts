@@ -77,7 +77,7 @@ const ready = (message: string): ProvisionerKeyReady => ({
 });
 
 /** Whether Coder must be called: the key Secret holds no key, the status describes no key, or the key's identity changed. */
-function keyCallNeeded(p: CoderProvisioner, controlPlaneName: string, secretKey: string): boolean {
+export function keyCallNeeded(p: CoderProvisioner, controlPlaneName: string, secretKey: string): boolean {
   return keyDrift(p, controlPlaneName).length > 0 || secretKey === '' || !complete(p.status);
 }
 

@@ -41,6 +41,8 @@ export function proxyToken(proxy: CoderWorkspaceProxy, mode: RegistrationMode, s
     }
     return { name: ref.name.trim(), key: ref.key || 'token', held: true };
   }
-  const held = registered || ((state.kind === 'owned' || state.kind === 'adopted') && state.token !== undefined);
+  // A Secret the operator did not create may hold anything (a person's token, another proxy's): its value is
+  // this proxy's token only once registration found it so.
+  const held = registered || (state.kind === 'owned' && state.token !== undefined);
   return { name: tokenSecretName(proxy), key: proxyTokenKey, held };
 }

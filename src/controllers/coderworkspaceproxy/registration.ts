@@ -11,6 +11,7 @@ import { isCoderNotFound } from '../../coder/error-predicates.ts';
 import { CoderApiError } from '../../coder/errors.ts';
 import type { ConditionOf } from '../../runtime/conditions.ts';
 import { builtinResources } from '../../runtime/resource.ts';
+import { credentialWriteConsent, credentialWrittenBy } from '../shared/credential-secret.ts';
 import { eventTarget } from '../shared/event-target.ts';
 import type { RegistrationMode } from './coder-access.ts';
 import type { ProxyContext } from './context.ts';
@@ -62,11 +63,14 @@ export function proxyPatch(current: WorkspaceProxy, desired: ProxyIdentity, rege
   };
 }
 
-export interface Registration {
-  condition: ConditionOf<typeof C.ProxyRegistered>;
-  /** Set once the proxy exists in Coder and the token Secret holds its token. */
-  registered?: { id: string; name: string };
-}
+export type Registration =
+  | {
+      condition: ConditionOf<typeof C.ProxyRegistered>;
+      /** Set once the proxy exists in Coder and the token Secret holds its token. */
+      registered?: { id: string; name: string };
+    }
+  /** A new proxy's token could not be stored: the token Secret holds a value this object did not write. */
+  | { refused: ConditionOf<typeof C.CredentialSecretReady> };
 
 /** Another proxy of the wanted name, which this object did not register. */
 class ProxyNameTakenError extends Error {}
@@ -121,7 +125,7 @@ async function findOwnProxy(
  */
 const reservedProxyName = 'primary';
 
-function nameTaken(proxy: CoderWorkspaceProxy, name: string): Registration['condition'] {
+function nameTaken(proxy: CoderWorkspaceProxy, name: string): ConditionOf<typeof C.ProxyRegistered> {
   if (name.toLowerCase() === reservedProxyName) {
     return {
       type,
@@ -145,7 +149,24 @@ async function storeToken(ctx: ProxyContext, proxy: CoderWorkspaceProxy, state: 
     return;
   }
   if (state.kind === 'refused') throw new Error(`the token Secret "${tokenSecretName(proxy)}" may not be written`);
-  await ctx.writer.mergePatch(builtinResources.secret, state.secret, { data: { [proxyTokenKey]: Buffer.from(token).toString('base64') } });
+  await ctx.writer.mergePatch(builtinResources.secret, state.secret, {
+    metadata: { annotations: credentialWrittenBy(proxy, proxyTokenKey, state.secret) },
+    data: { [proxyTokenKey]: Buffer.from(token).toString('base64') },
+  });
+}
+
+/**
+ * Whether a new proxy's token may go into a Secret the operator did not create: not over a value this object
+ * did not write. A token of the proxy status.proxyID names is its own (stored before the written-by annotation
+ * existed; that proxy is gone from Coder, or this would not be a new one).
+ */
+function newTokenRefusal(proxy: CoderWorkspaceProxy, state: TokenSecretState): ConditionOf<typeof C.CredentialSecretReady> | undefined {
+  if (state.kind !== 'adopted') return undefined;
+  const recordedID = proxy.status?.proxyID;
+  const recognised = Boolean(recordedID) && isTokenOf(state.token, { id: recordedID! });
+  const consent = credentialWriteConsent(proxy, { name: tokenSecretName(proxy), key: proxyTokenKey }, state.secret, recognised);
+  if (consent.consented) return undefined;
+  return { type: C.CredentialSecretReady.type, status: 'False', reason: consent.reason, message: consent.message };
 }
 
 export async function ensureRegistration(
@@ -163,6 +184,8 @@ export async function ensureRegistration(
   try {
     let current = await findOwnProxy(client, proxy, heldToken, signal);
     if (!current) {
+      const refused = newTokenRefusal(proxy, state);
+      if (refused) return { refused };
       const created = await client
         .request('POST', '/api/v2/workspaceproxies', { body: proxyCreate({ name, displayName, icon }), signal })
         .catch((err: unknown) => {
@@ -247,6 +270,9 @@ export async function registerProxy(
   if (!client) return { registered: false };
   const registration = await ensureRegistration(ctx, proxy, client, state, signal);
   signal.throwIfAborted();
+  if ('refused' in registration) {
+    return { conditions: { [C.CredentialSecretReady.type]: registration.refused }, registered: false };
+  }
   const conditions = { [type]: registration.condition };
   if (!registration.registered) {
     const requeueAfterMs = registration.condition.reason === reasons.ProxyNameTaken ? nameTakenRetryMs : registrationRetryMs;

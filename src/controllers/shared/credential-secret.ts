@@ -12,6 +12,8 @@ import { secretValue } from '../../runtime/secret-value.ts';
 export const credentialLabel = 'coder.com/credential';
 const credentialLabelValue = 'true';
 export const credentialDestinationsAnnotation = 'coder.com/credential-destinations';
+/** `<data key>=<kind>/<name>` entries, comma-separated: which object wrote each value the operator put into a Secret it did not create. */
+export const credentialWrittenByAnnotation = 'coder.com/credential-written-by';
 
 // The condition is declared once (schemas/common/conditions/credential-secret-ready.yaml); the checks at the end
 // of the file prove that each kind declaring it declares the reasons it can be handed.
@@ -24,6 +26,8 @@ export type CredentialMarkReason =
 /** Why a Secret's value is not handed over. */
 export type CredentialSecretReason =
   typeof credentialSecretReasons.SecretNotFound | CredentialMarkReason | typeof credentialSecretReasons.KeyNotFound;
+/** Why a consenting Secret the consumer does not own may not be written. */
+export type CredentialWriteReason = CredentialMarkReason | typeof credentialSecretReasons.ValueNotOwned;
 
 /** The object that wants the Secret; the Secret is looked up in its namespace. */
 export interface CredentialConsumer {
@@ -44,6 +48,7 @@ export interface CredentialDestination {
 }
 
 export type CredentialConsent = { consented: true } | { consented: false; reason: CredentialMarkReason; message: string };
+export type CredentialWriteConsent = { consented: true } | { consented: false; reason: CredentialWriteReason; message: string };
 
 export type CredentialSecretResult = { ready: true; value: string } | { ready: false; reason: CredentialSecretReason; message: string };
 
@@ -116,6 +121,54 @@ export function credentialConsent(consumer: CredentialConsumer, ref: CredentialS
   return { consented: true };
 }
 
+/** The written-by entries of a Secret, by data key. */
+function writtenBy(secret: V1Secret): Map<string, string> {
+  const writers = new Map<string, string>();
+  for (const entry of (secret.metadata?.annotations?.[credentialWrittenByAnnotation] ?? '').split(',')) {
+    const at = entry.indexOf('=');
+    if (at > 0) writers.set(entry.slice(0, at).trim(), entry.slice(at + 1).trim());
+  }
+  return writers;
+}
+
+/**
+ * Whether the consumer may write its credential at `ref.key` of this existing Secret: always when it is the
+ * controller owner; otherwise the Secret must consent (credentialConsent) and the key must hold nothing, or a
+ * value this object wrote: the annotation coder.com/credential-written-by names it for that key, or
+ * `recognised` (the kind knows the value as its own, written before the annotation existed). Consent to use a
+ * Secret is not consent to replace what a person, or another object, keeps in it.
+ */
+export function credentialWriteConsent(
+  consumer: CredentialConsumer,
+  ref: CredentialSecretRef,
+  secret: V1Secret,
+  recognised = false,
+): CredentialWriteConsent {
+  const consent = credentialConsent(consumer, ref, secret);
+  if (!consent.consented || isControllerOwnedBy(secret, consumer)) return consent;
+  const entry = destinationEntry(consumer.kind, consumer.metadata.name ?? '');
+  if ((secretValue(secret, ref.key)?.trim() ?? '') === '' || writtenBy(secret).get(ref.key) === entry || recognised) return consent;
+  return {
+    consented: false,
+    reason: credentialSecretReasons.ValueNotOwned,
+    message:
+      `Secret "${consumer.metadata.namespace ?? ''}/${ref.name}" (key "${ref.key}") holds a value that ${entry} did not write ` +
+      `(the annotation ${credentialWrittenByAnnotation} does not name it for that key), so the operator does not overwrite it ` +
+      `and creates nothing in Coder for it. Point the field at another Secret, or remove the key from this one if its value may go.`,
+  };
+}
+
+/** The written-by annotation after `writer` writes `key` of `secret`: to send with the value, in the same write. */
+export function credentialWrittenBy(
+  writer: { kind: string; metadata: { name?: string } },
+  key: string,
+  secret: V1Secret,
+): Record<string, string> {
+  const writers = writtenBy(secret);
+  writers.set(key, destinationEntry(writer.kind, writer.metadata.name ?? ''));
+  return { [credentialWrittenByAnnotation]: [...writers].map(([k, w]) => `${k}=${w}`).join(',') };
+}
+
 /**
  * The value at `ref.key` when the consumer may use the Secret, checked in the order SecretNotFound,
  * NotMarkedAsCredential, DestinationNotListed, KeyNotFound; nothing is decoded before consent. The value is
@@ -155,8 +208,8 @@ export function resolveCredentialSecret(
 // it can be handed: all of them, except CoderAIGatewayKey, which only writes Secrets and so gets consent reasons.
 type ReasonsOf<C> = C extends { CredentialSecretReady: { type: typeof credentialSecretReadyType; reasons: infer R } } ? R[keyof R] : never;
 type Declares<Declared, Used extends Declared> = Used;
-type Resolving = CredentialSecretReason | typeof credentialSecretReasons.CredentialAccepted;
-type Consenting = CredentialMarkReason | typeof credentialSecretReasons.CredentialAccepted;
+type Resolving = CredentialSecretReason | CredentialWriteReason | typeof credentialSecretReasons.CredentialAccepted;
+type Consenting = CredentialWriteReason | typeof credentialSecretReasons.CredentialAccepted;
 export type CredentialReasonChecks = [
   Declares<ReasonsOf<typeof CoderProvisionerConditions>, Resolving>,
   Declares<ReasonsOf<typeof CoderWorkspaceProxyConditions>, Resolving>,

@@ -2,7 +2,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkCredentialSecrets } from '../../../../src/controllers/coderprovisioner/credential-secrets.ts';
-import { keyDrift } from '../../../../src/controllers/coderprovisioner/key-step.ts';
+import { keyCallNeeded, keyDrift } from '../../../../src/controllers/coderprovisioner/key-step.ts';
 import { tagsHash } from '../../../../src/controllers/coderprovisioner/desired/names.ts';
 import { aProvisioner } from '../../../fixtures/coderprovisioner.ts';
 
@@ -91,6 +91,64 @@ describe('the credential rule for a provisioner', () => {
       lookup(secret('eu-provisioner-key', { label: true, destinations: 'coderprovisioner/eu', data: {} })),
     );
     assert.deepEqual(marked.keySecret, { kind: 'usable', created: false, key: '' });
+  });
+});
+
+describe('writing the key into a Secret the provisioner did not create', () => {
+  const keySecret = (annotations: Record<string, string> = {}): V1Secret => {
+    const s = secret('shared', { label: true, destinations: 'coderprovisioner/*', data: { key: 'a-key-DO-NOT-LEAK' } });
+    s.metadata!.annotations = { ...s.metadata!.annotations, ...annotations };
+    return s;
+  };
+  const recorded = {
+    organizationName: 'default',
+    provisionerKeyName: 'b',
+    provisionerKeyID: 'key-id-b',
+    tagsHash: tagsHash({}),
+    controlPlaneRefName: 'coder',
+    secretRef: { name: 'shared', key: 'key' },
+  };
+  const b = aProvisioner('b')
+    .inNamespace('coder')
+    .withSpec({ controlPlaneRef: { name: 'coder' }, key: { secretName: 'shared' } })
+    .build();
+
+  it('refuses, before any Coder call, to replace a key a person or another provisioner put there; its pods may still read it', () => {
+    for (const annotations of [{}, { 'coder.com/credential-written-by': 'key=coderprovisioner/a' }] as Record<string, string>[]) {
+      const check = checkCredentialSecrets(b, lookup(keySecret(annotations)));
+      assert.equal(check.condition.status, 'False');
+      assert.equal(check.condition.reason, 'ValueNotOwned');
+      assert.match(check.condition.message, /Secret "coder\/shared" \(key "key"\) holds a value that coderprovisioner\/b did not write/);
+      assert.ok(!check.condition.message.includes('DO-NOT-LEAK'));
+      assert.equal(check.keySecret, undefined);
+      assert.equal(check.refused.size, 0);
+    }
+  });
+
+  it('replaces a key it wrote: named by the written-by annotation, or recorded in its status with this Secret', () => {
+    const annotated = checkCredentialSecrets(b, lookup(keySecret({ 'coder.com/credential-written-by': 'key=coderprovisioner/b' })));
+    assert.equal(annotated.condition.reason, 'CredentialAccepted');
+    const withRecord = aProvisioner('b')
+      .inNamespace('coder')
+      .withSpec({ controlPlaneRef: { name: 'coder' }, key: { secretName: 'shared' }, tags: { zone: 'new' } })
+      .withStatus(recorded)
+      .build();
+    assert.ok(keyCallNeeded(withRecord, 'coder', 'a-key-DO-NOT-LEAK'), 'the tags changed: a new key is written');
+    assert.equal(checkCredentialSecrets(withRecord, lookup(keySecret())).condition.reason, 'CredentialAccepted');
+    const recordedElsewhere = structuredClone(withRecord);
+    recordedElsewhere.status!.secretRef = { name: 'elsewhere', key: 'key' };
+    assert.equal(checkCredentialSecrets(recordedElsewhere, lookup(keySecret())).condition.reason, 'ValueNotOwned');
+  });
+
+  it('uses a key it does not replace: the status describes its key and nothing changed', () => {
+    const settled = aProvisioner('b')
+      .inNamespace('coder')
+      .withSpec({ controlPlaneRef: { name: 'coder' }, key: { secretName: 'shared' } })
+      .withStatus({ ...recorded, secretRef: { name: 'elsewhere', key: 'key' } })
+      .build();
+    const check = checkCredentialSecrets(settled, lookup(keySecret()));
+    assert.equal(check.condition.reason, 'CredentialAccepted');
+    assert.deepEqual(check.keySecret, { kind: 'usable', created: false, key: 'a-key-DO-NOT-LEAK' });
   });
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildDeployment, keyChecksumAnnotation, podCoderURL } from '../../../../src/controllers/coderprovisioner/desired/deployment.ts';
 import { secretsReferencedBy } from '../../../../src/controllers/shared/workload/pod-spec.ts';
-import { buildKeySecret } from '../../../../src/controllers/coderprovisioner/desired/key-secret.ts';
+import { buildKeySecret, keyWriteToUserSecret } from '../../../../src/controllers/coderprovisioner/desired/key-secret.ts';
 import {
   hashedName,
   keyName,
@@ -86,7 +86,7 @@ describe('CoderProvisioner key Secret', () => {
   const p = aProvisioner('eu').inNamespace('coder').build();
 
   it('marks a Secret the operator creates as a credential for this provisioner and makes it the controller owner', () => {
-    const secret = buildKeySecret(p, { name: 'eu-provisioner-key', key: 'key' }, 'the-key', true);
+    const secret = buildKeySecret(p, { name: 'eu-provisioner-key', key: 'key' }, 'the-key');
     assert.deepEqual(secret.metadata, {
       name: 'eu-provisioner-key',
       namespace: 'coder',
@@ -98,12 +98,12 @@ describe('CoderProvisioner key Secret', () => {
     assert.deepEqual(secret.data, { key: Buffer.from('the-key').toString('base64') });
   });
 
-  it("writes only the key into a user's marked Secret: no owner reference, no labels", () => {
-    const secret = buildKeySecret(p, { name: 'mine', key: 'k' }, 'the-key', false);
-    assert.deepEqual(secret, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'mine', namespace: 'coder' },
+  it("writes only the key and its writer into a user's marked Secret: no owner reference, no labels", () => {
+    const mine = {
+      metadata: { name: 'mine', namespace: 'coder', annotations: { 'coder.com/credential-written-by': 'token=coderworkspaceproxy/eu' } },
+    };
+    assert.deepEqual(keyWriteToUserSecret(p, { name: 'mine', key: 'k' }, 'the-key', mine), {
+      metadata: { annotations: { 'coder.com/credential-written-by': 'token=coderworkspaceproxy/eu,k=coderprovisioner/eu' } },
       data: { k: Buffer.from('the-key').toString('base64') },
     });
   });

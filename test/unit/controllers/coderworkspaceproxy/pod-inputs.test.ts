@@ -28,7 +28,7 @@ describe('what the proxy pods are given', () => {
     assert.deepEqual(proxyToken(manual, 'manual', { kind: 'absent' }, false), { name: 'wsproxy-token', key: 'token', held: true });
   });
 
-  it('read the generated token Secret, which holds a token once registered or when it already held one', () => {
+  it('read the generated token Secret, which holds a token once registered or when the operator created it with one', () => {
     const proxy = aWorkspaceProxy('eu-west').withControlPlane().build();
     const secret = { metadata: { name: 'eu-west-proxy-token' } };
     assert.deepEqual(proxyToken(proxy, 'controlPlane', { kind: 'absent' }, false), {
@@ -39,5 +39,12 @@ describe('what the proxy pods are given', () => {
     assert.equal(proxyToken(proxy, 'controlPlane', { kind: 'absent' }, true).held, true);
     assert.equal(proxyToken(proxy, 'controlPlane', { kind: 'owned', secret, token: 'id:secret' }, false).held, true);
     assert.equal(proxyToken(proxy, 'controlPlane', { kind: 'adopted', secret }, false).held, false, 'an empty Secret holds no token');
+    const adopted = { kind: 'adopted' as const, secret, token: 'a-session-token' };
+    assert.equal(
+      proxyToken(proxy, 'controlPlane', adopted, false).held,
+      false,
+      "a user's Secret holds this proxy's token once registration says so",
+    );
+    assert.equal(proxyToken(proxy, 'controlPlane', adopted, true).held, true);
   });
 });

@@ -8,6 +8,9 @@ import {
   credentialMarks,
   credentialSecretReadyType,
   credentialSecretReasons,
+  credentialWriteConsent,
+  credentialWrittenBy,
+  credentialWrittenByAnnotation,
   parseCredentialDestinations,
   resolveCredentialSecret,
   type CredentialConsumer,
@@ -38,6 +41,10 @@ class SecretBuilder {
   marked(): this {
     return this.labelled().destinations('coderworkspaceproxy/eu-west');
   }
+  writtenBy(value: string): this {
+    this.secret.metadata!.annotations = { ...this.secret.metadata!.annotations, [credentialWrittenByAnnotation]: value };
+    return this;
+  }
   withRawData(data: Record<string, string>): this {
     this.secret.data = data;
     return this;
@@ -54,7 +61,7 @@ class SecretBuilder {
   }
 }
 const aSecret = () => new SecretBuilder();
-const { SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound } = credentialSecretReasons;
+const { SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound, ValueNotOwned } = credentialSecretReasons;
 
 describe('resolveCredentialSecret', () => {
   const rows: [string, V1Secret | undefined, string | undefined][] = [
@@ -213,6 +220,86 @@ describe('credentialConsent', () => {
   });
 });
 
+describe('credentialWriteConsent', () => {
+  const cases: [string, V1Secret, boolean][] = [
+    ['a marked Secret whose key holds nothing', aSecret().marked().with('other', 'x').build(), true],
+    ['a marked Secret whose key holds only white space', aSecret().marked().with('token', ' \n').build(), true],
+    [
+      'a value the written-by annotation says this object wrote',
+      aSecret().marked().with('token', secretValue).writtenBy('token=coderworkspaceproxy/eu-west').build(),
+      true,
+    ],
+    [
+      'a value the object is controller owner of',
+      aSecret().ownedBy(ownerRef(proxy.metadata.uid!)).with('token', secretValue).build(),
+      true,
+    ],
+    ['a value a person put there', aSecret().marked().with('token', secretValue).build(), false],
+    [
+      'a value another object wrote',
+      aSecret().marked().with('token', secretValue).writtenBy('token=coderworkspaceproxy/us-east').build(),
+      false,
+    ],
+    [
+      'a value this object wrote at another key',
+      aSecret().marked().with('token', secretValue).writtenBy('other=coderworkspaceproxy/eu-west').build(),
+      false,
+    ],
+    [
+      'a value a wildcard destination lets every proxy read',
+      aSecret().labelled().destinations('coderworkspaceproxy/*').with('token', secretValue).build(),
+      false,
+    ],
+  ];
+  for (const [what, secret, consented] of cases) {
+    it(`${consented ? 'lets' : 'does not let'} a consumer write ${what}`, () => {
+      assert.equal(credentialWriteConsent(proxy, ref, secret).consented, consented);
+    });
+  }
+
+  it('lets the kind recognise a value as its own, written before the annotation existed', () => {
+    assert.equal(credentialWriteConsent(proxy, ref, aSecret().marked().with('token', secretValue).build(), true).consented, true);
+  });
+
+  it('refuses a Secret without the marks for the marks, whatever it holds', () => {
+    const consent = credentialWriteConsent(proxy, ref, aSecret().labelled().with('token', secretValue).build(), true);
+    assert.ok(!consent.consented);
+    assert.equal(consent.reason, DestinationNotListed);
+  });
+
+  it('names the Secret, the key and the annotation, and never the value', () => {
+    const consent = credentialWriteConsent(proxy, ref, aSecret().marked().with('token', secretValue).build());
+    assert.ok(!consent.consented);
+    assert.equal(consent.reason, ValueNotOwned);
+    assert.match(
+      consent.message,
+      /Secret "coder\/proxy-creds" \(key "token"\).*coderworkspaceproxy\/eu-west did not write.*coder\.com\/credential-written-by/,
+    );
+    assert.ok(!consent.message.includes(secretValue));
+  });
+});
+
+describe('credentialWrittenBy', () => {
+  it('names the writer of one key and keeps the entries of the other keys', () => {
+    const secret = aSecret().marked().writtenBy('a=coderprovisioner/p,token=coderworkspaceproxy/us-east').build();
+    assert.deepEqual(credentialWrittenBy(proxy, 'token', secret), {
+      [credentialWrittenByAnnotation]: 'a=coderprovisioner/p,token=coderworkspaceproxy/eu-west',
+    });
+    assert.deepEqual(credentialWrittenBy(proxy, 'token', aSecret().build()), {
+      [credentialWrittenByAnnotation]: 'token=coderworkspaceproxy/eu-west',
+    });
+  });
+
+  it('makes the value it is written with one the writer may replace and another object may not', () => {
+    const secret = aSecret().marked().with('token', secretValue).build();
+    secret.metadata!.annotations = { ...secret.metadata!.annotations, ...credentialWrittenBy(proxy, 'token', secret) };
+    assert.equal(credentialWriteConsent(proxy, ref, secret).consented, true);
+    const other = { ...proxy, metadata: { ...proxy.metadata, name: 'us-east', uid: 'uid-us-east' } };
+    secret.metadata!.annotations[credentialDestinationsAnnotation] = 'coderworkspaceproxy/*';
+    assert.equal(credentialWriteConsent(other, ref, secret).consented, false);
+  });
+});
+
 describe('parseCredentialDestinations', () => {
   const rows: [string | undefined, { kind: string; name: string }[]][] = [
     [undefined, []],
@@ -260,8 +347,8 @@ describe('the condition constants', () => {
   it('are the CredentialSecretReady type and reasons of the schemas', () => {
     assert.equal(credentialSecretReadyType, 'CredentialSecretReady');
     assert.deepEqual(
-      [SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound],
-      ['SecretNotFound', 'NotMarkedAsCredential', 'DestinationNotListed', 'KeyNotFound'],
+      [SecretNotFound, NotMarkedAsCredential, DestinationNotListed, KeyNotFound, ValueNotOwned],
+      ['SecretNotFound', 'NotMarkedAsCredential', 'DestinationNotListed', 'KeyNotFound', 'ValueNotOwned'],
     );
   });
 });
