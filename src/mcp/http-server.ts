@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { requestPath, sendText, serveHttp, type HttpEndpoint } from '../runtime/http-endpoint.ts';
+import { isLoopbackHost, requestPath, sendText, serveHttp, type HttpEndpoint } from '../runtime/http-endpoint.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 export interface McpHttpOptions {
@@ -30,8 +30,6 @@ interface Session {
   server: McpServer;
   lastUsed: number;
 }
-
-const loopbackHostnames = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
   const sessions = new Map<string, Session>();
@@ -118,7 +116,9 @@ function refuseRequest(request: IncomingMessage): { status: number; message: str
   const arrivedOnLoopback = local.startsWith('127.') || local === '::1' || local.startsWith('::ffff:127.');
   const host = header(request, 'host') ?? '';
   const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
-  if (arrivedOnLoopback && !loopbackHostnames.has(hostname.toLowerCase())) {
+  // A name other than localhost could be rebound by DNS to this address; a loopback literal cannot.
+  const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname.toLowerCase();
+  if (arrivedOnLoopback && !isLoopbackHost(bare)) {
     return { status: 403, message: 'forbidden: the Host header must name a loopback address' };
   }
   const origin = header(request, 'origin');

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { BoundedCache } from './bounded-cache.ts';
 import { jsonSubset } from './equality.ts';
 import type { KubeObject } from './informer.ts';
-import { isNotFound, type KubeHttp } from './kube-http.ts';
+import type { KubeHttp } from './kube-http.ts';
 import { objectPath, type ResourceKind } from './resource.ts';
 
 export const fieldManager = 'coder-k8s';
@@ -119,6 +119,13 @@ export class Applier {
     if (deleted && this.applied.get(key)?.uid === obj.metadata?.uid) this.applied.delete(key);
   }
 
+  /** The object is deleted by this process: nothing it applied or created stands for it any more. */
+  forget(resource: ResourceKind, obj: KubeObject): void {
+    const key = memoKey(resource, obj);
+    this.applied.delete(key);
+    this.unseenCreates.delete(key);
+  }
+
   private holds(resource: ResourceKind, desired: KubeObject, live: KubeObject, hash: string): boolean {
     const remembered = this.applied.get(memoKey(resource, desired));
     if (
@@ -129,16 +136,5 @@ export class Applier {
     )
       return true;
     return live.metadata?.annotations?.[appliedHashAnnotation] === hash && jsonSubset(desired, live);
-  }
-
-  /** Deletes an object if it exists. */
-  async delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
-    this.applied.delete(memoKey(resource, { metadata: { namespace, name } }));
-    this.unseenCreates.delete(memoKey(resource, { metadata: { namespace, name } }));
-    try {
-      await this.http.json('DELETE', objectPath(resource, namespace, name), { body: { propagationPolicy: 'Background' } });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
   }
 }

@@ -78,11 +78,6 @@ export class Writer {
     this.ownWrites.observed(resource, obj);
   }
 
-  /** Deletes an object if it exists (children go in the background). */
-  delete(resource: ResourceKind, namespace: string | undefined, name: string): Promise<void> {
-    return this.applier.delete(resource, namespace, name);
-  }
-
   /**
    * Deletes exactly this object: the UID precondition makes the API server refuse (409) a newer object that
    * has the same name, which is then left alone, as is one that is gone already. Returns whether it deleted.
@@ -91,6 +86,7 @@ export class Writer {
     const { namespace, name } = identity(obj);
     const uid = obj.metadata?.uid;
     if (!uid) throw new Error(`${resource.kind} "${namespace ?? ''}/${name}" has no metadata.uid to delete it by`);
+    this.applier.forget(resource, obj);
     try {
       await this.http.json('DELETE', objectPath(resource, namespace, name), {
         body: { preconditions: { uid }, propagationPolicy: 'Background' },

@@ -302,6 +302,54 @@ describe('MCP server (--app=mcp-http)', () => {
     assert.equal(env.coder.requests.length, before, 'Coder was not called');
   });
 
+  it("refuses to change a workspace or template for a caller who may read them but not update them, and never calls Coder's build", async () => {
+    const reader = 'mcp-reader';
+    await kubectlOk(
+      env.admin,
+      ['apply', '-f', '-'],
+      `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: mcp-reader, namespace: ${ns}}
+rules:
+  - {apiGroups: [aggregation.coder.com], resources: [coderworkspaces, codertemplates], verbs: [get, list]}
+  - {apiGroups: [coder.com], resources: [codercontrolplanes], verbs: [get, list]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: mcp-reader, namespace: ${ns}}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: mcp-reader}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${reader}}]
+`,
+    );
+    const readOnly = await startMcpServer(env, reader);
+    try {
+      const refused = async (name: string, args: Record<string, unknown>) => {
+        const answer = await readOnly.call(name, args);
+        assert.equal(answer.isError, true, `${name} should fail: ${JSON.stringify(answer.structuredContent)}`);
+        return answer.content![0]!.text!;
+      };
+      assert.ok(!(await readOnly.call('get_workspace', { namespace: ns, name: 'coder.alice.dev' })).isError, 'it may read');
+      const before = env.coder.requests.length;
+      assert.match(
+        await refused('set_workspace_running', { namespace: ns, name: 'coder.alice.dev', running: true }),
+        /forbidden: mcp-reader \(--mcp-as\) may not update coderworkspaces\.aggregation\.coder\.com "coder\.alice\.dev" in namespace "mcp-tools"/,
+      );
+      assert.match(
+        await refused('set_template_running', { namespace: ns, name: 'coder.starter', running: false }),
+        /forbidden: mcp-reader \(--mcp-as\) may not update codertemplates\.aggregation\.coder\.com "coder\.starter"/,
+      );
+      assert.match(await refused('get_events', { namespace: ns }), /may not list events in namespace "mcp-tools"/);
+      assert.match(
+        await refused('list_control_plane_pods', { namespace: ns, name: 'coder' }),
+        /may not list pods in namespace "mcp-tools"/,
+      );
+      assert.deepEqual(env.coder.requests.slice(before), [], 'Coder was not called');
+    } finally {
+      await readOnly.stop();
+    }
+  });
+
   it('refuses arguments outside the input schema', async () => {
     assert.match(await failure('check_health', { verbose: true }), /Input validation error/);
     assert.match(await failure('list_control_plane_pods', { namespace: ns, name: 'coder', limit: 1.5 }), /Input validation error/);

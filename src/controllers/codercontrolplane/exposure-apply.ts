@@ -33,7 +33,7 @@ export async function applyExposure(
   if (desired.ingress) {
     ingressApplied = (await children.apply(builtinResources.ingress, desired.ingress, liveIngress)) !== undefined;
   } else if (liveIngress && isControllerOwnedBy(liveIngress as V1Ingress, cp)) {
-    await ctx.writer.delete(builtinResources.ingress, ns, name);
+    await ctx.writer.deleteExactly(builtinResources.ingress, liveIngress);
   }
   const routeServed = expose?.gateway || !expose ? await ctx.writer.served(builtinResources.httpRoute) : false;
   if (desired.httpRoute) {
@@ -58,7 +58,7 @@ export async function applyExposure(
   }
   if (routeServed) {
     const route = await liveHTTPRoute(ctx, ns, name);
-    if (route && isControllerOwnedBy(route, cp)) await ctx.writer.delete(builtinResources.httpRoute, ns, name);
+    if (route && isControllerOwnedBy(route, cp)) await ctx.writer.deleteExactly(builtinResources.httpRoute, route);
   }
   if (ingressApplied) {
     return {

@@ -158,11 +158,9 @@ export async function deleteUnwantedWorkspaceRbac(
 ): Promise<void> {
   const owner = workspaceRbacOwnerKey(cp);
   for (const role of ctx.caches.roles.byIndex(workspaceRbacOwnerIndex, owner)) {
-    if (isManagedWorkspaceRbac(cp, role, keep))
-      await ctx.writer.delete(builtinResources.role, role.metadata!.namespace, role.metadata!.name!);
+    if (isManagedWorkspaceRbac(cp, role, keep)) await ctx.writer.deleteExactly(builtinResources.role, role);
   }
   for (const binding of ctx.caches.roleBindings.byIndex(workspaceRbacOwnerIndex, owner)) {
-    if (isManagedWorkspaceRbac(cp, binding, keep))
-      await ctx.writer.delete(builtinResources.roleBinding, binding.metadata!.namespace, binding.metadata!.name!);
+    if (isManagedWorkspaceRbac(cp, binding, keep)) await ctx.writer.deleteExactly(builtinResources.roleBinding, binding);
   }
 }

@@ -1,6 +1,7 @@
 // The MCP HTTP surface without a cluster: sessions opened by initialize, ended by DELETE (with the
 // token only), unknown ids, and idle sessions reclaimed.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { bearerCheck } from '../../../src/mcp/bearer-token.ts';
@@ -69,5 +70,53 @@ describe('the MCP HTTP server', () => {
     const deadline = Date.now() + 5_000;
     while (server.sessionCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(server.sessionCount(), 0);
+  });
+});
+
+describe('the MCP HTTP server on another loopback address', () => {
+  let server: McpHttpServer;
+  before(async () => {
+    server = await startMcpHttpServer({
+      bindAddress: '127.0.0.2:0',
+      authorized: bearerCheck(token),
+      newServer: () => new McpServer({ name: 'coder-k8s', version: 'test' }),
+      logger: createLogger({ level: 'error' }),
+    });
+  });
+  after(() => server?.close());
+
+  /** The status of an initialize sent to 127.0.0.2 with `host` as its Host header. */
+  const statusWithHost = (host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'unit', version: '1' } },
+      });
+      const req = request(
+        {
+          host: '127.0.0.2',
+          port: server.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { ...auth, Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  it('answers a client that names the address it listens on (--mcp-bind-address accepts any 127.x.x.x)', async () => {
+    assert.equal(await statusWithHost(`127.0.0.2:${server.port}`), 200);
+  });
+
+  it('refuses a Host that names no loopback address, which DNS could rebind to it', async () => {
+    assert.equal(await statusWithHost(`attacker.example:${server.port}`), 403);
+    assert.equal(await statusWithHost(`127.0.0.2.attacker.example:${server.port}`), 403);
   });
 });

@@ -158,3 +158,52 @@ describe('Writer.removeFinalizer', () => {
     assert.equal(await writer.removeFinalizer(coderControlPlaneResource, cached, 'coder.com/x'), false);
   });
 });
+
+describe('Writer.deleteExactly', () => {
+  let server: LocalApiServer;
+  const requests: { method: string; body: unknown }[] = [];
+  /** The uid of the object the server holds under that name. */
+  let storedUid = 'uid-1';
+
+  before(async () => {
+    server = await startLocalApiServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        const body = text ? (JSON.parse(text) as { preconditions?: { uid?: string }; metadata?: object }) : {};
+        requests.push({ method: req.method!, body });
+        res.setHeader('Content-Type', 'application/json');
+        if (req.method === 'DELETE' && body.preconditions?.uid !== storedUid) {
+          res.writeHead(409);
+          return res.end(JSON.stringify({ kind: 'Status', code: 409, reason: 'Conflict' }));
+        }
+        res.writeHead(200);
+        res.end(JSON.stringify({ ...body, metadata: { ...body.metadata, uid: storedUid, resourceVersion: '1' } }));
+      });
+    });
+  });
+  after(() => server.close());
+  beforeEach(() => (requests.length = 0));
+
+  const cp = { apiVersion: 'coder.com/v1alpha1', kind: 'CoderControlPlane', metadata: { name: 'cp', namespace: 'ns' } };
+
+  it('deletes by uid and leaves a newer object of the same name alone', async () => {
+    const writer = new Writer(new KubeHttp(server.kubeConfig));
+    assert.equal(await writer.deleteExactly(coderControlPlaneResource, { metadata: { ...cp.metadata, uid: 'uid-1' } }), true);
+    storedUid = 'uid-2';
+    assert.equal(await writer.deleteExactly(coderControlPlaneResource, { metadata: { ...cp.metadata, uid: 'uid-1' } }), false);
+    assert.deepEqual(
+      requests.map((r) => (r.body as { preconditions?: object }).preconditions),
+      [{ uid: 'uid-1' }, { uid: 'uid-1' }],
+    );
+  });
+
+  it('forgets a create it made, so that applying the object again after the delete creates it again', async () => {
+    const writer = new Writer(new KubeHttp(server.kubeConfig));
+    const created = await writer.apply(coderControlPlaneResource, cp, undefined);
+    assert.equal(created.wrote, true);
+    assert.equal((await writer.apply(coderControlPlaneResource, cp, undefined)).wrote, false, 'an unseen create stands for itself');
+    await writer.deleteExactly(coderControlPlaneResource, created.object);
+    assert.equal((await writer.apply(coderControlPlaneResource, cp, undefined)).wrote, true);
+  });
+});
