@@ -4,7 +4,6 @@
 // bounding what a tool reaches although the operator's role would reach more.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { coderControlPlaneClient } from '../../generated/clients/index.ts';
 import { createCoderDatabase } from '../harness/coder-database.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
+import { initializeStatusWithHost } from '../harness/mcp-initialize.ts';
 import { podLogLines } from '../harness/kwok.ts';
 import { mcpCallerRbac, startMcpServer, type McpServerProcess, type ToolAnswer } from '../harness/mcp-server.ts';
 import { operatorNamespace } from '../harness/operator.ts';
@@ -114,34 +114,7 @@ describe('MCP server (--app=mcp-http)', () => {
       }),
     });
 
-  // fetch() sets Host itself, so this request is made with node:http.
-  const statusWithHost = (host: string) =>
-    new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      });
-      const req = httpRequest(
-        `${mcpUrl}/mcp`,
-        {
-          method: 'POST',
-          headers: {
-            Host: host,
-            Authorization: `Bearer ${token}`,
-            'Content-Type': 'application/json',
-            Accept: 'application/json, text/event-stream',
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const statusWithHost = (host: string) => initializeStatusWithHost(`${mcpUrl}/mcp`, token, host);
 
   it('initializes a session and lists the 14 tools with strict input schemas', async () => {
     assert.deepEqual(client.getServerVersion()?.name, 'coder-k8s');

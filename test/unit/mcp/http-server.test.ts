@@ -1,27 +1,29 @@
 // The MCP HTTP surface without a cluster: sessions opened by initialize, ended by DELETE (with the
 // token only), unknown ids, and idle sessions reclaimed.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { bearerCheck } from '../../../src/mcp/bearer-token.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../../../src/mcp/http-server.ts';
 import { createLogger } from '../../../src/runtime/logger.ts';
+import { initializeStatusWithHost } from '../../harness/mcp-initialize.ts';
 
 const token = 't'.repeat(40);
 const auth = { Authorization: `Bearer ${token}` };
+const startServer = (bindAddress: string, options: { sessionIdleMs?: number } = {}) =>
+  startMcpHttpServer({
+    bindAddress,
+    authorized: bearerCheck(token),
+    newServer: () => new McpServer({ name: 'coder-k8s', version: 'test' }),
+    logger: createLogger({ level: 'error' }),
+    ...options,
+  });
 
 describe('the MCP HTTP server', () => {
   let server: McpHttpServer;
   let url: string;
   before(async () => {
-    server = await startMcpHttpServer({
-      bindAddress: '127.0.0.1:0',
-      authorized: bearerCheck(token),
-      newServer: () => new McpServer({ name: 'coder-k8s', version: 'test' }),
-      logger: createLogger({ level: 'error' }),
-      sessionIdleMs: 300,
-    });
+    server = await startServer('127.0.0.1:0', { sessionIdleMs: 300 });
     url = `http://127.0.0.1:${server.port}/mcp`;
   });
   after(() => server?.close());
@@ -76,40 +78,11 @@ describe('the MCP HTTP server', () => {
 describe('the MCP HTTP server on another loopback address', () => {
   let server: McpHttpServer;
   before(async () => {
-    server = await startMcpHttpServer({
-      bindAddress: '127.0.0.2:0',
-      authorized: bearerCheck(token),
-      newServer: () => new McpServer({ name: 'coder-k8s', version: 'test' }),
-      logger: createLogger({ level: 'error' }),
-    });
+    server = await startServer('127.0.0.2:0');
   });
   after(() => server?.close());
 
-  /** The status of an initialize sent to 127.0.0.2 with `host` as its Host header. */
-  const statusWithHost = (host: string) =>
-    new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'unit', version: '1' } },
-      });
-      const req = request(
-        {
-          host: '127.0.0.2',
-          port: server.port,
-          path: '/mcp',
-          method: 'POST',
-          headers: { ...auth, Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const statusWithHost = (host: string) => initializeStatusWithHost(`http://127.0.0.2:${server.port}/mcp`, token, host);
 
   it('answers a client that names the address it listens on (--mcp-bind-address accepts any 127.x.x.x)', async () => {
     assert.equal(await statusWithHost(`127.0.0.2:${server.port}`), 200);
